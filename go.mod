@@ -1,0 +1,3 @@
+module github.com/axiomcore/acore
+
+go 1.26

@@ -1,0 +1,121 @@
+// Package diag defines compiler diagnostics and the registry of their
+// stable codes. Codes never change meaning once published; docs/language.md
+// lists them and a test proves each one is produced by some input.
+package diag
+
+import "sort"
+
+// Severity of a diagnostic.
+type Severity string
+
+// Severities, as the protocol spells them.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+)
+
+// Diagnostic is one compiler message. Line and Column start at 1; Column
+// and Length count Unicode scalar values.
+type Diagnostic struct {
+	Code     string   `json:"code"`
+	Severity Severity `json:"severity"`
+	Path     string   `json:"path"`
+	Line     int      `json:"line"`
+	Column   int      `json:"column"`
+	Length   int      `json:"length,omitempty"`
+	Message  string   `json:"message"`
+	// Pos and End are byte offsets, for tools that splice text.
+	Pos int `json:"-"`
+	End int `json:"-"`
+	// Decl names the top-level declaration the diagnostic is in, as
+	// "<kind> <name>", or "" outside any; bounded repair compares them.
+	Decl string `json:"-"`
+}
+
+// Info describes one code.
+type Info struct {
+	Code     string
+	Severity Severity
+	Title    string
+	// Reason is the protocol's resource_limit reason for bound codes.
+	Reason string
+}
+
+var registry = map[string]Info{}
+
+func register(code string, sev Severity, title string) string {
+	registry[code] = Info{Code: code, Severity: sev, Title: title}
+	return code
+}
+
+func registerLimit(code, reason, title string) string {
+	registry[code] = Info{Code: code, Severity: Error, Title: title, Reason: reason}
+	return code
+}
+
+// Lookup returns the description of code.
+func Lookup(code string) (Info, bool) {
+	i, ok := registry[code]
+	return i, ok
+}
+
+// All returns every registered code in order.
+func All() []Info {
+	out := make([]Info, 0, len(registry))
+	for _, i := range registry {
+		out = append(out, i)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Code < out[b].Code })
+	return out
+}
+
+// Sort orders diagnostics by path, line, column, then code.
+func Sort(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i], ds[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		return a.Code < b.Code
+	})
+}
+
+// Count returns the number of errors and warnings.
+func Count(ds []Diagnostic) (errors, warnings int) {
+	for _, d := range ds {
+		if d.Severity == Error {
+			errors++
+		} else {
+			warnings++
+		}
+	}
+	return
+}
+
+// Syntax (AC1xx).
+var (
+	UnexpectedToken      = register("AC101", Error, "unexpected token")
+	UnterminatedString   = register("AC102", Error, "unterminated string")
+	UnterminatedComment  = register("AC103", Error, "unterminated block comment")
+	IllegalChar          = register("AC104", Error, "illegal character")
+	BadEscape            = register("AC105", Error, "invalid escape in string")
+	BadNumber            = register("AC106", Error, "malformed number")
+	Unclosed             = register("AC107", Error, "unclosed bracket")
+	Misplaced            = register("AC108", Error, "declaration out of place")
+	StatementSeparator   = register("AC109", Error, "statements must be on separate lines")
+	TooManySyntaxErrors  = register("AC110", Error, "too many syntax errors")
+	NestingLimit         = registerLimit("AC150", "nesting_limit", "brackets nested deeper than nesting_max (256)")
+	BracketLimit         = registerLimit("AC151", "bracket_limit", "more opening brackets than brackets_max (8192) in one file")
+	BracketsTotalLimit   = registerLimit("AC152", "brackets_total_limit", "more bracket tokens than brackets_total_max (16384) in one file")
+	FileTooLarge         = registerLimit("AC153", "file_too_large", "source file larger than source_file_bytes_max (2 MiB)")
+	SourcesTooLarge      = registerLimit("AC154", "sources_too_large", "sources larger than sources_bytes_max (4 MiB)")
+	TooManyModules       = registerLimit("AC155", "too_many_modules", "more source files than source_files_max (64)")
+	ImportDepthLimit     = registerLimit("AC156", "import_depth_limit", "imports nested deeper than import_depth_max (16)")
+	SnapshotTooLarge     = registerLimit("AC157", "snapshot_too_large", "inputs larger than snapshot_bytes_max (64 MiB)")
+)

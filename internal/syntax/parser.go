@@ -1,0 +1,1043 @@
+package syntax
+
+import (
+	"fmt"
+
+	"github.com/axiomcore/acore/internal/diag"
+)
+
+// maxErrors bounds the syntax errors reported for one file; past it the
+// parser still builds the tree but stays silent.
+const maxErrors = 50
+
+// maxRecursion bounds the parser's own recursion (unary chains, nested
+// lambdas) beyond the bracket nesting bound, so no input exhausts the stack.
+const maxRecursion = 2 * NestingMax
+
+type parser struct {
+	f      *File
+	toks   []Token
+	i      int
+	tok    Token
+	depth  int
+	lastAt int // offset of the last error, to report one error per place
+	quiet  bool
+}
+
+// Parse parses one source file. It never fails: syntax errors are in
+// File.Errors and the tree holds what could be parsed, with BadDecl nodes
+// over skipped source.
+func Parse(path string, src []byte) *File {
+	f := &File{Path: path, Src: src, Lines: lineStarts(src)}
+	p := &parser{f: f, lastAt: -1}
+	f.Tokens, f.Comments = lex(src, p.lexError)
+	if code, msg := bracketBounds(f); code != "" {
+		f.Limit = code
+		f.Errors = []Error{{Span: Span{0, 0}, Code: code, Msg: msg}}
+		return f
+	}
+	p.toks = f.Tokens
+	p.tok = p.toks[0]
+	p.parseFile()
+	return f
+}
+
+func lineStarts(src []byte) []int {
+	n := 1
+	for _, c := range src {
+		if c == '\n' {
+			n++
+		}
+	}
+	lines := make([]int, 1, n)
+	for i, c := range src {
+		if c == '\n' {
+			lines = append(lines, i+1)
+		}
+	}
+	return lines
+}
+
+// bracketBounds enforces nesting_max, brackets_max and brackets_total_max
+// before parsing, so the recursive parser never sees deeper input.
+func bracketBounds(f *File) (code, msg string) {
+	depth, open, total := 0, 0, 0
+	for _, t := range f.Tokens {
+		switch t.Kind {
+		case LBrace, LParen, LBrack:
+			open++
+			total++
+			depth++
+			if depth > NestingMax {
+				return diag.NestingLimit, fmt.Sprintf("brackets are nested more than %d deep (nesting_max)", NestingMax)
+			}
+		case RBrace, RParen, RBrack:
+			total++
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	f.Brackets = open
+	if open > BracketsMax {
+		return diag.BracketLimit, fmt.Sprintf("the file has %d opening brackets, more than brackets_max (%d)", open, BracketsMax)
+	}
+	if total > BracketsTotalMax {
+		return diag.BracketsTotalLimit, fmt.Sprintf("the file has %d bracket tokens, more than brackets_total_max (%d)", total, BracketsTotalMax)
+	}
+	return "", ""
+}
+
+func (p *parser) lexError(pos, end int, code, msg string) {
+	p.f.Errors = append(p.f.Errors, Error{Span: Span{pos, end}, Code: code, Msg: msg})
+}
+
+func (p *parser) errorAt(pos, end int, code, msg string) {
+	if p.quiet || pos == p.lastAt {
+		return
+	}
+	p.lastAt = pos
+	if len(p.f.Errors) >= maxErrors {
+		p.f.Errors = append(p.f.Errors, Error{Span: Span{pos, end}, Code: diag.TooManySyntaxErrors, Msg: fmt.Sprintf("more than %d syntax errors; the rest of the file is not reported", maxErrors)})
+		p.quiet = true
+		return
+	}
+	p.f.Errors = append(p.f.Errors, Error{Span: Span{pos, end}, Code: code, Msg: msg})
+}
+
+func (p *parser) next() {
+	if p.i < len(p.toks)-1 {
+		p.i++
+	}
+	p.tok = p.toks[p.i]
+}
+
+func (p *parser) peek(n int) Token {
+	if p.i+n < len(p.toks) {
+		return p.toks[p.i+n]
+	}
+	return p.toks[len(p.toks)-1]
+}
+
+func (p *parser) text(t Token) string { return string(p.f.Src[t.Pos:t.End]) }
+
+func (p *parser) describe(t Token) string {
+	switch t.Kind {
+	case EOF:
+		return "end of file"
+	case Name:
+		return "`" + p.text(t) + "`"
+	case String, Int, Float:
+		s := p.text(t)
+		if len(s) > 24 {
+			s = s[:24] + "…"
+		}
+		return s
+	}
+	return "`" + t.Kind.String() + "`"
+}
+
+// is reports whether the current token is the identifier kw.
+func (p *parser) is(kw string) bool {
+	return p.tok.Kind == Name && p.tok.End-p.tok.Pos == len(kw) && string(p.f.Src[p.tok.Pos:p.tok.End]) == kw
+}
+
+func (p *parser) prevEnd() int {
+	if p.i == 0 {
+		return 0
+	}
+	return p.toks[p.i-1].End
+}
+
+func (p *parser) unexpected(want string) {
+	p.errorAt(p.tok.Pos, p.tok.End, diag.UnexpectedToken, fmt.Sprintf("expected %s, found %s", want, p.describe(p.tok)))
+}
+
+// expect consumes a token of kind k or reports it missing without
+// consuming anything.
+func (p *parser) expect(k Kind, context string) bool {
+	if p.tok.Kind == k {
+		p.next()
+		return true
+	}
+	code := diag.UnexpectedToken
+	if k == RBrace || k == RParen || k == RBrack {
+		code = diag.Unclosed
+	}
+	msg := fmt.Sprintf("expected `%s` %s, found %s", k, context, p.describe(p.tok))
+	p.errorAt(p.tok.Pos, p.tok.End, code, msg)
+	return false
+}
+
+func (p *parser) ident(context string) *Ident {
+	if p.tok.Kind != Name {
+		p.unexpected("a name " + context)
+		return &Ident{Span: Span{p.tok.Pos, p.tok.Pos}}
+	}
+	id := &Ident{Span: Span{p.tok.Pos, p.tok.End}, Name: p.text(p.tok)}
+	p.next()
+	return id
+}
+
+func (p *parser) stringLit(context string) *StringLit {
+	if p.tok.Kind != String {
+		p.unexpected("a string " + context)
+		return &StringLit{Span: Span{p.tok.Pos, p.tok.Pos}}
+	}
+	s := &StringLit{Span: Span{p.tok.Pos, p.tok.End}, Value: Unquote(p.f.Src[p.tok.Pos:p.tok.End])}
+	p.next()
+	return s
+}
+
+// skip advances past tokens until stop reports true for a token at the
+// starting bracket level, or a closer of an enclosing bracket is reached.
+// It always consumes at least one token unless at such a stop.
+func (p *parser) skip(stop func() bool) {
+	level := 0
+	for p.tok.Kind != EOF {
+		switch p.tok.Kind {
+		case LBrace, LParen, LBrack:
+			level++
+		case RBrace, RParen, RBrack:
+			if level == 0 {
+				return
+			}
+			level--
+			p.next()
+			if level == 0 && stop() {
+				return
+			}
+			continue
+		}
+		if level == 0 && stop() {
+			return
+		}
+		p.next()
+	}
+}
+
+// bad skips to stop and returns a BadDecl over what was skipped, making
+// progress even when the current token already satisfies stop.
+func (p *parser) bad(stop func() bool) *BadDecl {
+	start := p.tok.Pos
+	if p.tok.Kind != EOF && p.tok.Kind != RBrace && p.tok.Kind != RParen && p.tok.Kind != RBrack {
+		p.next()
+		if !stop() {
+			p.skip(stop)
+		}
+	}
+	end := p.prevEnd()
+	if end < start {
+		end = start
+	}
+	return &BadDecl{Span: Span{start, end}}
+}
+
+var topKeywords = map[string]bool{"module": true, "use": true, "app": true, "page": true, "component": true, "model": true, "extern": true, "contract": true}
+
+func (p *parser) atTopStart() bool {
+	if p.tok.Kind == At {
+		return p.tok.NewlineBefore
+	}
+	return p.tok.Kind == Name && p.tok.NewlineBefore && topKeywords[p.text(p.tok)]
+}
+
+func (p *parser) parseFile() {
+	f := p.f
+	seenDecl := false
+	for p.tok.Kind != EOF {
+		start := p.tok.Pos
+		var anns []*Annotation
+		if p.tok.Kind == At {
+			anns = p.annotations()
+		}
+		switch {
+		case p.is("module"):
+			m := p.moduleDecl()
+			if f.Module != nil || seenDecl || len(f.Uses) > 0 {
+				p.errorAt(m.Pos, m.End, diag.Misplaced, "`module` must be the first line of a file, once")
+			}
+			if f.Module == nil {
+				f.Module = m
+			}
+		case p.is("use"):
+			u := p.useDecl()
+			if seenDecl {
+				p.errorAt(u.Pos, u.End, diag.Misplaced, "`use` lines come before the declarations of a file")
+			}
+			f.Uses = append(f.Uses, u)
+		case p.is("app"):
+			seenDecl = true
+			d := p.appDecl()
+			d.Annotations, d.Pos = anns, start
+			f.Decls = append(f.Decls, d)
+		case p.is("page"), p.is("component"):
+			seenDecl = true
+			d := p.ownerDecl()
+			d.Annotations, d.Pos = anns, start
+			f.Decls = append(f.Decls, d)
+		case p.is("model"):
+			seenDecl = true
+			d := p.modelDecl()
+			d.Annotations, d.Pos = anns, start
+			f.Decls = append(f.Decls, d)
+		case p.is("extern"):
+			seenDecl = true
+			d := p.externDecl()
+			d.Annotations, d.Pos = anns, start
+			f.Decls = append(f.Decls, d)
+		case p.is("contract"):
+			seenDecl = true
+			f.Decls = append(f.Decls, p.contractDecl())
+		default:
+			p.unexpected("a declaration (module, use, app, page, component, model, extern or contract)")
+			b := p.bad(p.atTopStart)
+			b.Pos = start
+			f.Decls = append(f.Decls, b)
+		}
+	}
+}
+
+func (p *parser) annotations() []*Annotation {
+	var out []*Annotation
+	for p.tok.Kind == At {
+		a := &Annotation{Span: Span{Pos: p.tok.Pos}}
+		p.next()
+		a.Name = p.ident("after @")
+		if p.tok.Kind == LParen && !p.tok.NewlineBefore {
+			a.Args = p.args()
+		}
+		a.End = p.prevEnd()
+		out = append(out, a)
+	}
+	return out
+}
+
+func (p *parser) moduleDecl() *ModuleDecl {
+	m := &ModuleDecl{Span: Span{Pos: p.tok.Pos}}
+	p.next()
+	m.Name = p.qualName()
+	m.End = p.prevEnd()
+	return m
+}
+
+func (p *parser) qualName() *QualName {
+	q := &QualName{Span: Span{Pos: p.tok.Pos}}
+	q.Parts = append(q.Parts, p.ident("after module"))
+	for p.tok.Kind == Dot && !p.tok.NewlineBefore {
+		p.next()
+		q.Parts = append(q.Parts, p.ident("after ."))
+	}
+	q.End = p.prevEnd()
+	return q
+}
+
+func (p *parser) useDecl() *UseDecl {
+	u := &UseDecl{Span: Span{Pos: p.tok.Pos}}
+	p.next()
+	switch {
+	case p.is("contract"):
+		u.Kind = UseContract
+	case p.is("component"):
+		u.Kind = UseComponent
+	case p.is("model"):
+		u.Kind = UseModel
+	default:
+		p.unexpected("contract, component or model after use")
+		u.Name = &Ident{Span: Span{p.tok.Pos, p.tok.Pos}}
+		u.From = &StringLit{Span: Span{p.tok.Pos, p.tok.Pos}}
+		p.skip(p.atTopStart)
+		u.End = p.prevEnd()
+		return u
+	}
+	p.next()
+	u.Name = p.ident("to import")
+	if p.is("from") {
+		p.next()
+	} else {
+		p.unexpected("`from`")
+	}
+	u.From = p.stringLit("after from")
+	if p.is("audience") && !p.tok.NewlineBefore {
+		if u.Kind != UseContract {
+			p.errorAt(p.tok.Pos, p.tok.End, diag.UnexpectedToken, "only a contract import has an audience")
+		}
+		p.next()
+		u.Audience = p.stringLit("after audience")
+	}
+	u.End = p.prevEnd()
+	return u
+}
+
+func (p *parser) appDecl() *AppDecl {
+	d := &AppDecl{}
+	p.next()
+	d.Name = p.ident("after app")
+	if p.expect(LBrace, "to open the app") {
+		for p.tok.Kind != RBrace && p.tok.Kind != EOF {
+			if !p.is("route") {
+				p.unexpected("`route` or `}`")
+				p.bad(func() bool { return p.is("route") || p.atTopStart() })
+				if p.atTopStart() {
+					break
+				}
+				continue
+			}
+			r := &RouteDecl{Span: Span{Pos: p.tok.Pos}}
+			p.next()
+			r.Path = p.stringLit("after route")
+			p.expect(Arrow, "after the route path")
+			r.Target = p.ident("after =>")
+			r.End = p.prevEnd()
+			d.Routes = append(d.Routes, r)
+		}
+		p.expect(RBrace, "to close the app")
+	}
+	d.End = p.prevEnd()
+	return d
+}
+
+func (p *parser) ownerDecl() *OwnerDecl {
+	d := &OwnerDecl{Kind: Page, RBrace: -1}
+	if p.is("component") {
+		d.Kind = Component
+	}
+	p.next()
+	d.Name = p.ident("after " + d.Kind.String())
+	if p.tok.Kind == LParen {
+		if d.Kind == Page {
+			p.errorAt(p.tok.Pos, p.tok.End, diag.UnexpectedToken, "a page takes no props; only components do")
+		}
+		d.Params = p.params(true)
+	}
+	d.LBrace = p.tok.Pos
+	if !p.expect(LBrace, "to open the "+d.Kind.String()) {
+		p.skip(func() bool { return p.tok.Kind == LBrace || p.atTopStart() })
+		if p.tok.Kind != LBrace {
+			d.End = p.prevEnd()
+			return d
+		}
+		d.LBrace = p.tok.Pos
+		p.next()
+	}
+	for p.tok.Kind != RBrace && p.tok.Kind != EOF {
+		if p.atTopStart() && !p.is("model") && !p.is("component") {
+			break
+		}
+		if m := p.member(); m != nil {
+			d.Members = append(d.Members, m)
+		}
+	}
+	if p.tok.Kind == RBrace {
+		d.RBrace = p.tok.Pos
+	}
+	p.expect(RBrace, "to close "+d.Kind.String()+" "+d.Name.Name)
+	d.End = p.prevEnd()
+	return d
+}
+
+var memberKeywords = map[string]bool{"state": true, "query": true, "mutation": true, "action": true, "view": true}
+
+func (p *parser) atMemberStart() bool {
+	return p.tok.NewlineBefore && (p.tok.Kind == At || p.tok.Kind == Name && memberKeywords[p.text(p.tok)])
+}
+
+func (p *parser) member() Member {
+	start := p.tok.Pos
+	var anns []*Annotation
+	if p.tok.Kind == At {
+		anns = p.annotations()
+	}
+	var m Member
+	switch {
+	case p.is("state"):
+		s := &StateDecl{Annotations: anns}
+		p.next()
+		s.Name = p.ident("after state")
+		if p.expect(Colon, "and a type after the state name") {
+			s.Type = p.typeExpr()
+		}
+		if p.tok.Kind == Assign {
+			p.next()
+			s.Init = p.expr()
+		}
+		m = s
+	case p.is("query"), p.is("mutation"):
+		d := &DataDecl{Annotations: anns}
+		if p.is("mutation") {
+			d.Kind = Mutation
+		}
+		p.next()
+		d.Name = p.ident("after " + d.Kind.String())
+		if p.expect(Assign, "after the "+d.Kind.String()+" name") {
+			d.Value = p.expr()
+		} else {
+			d.Value = &BadExpr{Span: Span{p.tok.Pos, p.tok.Pos}}
+		}
+		m = d
+	case p.is("action"):
+		a := &ActionDecl{Annotations: anns}
+		p.next()
+		a.Name = p.ident("after action")
+		if p.tok.Kind == LParen {
+			a.Params = p.params(true)
+		} else {
+			p.expect(LParen, "after the action name")
+		}
+		a.Body = p.block()
+		m = a
+	case p.is("view"):
+		v := &ViewDecl{}
+		p.next()
+		if p.expect(LBrace, "after view") {
+			v.Items = p.viewItems()
+			p.expect(RBrace, "to close the view")
+		}
+		m = v
+		if len(anns) > 0 {
+			p.errorAt(anns[0].Pos, anns[0].End, diag.Misplaced, "annotations go on declarations and elements, not on a view")
+		}
+	default:
+		p.unexpected("a member (state, query, mutation, action or view)")
+		b := p.bad(func() bool { return p.atMemberStart() || p.atTopStart() })
+		b.Pos = start
+		return b
+	}
+	setSpan(m, start, p.prevEnd())
+	if p.tok.Kind != RBrace && p.tok.Kind != EOF && !p.tok.NewlineBefore {
+		p.errorAt(p.tok.Pos, p.tok.End, diag.StatementSeparator, fmt.Sprintf("expected a new line after the member, found %s", p.describe(p.tok)))
+		p.skip(func() bool { return p.tok.NewlineBefore })
+	}
+	return m
+}
+
+func setSpan(n Node, pos, end int) {
+	switch n := n.(type) {
+	case *StateDecl:
+		n.Pos, n.End = pos, end
+	case *DataDecl:
+		n.Pos, n.End = pos, end
+	case *ActionDecl:
+		n.Pos, n.End = pos, end
+	case *ViewDecl:
+		n.Pos, n.End = pos, end
+	}
+}
+
+func (p *parser) modelDecl() *ModelDecl {
+	d := &ModelDecl{}
+	p.next()
+	d.Name = p.ident("after model")
+	if p.expect(LBrace, "to open the model") {
+		for p.tok.Kind != RBrace && p.tok.Kind != EOF {
+			if p.tok.Kind != Name {
+				p.unexpected("a field name or `}`")
+				p.bad(func() bool { return p.tok.NewlineBefore && p.tok.Kind == Name })
+				continue
+			}
+			d.Fields = append(d.Fields, p.param(true))
+			if p.tok.Kind == Comma {
+				p.next()
+			}
+		}
+		p.expect(RBrace, "to close model "+d.Name.Name)
+	}
+	d.End = p.prevEnd()
+	return d
+}
+
+func (p *parser) externDecl() *ExternDecl {
+	d := &ExternDecl{}
+	p.next()
+	if p.is("action") {
+		p.next()
+	} else {
+		p.unexpected("`action` after extern")
+	}
+	d.Name = p.ident("of the extern action")
+	if p.tok.Kind == LParen {
+		d.Params = p.params(true)
+	} else {
+		p.expect(LParen, "after the extern action name")
+	}
+	if p.is("from") && !p.tok.NewlineBefore {
+		p.next()
+		d.From = p.stringLit("after from")
+	}
+	d.End = p.prevEnd()
+	return d
+}
+
+func (p *parser) contractDecl() *ContractDecl {
+	d := &ContractDecl{Span: Span{Pos: p.tok.Pos}}
+	p.next()
+	d.Name = p.ident("after contract")
+	if p.is("audience") {
+		p.next()
+		d.Audiences = append(d.Audiences, p.stringLit("after audience"))
+		for p.tok.Kind == Comma {
+			p.next()
+			d.Audiences = append(d.Audiences, p.stringLit("after ,"))
+		}
+	}
+	if p.expect(LBrace, "to open the contract") {
+		for p.tok.Kind != RBrace && p.tok.Kind != EOF {
+			start := p.tok.Pos
+			var anns []*Annotation
+			if p.tok.Kind == At {
+				anns = p.annotations()
+			}
+			switch {
+			case p.is("model"):
+				m := p.modelDecl()
+				m.Pos, m.Annotations = start, anns
+				d.Models = append(d.Models, m)
+			case p.is("query"), p.is("mutation"):
+				op := &OpDecl{Span: Span{Pos: start}, Annotations: anns}
+				if p.is("mutation") {
+					op.Kind = Mutation
+				}
+				p.next()
+				op.Name = p.ident("of the operation")
+				if p.tok.Kind == LParen {
+					op.Params = p.params(true)
+				} else {
+					p.expect(LParen, "after the operation name")
+				}
+				if p.tok.Kind == Colon {
+					p.next()
+					op.Result = p.typeExpr()
+				}
+				op.End = p.prevEnd()
+				d.Ops = append(d.Ops, op)
+			default:
+				p.unexpected("model, query, mutation or `}` in the contract")
+				p.bad(func() bool { return p.tok.NewlineBefore && (p.is("model") || p.is("query") || p.is("mutation") || p.tok.Kind == At) })
+			}
+		}
+		p.expect(RBrace, "to close contract "+d.Name.Name)
+	}
+	d.End = p.prevEnd()
+	return d
+}
+
+// params parses `(name: Type [= default], ...)`.
+func (p *parser) params(typed bool) []*Param {
+	p.next() // (
+	out := []*Param{}
+	for p.tok.Kind != RParen && p.tok.Kind != EOF {
+		if p.tok.Kind != Name {
+			p.unexpected("a parameter name or `)`")
+			p.skip(func() bool { return p.tok.Kind == Comma })
+			if p.tok.Kind == Comma {
+				p.next()
+				continue
+			}
+			break
+		}
+		out = append(out, p.param(typed))
+		if p.tok.Kind != Comma {
+			break
+		}
+		p.next()
+	}
+	p.expect(RParen, "to close the parameters")
+	return out
+}
+
+func (p *parser) param(typed bool) *Param {
+	pr := &Param{Span: Span{Pos: p.tok.Pos}}
+	pr.Name = p.ident("")
+	if p.tok.Kind == Colon {
+		p.next()
+		pr.Type = p.typeExpr()
+	} else if typed {
+		p.expect(Colon, "and a type after "+pr.Name.Name)
+	}
+	if p.tok.Kind == Assign {
+		p.next()
+		pr.Default = p.expr()
+	}
+	pr.End = p.prevEnd()
+	return pr
+}
+
+func (p *parser) typeExpr() *TypeExpr {
+	t := &TypeExpr{Span: Span{Pos: p.tok.Pos}}
+	switch p.tok.Kind {
+	case LBrack:
+		p.next()
+		if !p.enter() {
+			t.End = p.prevEnd()
+			return t
+		}
+		t.Elem = p.typeExpr()
+		p.depth--
+		p.expect(RBrack, "to close the list type")
+	case Name:
+		t.Name = p.ident("")
+	default:
+		p.unexpected("a type")
+		t.Name = &Ident{Span: Span{p.tok.Pos, p.tok.Pos}}
+	}
+	if p.tok.Kind == Question && !p.tok.NewlineBefore {
+		p.next()
+		t.Optional = true
+	}
+	t.End = p.prevEnd()
+	return t
+}
+
+// enter counts one level of recursion; past maxRecursion it reports the
+// nesting limit once and tells the caller to stop descending.
+func (p *parser) enter() bool {
+	p.depth++
+	if p.depth > maxRecursion {
+		p.depth--
+		p.errorAt(p.tok.Pos, p.tok.End, diag.NestingLimit, fmt.Sprintf("expression nested more than %d deep", maxRecursion))
+		return false
+	}
+	return true
+}
+
+func (p *parser) block() *Block {
+	b := &Block{Span: Span{Pos: p.tok.Pos}}
+	if !p.expect(LBrace, "to open the block") {
+		b.End = p.tok.Pos
+		return b
+	}
+	if !p.enter() {
+		p.skip(func() bool { return false })
+		p.expect(RBrace, "")
+		b.End = p.prevEnd()
+		return b
+	}
+	for p.tok.Kind != RBrace && p.tok.Kind != EOF {
+		if p.atMemberStart() || p.atTopStart() {
+			break
+		}
+		b.Stmts = append(b.Stmts, p.stmt())
+	}
+	p.depth--
+	p.expect(RBrace, "to close the block")
+	b.End = p.prevEnd()
+	return b
+}
+
+func (p *parser) stmt() Stmt {
+	start := p.tok.Pos
+	var s Stmt
+	if p.is("if") {
+		s = p.ifStmt()
+	} else {
+		switch p.tok.Kind {
+		case Name, LParen, Not, Minus, String, Int, Float, LBrack:
+		default:
+			p.unexpected("a statement")
+			b := p.bad(func() bool { return p.tok.NewlineBefore })
+			b.Pos = start
+			return b
+		}
+		x := p.expr()
+		if p.tok.Kind == Assign {
+			p.next()
+			s = &AssignStmt{Span: Span{start, 0}, Target: x, Value: p.expr()}
+		} else {
+			s = &ExprStmt{Span: Span{start, 0}, X: x}
+		}
+		end := p.prevEnd()
+		switch s := s.(type) {
+		case *AssignStmt:
+			s.End = end
+		case *ExprStmt:
+			s.End = end
+		}
+	}
+	if p.tok.Kind != RBrace && p.tok.Kind != EOF && !p.tok.NewlineBefore {
+		p.errorAt(p.tok.Pos, p.tok.End, diag.StatementSeparator, fmt.Sprintf("expected a new line after the statement, found %s", p.describe(p.tok)))
+		p.skip(func() bool { return p.tok.NewlineBefore })
+	}
+	return s
+}
+
+func (p *parser) ifStmt() *IfStmt {
+	s := &IfStmt{Span: Span{Pos: p.tok.Pos}}
+	p.next()
+	s.Cond = p.expr()
+	s.Then = p.block()
+	if p.is("else") {
+		p.next()
+		if p.is("if") {
+			if p.enter() {
+				s.Else = p.ifStmt()
+				p.depth--
+			}
+		} else {
+			s.Else = p.block()
+		}
+	}
+	s.End = p.prevEnd()
+	return s
+}
+
+func (p *parser) atViewItemStart() bool {
+	return p.tok.NewlineBefore && (p.tok.Kind == Name || p.tok.Kind == At)
+}
+
+func (p *parser) viewItems() []ViewItem {
+	var items []ViewItem
+	if !p.enter() {
+		p.skip(func() bool { return false })
+		return items
+	}
+	for p.tok.Kind != RBrace && p.tok.Kind != EOF {
+		if p.atMemberStart() && !p.is("view") || p.atTopStart() {
+			if p.tok.Kind != At {
+				break
+			}
+		}
+		items = append(items, p.viewItem())
+	}
+	p.depth--
+	return items
+}
+
+func (p *parser) viewItem() ViewItem {
+	start := p.tok.Pos
+	if p.is("if") {
+		return p.ifView()
+	}
+	var anns []*Annotation
+	if p.tok.Kind == At {
+		anns = p.annotations()
+	}
+	if p.tok.Kind != Name {
+		p.unexpected("an element, `if` or `}`")
+		b := p.bad(p.atViewItemStart)
+		b.Pos = start
+		return b
+	}
+	if p.is("else") {
+		p.errorAt(p.tok.Pos, p.tok.End, diag.UnexpectedToken, "`else` without a preceding `if` branch")
+		b := p.bad(p.atViewItemStart)
+		b.Pos = start
+		return b
+	}
+	e := &Element{Span: Span{Pos: start}, Annotations: anns}
+	e.Name = p.ident("")
+	if p.tok.Kind == LParen && !p.tok.NewlineBefore {
+		e.Parens = true
+		e.Args = p.args()
+	}
+	if p.tok.Kind == LBrace && !p.tok.NewlineBefore {
+		e.Children = p.children()
+	}
+	e.End = p.prevEnd()
+	return e
+}
+
+func (p *parser) children() *Children {
+	c := &Children{Span: Span{Pos: p.tok.Pos}}
+	p.next()
+	if p.tok.Kind == Name && p.peek(1).Kind == Arrow {
+		c.Param = p.ident("")
+		p.next()
+	}
+	c.Items = p.viewItems()
+	p.expect(RBrace, "to close the children")
+	c.End = p.prevEnd()
+	return c
+}
+
+func (p *parser) ifView() *IfView {
+	v := &IfView{Span: Span{Pos: p.tok.Pos}}
+	for {
+		br := &Branch{Span: Span{Pos: p.tok.Pos}}
+		if p.is("if") {
+			p.next()
+			br.Cond = p.expr()
+		}
+		if p.expect(LBrace, "to open the branch") {
+			br.Items = p.viewItems()
+			p.expect(RBrace, "to close the branch")
+		}
+		br.End = p.prevEnd()
+		v.Branches = append(v.Branches, br)
+		if br.Cond == nil || !p.is("else") {
+			break
+		}
+		p.next()
+		if !p.is("if") && p.tok.Kind != LBrace {
+			p.unexpected("`if` or `{` after else")
+			break
+		}
+	}
+	v.End = p.prevEnd()
+	return v
+}
+
+// args parses `(arg, ...)` where arg is `name: value` or a value.
+func (p *parser) args() []*Arg {
+	p.next() // (
+	out := []*Arg{}
+	for p.tok.Kind != RParen && p.tok.Kind != EOF {
+		a := &Arg{Span: Span{Pos: p.tok.Pos}}
+		if p.tok.Kind == Name && p.peek(1).Kind == Colon {
+			a.Name = p.ident("")
+			p.next()
+		}
+		a.Value = p.expr()
+		a.End = p.prevEnd()
+		out = append(out, a)
+		if p.tok.Kind == Comma {
+			p.next()
+			continue
+		}
+		if p.tok.Kind != RParen {
+			p.unexpected("`,` or `)` in the arguments")
+			p.skip(func() bool { return p.tok.Kind == Comma })
+			if p.tok.Kind == Comma {
+				p.next()
+				continue
+			}
+		}
+		break
+	}
+	p.expect(RParen, "to close the arguments")
+	return out
+}
+
+// Binary operator precedence; 0 is not a binary operator.
+func precedence(k Kind) int {
+	switch k {
+	case OrOr:
+		return 1
+	case AndAnd:
+		return 2
+	case Eq, NotEq:
+		return 3
+	case Less, LessEq, Greater, GreatEq:
+		return 4
+	case Plus, Minus:
+		return 5
+	case Star, Slash, Percent:
+		return 6
+	}
+	return 0
+}
+
+func (p *parser) expr() Expr {
+	if !p.enter() {
+		start := p.tok.Pos
+		p.skip(func() bool { return p.tok.NewlineBefore || p.tok.Kind == Comma })
+		return &BadExpr{Span: Span{start, p.prevEnd()}}
+	}
+	x := p.binary(1)
+	p.depth--
+	return x
+}
+
+func (p *parser) binary(minPrec int) Expr {
+	x := p.unary()
+	for {
+		prec := precedence(p.tok.Kind)
+		if prec < minPrec || prec == 0 {
+			return x
+		}
+		op := p.tok.Kind
+		p.next()
+		y := p.binary(prec + 1)
+		x = &BinaryExpr{Span: Span{x.Bounds().Pos, y.Bounds().End}, Op: op, X: x, Y: y}
+	}
+}
+
+func (p *parser) unary() Expr {
+	if p.tok.Kind == Not || p.tok.Kind == Minus {
+		start, op := p.tok.Pos, p.tok.Kind
+		p.next()
+		if !p.enter() {
+			return &BadExpr{Span: Span{start, p.prevEnd()}}
+		}
+		x := p.unary()
+		p.depth--
+		return &UnaryExpr{Span: Span{start, x.Bounds().End}, Op: op, X: x}
+	}
+	return p.postfix(p.primary())
+}
+
+func (p *parser) postfix(x Expr) Expr {
+	for !p.tok.NewlineBefore {
+		switch p.tok.Kind {
+		case Dot:
+			p.next()
+			sel := p.ident("after .")
+			x = &MemberExpr{Span: Span{x.Bounds().Pos, p.prevEnd()}, X: x, Sel: sel}
+		case LParen:
+			args := p.args()
+			x = &CallExpr{Span: Span{x.Bounds().Pos, p.prevEnd()}, Fun: x, Args: args}
+		default:
+			return x
+		}
+	}
+	return x
+}
+
+func (p *parser) primary() Expr {
+	t := p.tok
+	sp := Span{t.Pos, t.End}
+	switch t.Kind {
+	case Name:
+		p.next()
+		switch p.text(t) {
+		case "true":
+			return &BoolLit{Span: sp, Value: true}
+		case "false":
+			return &BoolLit{Span: sp}
+		case "null":
+			return &NullLit{Span: sp}
+		}
+		return &Ident{Span: sp, Name: p.text(t)}
+	case Int, Float:
+		p.next()
+		return &NumberLit{Span: sp, Raw: p.text(t), Float: t.Kind == Float}
+	case String:
+		p.next()
+		return &StringLit{Span: sp, Value: Unquote(p.f.Src[t.Pos:t.End])}
+	case LParen:
+		p.next()
+		x := p.expr()
+		p.expect(RParen, "to close the parenthesis")
+		return &ParenExpr{Span: Span{t.Pos, p.prevEnd()}, X: x}
+	case LBrack:
+		p.next()
+		l := &ListLit{Span: Span{Pos: t.Pos}}
+		for p.tok.Kind != RBrack && p.tok.Kind != EOF {
+			l.Elems = append(l.Elems, p.expr())
+			if p.tok.Kind != Comma {
+				break
+			}
+			p.next()
+		}
+		p.expect(RBrack, "to close the list")
+		l.End = p.prevEnd()
+		return l
+	case Pipe, OrOr:
+		p.next()
+		lam := &LambdaExpr{Span: Span{Pos: t.Pos}}
+		if t.Kind == Pipe {
+			for p.tok.Kind == Name {
+				lam.Params = append(lam.Params, p.ident(""))
+				if p.tok.Kind != Comma {
+					break
+				}
+				p.next()
+			}
+			p.expect(Pipe, "to close the lambda parameters")
+		}
+		lam.Body = p.expr()
+		lam.End = p.prevEnd()
+		return lam
+	}
+	p.unexpected("an expression")
+	return &BadExpr{Span: Span{t.Pos, t.Pos}}
+}

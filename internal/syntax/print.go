@@ -1,0 +1,151 @@
+package syntax
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// Print reconstructs the file's source from its tokens and the trivia
+// between them (spaces, line breaks, comments). For every input it returns
+// exactly the bytes that were parsed; the fuzz test holds it to that.
+func Print(f *File) []byte {
+	var b bytes.Buffer
+	b.Grow(len(f.Src))
+	at := 0
+	ci := 0
+	for _, t := range f.Tokens {
+		// The gap before t is trivia: whitespace and comments, in order.
+		for ci < len(f.Comments) && f.Comments[ci].Pos < t.Pos {
+			c := f.Comments[ci]
+			b.Write(f.Src[at:c.Pos])
+			b.Write(f.Src[c.Pos:c.End])
+			at = c.End
+			ci++
+		}
+		b.Write(f.Src[at:t.Pos])
+		b.Write(f.Src[t.Pos:t.End])
+		at = t.End
+	}
+	b.Write(f.Src[at:])
+	return b.Bytes()
+}
+
+// Pos is a line and column, both starting at 1; Column counts Unicode
+// scalar values (an invalid byte counts as one).
+type Pos struct {
+	Line, Column int
+}
+
+// Position converts a byte offset of the file to a line and column.
+func (f *File) Position(off int) Pos {
+	return Position(f.Src, f.Lines, off)
+}
+
+// Position converts a byte offset to a line and column, given the offsets
+// of line starts.
+func Position(src []byte, lines []int, off int) Pos {
+	if off > len(src) {
+		off = len(src)
+	}
+	lo, hi := 0, len(lines)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if lines[mid] <= off {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	col := 1
+	for i := lines[lo]; i < off; {
+		c := src[i]
+		switch {
+		case c < 0x80:
+			i++
+		default:
+			_, size := decodeRune(src[i:])
+			i += size
+		}
+		col++
+	}
+	return Pos{Line: lo + 1, Column: col}
+}
+
+// Dump renders the tree as indented text with spans, for golden tests and
+// debugging.
+func Dump(f *File) string {
+	var b strings.Builder
+	var walk func(v reflect.Value, indent string, label string)
+	walk = func(v reflect.Value, indent, label string) {
+		if !v.IsValid() {
+			return
+		}
+		if v.Kind() == reflect.Interface {
+			if v.IsNil() {
+				return
+			}
+			v = v.Elem()
+		}
+		if v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return
+			}
+			v = v.Elem()
+		}
+		t := v.Type()
+		switch v.Kind() {
+		case reflect.Slice:
+			for i := 0; i < v.Len(); i++ {
+				walk(v.Index(i), indent, label)
+			}
+			return
+		case reflect.Struct:
+		default:
+			return
+		}
+		sp := v.FieldByName("Span")
+		fmt.Fprintf(&b, "%s%s%s [%d,%d)", indent, label, t.Name(), sp.Field(0).Int(), sp.Field(1).Int())
+		for i := 0; i < t.NumField(); i++ {
+			fv := v.Field(i)
+			switch fv.Kind() {
+			case reflect.String:
+				fmt.Fprintf(&b, " %s=%q", t.Field(i).Name, fv.String())
+			case reflect.Bool:
+				if fv.Bool() {
+					fmt.Fprintf(&b, " %s", t.Field(i).Name)
+				}
+			case reflect.Uint8:
+				if s, ok := fv.Interface().(fmt.Stringer); ok {
+					fmt.Fprintf(&b, " %s=%s", t.Field(i).Name, s)
+				}
+			}
+		}
+		b.WriteByte('\n')
+		for i := 0; i < t.NumField(); i++ {
+			name := t.Field(i).Name
+			if name == "Span" {
+				continue
+			}
+			switch v.Field(i).Kind() {
+			case reflect.Pointer, reflect.Interface, reflect.Slice:
+				walk(v.Field(i), indent+"  ", name+": ")
+			}
+		}
+	}
+	if f.Module != nil {
+		walk(reflect.ValueOf(f.Module), "", "")
+	}
+	for _, u := range f.Uses {
+		walk(reflect.ValueOf(u), "", "")
+	}
+	for _, d := range f.Decls {
+		walk(reflect.ValueOf(d), "", "")
+	}
+	for _, e := range f.Errors {
+		p := f.Position(e.Pos)
+		fmt.Fprintf(&b, "error %d:%d %s %s\n", p.Line, p.Column, e.Code, e.Msg)
+	}
+	return b.String()
+}

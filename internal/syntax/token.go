@@ -1,0 +1,79 @@
+// Package syntax holds the Acore UI lexer, the lossless error-recovering
+// parser and the syntax tree. Positions are byte offsets into the file's
+// source; Pos converts them to 1-based lines and columns counted in Unicode
+// scalar values, as the protocol reports them.
+package syntax
+
+// Kind is the kind of a token.
+type Kind uint8
+
+// Token kinds. Keywords are contextual: the lexer returns them as Ident and
+// the parser looks at the text where a keyword may stand, so that model
+// fields and properties may be called state, view or model.
+const (
+	EOF Kind = iota
+	Illegal
+	Name
+	Int
+	Float
+	String
+	LBrace   // {
+	RBrace   // }
+	LParen   // (
+	RParen   // )
+	LBrack   // [
+	RBrack   // ]
+	Comma    // ,
+	Colon    // :
+	Dot      // .
+	Assign   // =
+	Arrow    // =>
+	Pipe     // |
+	OrOr     // ||
+	AndAnd   // &&
+	Eq       // ==
+	NotEq    // !=
+	Less     // <
+	LessEq   // <=
+	Greater  // >
+	GreatEq  // >=
+	Plus     // +
+	Minus    // -
+	Star     // *
+	Slash    // /
+	Percent  // %
+	Not      // !
+	Question // ?
+	At       // @
+)
+
+var kindNames = [...]string{
+	EOF: "end of file", Illegal: "illegal character", Name: "identifier", Int: "integer", Float: "number", String: "string",
+	LBrace: "{", RBrace: "}", LParen: "(", RParen: ")", LBrack: "[", RBrack: "]", Comma: ",", Colon: ":", Dot: ".",
+	Assign: "=", Arrow: "=>", Pipe: "|", OrOr: "||", AndAnd: "&&", Eq: "==", NotEq: "!=", Less: "<", LessEq: "<=",
+	Greater: ">", GreatEq: ">=", Plus: "+", Minus: "-", Star: "*", Slash: "/", Percent: "%", Not: "!", Question: "?", At: "@",
+}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "token"
+}
+
+// Token is one lexeme. Trivia (spaces, newlines, comments) are not tokens:
+// they are the gaps between tokens, so the source is the concatenation of
+// the gaps and the tokens, which is what keeps the tree lossless.
+type Token struct {
+	Kind Kind
+	Pos  int // offset of the first byte
+	End  int // offset after the last byte
+	// NewlineBefore reports a line break in the trivia before the token;
+	// calls and member access do not continue across one.
+	NewlineBefore bool
+}
+
+// Comment is a // or /* */ comment.
+type Comment struct {
+	Pos, End int
+}
