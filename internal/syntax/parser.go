@@ -612,7 +612,9 @@ func (p *parser) contractDecl() *ContractDecl {
 				d.Ops = append(d.Ops, op)
 			default:
 				p.unexpected("model, query, mutation or `}` in the contract")
-				p.bad(func() bool { return p.tok.NewlineBefore && (p.is("model") || p.is("query") || p.is("mutation") || p.tok.Kind == At) })
+				p.bad(func() bool {
+					return p.tok.NewlineBefore && (p.is("model") || p.is("query") || p.is("mutation") || p.tok.Kind == At)
+				})
 			}
 		}
 		p.expect(RBrace, "to close contract "+d.Name.Name)
