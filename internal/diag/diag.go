@@ -119,3 +119,55 @@ var (
 	ImportDepthLimit    = registerLimit("AC156", "import_depth_limit", "imports nested deeper than import_depth_max (16)")
 	SnapshotTooLarge    = registerLimit("AC157", "snapshot_too_large", "inputs larger than snapshot_bytes_max (64 MiB)")
 )
+
+// Names and modules (AC2xx): a project with one of these errors is in the
+// syntax state: parsed, but its names do not resolve.
+var (
+	UnknownName      = register("AC201", Error, "unknown name")
+	Duplicate        = register("AC202", Error, "duplicate declaration")
+	DuplicateOwner   = register("AC203", Error, "name declared in two modules")
+	ImportCycle      = register("AC204", Error, "import cycle")
+	ImportNotFound   = register("AC205", Error, "import not found")
+	UnknownContract  = register("AC206", Error, "unknown contract")
+	UnknownOperation = register("AC207", Error, "unknown contract operation")
+	UnknownType      = register("AC208", Error, "unknown type")
+	UnknownElement   = register("AC209", Error, "unknown element or component")
+	UnknownRoute     = register("AC210", Error, "unknown route")
+	ReservedName     = register("AC211", Error, "reserved name")
+	DuplicateModule  = register("AC212", Error, "duplicate module name")
+	AmbiguousName    = register("AC213", Error, "ambiguous name")
+	UnknownMember    = register("AC214", Error, "unknown member")
+	UnusedImport     = register("AC215", Warning, "unused import")
+	BadAudience      = register("AC216", Error, "audience not served by the contract")
+	BadRoute         = register("AC217", Error, "malformed route path")
+	NoApp            = register("AC218", Error, "no app declaration")
+)
+
+// Types and the element catalog (AC3xx): a project with only these errors
+// is in the resolved state.
+var (
+	TypeMismatch      = register("AC301", Error, "type mismatch")
+	UnknownProperty   = register("AC302", Error, "unknown property")
+	MissingProperty   = register("AC303", Error, "missing required property")
+	DuplicateProperty = register("AC304", Error, "property given twice")
+	BadValue          = register("AC305", Error, "value not allowed")
+	OutOfRange        = register("AC306", Error, "value out of range")
+	BadChildren       = register("AC307", Error, "children not allowed here")
+	NotAssignable     = register("AC308", Error, "not assignable")
+	BadCall           = register("AC309", Error, "invalid call")
+	BadHandler        = register("AC310", Error, "invalid handler")
+	BadData           = register("AC311", Error, "invalid query or mutation")
+	BadArgument       = register("AC312", Error, "invalid contract argument")
+	BadCondition      = register("AC313", Error, "condition is not a Bool")
+	PositionalArg     = register("AC314", Error, "unnamed argument")
+	NoEffect          = register("AC315", Error, "statement has no effect")
+)
+
+// Project, contracts and lock (AC5xx).
+var (
+	LockMissing      = register("AC501", Error, "no UI lock: the project needs preparation")
+	LockOutdated     = register("AC502", Error, "UI lock out of date: the project needs preparation")
+	UnsignedContract = register("AC503", Warning, "development contract is unsigned")
+	NoEntry          = register("AC504", Error, "no main.acore")
+	BadContract      = register("AC505", Error, "malformed contract artifact")
+)

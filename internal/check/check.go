@@ -1,0 +1,665 @@
+// Package check resolves names across modules and contracts, checks types
+// and the element catalog, verifies the UI lock, and builds the node graph.
+// It reports diagnostics with stable codes and the project's semantic state.
+package check
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/lock"
+	"github.com/axiomcore/acore/internal/syntax"
+)
+
+// Semantic states, as the protocol defines them.
+const (
+	StateSyntax      = "syntax"
+	StateResolved    = "resolved"
+	StateValidated   = "validated"
+	StateUnavailable = "unavailable"
+)
+
+// Project statuses.
+const (
+	StatusReady            = "ready"
+	StatusNeedsPreparation = "needs_preparation"
+)
+
+// Entry is the one file a project starts from.
+const Entry = "main.acore"
+
+// ImportDepthMax bounds chains of use lines (import_depth_max).
+const ImportDepthMax = 16
+
+// Input is what one compile reads: parsed sources, parsed contract
+// artifacts and the UI lock.
+type Input struct {
+	// Root is shown in the preparation command of lock diagnostics.
+	Root      string
+	Sources   []*syntax.File // .acore files
+	Contracts []*syntax.File // .axiom artifacts under lock.ContractDir
+	// ContractSHA maps an artifact path to the SHA-256 of its bytes.
+	ContractSHA map[string]string
+	Lock        *lock.Lock // nil when the project has no lock
+	// LockErr is why the lock could not be used (unreadable, malformed).
+	LockErr string
+	// Limit is set when the loader refused the inputs for a bound; its
+	// diagnostic is in Pre.
+	Limit string
+	// Pre holds diagnostics found before checking (load bounds).
+	Pre []diag.Diagnostic
+}
+
+// Result is the outcome of one compile.
+type Result struct {
+	State       string
+	Status      string
+	Diagnostics []diag.Diagnostic
+	// Graph is nil when State is unavailable.
+	Graph       *graph.Graph
+	EntryPoints []string // page node ids, in route order
+	Modules     []ModuleInfo
+	Contracts   []ContractInfo
+	// Preparation lists the commands that make the project compilable.
+	Preparation []string
+}
+
+// ModuleInfo summarizes one source file.
+type ModuleInfo struct {
+	Path     string
+	Name     string // module line, or ""
+	Owners   []string
+	Imports  []string // project-relative paths of imported modules, and contract ids
+	Errors   int
+	Warnings int
+}
+
+// ContractInfo is one imported backend contract.
+type ContractInfo struct {
+	ID     string
+	Name   string
+	Node   string
+	Path   string
+	SHA256 string
+	Signed bool
+}
+
+// Prepare returns the command that prepares the project at root.
+func Prepare(root string) string {
+	if root == "" {
+		root = "."
+	}
+	if strings.ContainsAny(root, " \t'\"$`\\") {
+		root = "'" + strings.ReplaceAll(root, "'", `'\''`) + "'"
+	}
+	return "axiom prepare " + root
+}
+
+type checker struct {
+	in      *Input
+	g       *graph.Graph
+	diags   []diag.Diagnostic
+	files   map[string]*syntax.File
+	modules map[string]*module
+	order   []*module
+	// owners by name, project-wide: node ids use bare owner names.
+	owners    map[string]*owner
+	contracts map[string]*contract // by id
+	// contractByName is the project-wide contract name → contract.
+	contractByName map[string]*contract
+	lockBroken     bool
+	pendingNav     []pendingNav
+}
+
+type module struct {
+	file       *syntax.File
+	node       int32
+	owners     map[string]*owner
+	models     map[string]*Model
+	externs    map[string]*extern
+	uses       map[string]*useSym // local names of use lines
+	imports    []*module
+	importUse  []*syntax.UseDecl
+	app        *syntax.AppDecl
+	modelDecls []*syntax.ModelDecl
+}
+
+type useSym struct {
+	decl     *syntax.UseDecl
+	node     int32
+	used     bool
+	owner    *owner    // component imports
+	model    *Model    // model imports
+	contract *contract // contract imports
+}
+
+type extern struct {
+	decl   *syntax.ExternDecl
+	node   int32
+	params []*Type
+	names  []string
+}
+
+type owner struct {
+	decl    *syntax.OwnerDecl
+	mod     *module
+	node    int32
+	id      string
+	members map[string]*symbol
+	props   []*symbol // components: in header order
+}
+
+type symKind uint8
+
+const (
+	symState symKind = iota
+	symQuery
+	symMutation
+	symAction
+	symProp
+	symParam
+	symLocal
+	symExtern
+)
+
+type symbol struct {
+	kind   symKind
+	name   string
+	typ    *Type
+	node   int32 // graph node, or -1
+	params []*Type
+	pnames []string
+	decl   syntax.Node
+	// required is set for component props without a default.
+	required bool
+}
+
+// Check compiles the input. It never fails; problems are diagnostics.
+func Check(in *Input) *Result {
+	c := &checker{
+		in:             in,
+		g:              graph.New(),
+		files:          map[string]*syntax.File{},
+		modules:        map[string]*module{},
+		owners:         map[string]*owner{},
+		contracts:      map[string]*contract{},
+		contractByName: map[string]*contract{},
+	}
+	res := &Result{Status: StatusReady}
+	c.diags = append(c.diags, in.Pre...)
+	if in.Limit != "" {
+		res.State = StateUnavailable
+		res.Diagnostics = c.diags
+		return res
+	}
+	for _, f := range in.Sources {
+		c.files[f.Path] = f
+		c.syntaxErrors(f)
+	}
+	for _, f := range in.Contracts {
+		c.files[f.Path] = f
+		c.syntaxErrors(f)
+	}
+	if limit := c.fileLimit(); limit {
+		res.State = StateUnavailable
+		diag.Sort(c.diags)
+		res.Diagnostics = c.diags
+		return res
+	}
+	c.loadContracts()
+	c.verifyLock(res)
+	if _, ok := c.files[Entry]; !ok {
+		c.diags = append(c.diags, diag.Diagnostic{Code: diag.NoEntry, Severity: diag.Error, Path: Entry, Line: 1, Column: 1,
+			Message: "the project has no main.acore; the entry module of a project is main.acore at its root"})
+	}
+	c.declare()
+	c.resolveImports()
+	c.checkImportGraph()
+	c.checkBodies()
+	c.entryPoints(res)
+	c.unusedImports()
+
+	diag.Sort(c.diags)
+	res.Diagnostics = c.diags
+	res.State = c.state()
+	if res.Status == StatusNeedsPreparation || c.in.Entry() == nil {
+		res.State = StateUnavailable
+	}
+	if res.State != StateUnavailable {
+		res.Graph = c.g
+	}
+	c.summaries(res)
+	return res
+}
+
+// Entry returns the entry file, or nil.
+func (in *Input) Entry() *syntax.File {
+	for _, f := range in.Sources {
+		if f.Path == Entry {
+			return f
+		}
+	}
+	return nil
+}
+
+func (c *checker) state() string {
+	st := StateValidated
+	for _, d := range c.diags {
+		if d.Severity != diag.Error {
+			continue
+		}
+		info, _ := diag.Lookup(d.Code)
+		switch {
+		case info.Reason != "" || d.Code == diag.NoEntry:
+			return StateUnavailable
+		case d.Code < "AC300":
+			st = StateSyntax
+		case st == StateValidated:
+			st = StateResolved
+		}
+	}
+	return st
+}
+
+func (c *checker) fileLimit() bool {
+	for _, f := range c.files {
+		if f.Limit != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *checker) syntaxErrors(f *syntax.File) {
+	for _, e := range f.Errors {
+		c.diags = append(c.diags, c.diagAt(f, e.Pos, e.End, e.Code, e.Msg))
+	}
+}
+
+// diagAt builds a diagnostic of code's severity at [pos,end) of f.
+func (c *checker) diagAt(f *syntax.File, pos, end int, code, msg string) diag.Diagnostic {
+	info, _ := diag.Lookup(code)
+	p := f.Position(pos)
+	length := 0
+	if end > pos {
+		length = f.Position(end).Column - p.Column
+		if f.Position(end).Line != p.Line || length < 0 {
+			length = 0
+		}
+	}
+	return diag.Diagnostic{Code: code, Severity: info.Severity, Path: f.Path, Line: p.Line, Column: p.Column,
+		Length: length, Message: msg, Pos: pos, End: end, Decl: declAt(f, pos)}
+}
+
+func (c *checker) errorf(f *syntax.File, n syntax.Node, code, format string, args ...any) {
+	s := n.Bounds()
+	c.diags = append(c.diags, c.diagAt(f, s.Pos, s.End, code, fmt.Sprintf(format, args...)))
+}
+
+// declAt names the top-level declaration of f that contains pos, as
+// "<kind> <name>"; bounded repair compares the declarations with errors.
+func declAt(f *syntax.File, pos int) string {
+	for _, d := range f.Decls {
+		s := d.Bounds()
+		if pos < s.Pos || pos >= s.End {
+			continue
+		}
+		switch d := d.(type) {
+		case *syntax.OwnerDecl:
+			return d.Kind.String() + " " + d.Name.Name
+		case *syntax.AppDecl:
+			return "app " + d.Name.Name
+		case *syntax.ModelDecl:
+			return "model " + d.Name.Name
+		case *syntax.ExternDecl:
+			return "extern " + d.Name.Name
+		case *syntax.ContractDecl:
+			return "contract " + d.Name.Name
+		}
+		return ""
+	}
+	for _, u := range f.Uses {
+		if pos >= u.Pos && pos < u.End {
+			return "use " + u.Name.Name
+		}
+	}
+	return ""
+}
+
+// node adds a graph node for the declaration n of f.
+func (c *checker) node(f *syntax.File, kind, id, name string, n syntax.Node, nameAt syntax.Node, ownerID string) int32 {
+	s := n.Bounds()
+	at := s.Pos
+	if nameAt != nil {
+		at = nameAt.Bounds().Pos
+	}
+	p := f.Position(at)
+	i, _ := c.g.Add(graph.Node{ID: id, Kind: kind, Name: name, Path: f.Path, Pos: s.Pos, End: s.End, Line: p.Line,
+		Column: p.Column, Version: graph.Version(kind, name, f.Path, f.Src[s.Pos:s.End]), Owner: ownerID})
+	return i
+}
+
+// edge records an edge whose site is the source node's identifying token.
+func (c *checker) edge(from, to int32, kind, layer string) {
+	if from < 0 || to < 0 {
+		return
+	}
+	n := &c.g.Nodes[from]
+	c.g.AddEdge(graph.Edge{From: from, To: to, Kind: kind, Layer: layer, Path: n.Path, Line: n.Line, Column: n.Column})
+}
+
+// declare creates module-level symbols and the nodes of declarations.
+func (c *checker) declare() {
+	paths := make([]string, 0, len(c.in.Sources))
+	for _, f := range c.in.Sources {
+		paths = append(paths, f.Path)
+	}
+	sort.Strings(paths)
+	moduleNames := map[string]string{}
+	for _, p := range paths {
+		f := c.files[p]
+		m := &module{file: f, owners: map[string]*owner{}, models: map[string]*Model{}, externs: map[string]*extern{}, uses: map[string]*useSym{}}
+		c.modules[p] = m
+		c.order = append(c.order, m)
+		m.node = c.node(f, graph.KindModule, "module:"+p, p, syntax.Span{Pos: 0, End: len(f.Src)}, f.Module, "")
+		if f.Module != nil {
+			name := f.Text(f.Module.Name)
+			c.g.Nodes[m.node].Name = name
+			if other, dup := moduleNames[name]; dup {
+				c.errorf(f, f.Module.Name, diag.DuplicateModule, "module %s is also declared by %s; module names are unique in a project", name, other)
+			} else {
+				moduleNames[name] = p
+			}
+		}
+	}
+	for _, m := range c.order {
+		f := m.file
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *syntax.ContractDecl:
+				c.errorf(f, d.Name, diag.Misplaced, "a contract is declared in a .axiom contract file, not in a module")
+			case *syntax.AppDecl:
+				if f.Path != Entry {
+					c.errorf(f, d.Name, diag.Misplaced, "the app is declared in main.acore, not in %s", f.Path)
+					continue
+				}
+				if m.app != nil {
+					c.errorf(f, d.Name, diag.Duplicate, "app %s is declared twice; a project has one app", d.Name.Name)
+					continue
+				}
+				m.app = d
+			case *syntax.OwnerDecl:
+				c.declareOwner(m, d)
+			case *syntax.ModelDecl:
+				if c.reserved(f, d.Name) {
+					continue
+				}
+				if _, dup := m.models[d.Name.Name]; dup || m.owners[d.Name.Name] != nil {
+					c.errorf(f, d.Name, diag.Duplicate, "%s is declared twice in %s", d.Name.Name, f.Path)
+					continue
+				}
+				mod := &Model{Name: d.Name.Name, NodeID: "model:" + d.Name.Name}
+				m.models[d.Name.Name] = mod
+				m.modelDecls = append(m.modelDecls, d)
+				if _, fresh := c.g.Lookup(mod.NodeID); !fresh {
+					c.node(f, graph.KindModel, mod.NodeID, d.Name.Name, d, d.Name, "")
+				} else {
+					c.errorf(f, d.Name, diag.DuplicateOwner, "model %s is also declared in another module; model names are unique in a project", d.Name.Name)
+				}
+			case *syntax.ExternDecl:
+				if c.reserved(f, d.Name) {
+					continue
+				}
+				if _, dup := m.externs[d.Name.Name]; dup {
+					c.errorf(f, d.Name, diag.Duplicate, "extern action %s is declared twice in %s", d.Name.Name, f.Path)
+					continue
+				}
+				id := "extension:" + d.Name.Name
+				if _, taken := c.g.Lookup(id); taken {
+					c.errorf(f, d.Name, diag.DuplicateOwner, "extern action %s is also declared in another module; names of extern actions are unique in a project", d.Name.Name)
+					continue
+				}
+				ex := &extern{decl: d, node: c.node(f, graph.KindExtension, id, d.Name.Name, d, d.Name, "")}
+				c.g.Nodes[ex.node].Foreign = true
+				c.g.Nodes[ex.node].Signature = "extern action " + d.Name.Name + paramText(f, d.Params)
+				if d.From != nil {
+					c.g.Nodes[ex.node].Props = append(c.g.Nodes[ex.node].Props, graph.Property{Name: "from", Type: "String", Value: d.From.Value, ValuePos: -1, ValueEnd: -1})
+				}
+				c.edge(ex.node, m.node, graph.EdgeDeclaredIn, graph.Declared)
+				m.externs[d.Name.Name] = ex
+			}
+		}
+	}
+	// Model fields resolve after every model is known, so models may refer
+	// to each other in any order.
+	for _, m := range c.order {
+		for _, d := range m.modelDecls {
+			mod := m.models[d.Name.Name]
+			seen := map[string]bool{}
+			for _, fd := range d.Fields {
+				if seen[fd.Name.Name] {
+					c.errorf(m.file, fd.Name, diag.Duplicate, "field %s is declared twice in model %s", fd.Name.Name, d.Name.Name)
+					continue
+				}
+				seen[fd.Name.Name] = true
+				mod.Fields = append(mod.Fields, Field{Name: fd.Name.Name, Type: c.typeOf(m, fd.Type)})
+			}
+			if i, ok := c.g.Lookup(mod.NodeID); ok {
+				c.g.Nodes[i].Props = modelProps(mod)
+				c.g.Nodes[i].Signature = "model " + mod.Name
+			}
+		}
+	}
+}
+
+func modelProps(m *Model) []graph.Property {
+	out := make([]graph.Property, 0, len(m.Fields))
+	for _, f := range m.Fields {
+		out = append(out, graph.Property{Name: f.Name, Type: "Type", Value: f.Type.String(), ValuePos: -1, ValueEnd: -1})
+	}
+	return out
+}
+
+var reservedNames = map[string]bool{"true": true, "false": true, "null": true, "navigate": true, "if": true, "else": true}
+
+func (c *checker) reserved(f *syntax.File, id *syntax.Ident) bool {
+	if reservedNames[id.Name] {
+		c.errorf(f, id, diag.ReservedName, "%s is a reserved word and cannot be declared", id.Name)
+		return true
+	}
+	return id.Name == ""
+}
+
+func (c *checker) declareOwner(m *module, d *syntax.OwnerDecl) {
+	f := m.file
+	if c.reserved(f, d.Name) {
+		return
+	}
+	name := d.Name.Name
+	if prev, dup := c.owners[name]; dup {
+		where := "in " + prev.mod.file.Path
+		if prev.mod == m {
+			where = "earlier in this file"
+		}
+		c.errorf(f, d.Name, diag.DuplicateOwner, "%s %s is already declared %s; page and component names are unique in a project, because node ids use them", d.Kind, name, where)
+		return
+	}
+	kind := graph.KindPage
+	if d.Kind == syntax.Component {
+		kind = graph.KindComponent
+	}
+	o := &owner{decl: d, mod: m, id: kind + ":" + name, members: map[string]*symbol{}}
+	o.node = c.node(f, kind, o.id, name, d, d.Name, "")
+	header := strings.TrimSpace(string(f.Src[d.Pos:min(d.LBrace, d.End)]))
+	c.g.Nodes[o.node].Signature = header
+	c.edge(o.node, m.node, graph.EdgeDeclaredIn, graph.Declared)
+	c.owners[name] = o
+	m.owners[name] = o
+}
+
+func paramText(f *syntax.File, ps []*syntax.Param) string {
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = f.Text(p)
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// entryPoints lists the pages the app's routes name and creates route
+// nodes.
+func (c *checker) entryPoints(res *Result) {
+	m := c.modules[Entry]
+	if m == nil {
+		return
+	}
+	if m.app == nil {
+		c.diags = append(c.diags, c.diagAt(m.file, 0, 0, diag.NoApp, "main.acore declares no app; its routes name the project's entry pages, as app Name { route \"/\" => Home }"))
+		return
+	}
+	f := m.file
+	a := m.app
+	appNode := c.node(f, graph.KindApp, "app:"+a.Name.Name, a.Name.Name, a, a.Name, "")
+	c.g.Nodes[appNode].Signature = "app " + a.Name.Name
+	c.edge(appNode, m.node, graph.EdgeDeclaredIn, graph.Declared)
+	seen := map[string]bool{}
+	paths := map[string]bool{}
+	for _, r := range a.Routes {
+		if paths[r.Path.Value] {
+			c.errorf(f, r.Path, diag.Duplicate, "route %s is declared twice", syntax.Quote(r.Path.Value))
+			continue
+		}
+		paths[r.Path.Value] = true
+		if !strings.HasPrefix(r.Path.Value, "/") {
+			c.errorf(f, r.Path, diag.BadRoute, "a route path starts with /, as \"/%s\"", r.Path.Value)
+		}
+		rn := c.node(f, graph.KindRoute, "route:"+r.Path.Value, r.Path.Value, r, r.Path, "")
+		c.g.Nodes[rn].Signature = f.Text(r)
+		c.g.Nodes[rn].Props = []graph.Property{{Name: "path", Type: "String", Value: r.Path.Value, Editable: true, Literal: true, ValuePos: r.Path.Pos, ValueEnd: r.Path.End}}
+		c.edge(rn, appNode, graph.EdgeChildOf, graph.Declared)
+		o := c.lookupOwner(m, r.Target.Name)
+		if o == nil || o.decl.Kind != syntax.Page {
+			what := "no page"
+			if o != nil {
+				what = "a component, not a page"
+			}
+			c.errorf(f, r.Target, diag.UnknownName, "route %s names %s: %s is %s", syntax.Quote(r.Path.Value), r.Target.Name, r.Target.Name, what)
+			continue
+		}
+		c.edge(rn, o.node, graph.EdgeRenders, graph.Resolved)
+		if !seen[o.id] {
+			seen[o.id] = true
+			res.EntryPoints = append(res.EntryPoints, o.id)
+		}
+	}
+	// navigate() and Link(to:) calls were checked before the routes had
+	// nodes; their edges are added now.
+	for _, nav := range c.pendingNav {
+		if ri, ok := c.g.Lookup("route:" + nav.path); ok {
+			c.edge(nav.from, ri, graph.EdgeNavigatesTo, graph.Resolved)
+		} else {
+			c.errorf(nav.file, nav.at, diag.UnknownRoute, "no route %s in app %s; routes: %s", syntax.Quote(nav.path), a.Name.Name, routeList(a))
+		}
+	}
+}
+
+func routeList(a *syntax.AppDecl) string {
+	var out []string
+	for _, r := range a.Routes {
+		out = append(out, syntax.Quote(r.Path.Value))
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ", ")
+}
+
+// lookupOwner finds a page or component visible from m: its own, or one
+// imported by a use component line.
+func (c *checker) lookupOwner(m *module, name string) *owner {
+	if o := m.owners[name]; o != nil {
+		return o
+	}
+	if u := m.uses[name]; u != nil && u.owner != nil {
+		u.used = true
+		return u.owner
+	}
+	return nil
+}
+
+func (c *checker) summaries(res *Result) {
+	counts := map[string][2]int{}
+	for _, d := range c.diags {
+		k := counts[d.Path]
+		if d.Severity == diag.Error {
+			k[0]++
+		} else {
+			k[1]++
+		}
+		counts[d.Path] = k
+	}
+	for _, m := range c.order {
+		mi := ModuleInfo{Path: m.file.Path, Errors: counts[m.file.Path][0], Warnings: counts[m.file.Path][1]}
+		if m.file.Module != nil {
+			mi.Name = m.file.Text(m.file.Module.Name)
+		}
+		for _, d := range m.file.Decls {
+			if o, ok := d.(*syntax.OwnerDecl); ok && m.owners[o.Name.Name] != nil && m.owners[o.Name.Name].decl == o {
+				mi.Owners = append(mi.Owners, m.owners[o.Name.Name].id)
+			}
+		}
+		for _, u := range m.file.Uses {
+			if s := m.uses[u.Name.Name]; s != nil && s.decl == u {
+				switch {
+				case s.contract != nil:
+					mi.Imports = append(mi.Imports, "contract_import:"+s.contract.name)
+				case s.owner != nil:
+					mi.Imports = append(mi.Imports, s.owner.mod.file.Path)
+				case s.model != nil:
+					mi.Imports = append(mi.Imports, c.modelModule(s.model))
+				}
+			}
+		}
+		res.Modules = append(res.Modules, mi)
+	}
+	ids := make([]string, 0, len(c.contracts))
+	for id := range c.contracts {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		k := c.contracts[id]
+		if !k.imported {
+			continue
+		}
+		res.Contracts = append(res.Contracts, ContractInfo{ID: id, Name: k.name, Node: "contract_import:" + k.name, Path: k.file.Path, SHA256: c.in.ContractSHA[k.file.Path], Signed: k.signed})
+	}
+}
+
+func (c *checker) modelModule(mod *Model) string {
+	for _, m := range c.order {
+		if m.models[mod.Name] == mod {
+			return m.file.Path
+		}
+	}
+	return ""
+}
+
+// resolveImportPath resolves a use line's path, relative to the importing
+// file's directory; ".acore" is implied.
+func resolveImportPath(from, rel string) (string, bool) {
+	if rel == "" || strings.HasPrefix(rel, "/") || strings.Contains(rel, "\\") {
+		return "", false
+	}
+	if !strings.HasSuffix(rel, ".acore") {
+		rel += ".acore"
+	}
+	p := path.Clean(path.Join(path.Dir(from), rel))
+	if p == ".." || strings.HasPrefix(p, "../") {
+		return "", false
+	}
+	return p, true
+}

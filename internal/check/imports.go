@@ -1,0 +1,261 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/syntax"
+)
+
+// resolveImports binds every use line to the contract, component or model
+// it names.
+func (c *checker) resolveImports() {
+	for _, m := range c.order {
+		f := m.file
+		for _, u := range m.file.Uses {
+			if u.Name.Name == "" {
+				continue
+			}
+			if c.reserved(f, u.Name) {
+				continue
+			}
+			name := u.Name.Name
+			if prev := m.uses[name]; prev != nil || m.owners[name] != nil || m.models[name] != nil {
+				c.errorf(f, u.Name, diag.Duplicate, "%s is already declared or imported in %s", name, f.Path)
+				continue
+			}
+			sym := &useSym{decl: u, node: -1}
+			switch u.Kind {
+			case syntax.UseContract:
+				c.useContract(m, u, sym)
+			case syntax.UseComponent, syntax.UseModel:
+				c.useModule(m, u, sym)
+			}
+			m.uses[name] = sym
+		}
+	}
+}
+
+func (c *checker) useContract(m *module, u *syntax.UseDecl, sym *useSym) {
+	f := m.file
+	k := c.contracts[u.From.Value]
+	if k == nil {
+		if c.lockBroken {
+			// The lock diagnostic already says how to fix it.
+			return
+		}
+		c.errorf(f, u.From, diag.UnknownContract, "no contract %s: the project has no artifact %s; add contracts/%s.axiom and run `%s`", syntax.Quote(u.From.Value), ".axiom/dev/contracts/"+u.From.Value+".axiom", u.From.Value, Prepare(c.in.Root))
+		return
+	}
+	if k.name != u.Name.Name {
+		c.errorf(f, u.Name, diag.UnknownContract, "contract %s declares %s, not %s", syntax.Quote(k.id), k.name, u.Name.Name)
+		return
+	}
+	if prev := c.contractByName[k.name]; prev != nil && prev != k {
+		c.errorf(f, u.Name, diag.DuplicateOwner, "contract name %s already names contract %s in this project", k.name, syntax.Quote(prev.id))
+		return
+	}
+	c.contractByName[k.name] = k
+	if u.Audience != nil && len(k.audiences) > 0 && !contains(k.audiences, u.Audience.Value) {
+		c.errorf(f, u.Audience, diag.BadAudience, "contract %s does not serve audience %s; it serves %s", k.name, syntax.Quote(u.Audience.Value), quoteList(k.audiences))
+	}
+	sym.contract = k
+	c.importContract(k)
+	sym.node = k.node
+	c.edge(m.node, k.node, graph.EdgeImports, graph.Declared)
+	if !k.signed && !c.lockBroken {
+		// Point at the id inside the quotes, where the artifact is named.
+		d := c.diagAt(f, u.From.Pos+1, u.From.End-1, diag.UnsignedContract,
+			fmt.Sprintf("development contract `%s` uses an unsigned local artifact; a production release requires Axiom Cloud signing", k.id))
+		c.diags = append(c.diags, d)
+	}
+}
+
+func (c *checker) useModule(m *module, u *syntax.UseDecl, sym *useSym) {
+	f := m.file
+	if u.Audience != nil {
+		return // reported by the parser
+	}
+	target, ok := resolveImportPath(f.Path, u.From.Value)
+	if !ok {
+		c.errorf(f, u.From, diag.ImportNotFound, "import path %s must be relative to this file and stay inside the project, as \"./components/row.acore\"", syntax.Quote(u.From.Value))
+		return
+	}
+	tm := c.modules[target]
+	if tm == nil {
+		c.errorf(f, u.From, diag.ImportNotFound, "no module %s (resolved to %s)", syntax.Quote(u.From.Value), target)
+		return
+	}
+	if tm == m {
+		c.errorf(f, u.From, diag.ImportCycle, "%s imports itself", f.Path)
+		return
+	}
+	name := u.Name.Name
+	id := graph.KindImport + ":" + f.Path + "#" + name
+	sym.node = c.node(f, graph.KindImport, id, name, u, u.Name, "")
+	c.g.Nodes[sym.node].Signature = strings.TrimSpace(f.Text(u))
+	c.edge(sym.node, m.node, graph.EdgeDeclaredIn, graph.Declared)
+	m.imports = append(m.imports, tm)
+	m.importUse = append(m.importUse, u)
+	c.edge(m.node, tm.node, graph.EdgeImports, graph.Declared)
+	switch u.Kind {
+	case syntax.UseComponent:
+		o := tm.owners[name]
+		if o == nil || o.decl.Kind != syntax.Component {
+			c.errorf(f, u.Name, diag.ImportNotFound, "%s declares no component %s%s", target, name, suggest(name, ownerNames(tm, syntax.Component)))
+			return
+		}
+		sym.owner = o
+		c.edge(sym.node, o.node, graph.EdgeImports, graph.Resolved)
+	case syntax.UseModel:
+		mod := tm.models[name]
+		if mod == nil {
+			c.errorf(f, u.Name, diag.ImportNotFound, "%s declares no model %s%s", target, name, suggest(name, keys(tm.models)))
+			return
+		}
+		sym.model = mod
+		if mi, ok := c.g.Lookup(mod.NodeID); ok {
+			c.edge(sym.node, mi, graph.EdgeImports, graph.Resolved)
+		}
+	}
+}
+
+// checkImportGraph reports import cycles and chains deeper than
+// import_depth_max, each once, at the use line that closes or deepens it.
+func (c *checker) checkImportGraph() {
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[*module]int{}
+	depth := map[*module]int{} // longest chain below a finished module
+	reported := map[*syntax.UseDecl]bool{}
+	var visit func(m *module, level int) int
+	visit = func(m *module, level int) int {
+		color[m] = grey
+		longest := 0
+		for i, t := range m.imports {
+			u := m.importUse[i]
+			switch color[t] {
+			case grey:
+				if !reported[u] {
+					reported[u] = true
+					c.errorf(m.file, u.From, diag.ImportCycle, "import cycle: %s imports %s, which imports %s again", m.file.Path, t.file.Path, m.file.Path)
+				}
+				continue
+			case white:
+				if level+1 > ImportDepthMax {
+					if !reported[u] {
+						reported[u] = true
+						c.errorf(m.file, u.From, diag.ImportDepthLimit, "imports are nested more than %d deep (import_depth_max) at %s", ImportDepthMax, t.file.Path)
+					}
+					continue
+				}
+				visit(t, level+1)
+			}
+			if d := depth[t] + 1; d > longest {
+				longest = d
+			}
+		}
+		color[m] = black
+		depth[m] = longest
+		return longest
+	}
+	if e := c.modules[Entry]; e != nil {
+		visit(e, 0)
+	}
+	for _, m := range c.order {
+		if color[m] == white {
+			visit(m, 0)
+		}
+	}
+}
+
+// unusedImports warns about use lines nothing refers to.
+func (c *checker) unusedImports() {
+	for _, m := range c.order {
+		for _, u := range m.file.Uses {
+			s := m.uses[u.Name.Name]
+			if s == nil || s.decl != u || s.used {
+				continue
+			}
+			if s.owner == nil && s.model == nil && s.contract == nil {
+				continue
+			}
+			c.errorf(m.file, u.Name, diag.UnusedImport, "%s is imported but not used; remove the use line", u.Name.Name)
+		}
+	}
+}
+
+func ownerNames(m *module, kind syntax.OwnerKind) []string {
+	var out []string
+	for n, o := range m.owners {
+		if o.decl.Kind == kind {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func quoteList(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = syntax.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// suggest returns "; did you mean X?" for the closest candidate, if any
+// is close enough to be a likely typo.
+func suggest(name string, candidates []string) string {
+	best, bestD := "", 3
+	for _, cand := range candidates {
+		if d := editDistance(strings.ToLower(name), strings.ToLower(cand)); d < bestD || d == bestD && cand < best {
+			best, bestD = cand, d
+		}
+	}
+	if best == "" || bestD > len(name)/2 {
+		return ""
+	}
+	return "; did you mean " + best + "?"
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

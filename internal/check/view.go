@@ -1,0 +1,347 @@
+package check
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/axiomcore/acore/internal/catalog"
+	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/syntax"
+)
+
+// viewItems checks a children list. Ids are the owner, "view" and the
+// index path of each item; a skipped (bad) item keeps its index, so fixing
+// it does not renumber its siblings.
+func (c *checker) viewItems(x ctx, items []syntax.ViewItem, parent int32, prefix string) {
+	for i, it := range items {
+		path := prefix + "/" + strconv.Itoa(i)
+		switch it := it.(type) {
+		case *syntax.Element:
+			c.element(x, it, parent, path)
+		case *syntax.IfView:
+			n := c.node(x.f, graph.KindConditional, graph.KindConditional+":"+path, "if", it, nil, x.o.id)
+			c.edge(n, parent, graph.EdgeChildOf, graph.Declared)
+			c.g.Nodes[n].Signature = conditionalSignature(x.f, it)
+			y := x
+			y.from = n
+			for b, br := range it.Branches {
+				if br.Cond != nil {
+					c.condition(y, br.Cond)
+				}
+				c.viewItems(x, br.Items, n, path+"/"+strconv.Itoa(b))
+			}
+		}
+	}
+}
+
+func conditionalSignature(f *syntax.File, v *syntax.IfView) string {
+	var parts []string
+	for _, br := range v.Branches {
+		if br.Cond == nil {
+			parts = append(parts, "else")
+			continue
+		}
+		parts = append(parts, "if "+f.Text(br.Cond))
+	}
+	return strings.Join(parts, " / ")
+}
+
+// elementSignature is the element's header: name and arguments without
+// its children.
+func elementSignature(f *syntax.File, e *syntax.Element) string {
+	end := e.Name.End
+	if e.Children != nil {
+		end = e.Children.Pos
+		for end > e.Name.End && (f.Src[end-1] == ' ' || f.Src[end-1] == '\t') {
+			end--
+		}
+	} else {
+		end = e.End
+	}
+	return string(f.Src[e.Name.Pos:end])
+}
+
+func (c *checker) element(x ctx, e *syntax.Element, parent int32, path string) {
+	f := x.f
+	n := c.node(f, graph.KindElement, graph.KindElement+":"+path, e.Name.Name, e, e.Name, x.o.id)
+	c.edge(n, parent, graph.EdgeChildOf, graph.Declared)
+	c.g.Nodes[n].Signature = elementSignature(f, e)
+	y := x
+	y.from = n
+	y.callEdge = graph.EdgeTriggers
+
+	var props []propSpec
+	var children catalog.Children
+	primary := ""
+	known := true
+	if ce, ok := catalog.Lookup(e.Name.Name); ok {
+		children, primary = ce.Children, ce.Primary
+		for _, p := range ce.Props {
+			props = append(props, propSpec{name: p.Name, cat: p, required: p.Required})
+		}
+	} else if o := c.lookupOwner(x.o.mod, e.Name.Name); o != nil && o.decl.Kind == syntax.Component {
+		c.edge(n, o.node, graph.EdgeRenders, graph.Resolved)
+		for _, s := range o.props {
+			props = append(props, propSpec{name: s.name, typ: s.typ, required: s.required})
+		}
+	} else {
+		known = false
+		what := "no element or component"
+		if o != nil {
+			what = "a page; pages are reached through routes, not placed in views"
+		}
+		c.errorf(f, e.Name, diag.UnknownElement, "%s is %s%s", e.Name.Name, what, suggest(e.Name.Name, c.elementNames(x.o.mod)))
+	}
+
+	given := map[string]bool{}
+	var itemsType *Type
+	for i, a := range e.Args {
+		name := ""
+		if a.Name != nil {
+			name = a.Name.Name
+		} else if i == 0 && primary != "" {
+			name = primary
+		} else if known {
+			msg := fmt.Sprintf("%s takes named properties, as %s(name: value)", e.Name.Name, e.Name.Name)
+			if i > 0 && primary != "" {
+				msg = fmt.Sprintf("only the first argument of %s may be unnamed (%s)", e.Name.Name, primary)
+			}
+			c.errorf(f, a, diag.PositionalArg, "%s", msg)
+			c.expr(y, a.Value)
+			continue
+		}
+		if !known {
+			c.expr(y, a.Value)
+			continue
+		}
+		if given[name] {
+			c.errorf(f, a, diag.DuplicateProperty, "%s is given twice to %s; an element has each property once", name, e.Name.Name)
+			c.expr(y, a.Value)
+			continue
+		}
+		given[name] = true
+		spec := findProp(props, name)
+		if spec == nil {
+			c.errorf(f, argName(a), diag.UnknownProperty, "%s has no property %s%s", e.Name.Name, name, suggest(name, propNames(props)))
+			c.expr(y, a.Value)
+			continue
+		}
+		typ, t := c.property(y, e, a, spec)
+		if spec.cat.Type == catalog.Items {
+			itemsType = t
+		}
+		prop := literalProp(f, name, typ, a.Value)
+		if spec.cat.Type == catalog.Action || spec.typ != nil && spec.typ.Kind == TAction {
+			prop.Editable = false
+		}
+		c.g.Nodes[n].Props = append(c.g.Nodes[n].Props, prop)
+	}
+	if known {
+		var missing []string
+		for _, p := range props {
+			if p.required && !given[p.name] {
+				missing = append(missing, p.name)
+			}
+		}
+		if len(missing) > 0 {
+			c.errorf(f, e.Name, diag.MissingProperty, "%s needs %s", e.Name.Name, strings.Join(missing, ", "))
+		}
+	}
+	c.elementChildren(x, e, n, path, known, children, itemsType)
+}
+
+func argName(a *syntax.Arg) syntax.Node {
+	if a.Name != nil {
+		return a.Name
+	}
+	return a
+}
+
+func (c *checker) elementChildren(x ctx, e *syntax.Element, n int32, path string, known bool, rule catalog.Children, items *Type) {
+	f := x.f
+	ch := e.Children
+	if ch == nil {
+		if known && rule == catalog.ItemTemplate {
+			c.errorf(f, e.Name, diag.BadChildren, "%s needs an item template, as %s(...) { item => Text(item.title) }", e.Name.Name, e.Name.Name)
+		}
+		return
+	}
+	switch {
+	case !known:
+	case rule == catalog.ItemTemplate && ch.Param == nil:
+		c.errorf(f, ch, diag.BadChildren, "the children of %s are an item template, as { item => ... }", e.Name.Name)
+	case rule != catalog.ItemTemplate && ch.Param != nil:
+		c.errorf(f, ch.Param, diag.BadChildren, "%s takes no item template; only List does", e.Name.Name)
+	case rule == catalog.NoChildren && len(ch.Items) > 0:
+		c.errorf(f, ch, diag.BadChildren, "%s takes no children", e.Name.Name)
+	}
+	y := x
+	if ch.Param != nil {
+		elem := invalidType
+		if items != nil && items.Kind == TList {
+			elem = items.Elem
+		}
+		y = y.with(ch.Param.Name, elem)
+	}
+	c.viewItems(y, ch.Items, n, path)
+}
+
+type propSpec struct {
+	name     string
+	cat      catalog.Prop // built-in elements
+	typ      *Type        // component props
+	required bool
+}
+
+func findProp(ps []propSpec, name string) *propSpec {
+	for i := range ps {
+		if ps[i].name == name {
+			return &ps[i]
+		}
+	}
+	return nil
+}
+
+func propNames(ps []propSpec) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.name
+	}
+	return out
+}
+
+func (c *checker) elementNames(m *module) []string {
+	var out []string
+	for _, e := range catalog.All() {
+		out = append(out, e.Name)
+	}
+	return append(out, ownerNames(m, syntax.Component)...)
+}
+
+// property checks one element argument and returns the type name shown on
+// the node and the argument's type.
+func (c *checker) property(x ctx, e *syntax.Element, a *syntax.Arg, spec *propSpec) (string, *Type) {
+	f := x.f
+	what := fmt.Sprintf("%s of %s", spec.name, e.Name.Name)
+	if spec.typ != nil {
+		if spec.typ.Kind == TAction {
+			c.handler(x, a.Value, what)
+			return "Action", actionType
+		}
+		return spec.typ.String(), c.expect(x, a.Value, spec.typ, what)
+	}
+	p := spec.cat
+	switch p.Type {
+	case catalog.Action:
+		c.handler(x, a.Value, what)
+		return string(p.Type), actionType
+	case catalog.Items:
+		t := c.expr(x, a.Value)
+		if t.Kind != Invalid && (t.Kind != TList || t.Optional) {
+			c.errorf(f, a.Value, diag.TypeMismatch, "%s is %s, expected a list", what, t)
+		}
+		if t.Kind == TList {
+			return t.String(), t
+		}
+		return "List", t
+	case catalog.KeyFunc:
+		lam, ok := a.Value.(*syntax.LambdaExpr)
+		if !ok || len(lam.Params) != 1 {
+			c.expr(x, a.Value)
+			c.errorf(f, a.Value, diag.TypeMismatch, "%s is a function of the item, as |item| item.id", what)
+			return "Key", invalidType
+		}
+		elem := invalidType
+		if arg := findArg(e, "items"); arg != nil {
+			if t := c.peekType(x, arg.Value); t.Kind == TList {
+				elem = t.Elem
+			}
+		}
+		t := c.expr(x.with(lam.Params[0].Name, elem), lam.Body)
+		if t.Kind != Invalid && (t.Optional || t.Kind != TString && t.Kind != TInt) {
+			c.errorf(f, lam.Body, diag.TypeMismatch, "the key of an item is a String or an Int; this is %s", t)
+		}
+		return "Key", &Type{Kind: TLambda, Params: 1, Elem: t}
+	}
+	want := map[catalog.PropType]*Type{catalog.String: stringType, catalog.Int: intType, catalog.Float: floatType, catalog.Bool: boolType, catalog.Strings: listOf(stringType)}[p.Type]
+	t := c.expect(x, a.Value, want, what)
+	if v, ok := LiteralValue(a.Value); ok {
+		switch v := v.(type) {
+		case string:
+			if len(p.Values) > 0 && !contains(p.Values, v) {
+				c.errorf(f, a.Value, diag.BadValue, "%s is %s; allowed values: %s", what, syntax.Quote(v), quoteList(p.Values))
+			}
+		case int64:
+			if p.HasMin && v < p.Min {
+				c.errorf(f, a.Value, diag.OutOfRange, "%s is %d; it must be at least %d", what, v, p.Min)
+			}
+		}
+	}
+	return string(p.Type), t
+}
+
+// peekType types e without recording edges or diagnostics.
+func (c *checker) peekType(x ctx, e syntax.Expr) *Type {
+	saved := c.diags
+	x.from = -1
+	t := c.expr(x, e)
+	c.diags = saved
+	return t
+}
+
+func findArg(e *syntax.Element, name string) *syntax.Arg {
+	for _, a := range e.Args {
+		if a.Name != nil && a.Name.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// handler checks the value of an Action property: an action, an extern
+// action or an Action prop by name, or a lambda `|| call(...)`.
+func (c *checker) handler(x ctx, v syntax.Expr, what string) {
+	f := x.f
+	switch v := v.(type) {
+	case *syntax.Ident:
+		s := c.lookupLocalOrMember(x, v.Name)
+		if s == nil {
+			if ex := x.o.mod.externs[v.Name]; ex != nil {
+				if len(ex.decl.Params) > 0 {
+					c.errorf(f, v, diag.BadHandler, "extern action %s takes parameters; pass a handler, as || %s(...)", v.Name, v.Name)
+				}
+				c.edge(x.from, ex.node, graph.EdgeTriggers, graph.Resolved)
+				return
+			}
+			c.unknownName(x, v)
+			return
+		}
+		switch {
+		case s.kind == symAction:
+			if len(s.params) > 0 {
+				c.errorf(f, v, diag.BadHandler, "action %s takes parameters; pass a handler, as || %s(...)", v.Name, v.Name)
+			}
+			c.edge(x.from, s.node, graph.EdgeTriggers, graph.Resolved)
+		case s.kind == symProp && s.typ.Kind == TAction:
+			c.edge(x.from, s.node, graph.EdgeTriggers, graph.Resolved)
+		default:
+			c.errorf(f, v, diag.BadHandler, "%s takes an action; %s is %s", what, v.Name, describeSym(s))
+		}
+	case *syntax.LambdaExpr:
+		if len(v.Params) > 0 {
+			c.errorf(f, v, diag.BadHandler, "a handler takes no parameters, as || submit()")
+		}
+		call, ok := unparen(v.Body).(*syntax.CallExpr)
+		if !ok {
+			c.expr(x, v.Body)
+			c.errorf(f, v.Body, diag.BadHandler, "a handler calls an action, as || select(item)")
+			return
+		}
+		c.call(x, call)
+	default:
+		c.expr(x, v)
+		c.errorf(f, v, diag.BadHandler, "%s takes an action name or a handler || action(...)", what)
+	}
+}

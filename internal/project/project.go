@@ -1,0 +1,89 @@
+// Package project compiles a project root: it loads the files within the
+// service bounds, parses them, reads the UI lock and runs the checker.
+package project
+
+import (
+	"errors"
+
+	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/load"
+	"github.com/axiomcore/acore/internal/lock"
+	"github.com/axiomcore/acore/internal/syntax"
+)
+
+// Project is one compiled capture of a project root.
+type Project struct {
+	Inputs    *load.Inputs
+	Sources   []*syntax.File
+	Contracts []*syntax.File
+	Result    *check.Result
+}
+
+// Open loads and compiles the project at root. Bounds hit while loading
+// are diagnostics of an unavailable project, not errors; the error is for
+// a root that cannot be read at all.
+func Open(root string) (*Project, error) {
+	in, err := load.Load(root)
+	var lim *load.LimitError
+	if errors.As(err, &lim) {
+		d := diag.Diagnostic{Code: limitCode(lim.Reason), Severity: diag.Error, Path: lim.Path, Line: 1, Column: 1, Message: lim.Error()}
+		res := check.Check(&check.Input{Root: root, Limit: lim.Reason, Pre: []diag.Diagnostic{d}})
+		res.Status = check.StatusReady
+		return &Project{Inputs: &load.Inputs{Root: root}, Result: res}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return Compile(in), nil
+}
+
+func limitCode(reason string) string {
+	for _, i := range diag.All() {
+		if i.Reason == reason {
+			return i.Code
+		}
+	}
+	return diag.SourcesTooLarge
+}
+
+// Compile parses and checks loaded inputs.
+func Compile(in *load.Inputs) *Project {
+	p := &Project{Inputs: in}
+	ci := &check.Input{Root: in.Root, ContractSHA: map[string]string{}}
+	for _, f := range in.Sources {
+		sf := syntax.Parse(f.Path, f.Data)
+		p.Sources = append(p.Sources, sf)
+	}
+	for _, f := range in.Contracts {
+		cf := syntax.Parse(f.Path, f.Data)
+		p.Contracts = append(p.Contracts, cf)
+		ci.ContractSHA[f.Path] = f.SHA256
+	}
+	ci.Sources, ci.Contracts = p.Sources, p.Contracts
+	if in.Lock != nil {
+		l, err := lock.Parse(in.Lock.Data)
+		if err != nil {
+			ci.LockErr = err.Error()
+		} else {
+			ci.Lock = l
+		}
+	}
+	p.Result = check.Check(ci)
+	return p
+}
+
+// File returns the parsed source or contract file at path.
+func (p *Project) File(path string) *syntax.File {
+	for _, f := range p.Sources {
+		if f.Path == path {
+			return f
+		}
+	}
+	for _, f := range p.Contracts {
+		if f.Path == path {
+			return f
+		}
+	}
+	return nil
+}
