@@ -136,7 +136,6 @@ var (
 	ReservedName     = register("AC211", Error, "reserved name")
 	DuplicateModule  = register("AC212", Error, "duplicate module name")
 	AmbiguousName    = register("AC213", Error, "ambiguous name")
-	UnknownMember    = register("AC214", Error, "unknown member")
 	UnusedImport     = register("AC215", Warning, "unused import")
 	BadAudience      = register("AC216", Error, "audience not served by the contract")
 	BadRoute         = register("AC217", Error, "malformed route path")
@@ -161,6 +160,7 @@ var (
 	BadCondition      = register("AC313", Error, "condition is not a Bool")
 	PositionalArg     = register("AC314", Error, "unnamed argument")
 	NoEffect          = register("AC315", Error, "statement has no effect")
+	UnknownMember     = register("AC316", Error, "unknown member")
 )
 
 // Project, contracts and lock (AC5xx).
