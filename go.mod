@@ -2,7 +2,9 @@ module github.com/axiomcore/acore
 
 go 1.26
 
+require github.com/rogpeppe/go-internal v1.16.0
+
 require (
-	github.com/rogpeppe/go-internal v1.16.0 // indirect
+	golang.org/x/sys v0.26.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )
