@@ -180,9 +180,14 @@ type symbol struct {
 
 // Check compiles the input. It never fails; problems are diagnostics.
 func Check(in *Input) *Result {
+	tokens := 0
+	for _, f := range in.Sources {
+		tokens += len(f.Tokens)
+	}
 	c := &checker{
-		in:             in,
-		g:              graph.New(),
+		in: in,
+		// About one node per eight tokens in generated and real views.
+		g:              graph.New(tokens/8 + 64),
 		files:          map[string]*syntax.File{},
 		modules:        map[string]*module{},
 		owners:         map[string]*owner{},
@@ -540,7 +545,8 @@ func (c *checker) entryPoints(res *Result) {
 		c.g.Nodes[rn].Signature = f.Text(r)
 		c.g.Nodes[rn].Props = []graph.Property{{Name: "path", Type: "String", Value: r.Path.Value, Editable: true, Literal: true, ValuePos: r.Path.Pos, ValueEnd: r.Path.End}}
 		c.edge(rn, appNode, graph.EdgeChildOf, graph.Declared)
-		o := c.lookupOwner(m, r.Target.Name)
+		// Pages cannot be imported: a route names any page of the project.
+		o := c.owners[r.Target.Name]
 		if o == nil || o.decl.Kind != syntax.Page {
 			what := "no page"
 			if o != nil {

@@ -119,9 +119,11 @@ type Graph struct {
 	in    [][]int32
 }
 
-// New returns an empty graph.
-func New() *Graph {
-	return &Graph{byID: map[string]int32{}}
+// New returns an empty graph with room for about n nodes, so that large
+// projects do not pay for repeated growth of the node slice.
+func New(n int) *Graph {
+	return &Graph{Nodes: make([]Node, 0, n), Edges: make([]Edge, 0, 2*n), byID: make(map[string]int32, n),
+		out: make([][]int32, 0, n), in: make([][]int32, 0, n)}
 }
 
 // Version fingerprints a node: kind, name, file and authored text.
