@@ -27,7 +27,12 @@ func Open(root string) (*Project, error) {
 	in, err := load.Load(root)
 	var lim *load.LimitError
 	if errors.As(err, &lim) {
-		d := diag.Diagnostic{Code: limitCode(lim.Reason), Severity: diag.Error, Path: lim.Path, Line: 1, Column: 1, Message: lim.Error()}
+		// A bound of the whole project is reported on its entry file.
+		at := lim.Path
+		if at == "" {
+			at = check.Entry
+		}
+		d := diag.Diagnostic{Code: limitCode(lim.Reason), Severity: diag.Error, Path: at, Line: 1, Column: 1, Message: lim.Error()}
 		res := check.Check(&check.Input{Root: root, Limit: lim.Reason, Pre: []diag.Diagnostic{d}})
 		res.Status = check.StatusReady
 		return &Project{Inputs: &load.Inputs{Root: root}, Result: res}, nil
