@@ -370,7 +370,11 @@ func (c *checker) declare() {
 		m := &module{file: f, owners: map[string]*owner{}, models: map[string]*Model{}, externs: map[string]*extern{}, uses: map[string]*useSym{}}
 		c.modules[p] = m
 		c.order = append(c.order, m)
-		m.node = c.node(f, graph.KindModule, "module:"+p, p, syntax.Span{Pos: 0, End: len(f.Src)}, f.Module, "")
+		var at syntax.Node // a nil *ModuleDecl must not become a non-nil Node
+		if f.Module != nil {
+			at = f.Module
+		}
+		m.node = c.node(f, graph.KindModule, "module:"+p, p, syntax.Span{Pos: 0, End: len(f.Src)}, at, "")
 		if f.Module != nil {
 			name := f.Text(f.Module.Name)
 			c.g.Nodes[m.node].Name = name
