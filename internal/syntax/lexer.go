@@ -177,7 +177,7 @@ func lexString(src []byte, i int, errf func(pos, end int, code, msg string)) int
 					for k < len(src) && isHex(src[k]) && k-j <= 6 {
 						k++
 					}
-					if k < len(src) && src[k] == '}' && k > j+1 {
+					if k < len(src) && src[k] == '}' && k > j+1 && validScalar(src[j+1:k]) {
 						i = k + 1
 						continue
 					}
@@ -199,6 +199,17 @@ func lexString(src []byte, i int, errf func(pos, end int, code, msg string)) int
 	}
 	errf(start, i, diag.UnterminatedString, "string is not terminated before the end of the file")
 	return i
+}
+
+// validScalar reports whether hex digits name a Unicode scalar value: not
+// a surrogate and at most U+10FFFF, so that \u{...} always decodes to the
+// rune written.
+func validScalar(hex []byte) bool {
+	var r rune
+	for _, c := range hex {
+		r = r*16 + rune(hexVal(c))
+	}
+	return r <= 0x10FFFF && (r < 0xD800 || r > 0xDFFF)
 }
 
 func isHex(c byte) bool {
@@ -322,12 +333,14 @@ func Unquote(lit []byte) string {
 			j := i + 1
 			if j < len(lit) && lit[j] == '{' {
 				k := j + 1
-				var r rune
-				for k < len(lit) && isHex(lit[k]) {
-					r = r*16 + rune(hexVal(lit[k]))
+				for k < len(lit) && isHex(lit[k]) && k-j <= 6 {
 					k++
 				}
-				if k < len(lit) && lit[k] == '}' {
+				if k < len(lit) && lit[k] == '}' && k > j+1 && validScalar(lit[j+1:k]) {
+					var r rune
+					for _, c := range lit[j+1 : k] {
+						r = r*16 + rune(hexVal(c))
+					}
 					out = utf8.AppendRune(out, r)
 					i = k
 					continue

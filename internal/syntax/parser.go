@@ -142,11 +142,40 @@ func (p *parser) is(kw string) bool {
 	return p.tok.Kind == Name && p.tok.End-p.tok.Pos == len(kw) && string(p.f.Src[p.tok.Pos:p.tok.End]) == kw
 }
 
+// end is the end of a node that starts at pos: the end of the last token
+// consumed, or pos itself when the node consumed nothing (after an error).
+func (p *parser) end(pos int) int {
+	if e := p.prevEnd(); e > pos {
+		return e
+	}
+	return pos
+}
+
 func (p *parser) prevEnd() int {
 	if p.i == 0 {
 		return 0
 	}
 	return p.toks[p.i-1].End
+}
+
+// missing is the empty span of a node that is absent from the source. It
+// sits right after the previous token, inside the node being parsed, not
+// at the next token, which may lie beyond the parent's end.
+func (p *parser) missing() Span {
+	e := p.prevEnd()
+	return Span{e, e}
+}
+
+// span returns the span of a node that started at the token at pos; when
+// the node consumed no token it is empty at the previous token's end (see
+// missing), so that it stays inside its parent.
+func (p *parser) span(pos int) Span {
+	if e := p.prevEnd(); e > pos {
+		return Span{pos, e}
+	} else if e < pos {
+		return Span{e, e}
+	}
+	return Span{pos, pos}
 }
 
 func (p *parser) unexpected(want string) {
@@ -172,7 +201,7 @@ func (p *parser) expect(k Kind, context string) bool {
 func (p *parser) ident(context string) *Ident {
 	if p.tok.Kind != Name {
 		p.unexpected("a name " + context)
-		return &Ident{Span: Span{p.tok.Pos, p.tok.Pos}}
+		return &Ident{Span: p.missing()}
 	}
 	id := &Ident{Span: Span{p.tok.Pos, p.tok.End}, Name: p.text(p.tok)}
 	p.next()
@@ -182,7 +211,7 @@ func (p *parser) ident(context string) *Ident {
 func (p *parser) stringLit(context string) *StringLit {
 	if p.tok.Kind != String {
 		p.unexpected("a string " + context)
-		return &StringLit{Span: Span{p.tok.Pos, p.tok.Pos}}
+		return &StringLit{Span: p.missing()}
 	}
 	s := &StringLit{Span: Span{p.tok.Pos, p.tok.End}, Value: Unquote(p.f.Src[p.tok.Pos:p.tok.End])}
 	p.next()
@@ -195,6 +224,11 @@ func (p *parser) stringLit(context string) *StringLit {
 func (p *parser) skip(stop func() bool) {
 	level := 0
 	for p.tok.Kind != EOF {
+		// stop is asked before an opener is counted, so that a caller
+		// looking for `{` finds it.
+		if level == 0 && stop() {
+			return
+		}
 		switch p.tok.Kind {
 		case LBrace, LParen, LBrack:
 			level++
@@ -203,14 +237,6 @@ func (p *parser) skip(stop func() bool) {
 				return
 			}
 			level--
-			p.next()
-			if level == 0 && stop() {
-				return
-			}
-			continue
-		}
-		if level == 0 && stop() {
-			return
 		}
 		p.next()
 	}
@@ -220,7 +246,10 @@ func (p *parser) skip(stop func() bool) {
 // progress even when the current token already satisfies stop.
 func (p *parser) bad(stop func() bool) *BadDecl {
 	start := p.tok.Pos
-	if p.tok.Kind != EOF && p.tok.Kind != RBrace && p.tok.Kind != RParen && p.tok.Kind != RBrack {
+	// A stray closer is consumed too: every caller's loop stops at the
+	// closer it expects before calling bad, so one here is unbalanced, and
+	// leaving it would loop forever.
+	if p.tok.Kind != EOF {
 		p.next()
 		if !stop() {
 			p.skip(stop)
@@ -242,6 +271,38 @@ func (p *parser) atTopStart() bool {
 	return p.tok.Kind == Name && p.tok.NewlineBefore && topKeywords[p.text(p.tok)]
 }
 
+// afterAnnotations returns the token that follows the annotations starting
+// at the current token, so that an annotated member is not mistaken for
+// the start of a top-level declaration.
+func (p *parser) afterAnnotations() Token {
+	i := p.i
+	for i < len(p.toks) && p.toks[i].Kind == At {
+		i++
+		if i < len(p.toks) && p.toks[i].Kind == Name {
+			i++
+		}
+		if i < len(p.toks) && p.toks[i].Kind == LParen && !p.toks[i].NewlineBefore {
+			level := 0
+			for ; i < len(p.toks) && p.toks[i].Kind != EOF; i++ {
+				switch p.toks[i].Kind {
+				case LParen, LBrace, LBrack:
+					level++
+				case RParen, RBrace, RBrack:
+					level--
+				}
+				if level == 0 {
+					i++
+					break
+				}
+			}
+		}
+	}
+	if i >= len(p.toks) {
+		return p.toks[len(p.toks)-1]
+	}
+	return p.toks[i]
+}
+
 func (p *parser) parseFile() {
 	f := p.f
 	seenDecl := false
@@ -250,6 +311,11 @@ func (p *parser) parseFile() {
 		var anns []*Annotation
 		if p.tok.Kind == At {
 			anns = p.annotations()
+		}
+		if len(anns) > 0 && (p.is("module") || p.is("use") || p.is("contract")) {
+			// ModuleDecl, UseDecl and ContractDecl hold no annotations;
+			// dropping them silently would lose the author's metadata.
+			p.errorAt(anns[0].Pos, anns[len(anns)-1].End, diag.Misplaced, "annotations go on declarations, members and elements, not on "+p.text(p.tok))
 		}
 		switch {
 		case p.is("module"):
@@ -293,6 +359,11 @@ func (p *parser) parseFile() {
 			p.unexpected("a declaration (module, use, app, page, component, model, extern or contract)")
 			b := p.bad(p.atTopStart)
 			b.Pos = start
+			// Stray closers stop skip; one BadDecl and one error cover the
+			// whole stretch of garbage up to the next declaration.
+			for p.tok.Kind != EOF && !p.atTopStart() {
+				b.End = p.bad(p.atTopStart).End
+			}
 			f.Decls = append(f.Decls, b)
 		}
 	}
@@ -307,7 +378,7 @@ func (p *parser) annotations() []*Annotation {
 		if p.tok.Kind == LParen && !p.tok.NewlineBefore {
 			a.Args = p.args()
 		}
-		a.End = p.prevEnd()
+		a.End = p.end(a.Pos)
 		out = append(out, a)
 	}
 	return out
@@ -317,7 +388,7 @@ func (p *parser) moduleDecl() *ModuleDecl {
 	m := &ModuleDecl{Span: Span{Pos: p.tok.Pos}}
 	p.next()
 	m.Name = p.qualName()
-	m.End = p.prevEnd()
+	m.End = p.end(m.Pos)
 	return m
 }
 
@@ -328,7 +399,7 @@ func (p *parser) qualName() *QualName {
 		p.next()
 		q.Parts = append(q.Parts, p.ident("after ."))
 	}
-	q.End = p.prevEnd()
+	q.Span = p.span(q.Pos)
 	return q
 }
 
@@ -344,10 +415,10 @@ func (p *parser) useDecl() *UseDecl {
 		u.Kind = UseModel
 	default:
 		p.unexpected("contract, component or model after use")
-		u.Name = &Ident{Span: Span{p.tok.Pos, p.tok.Pos}}
-		u.From = &StringLit{Span: Span{p.tok.Pos, p.tok.Pos}}
+		u.Name = &Ident{Span: p.missing()}
+		u.From = &StringLit{Span: p.missing()}
 		p.skip(p.atTopStart)
-		u.End = p.prevEnd()
+		u.End = p.end(u.Pos)
 		return u
 	}
 	p.next()
@@ -365,7 +436,7 @@ func (p *parser) useDecl() *UseDecl {
 		p.next()
 		u.Audience = p.stringLit("after audience")
 	}
-	u.End = p.prevEnd()
+	u.End = p.end(u.Pos)
 	return u
 }
 
@@ -388,12 +459,12 @@ func (p *parser) appDecl() *AppDecl {
 			r.Path = p.stringLit("after route")
 			p.expect(Arrow, "after the route path")
 			r.Target = p.ident("after =>")
-			r.End = p.prevEnd()
+			r.End = p.end(r.Pos)
 			d.Routes = append(d.Routes, r)
 		}
 		p.expect(RBrace, "to close the app")
 	}
-	d.End = p.prevEnd()
+	d.End = p.end(d.Pos)
 	return d
 }
 
@@ -414,15 +485,21 @@ func (p *parser) ownerDecl() *OwnerDecl {
 	if !p.expect(LBrace, "to open the "+d.Kind.String()) {
 		p.skip(func() bool { return p.tok.Kind == LBrace || p.atTopStart() })
 		if p.tok.Kind != LBrace {
-			d.End = p.prevEnd()
+			d.End = p.end(d.Pos)
 			return d
 		}
 		d.LBrace = p.tok.Pos
 		p.next()
 	}
 	for p.tok.Kind != RBrace && p.tok.Kind != EOF {
-		if p.atTopStart() && !p.is("model") && !p.is("component") {
-			break
+		if p.atTopStart() {
+			kw := p.tok
+			if kw.Kind == At {
+				kw = p.afterAnnotations()
+			}
+			if k := p.text(kw); kw.Kind == Name && topKeywords[k] && k != "model" && k != "component" {
+				break
+			}
 		}
 		if m := p.member(); m != nil {
 			d.Members = append(d.Members, m)
@@ -432,7 +509,7 @@ func (p *parser) ownerDecl() *OwnerDecl {
 		d.RBrace = p.tok.Pos
 	}
 	p.expect(RBrace, "to close "+d.Kind.String()+" "+d.Name.Name)
-	d.End = p.prevEnd()
+	d.End = p.end(d.Pos)
 	return d
 }
 
@@ -472,7 +549,7 @@ func (p *parser) member() Member {
 		if p.expect(Assign, "after the "+d.Kind.String()+" name") {
 			d.Value = p.expr()
 		} else {
-			d.Value = &BadExpr{Span: Span{p.tok.Pos, p.tok.Pos}}
+			d.Value = &BadExpr{Span: p.missing()}
 		}
 		m = d
 	case p.is("action"):
@@ -503,7 +580,7 @@ func (p *parser) member() Member {
 		b.Pos = start
 		return b
 	}
-	setSpan(m, start, p.prevEnd())
+	setSpan(m, start, p.end(start))
 	if p.tok.Kind != RBrace && p.tok.Kind != EOF && !p.tok.NewlineBefore {
 		p.errorAt(p.tok.Pos, p.tok.End, diag.StatementSeparator, fmt.Sprintf("expected a new line after the member, found %s", p.describe(p.tok)))
 		p.skip(func() bool { return p.tok.NewlineBefore })
@@ -538,11 +615,14 @@ func (p *parser) modelDecl() *ModelDecl {
 			d.Fields = append(d.Fields, p.param(true))
 			if p.tok.Kind == Comma {
 				p.next()
+			} else if p.tok.Kind != RBrace && p.tok.Kind != EOF && !p.tok.NewlineBefore {
+				p.errorAt(p.tok.Pos, p.tok.End, diag.StatementSeparator, fmt.Sprintf("expected a new line or `,` after the field, found %s", p.describe(p.tok)))
+				p.skip(func() bool { return p.tok.NewlineBefore })
 			}
 		}
 		p.expect(RBrace, "to close model "+d.Name.Name)
 	}
-	d.End = p.prevEnd()
+	d.End = p.end(d.Pos)
 	return d
 }
 
@@ -564,7 +644,7 @@ func (p *parser) externDecl() *ExternDecl {
 		p.next()
 		d.From = p.stringLit("after from")
 	}
-	d.End = p.prevEnd()
+	d.End = p.end(d.Pos)
 	return d
 }
 
@@ -608,7 +688,7 @@ func (p *parser) contractDecl() *ContractDecl {
 					p.next()
 					op.Result = p.typeExpr()
 				}
-				op.End = p.prevEnd()
+				op.End = p.end(op.Pos)
 				d.Ops = append(d.Ops, op)
 			default:
 				p.unexpected("model, query, mutation or `}` in the contract")
@@ -619,7 +699,7 @@ func (p *parser) contractDecl() *ContractDecl {
 		}
 		p.expect(RBrace, "to close contract "+d.Name.Name)
 	}
-	d.End = p.prevEnd()
+	d.End = p.end(d.Pos)
 	return d
 }
 
@@ -630,7 +710,11 @@ func (p *parser) params(typed bool) []*Param {
 	for p.tok.Kind != RParen && p.tok.Kind != EOF {
 		if p.tok.Kind != Name {
 			p.unexpected("a parameter name or `)`")
-			p.skip(func() bool { return p.tok.Kind == Comma })
+			// A keyword at the start of a line means the `)` is missing;
+			// stopping there keeps the next declarations.
+			p.skip(func() bool {
+				return p.tok.Kind == Comma || p.tok.NewlineBefore && (p.atMemberStart() || p.atTopStart() || p.is("model") || p.is("query") || p.is("mutation"))
+			})
 			if p.tok.Kind == Comma {
 				p.next()
 				continue
@@ -660,7 +744,7 @@ func (p *parser) param(typed bool) *Param {
 		p.next()
 		pr.Default = p.expr()
 	}
-	pr.End = p.prevEnd()
+	pr.Span = p.span(pr.Pos)
 	return pr
 }
 
@@ -670,7 +754,7 @@ func (p *parser) typeExpr() *TypeExpr {
 	case LBrack:
 		p.next()
 		if !p.enter() {
-			t.End = p.prevEnd()
+			t.End = p.end(t.Pos)
 			return t
 		}
 		t.Elem = p.typeExpr()
@@ -680,13 +764,13 @@ func (p *parser) typeExpr() *TypeExpr {
 		t.Name = p.ident("")
 	default:
 		p.unexpected("a type")
-		t.Name = &Ident{Span: Span{p.tok.Pos, p.tok.Pos}}
+		t.Name = &Ident{Span: p.missing()}
 	}
 	if p.tok.Kind == Question && !p.tok.NewlineBefore {
 		p.next()
 		t.Optional = true
 	}
-	t.End = p.prevEnd()
+	t.Span = p.span(t.Pos)
 	return t
 }
 
@@ -705,13 +789,13 @@ func (p *parser) enter() bool {
 func (p *parser) block() *Block {
 	b := &Block{Span: Span{Pos: p.tok.Pos}}
 	if !p.expect(LBrace, "to open the block") {
-		b.End = p.tok.Pos
+		b.Span = p.missing()
 		return b
 	}
 	if !p.enter() {
 		p.skip(func() bool { return false })
 		p.expect(RBrace, "")
-		b.End = p.prevEnd()
+		b.End = p.end(b.Pos)
 		return b
 	}
 	for p.tok.Kind != RBrace && p.tok.Kind != EOF {
@@ -722,7 +806,7 @@ func (p *parser) block() *Block {
 	}
 	p.depth--
 	p.expect(RBrace, "to close the block")
-	b.End = p.prevEnd()
+	b.End = p.end(b.Pos)
 	return b
 }
 
@@ -747,7 +831,7 @@ func (p *parser) stmt() Stmt {
 		} else {
 			s = &ExprStmt{Span: Span{start, 0}, X: x}
 		}
-		end := p.prevEnd()
+		end := p.end(start)
 		switch s := s.(type) {
 		case *AssignStmt:
 			s.End = end
@@ -778,7 +862,7 @@ func (p *parser) ifStmt() *IfStmt {
 			s.Else = p.block()
 		}
 	}
-	s.End = p.prevEnd()
+	s.End = p.end(s.Pos)
 	return s
 }
 
@@ -834,7 +918,7 @@ func (p *parser) viewItem() ViewItem {
 	if p.tok.Kind == LBrace && !p.tok.NewlineBefore {
 		e.Children = p.children()
 	}
-	e.End = p.prevEnd()
+	e.End = p.end(e.Pos)
 	return e
 }
 
@@ -847,7 +931,7 @@ func (p *parser) children() *Children {
 	}
 	c.Items = p.viewItems()
 	p.expect(RBrace, "to close the children")
-	c.End = p.prevEnd()
+	c.End = p.end(c.Pos)
 	return c
 }
 
@@ -863,7 +947,7 @@ func (p *parser) ifView() *IfView {
 			br.Items = p.viewItems()
 			p.expect(RBrace, "to close the branch")
 		}
-		br.End = p.prevEnd()
+		br.End = p.end(br.Pos)
 		v.Branches = append(v.Branches, br)
 		if br.Cond == nil || !p.is("else") {
 			break
@@ -874,7 +958,7 @@ func (p *parser) ifView() *IfView {
 			break
 		}
 	}
-	v.End = p.prevEnd()
+	v.End = p.end(v.Pos)
 	return v
 }
 
@@ -889,13 +973,18 @@ func (p *parser) args() []*Arg {
 			p.next()
 		}
 		a.Value = p.expr()
-		a.End = p.prevEnd()
+		a.Span = p.span(a.Pos)
 		out = append(out, a)
 		if p.tok.Kind == Comma {
 			p.next()
 			continue
 		}
 		if p.tok.Kind != RParen {
+			if p.tok.NewlineBefore {
+				// The `)` is most likely missing: stop here, so that the
+				// following lines (sibling elements) are not swallowed.
+				break
+			}
 			p.unexpected("`,` or `)` in the arguments")
 			p.skip(func() bool { return p.tok.Kind == Comma })
 			if p.tok.Kind == Comma {
@@ -932,7 +1021,7 @@ func (p *parser) expr() Expr {
 	if !p.enter() {
 		start := p.tok.Pos
 		p.skip(func() bool { return p.tok.NewlineBefore || p.tok.Kind == Comma })
-		return &BadExpr{Span: Span{start, p.prevEnd()}}
+		return &BadExpr{Span: p.span(start)}
 	}
 	x := p.binary(1)
 	p.depth--
@@ -958,7 +1047,7 @@ func (p *parser) unary() Expr {
 		start, op := p.tok.Pos, p.tok.Kind
 		p.next()
 		if !p.enter() {
-			return &BadExpr{Span: Span{start, p.prevEnd()}}
+			return &BadExpr{Span: Span{start, p.end(start)}}
 		}
 		x := p.unary()
 		p.depth--
@@ -1021,7 +1110,7 @@ func (p *parser) primary() Expr {
 			p.next()
 		}
 		p.expect(RBrack, "to close the list")
-		l.End = p.prevEnd()
+		l.End = p.end(l.Pos)
 		return l
 	case Pipe, OrOr:
 		p.next()
@@ -1037,9 +1126,9 @@ func (p *parser) primary() Expr {
 			p.expect(Pipe, "to close the lambda parameters")
 		}
 		lam.Body = p.expr()
-		lam.End = p.prevEnd()
+		lam.End = p.end(lam.Pos)
 		return lam
 	}
 	p.unexpected("an expression")
-	return &BadExpr{Span: Span{t.Pos, t.Pos}}
+	return &BadExpr{Span: p.missing()}
 }
