@@ -1,0 +1,157 @@
+// Command acore-semantic serves the axiom-agent-semantic/v1 protocol for
+// one Acore UI project: one request from standard input (one-shot), JSON
+// lines (serve), or MCP on stdio (mcp).
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/service"
+)
+
+const usage = `usage:
+  acore-semantic --root <project> < request.json   answer one request
+  acore-semantic serve --root <project>            JSON lines: one request per line in, one response per line out
+  acore-semantic --capabilities                    print the capability manifest and toolchain
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	mode := "oneshot"
+	if len(args) > 0 && (args[0] == "serve" || args[0] == "mcp") {
+		mode, args = args[0], args[1:]
+	}
+	fs := flag.NewFlagSet("acore-semantic", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	root := fs.String("root", "", "the project root to serve")
+	caps := fs.Bool("capabilities", false, "print the capability manifest plus toolchain and exit")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "acore-semantic: unexpected argument %q\n%s", fs.Arg(0), usage)
+		return 2
+	}
+	if *caps {
+		return printCapabilities(stdout, stderr)
+	}
+	if *root == "" {
+		fmt.Fprintf(stderr, "acore-semantic: --root is required\n%s", usage)
+		return 2
+	}
+	svc, err := service.New(service.Config{Root: *root})
+	if err != nil {
+		fmt.Fprintf(stderr, "acore-semantic: %v\n", err)
+		return 1
+	}
+	ctx := context.Background()
+	switch mode {
+	case "serve":
+		return serve(ctx, svc, stdin, stdout, stderr)
+	case "mcp":
+		fmt.Fprintln(stderr, "acore-semantic: the mcp transport is not implemented in this build; use serve or one-shot")
+		return 1
+	}
+	req, err := io.ReadAll(io.LimitReader(stdin, protocol.RequestMaxBytes+1))
+	if err != nil {
+		fmt.Fprintf(stderr, "acore-semantic: reading the request: %v\n", err)
+		return 1
+	}
+	stdout.Write(svc.Handle(ctx, req))
+	io.WriteString(stdout, "\n")
+	return 0
+}
+
+// serve answers one request per line until end of input; a line that is
+// not a request is answered and reading goes on.
+func serve(ctx context.Context, svc *service.Service, stdin io.Reader, stdout, stderr io.Writer) int {
+	r := bufio.NewReaderSize(stdin, 64<<10)
+	w := bufio.NewWriter(stdout)
+	for {
+		line, err := readLine(r, protocol.RequestMaxBytes)
+		if len(line) > 0 || err == errTooLong {
+			if err == errTooLong {
+				line = make([]byte, protocol.RequestMaxBytes+1) // answered as request_too_large
+			}
+			w.Write(svc.Handle(ctx, line))
+			w.WriteByte('\n')
+			if ferr := w.Flush(); ferr != nil {
+				fmt.Fprintf(stderr, "acore-semantic: %v\n", ferr)
+				return 1
+			}
+		}
+		if err == io.EOF {
+			return 0
+		}
+		if err != nil && err != errTooLong {
+			fmt.Fprintf(stderr, "acore-semantic: %v\n", err)
+			return 1
+		}
+	}
+}
+
+var errTooLong = fmt.Errorf("line too long")
+
+// readLine reads one line, discarding the rest of a line over max bytes.
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > max+1 {
+			for err == bufio.ErrBufferFull {
+				_, err = r.ReadSlice('\n')
+			}
+			if err == io.EOF || err == nil {
+				return nil, errTooLong
+			}
+			return nil, err
+		}
+		line = append(line, chunk...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if len(line) > 0 && line[len(line)-1] == '\n' {
+			line = line[:len(line)-1]
+		}
+		return line, err
+	}
+}
+
+func printCapabilities(stdout, stderr io.Writer) int {
+	dir, err := os.MkdirTemp("", "acore-caps")
+	if err != nil {
+		fmt.Fprintf(stderr, "acore-semantic: %v\n", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	svc, err := service.New(service.Config{Root: dir})
+	if err != nil {
+		fmt.Fprintf(stderr, "acore-semantic: %v\n", err)
+		return 1
+	}
+	var resp struct {
+		Result struct {
+			Manifest            json.RawMessage `json:"manifest"`
+			ManifestFingerprint string          `json:"manifest_fingerprint"`
+		} `json:"result"`
+	}
+	out := svc.Handle(context.Background(), []byte(`{"protocol":"axiom-agent-semantic/v1","operation":"capabilities","params":{}}`))
+	if err := json.Unmarshal(out, &resp); err != nil {
+		fmt.Fprintf(stderr, "acore-semantic: %v\n", err)
+		return 1
+	}
+	b, _ := json.MarshalIndent(map[string]any{"manifest": resp.Result.Manifest, "manifest_fingerprint": resp.Result.ManifestFingerprint, "toolchain": service.Toolchain()}, "", "  ")
+	stdout.Write(append(b, '\n'))
+	return 0
+}

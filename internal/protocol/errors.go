@@ -1,0 +1,126 @@
+package protocol
+
+import "fmt"
+
+// Error codes: the closed list of v1.
+const (
+	CodeUnsupportedOperation = "unsupported_operation"
+	CodeInvalidArguments     = "invalid_arguments"
+	CodeAmbiguousOwner       = "ambiguous_owner"
+	CodeReadOnlyOrigin       = "read_only_origin"
+	CodeStaleSnapshot        = "stale_snapshot"
+	CodePreconditionFailed   = "precondition_failed"
+	CodeCompileFailed        = "compile_failed"
+	CodeConflict             = "conflict"
+	CodeInsufficientContext  = "insufficient_context"
+	CodeSnapshotExpired      = "snapshot_expired"
+	CodePermissionDenied     = "permission_denied"
+	CodeResourceLimit        = "resource_limit"
+	CodeNotFound             = "not_found"
+	CodeInternal             = "internal"
+)
+
+// ErrorCodes lists every code in the reference's order.
+var ErrorCodes = []string{CodeUnsupportedOperation, CodeInvalidArguments, CodeAmbiguousOwner, CodeReadOnlyOrigin,
+	CodeStaleSnapshot, CodePreconditionFailed, CodeCompileFailed, CodeConflict, CodeInsufficientContext,
+	CodeSnapshotExpired, CodePermissionDenied, CodeResourceLimit, CodeNotFound, CodeInternal}
+
+// Retry advice.
+const (
+	RetryNone         = "none"
+	RetrySameRequest  = "same_request"
+	RetryAfterRefresh = "after_refresh"
+)
+
+// Error is the error object of a response.
+type Error struct {
+	Code           string         `json:"code"`
+	Reason         string         `json:"reason,omitempty"`
+	Message        string         `json:"message"`
+	OperationIndex *int           `json:"operation_index,omitempty"`
+	Target         map[string]any `json:"target,omitempty"`
+	Diagnostics    []Diagnostic   `json:"diagnostics"`
+	Retryable      string         `json:"retryable"`
+	NextActions    []NextAction   `json:"next_actions"`
+	Details        map[string]any `json:"details,omitempty"`
+}
+
+func (e *Error) Error() string {
+	if e.Reason != "" {
+		return e.Code + " (" + e.Reason + "): " + e.Message
+	}
+	return e.Code + ": " + e.Message
+}
+
+// NextAction suggests a request.
+type NextAction struct {
+	Operation string         `json:"operation"`
+	Reason    string         `json:"reason"`
+	Params    map[string]any `json:"params,omitempty"`
+}
+
+// Diagnostic is a compiler diagnostic on the wire.
+type Diagnostic struct {
+	Code     string `json:"code,omitempty"`
+	Severity string `json:"severity"`
+	Path     string `json:"path"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Length   int    `json:"length,omitempty"`
+	Message  string `json:"message"`
+}
+
+// defaultRetry is the reference's default retry advice of each code.
+func defaultRetry(code, reason string) string {
+	switch code {
+	case CodeStaleSnapshot, CodeSnapshotExpired:
+		return RetryAfterRefresh
+	case CodePreconditionFailed:
+		if reason == "candidate_applied" {
+			return RetryNone
+		}
+		return RetryAfterRefresh
+	case CodeConflict:
+		if reason == "concurrent_candidate" {
+			return RetryAfterRefresh
+		}
+	case CodeResourceLimit:
+		if reason == "queue_full" || reason == "timeout" {
+			return RetrySameRequest
+		}
+	case CodeInternal:
+		return RetrySameRequest
+	}
+	return RetryNone
+}
+
+// Errorf builds an error with the code's default retry advice and no
+// next actions.
+func Errorf(code, reason, format string, args ...any) *Error {
+	return &Error{Code: code, Reason: reason, Message: fmt.Sprintf(format, args...), Diagnostics: []Diagnostic{},
+		Retryable: defaultRetry(code, reason), NextActions: []NextAction{}}
+}
+
+// WithTarget sets the error's target and returns it.
+func (e *Error) WithTarget(k string, v any) *Error {
+	if e.Target == nil {
+		e.Target = map[string]any{}
+	}
+	e.Target[k] = v
+	return e
+}
+
+// Next adds a suggested next request.
+func (e *Error) Next(op, reason string, params map[string]any) *Error {
+	e.NextActions = append(e.NextActions, NextAction{Operation: op, Reason: reason, Params: params})
+	return e
+}
+
+// Detail sets one entry of details.
+func (e *Error) Detail(k string, v any) *Error {
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	e.Details[k] = v
+	return e
+}

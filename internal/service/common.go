@@ -1,0 +1,144 @@
+package service
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/protocol"
+)
+
+// params decodes the request's params strictly into v.
+func (c *call) params(v any) *protocol.Error {
+	dec := json.NewDecoder(bytes.NewReader(c.req.Params))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		msg := err.Error()
+		msg = strings.TrimPrefix(msg, "json: ")
+		if strings.HasPrefix(msg, "unknown field ") {
+			msg = "params: " + msg + " is not a parameter of " + c.req.Operation
+		} else {
+			msg = "params: " + msg
+		}
+		return protocol.Errorf(protocol.CodeInvalidArguments, "schema", "%s", msg)
+	}
+	return nil
+}
+
+// readSnapshot resolves the envelope snapshot of a read operation and
+// requires a graph when needGraph.
+func (c *call) readSnapshot(needGraph bool) *protocol.Error {
+	id := "latest"
+	if c.req.Snapshot != nil {
+		id = *c.req.Snapshot
+	}
+	if e := c.resolveSnapshot(id); e != nil {
+		return e
+	}
+	if needGraph && c.snap.Project.Result.Graph == nil {
+		return c.notCompiled()
+	}
+	return nil
+}
+
+func (c *call) notCompiled() *protocol.Error {
+	r := c.snap.Project.Result
+	msg := "snapshot " + c.snap.ID + " is unavailable: it has no node graph"
+	if r.Status == check.StatusNeedsPreparation && len(r.Preparation) > 0 {
+		msg += "; the project needs preparation: run `" + r.Preparation[0] + "`"
+	}
+	e := protocol.Errorf(protocol.CodeCompileFailed, "not_validated", "%s", msg).WithTarget("snapshot", c.snap.ID)
+	e.Diagnostics = wireDiagnostics(r, 200)
+	return e.Next("project.overview", "Read the project's diagnostics", map[string]any{"include": []string{"diagnostics"}})
+}
+
+func (c *call) graph() *graph.Graph { return c.snap.Project.Result.Graph }
+
+// NodeSummary is the nodeSummary of the protocol.
+type NodeSummary struct {
+	ID      string `json:"id"`
+	Kind    string `json:"kind"`
+	Name    string `json:"name"`
+	Path    string `json:"path"`
+	Version string `json:"version"`
+}
+
+func summary(n *graph.Node) NodeSummary {
+	return NodeSummary{ID: n.ID, Kind: n.Kind, Name: n.Name, Path: n.Path, Version: n.Version}
+}
+
+// Site is where an edge is written.
+type Site struct {
+	Path   string `json:"path"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+}
+
+func wireDiagnostics(r *check.Result, max int) []protocol.Diagnostic {
+	out := []protocol.Diagnostic{}
+	for _, d := range r.Diagnostics {
+		if len(out) == max {
+			break
+		}
+		out = append(out, protocol.Diagnostic{Code: d.Code, Severity: string(d.Severity), Path: d.Path, Line: d.Line, Column: d.Column, Length: d.Length, Message: d.Message})
+	}
+	return out
+}
+
+// lookup finds node ids of the snapshot, answering not_found for the
+// first unknown one.
+func (c *call) lookup(ids []string) ([]int32, *protocol.Error) {
+	g := c.graph()
+	out := make([]int32, 0, len(ids))
+	for _, id := range ids {
+		i, ok := g.Lookup(id)
+		if !ok {
+			return nil, protocol.Errorf(protocol.CodeNotFound, "node_unknown", "%s is not a node of %s", id, c.snap.ID).
+				WithTarget("node", id).Next("node.find", "Re-find the node on this snapshot", nil)
+		}
+		out = append(out, i)
+	}
+	return out, nil
+}
+
+// edgeRank orders edge kinds as the profile lists them.
+func edgeRank(kind string) int {
+	for i, k := range graph.EdgeKinds {
+		if k == kind {
+			return i
+		}
+	}
+	return len(graph.EdgeKinds)
+}
+
+func sortEdges(g *graph.Graph, es []int32) {
+	sort.SliceStable(es, func(a, b int) bool {
+		x, y := g.Edges[es[a]], g.Edges[es[b]]
+		if rx, ry := edgeRank(x.Kind), edgeRank(y.Kind); rx != ry {
+			return rx < ry
+		}
+		if x.Path != y.Path {
+			return x.Path < y.Path
+		}
+		if x.Line != y.Line {
+			return x.Line < y.Line
+		}
+		return x.Column < y.Column
+	})
+}
+
+func jsonSize(v any) int {
+	b, _ := json.Marshal(v)
+	return len(b)
+}
+
+func stringSet(list []string) map[string]bool {
+	m := make(map[string]bool, len(list))
+	for _, s := range list {
+		m[s] = true
+	}
+	return m
+}

@@ -1,0 +1,344 @@
+package service
+
+import (
+	"sort"
+
+	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/protocol"
+)
+
+type graphParams struct {
+	From       []string `json:"from"`
+	Mode       string   `json:"mode"`
+	To         []string `json:"to,omitempty"`
+	EdgeKinds  []string `json:"edge_kinds,omitempty"`
+	Layers     []string `json:"layers,omitempty"`
+	Transitive bool     `json:"transitive,omitempty"`
+}
+
+// GraphEdge is one relationship found by a walk.
+type GraphEdge struct {
+	From  string `json:"from"`
+	Kind  string `json:"kind"`
+	To    string `json:"to"`
+	Layer string `json:"layer"`
+	Depth int    `json:"depth"`
+	Site  Site   `json:"site"`
+}
+
+// Boundary is where a walk met code it cannot see through.
+type Boundary struct {
+	Node   string `json:"node"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail"`
+	Via    string `json:"via,omitempty"`
+}
+
+// walk follows edges breadth first from the start nodes. It returns the
+// edge indexes met, each with its depth, in a stable order: by depth, then
+// edge kind, then site.
+type walkStep struct {
+	edge  int32
+	depth int
+}
+
+func walk(g *graph.Graph, start []int32, incoming bool, kinds, layers map[string]bool, maxDepth int) ([]walkStep, map[int32]int) {
+	depthOf := map[int32]int{}
+	for _, s := range start {
+		depthOf[s] = 0
+	}
+	frontier := append([]int32(nil), start...)
+	var steps []walkStep
+	seenEdge := map[int32]bool{}
+	for d := 1; d <= maxDepth && len(frontier) > 0; d++ {
+		var level []int32
+		for _, n := range frontier {
+			list := g.Out(n)
+			if incoming {
+				list = g.In(n)
+			}
+			for _, ei := range list {
+				e := &g.Edges[ei]
+				if kinds != nil && !kinds[e.Kind] || layers != nil && !layers[e.Layer] || seenEdge[ei] {
+					continue
+				}
+				seenEdge[ei] = true
+				level = append(level, ei)
+			}
+		}
+		sortEdges(g, level)
+		var next []int32
+		for _, ei := range level {
+			e := &g.Edges[ei]
+			other := e.To
+			if incoming {
+				other = e.From
+			}
+			steps = append(steps, walkStep{ei, d})
+			if _, seen := depthOf[other]; !seen {
+				depthOf[other] = d
+				next = append(next, other)
+			}
+		}
+		frontier = next
+	}
+	return steps, depthOf
+}
+
+func defaultKinds(list []string) ([]string, map[string]bool) {
+	if len(list) == 0 {
+		list = graph.DependencyKinds
+	}
+	return list, stringSet(list)
+}
+
+func defaultLayers(list []string) ([]string, map[string]bool) {
+	if len(list) == 0 {
+		list = []string{graph.Declared, graph.Resolved}
+	}
+	return list, stringSet(list)
+}
+
+func opGraphQuery(c *call) (any, *protocol.Error) {
+	var p graphParams
+	if e := c.params(&p); e != nil {
+		return nil, e
+	}
+	if e := c.readSnapshot(true); e != nil {
+		return nil, e
+	}
+	from, e := c.lookup(p.From)
+	if e != nil {
+		return nil, e
+	}
+	kindList, kinds := defaultKinds(p.EdgeKinds)
+	layerList, layers := defaultLayers(p.Layers)
+	if layers["observed"] {
+		c.coverage.Gaps = append(c.coverage.Gaps, protocol.Gap{Reason: "no_observed_layer", Detail: "this build has declared and resolved facts only"})
+	}
+	depth := 1
+	if p.Transitive {
+		depth = c.limits.MaxDepth
+	}
+	g := c.graph()
+	direction := "outgoing"
+	incoming := false
+	switch p.Mode {
+	case "dependents", "references":
+		direction, incoming = "incoming", true
+	case "paths":
+		if len(p.To) == 0 {
+			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "params.to: required for mode paths")
+		}
+	}
+	if p.Mode != "paths" && len(p.To) > 0 {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "params.to: only for mode paths")
+	}
+	res := map[string]any{"traversed": map[string]any{"direction": direction, "edge_kinds": kindList, "layers": layerList}}
+	mentioned := map[int32]bool{}
+	for _, f := range from {
+		mentioned[f] = true
+	}
+	var edges []GraphEdge
+	var boundaries []Boundary
+	addEdge := func(ei int32, d int) {
+		e := &g.Edges[ei]
+		edges = append(edges, GraphEdge{From: g.Nodes[e.From].ID, Kind: e.Kind, To: g.Nodes[e.To].ID, Layer: e.Layer, Depth: d, Site: Site{e.Path, e.Line, e.Column}})
+		mentioned[e.From], mentioned[e.To] = true, true
+		if t := &g.Nodes[e.To]; t.Foreign && !incoming {
+			boundaries = append(boundaries, Boundary{Node: t.ID, Reason: "foreign_implementation", Via: g.Nodes[e.From].ID,
+				Detail: t.ID + " is implemented outside the project; the compiler cannot see what it reads or writes"})
+		}
+	}
+	if p.Mode == "paths" {
+		to, e := c.lookup(p.To)
+		if e != nil {
+			return nil, e
+		}
+		paths := findPaths(g, from, to, kinds, layers, c.limits.MaxDepth, c.limits.MaxItems)
+		seen := map[int32]bool{}
+		for _, path := range paths {
+			for d, ei := range path.edges {
+				if !seen[ei] {
+					seen[ei] = true
+					addEdge(ei, d+1)
+				}
+			}
+		}
+		out := make([]map[string]any, 0, len(paths))
+		for _, path := range paths {
+			ids := make([]string, len(path.nodes))
+			for i, n := range path.nodes {
+				ids[i] = g.Nodes[n].ID
+			}
+			out = append(out, map[string]any{"nodes": ids})
+		}
+		res["paths"] = out
+	} else {
+		steps, _ := walk(g, from, incoming, kinds, layers, depth)
+		for _, st := range steps {
+			addEdge(st.edge, st.depth)
+		}
+	}
+	if len(boundaries) > 0 {
+		c.coverage.Completeness = "partial"
+		c.coverage.Gaps = append(c.coverage.Gaps, protocol.Gap{Reason: "foreign_implementation", Detail: "the walk reached code the compiler cannot see"})
+	}
+	nodes := []NodeSummary{}
+	ids := make([]int32, 0, len(mentioned))
+	for i := range mentioned {
+		ids = append(ids, i)
+	}
+	sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
+	var omitted []string
+	for _, i := range ids {
+		if len(nodes) == c.limits.MaxNodes {
+			if len(omitted) < 50 {
+				omitted = append(omitted, g.Nodes[i].ID)
+			}
+			continue
+		}
+		nodes = append(nodes, summary(&g.Nodes[i]))
+	}
+	if extra := len(ids) - len(nodes); extra > 0 {
+		c.trunc.Truncated = true
+		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_nodes", Count: extra, Nodes: omitted})
+	}
+	if edges == nil {
+		edges = []GraphEdge{}
+	}
+	if boundaries == nil {
+		boundaries = []Boundary{}
+	}
+	res["nodes"], res["edges"], res["boundaries"] = nodes, edges, boundaries
+	return c.fit(res, nil)
+}
+
+type foundPath struct {
+	nodes []int32
+	edges []int32
+}
+
+// findPaths returns up to max shortest-first simple paths from any start
+// to any end along outgoing edges, at most maxDepth long.
+func findPaths(g *graph.Graph, from, to []int32, kinds, layers map[string]bool, maxDepth, max int) []foundPath {
+	ends := map[int32]bool{}
+	for _, t := range to {
+		ends[t] = true
+	}
+	var out []foundPath
+	queue := []foundPath{}
+	for _, f := range from {
+		queue = append(queue, foundPath{nodes: []int32{f}})
+	}
+	for len(queue) > 0 && len(out) < max {
+		p := queue[0]
+		queue = queue[1:]
+		last := p.nodes[len(p.nodes)-1]
+		if len(p.nodes) > 1 && ends[last] {
+			out = append(out, p)
+			continue
+		}
+		if len(p.edges) >= maxDepth {
+			continue
+		}
+		for _, ei := range g.Out(last) {
+			e := &g.Edges[ei]
+			if !kinds[e.Kind] || !layers[e.Layer] || containsNode(p.nodes, e.To) {
+				continue
+			}
+			np := foundPath{nodes: append(append([]int32(nil), p.nodes...), e.To), edges: append(append([]int32(nil), p.edges...), ei)}
+			queue = append(queue, np)
+		}
+		if len(queue) > 100000 {
+			break
+		}
+	}
+	return out
+}
+
+func containsNode(list []int32, n int32) bool {
+	for _, x := range list {
+		if x == n {
+			return true
+		}
+	}
+	return false
+}
+
+type impactParams struct {
+	Targets   []string `json:"targets"`
+	Direction string   `json:"direction"`
+	EdgeKinds []string `json:"edge_kinds,omitempty"`
+}
+
+// Impacted is one node a change would affect.
+type Impacted struct {
+	Node     NodeSummary `json:"node"`
+	Depth    int         `json:"depth"`
+	From     string      `json:"from"`
+	EdgeKind string      `json:"edge_kind"`
+	Layer    string      `json:"layer"`
+	Site     Site        `json:"site"`
+}
+
+func opImpactAnalyze(c *call) (any, *protocol.Error) {
+	var p impactParams
+	if e := c.params(&p); e != nil {
+		return nil, e
+	}
+	if e := c.readSnapshot(true); e != nil {
+		return nil, e
+	}
+	targets, e := c.lookup(p.Targets)
+	if e != nil {
+		return nil, e
+	}
+	var kinds map[string]bool
+	if len(p.EdgeKinds) > 0 {
+		kinds = stringSet(p.EdgeKinds)
+	}
+	g := c.graph()
+	reached := map[int32]bool{}
+	for _, t := range targets {
+		reached[t] = true
+	}
+	impacted := []Impacted{}
+	var omitted []string
+	extra := 0
+	collect := func(incoming bool) {
+		steps, _ := walk(g, targets, incoming, kinds, nil, c.limits.MaxDepth)
+		for _, st := range steps {
+			e := &g.Edges[st.edge]
+			node, from := e.From, e.To
+			if !incoming {
+				node, from = e.To, e.From
+			}
+			if reached[node] {
+				continue
+			}
+			reached[node] = true
+			if len(impacted) == c.limits.MaxNodes {
+				extra++
+				if len(omitted) < 50 {
+					omitted = append(omitted, g.Nodes[node].ID)
+				}
+				continue
+			}
+			impacted = append(impacted, Impacted{Node: summary(&g.Nodes[node]), Depth: st.depth, From: g.Nodes[from].ID,
+				EdgeKind: e.Kind, Layer: e.Layer, Site: Site{e.Path, e.Line, e.Column}})
+		}
+	}
+	if p.Direction == "dependents" || p.Direction == "both" {
+		collect(true)
+	}
+	if p.Direction == "dependencies" || p.Direction == "both" {
+		collect(false)
+	}
+	if extra > 0 {
+		c.trunc.Truncated = true
+		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_nodes", Count: extra, Nodes: omitted})
+		c.coverage.Exhaustive = false
+	}
+	return c.fit(map[string]any{"impacted": impacted}, nil)
+}

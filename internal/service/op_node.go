@@ -1,0 +1,257 @@
+package service
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/protocol"
+)
+
+type findParams struct {
+	Query string `json:"query"`
+	Kind  string `json:"kind,omitempty"`
+	Owner string `json:"owner,omitempty"`
+	Path  string `json:"path,omitempty"`
+	Limit int    `json:"limit"`
+}
+
+type findMatch struct {
+	Node    string   `json:"node"`
+	Reasons []string `json:"reasons"`
+}
+
+func opNodeFind(c *call) (any, *protocol.Error) {
+	var p findParams
+	if e := c.params(&p); e != nil {
+		return nil, e
+	}
+	if p.Limit < 1 || p.Limit > 50 {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "params.limit: must be between 1 and 50")
+	}
+	if e := c.readSnapshot(true); e != nil {
+		return nil, e
+	}
+	g := c.graph()
+	q := strings.ToLower(strings.TrimSpace(p.Query))
+	var hits []int32
+	var reasons [][]string
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		if p.Kind != "" && n.Kind != p.Kind || p.Path != "" && n.Path != p.Path || p.Owner != "" && n.Owner != p.Owner {
+			continue
+		}
+		var why []string
+		if q == "" || strings.Contains(strings.ToLower(n.Name), q) {
+			why = append(why, "name")
+		}
+		if q != "" && strings.Contains(strings.ToLower(n.ID), q) {
+			why = append(why, "id")
+		}
+		if q != "" {
+			for _, pr := range n.Props {
+				if s, ok := pr.Value.(string); ok && pr.Literal && strings.Contains(strings.ToLower(s), q) {
+					why = append(why, "property_value")
+					break
+				}
+			}
+		}
+		if len(why) > 0 {
+			hits = append(hits, int32(i))
+			reasons = append(reasons, why)
+		}
+	}
+	// Document order: by file, then position.
+	idx := make([]int, len(hits))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		x, y := &g.Nodes[hits[idx[a]]], &g.Nodes[hits[idx[b]]]
+		if x.Path != y.Path {
+			return x.Path < y.Path
+		}
+		return x.Pos < y.Pos
+	})
+	nodes := []NodeSummary{}
+	matches := []findMatch{}
+	var omitted []string
+	for k, i := range idx {
+		n := &g.Nodes[hits[i]]
+		if k >= p.Limit {
+			if len(omitted) < 50 {
+				omitted = append(omitted, n.ID)
+			}
+			continue
+		}
+		nodes = append(nodes, summary(n))
+		matches = append(matches, findMatch{Node: n.ID, Reasons: reasons[i]})
+	}
+	if extra := len(hits) - p.Limit; extra > 0 {
+		c.trunc.Truncated = true
+		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "limit", Count: extra, Nodes: omitted})
+		c.coverage.Exhaustive = false
+	}
+	res := map[string]any{"nodes": nodes, "matches": matches}
+	return c.fit(res, func() bool { return false })
+}
+
+type getParams struct {
+	Nodes      []string `json:"nodes"`
+	Projection string   `json:"projection,omitempty"`
+	Include    []string `json:"include,omitempty"`
+	Limit      int      `json:"limit,omitempty"`
+}
+
+// Property is a node property on the wire.
+type Property struct {
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	Value    any    `json:"value"`
+	Editable bool   `json:"editable"`
+}
+
+// Edge is a node's edge on the wire.
+type Edge struct {
+	Direction string `json:"direction"`
+	Kind      string `json:"kind"`
+	Layer     string `json:"layer"`
+	Node      string `json:"node"`
+	Site      Site   `json:"site"`
+}
+
+func opNodeGet(c *call) (any, *protocol.Error) {
+	var p getParams
+	if e := c.params(&p); e != nil {
+		return nil, e
+	}
+	if e := c.readSnapshot(true); e != nil {
+		return nil, e
+	}
+	idx, e := c.lookup(p.Nodes)
+	if e != nil {
+		return nil, e
+	}
+	parts := map[string]bool{}
+	switch p.Projection {
+	case "summary":
+	case "full":
+		parts = stringSet([]string{"properties", "edges", "body", "provenance"})
+	default:
+		parts = stringSet([]string{"properties", "edges"})
+	}
+	for _, in := range p.Include {
+		parts[in] = true
+	}
+	limit := p.Limit
+	if limit <= 0 {
+		limit = 200
+	}
+	g := c.graph()
+	out := make([]map[string]any, 0, len(idx))
+	for _, i := range idx {
+		out = append(out, c.nodeEntry(g, i, parts, limit))
+	}
+	// Over max_bytes, optional parts go first, largest first, each listed
+	// as an omission with an expansion ref.
+	for _, part := range []string{"body", "provenance", "incoming", "edits", "edges", "properties"} {
+		if jsonSize(map[string]any{"nodes": out}) <= c.limits.MaxBytes {
+			break
+		}
+		var dropped []string
+		var refs []protocol.ExpansionRef
+		for _, entry := range out {
+			key := part
+			if part == "incoming" {
+				key = "edges"
+			}
+			if v, ok := entry[key]; ok && (part != "incoming" || parts["incoming"]) {
+				id := entry["node"].(NodeSummary).ID
+				dropped = append(dropped, id)
+				if len(refs) < 50 {
+					refs = append(refs, protocol.ExpansionRef{Ref: "get:" + c.snap.ID + ":" + part + ":" + id, Kind: part, Node: id,
+						EstimatedBytes: jsonSize(v), Reason: "node.get of " + id + " with include [" + part + "]"})
+				}
+				delete(entry, key)
+			}
+		}
+		if len(dropped) > 0 {
+			if len(dropped) > 50 {
+				dropped = dropped[:50]
+			}
+			c.trunc.Truncated = true
+			c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_bytes", Count: len(dropped), Nodes: dropped, Expand: refs})
+		}
+	}
+	return c.fit(map[string]any{"nodes": out}, func() bool { return false })
+}
+
+func (c *call) nodeEntry(g *graph.Graph, i int32, parts map[string]bool, limit int) map[string]any {
+	n := &g.Nodes[i]
+	entry := map[string]any{"node": summary(n)}
+	if parts["properties"] {
+		props := []Property{}
+		for _, pr := range n.Props {
+			if len(props) == limit {
+				break
+			}
+			props = append(props, Property{Name: pr.Name, Type: pr.Type, Value: pr.Value, Editable: pr.Editable})
+		}
+		entry["properties"] = props
+	}
+	if parts["edges"] || parts["incoming"] {
+		edges := []Edge{}
+		if parts["edges"] {
+			for _, ei := range g.Out(i) {
+				if len(edges) == limit {
+					break
+				}
+				e := g.Edges[ei]
+				edges = append(edges, Edge{Direction: "outgoing", Kind: e.Kind, Layer: e.Layer, Node: g.Nodes[e.To].ID, Site: Site{e.Path, e.Line, e.Column}})
+			}
+		}
+		if parts["incoming"] {
+			in := append([]int32(nil), g.In(i)...)
+			sortEdges(g, in)
+			for k, ei := range in {
+				if k == limit {
+					break
+				}
+				e := g.Edges[ei]
+				edges = append(edges, Edge{Direction: "incoming", Kind: e.Kind, Layer: e.Layer, Node: g.Nodes[e.From].ID, Site: Site{e.Path, e.Line, e.Column}})
+			}
+		}
+		entry["edges"] = edges
+	}
+	if parts["body"] {
+		if f := c.snap.Project.File(n.Path); f != nil && n.End <= len(f.Src) {
+			entry["body"] = string(f.Src[n.Pos:n.End])
+		}
+	}
+	if parts["provenance"] {
+		prov := map[string]any{"path": n.Path, "line": n.Line, "column": n.Column, "layer": graph.Declared}
+		if f := c.snap.Project.File(n.Path); f != nil {
+			s, e := f.Position(n.Pos), f.Position(n.End)
+			prov["start"] = map[string]int{"line": s.Line, "column": s.Column}
+			prov["end"] = map[string]int{"line": e.Line, "column": e.Column}
+		}
+		entry["provenance"] = prov
+	}
+	if parts["edits"] {
+		entry["edits"] = map[string]any{"available": false, "reason": "edits are planned in this build; node.edits lists none"}
+	}
+	return entry
+}
+
+// fit enforces max_bytes on a result the handler could not shrink further:
+// such an answer is refused rather than cut silently.
+func (c *call) fit(res any, _ func() bool) (any, *protocol.Error) {
+	size := jsonSize(res)
+	c.trunc.Used.Bytes = size
+	if size > c.limits.MaxBytes {
+		return nil, protocol.Errorf(protocol.CodeResourceLimit, "max_bytes",
+			"the smallest answer is %d bytes, more than limits.max_bytes (%d); raise max_bytes or ask for less", size, c.limits.MaxBytes).
+			Detail("required_bytes", size)
+	}
+	return res, nil
+}

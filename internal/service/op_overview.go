@@ -1,0 +1,121 @@
+package service
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/axiomcore/acore/internal/protocol"
+)
+
+type overviewParams struct {
+	Projects []string `json:"projects,omitempty"`
+	Include  []string `json:"include,omitempty"`
+	Cursor   string   `json:"cursor,omitempty"`
+}
+
+// cursor is "ov1:<snapshot>:<shape>:<offset>": bound to one snapshot and
+// one request shape.
+func overviewCursor(snap, shape string, offset int) string {
+	return fmt.Sprintf("ov1:%s:%s:%d", snap, shape, offset)
+}
+
+func opProjectOverview(c *call) (any, *protocol.Error) {
+	var p overviewParams
+	if e := c.params(&p); e != nil {
+		return nil, e
+	}
+	if e := c.readSnapshot(false); e != nil {
+		return nil, e
+	}
+	projectID := filepath.Base(c.s.root)
+	for _, id := range p.Projects {
+		if id != projectID {
+			return nil, protocol.Errorf(protocol.CodeNotFound, "project_unknown", "no project %s in this workspace; its project is %s", id, projectID).WithTarget("project", id)
+		}
+	}
+	include := stringSet(p.Include)
+	if p.Include == nil {
+		include = stringSet([]string{"modules", "entry_points", "contracts", "diagnostics"})
+	}
+	sum := sha256.Sum256([]byte(strings.Join(p.Projects, ",") + "|" + strings.Join(p.Include, ",") + "|" + strconv.Itoa(c.limits.MaxItems)))
+	shape := hex.EncodeToString(sum[:6])
+	offset := 0
+	if p.Cursor != "" {
+		parts := strings.Split(p.Cursor, ":")
+		n, err := strconv.Atoi(parts[len(parts)-1])
+		if len(parts) != 4 || parts[0] != "ov1" || err != nil || n < 0 {
+			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_invalid", "params.cursor: not a cursor of project.overview")
+		}
+		if parts[1] != c.snap.ID || parts[2] != shape {
+			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_mismatch",
+				"params.cursor belongs to another snapshot or request shape; repeat the first request on snapshot %s", parts[1])
+		}
+		offset = n
+	}
+	r := c.snap.Project.Result
+	max := c.limits.MaxItems
+	more := false
+	page := func(n int) (int, int) {
+		lo, hi := min(offset, n), min(offset+max, n)
+		if hi < n {
+			more = true
+		}
+		return lo, hi
+	}
+	modules := []any{}
+	if include["modules"] {
+		lo, hi := page(len(r.Modules))
+		for _, m := range r.Modules[lo:hi] {
+			owners, imports := m.Owners, m.Imports
+			if owners == nil {
+				owners = []string{}
+			}
+			if imports == nil {
+				imports = []string{}
+			}
+			modules = append(modules, map[string]any{"path": m.Path, "module": m.Name, "owners": owners, "imports": imports,
+				"diagnostic_counts": map[string]int{"errors": m.Errors, "warnings": m.Warnings}})
+		}
+	}
+	entries := []NodeSummary{}
+	if include["entry_points"] && r.Graph != nil {
+		lo, hi := page(len(r.EntryPoints))
+		for _, id := range r.EntryPoints[lo:hi] {
+			if n, ok := r.Graph.Node(id); ok {
+				entries = append(entries, summary(n))
+			}
+		}
+	}
+	contracts := []any{}
+	if include["contracts"] {
+		lo, hi := page(len(r.Contracts))
+		for _, k := range r.Contracts[lo:hi] {
+			contracts = append(contracts, map[string]any{"name": k.Name, "node": k.Node, "path": k.Path, "sha256": k.SHA256})
+		}
+	}
+	diags := []protocol.Diagnostic{}
+	if include["diagnostics"] {
+		all := wireDiagnostics(r, len(r.Diagnostics))
+		lo, hi := page(len(all))
+		if hi-lo > 200 {
+			hi = lo + 200
+			more = true
+		}
+		diags = all[lo:hi]
+	}
+	errs, warns := countDiags(r)
+	projects := []any{map[string]any{"project_id": projectID, "entry": "main.acore", "language_profile": "acore-ui", "target": "web",
+		"semantic_state": r.State, "status": r.Status, "diagnostic_counts": map[string]int{"errors": errs, "warnings": warns}}}
+	if more {
+		next := overviewCursor(c.snap.ID, shape, offset+max)
+		c.trunc.Truncated = true
+		c.trunc.Continuation = &next
+		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_items", Count: 1})
+		c.coverage.Exhaustive = false
+	}
+	return map[string]any{"projects": projects, "modules": modules, "entry_points": entries, "contracts": contracts, "diagnostics": diags}, nil
+}

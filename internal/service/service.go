@@ -1,0 +1,423 @@
+// Package service answers axiom-agent-semantic/v1 requests for one project
+// root. Handle is the one entry point every transport calls: it decodes and
+// checks the envelope, resolves the workspace and snapshot, runs the
+// operation's handler and applies limits, so the three transports only frame
+// bytes.
+package service
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	"github.com/axiomcore/acore/internal/catalog"
+	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/snapshot"
+)
+
+// Version is the service version reported in the manifest.
+const Version = "0.1.0"
+
+// EditRules names the edit rules; option fingerprints include it.
+const EditRules = "acore-edit-rules/1"
+
+// Config configures a service.
+type Config struct {
+	Root string
+	// Caller scopes workspace ids: the same root and caller get the same id
+	// in every process, so one-shot commands can chain.
+	Caller string
+}
+
+// Service serves one root.
+type Service struct {
+	root                string
+	caller              string
+	wsID                string
+	store               *snapshot.Store
+	toolchain           protocol.Toolchain
+	manifest            map[string]any
+	manifestFingerprint string
+
+	mu     sync.Mutex
+	opened bool
+}
+
+// New returns a service for the project at cfg.Root.
+func New(cfg Config) (*Service, error) {
+	abs, err := filepath.Abs(cfg.Root)
+	if err != nil {
+		return nil, err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("project root %s: %w", cfg.Root, err)
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("project root %s is not a directory", cfg.Root)
+	}
+	caller := cfg.Caller
+	if caller == "" {
+		caller = fmt.Sprintf("uid-%d", os.Getuid())
+	}
+	s := &Service{root: real, caller: caller}
+	s.toolchain = Toolchain()
+	s.wsID = workspaceID(real, caller)
+	s.store = snapshot.NewStore(real, snapshot.Identity{Compiler: s.toolchain.CompilerIdentity, Profile: "acore-ui", Target: "web"}, 0)
+	s.manifest, s.manifestFingerprint = buildManifest()
+	return s, nil
+}
+
+// Root returns the canonical root the service serves.
+func (s *Service) Root() string { return s.root }
+
+// WorkspaceID returns the id of the workspace of this root and caller.
+func (s *Service) WorkspaceID() string { return s.wsID }
+
+// Toolchain returns the identity of this build.
+func Toolchain() protocol.Toolchain {
+	h := sha256.New()
+	h.Write([]byte("acore\x00" + Version + "\x00" + catalog.Version + "\x00" + EditRules))
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, st := range bi.Settings {
+			if st.Key == "vcs.revision" {
+				h.Write([]byte(st.Value))
+			}
+		}
+	}
+	return protocol.Toolchain{Compiler: "acore", CompilerVersion: Version, CompilerIdentity: hex.EncodeToString(h.Sum(nil)),
+		EditRules: EditRules, LanguageProfile: "acore-ui", Target: "web"}
+}
+
+func workspaceID(root, caller string) string {
+	sum := sha256.Sum256([]byte("acore-workspace/v1\x00" + root + "\x00" + caller))
+	return "ws-" + hex.EncodeToString(sum[:12])
+}
+
+// envelope rules per operation: which of workspace, snapshot,
+// base_snapshot and request_id are allowed ('o'), required ('r') or not
+// allowed ('-').
+var envelopeRules = map[string]string{
+	"capabilities": "----", "workspace.open": "-o--",
+	"project.overview": "rr-o", "node.find": "rr-o", "node.get": "rr-o", "node.edits": "rr-o",
+	"graph.query": "rr-o", "context.build": "rr-o", "impact.analyze": "rr-o", "changes.since": "rr-o",
+	"node.relocate": "rr-o", "change.propose": "r-rr", "change.inspect": "r--o", "check.run": "ro-o",
+	"change.apply": "r--r", "change.discard": "r--o", "edit.plan": "r-r-",
+}
+
+// legacy answers a line that is not a v1 request at all, in the service's
+// legacy format.
+func legacy(msg string) []byte {
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"code": "invalid_request", "message": msg}})
+	return b
+}
+
+// Handle answers one request. It never panics and always returns one JSON
+// object.
+func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
+	var resp *protocol.Response
+	defer func() {
+		if r := recover(); r != nil {
+			op := ""
+			if resp != nil {
+				op = resp.Operation
+			}
+			out = s.encode(s.errorResponse(op, nil, protocol.Errorf(protocol.CodeInternal, "panic", "internal error: %v", r)))
+		}
+	}()
+	if len(raw) > protocol.RequestMaxBytes {
+		return s.encode(s.errorResponse("", nil, protocol.Errorf(protocol.CodeResourceLimit, "request_too_large",
+			"the request is %d bytes, more than request_max_bytes (%d)", len(raw), protocol.RequestMaxBytes)))
+	}
+	raw = bytes.TrimSpace(raw)
+	if d := jsonDepth(raw); d > protocol.JSONDepthMax {
+		return s.encode(s.errorResponse("", nil, protocol.Errorf(protocol.CodeResourceLimit, "json_depth_limit",
+			"the request is nested %d deep, more than json_depth_max (%d)", d, protocol.JSONDepthMax)))
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &top); err != nil {
+		var probe any
+		if json.Unmarshal(raw, &probe) == nil {
+			return legacy("the request is not a JSON object")
+		}
+		return legacy("the request is not valid JSON: " + err.Error())
+	}
+	if top == nil {
+		return legacy("the request is not a JSON object")
+	}
+	if _, ok := top["protocol"]; !ok {
+		return legacy(`protocol is missing; it must be "studio/v1"`)
+	}
+	resp = s.respond(ctx, raw, top)
+	return s.encode(resp)
+}
+
+func (s *Service) encode(r *protocol.Response) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		b.Reset()
+		fmt.Fprintf(&b, `{"error":{"code":"internal","message":%q}}`, err.Error())
+	}
+	return bytes.TrimRight(b.Bytes(), "\n")
+}
+
+func (s *Service) errorResponse(op string, req *protocol.Request, e *protocol.Error) *protocol.Response {
+	r := &protocol.Response{Protocol: protocol.Name, Operation: op, Toolchain: s.toolchain,
+		Coverage:   protocol.Coverage{Completeness: "unknown", Exhaustive: false, Gaps: []protocol.Gap{}},
+		Truncation: protocol.Truncation{Limits: protocol.DefaultLimits, Omissions: []protocol.Omission{}}, Error: e}
+	if req != nil {
+		r.RequestID = req.RequestID
+		r.Truncation.Limits = req.Limits.Apply()
+	}
+	return r
+}
+
+// call is one request being answered.
+type call struct {
+	s        *Service
+	ctx      context.Context
+	req      *protocol.Request
+	limits   protocol.Applied
+	snap     *snapshot.Snapshot
+	coverage protocol.Coverage
+	trunc    protocol.Truncation
+	wsSet    bool
+}
+
+type handler func(c *call) (any, *protocol.Error)
+
+var handlers map[string]handler
+
+func init() {
+	handlers = map[string]handler{
+		"capabilities":     opCapabilities,
+		"workspace.open":   opWorkspaceOpen,
+		"project.overview": opProjectOverview,
+		"node.find":        opNodeFind,
+		"node.get":         opNodeGet,
+		"graph.query":      opGraphQuery,
+		"impact.analyze":   opImpactAnalyze,
+	}
+}
+
+func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.RawMessage) *protocol.Response {
+	var proto, op string
+	_ = json.Unmarshal(top["protocol"], &proto)
+	_ = json.Unmarshal(top["operation"], &op)
+	if proto != protocol.Name {
+		e := protocol.Errorf(protocol.CodeUnsupportedOperation, "protocol_unsupported",
+			"protocol %s is not supported; this service speaks %s", quoteOr(top["protocol"]), protocol.Name).
+			Next("capabilities", "Read the supported protocol and operations", map[string]any{})
+		return s.errorResponse(op, nil, e)
+	}
+	rules, known := envelopeRules[op]
+	if !known {
+		e := protocol.Errorf(protocol.CodeUnsupportedOperation, "unknown_operation",
+			"operation %s is not an operation of %s", quoteOr(top["operation"]), protocol.Name).
+			Next("capabilities", "Read the operations this service serves", map[string]any{})
+		return s.errorResponse(op, nil, e)
+	}
+	// Over every transport, a request that omits the workspace is answered
+	// for the root the service was started with.
+	if rules[0] == 'r' {
+		if _, ok := top["workspace"]; !ok {
+			top["workspace"], _ = json.Marshal(s.wsID)
+		}
+	}
+	var req protocol.Request
+	if fe := validateRequest(op, top); fe != nil {
+		_ = decodeLoose(top, &req)
+		return s.errorResponse(op, &req, fe)
+	}
+	if err := decodeLoose(top, &req); err != nil {
+		return s.errorResponse(op, &req, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "%v", err))
+	}
+	if e := checkEnvelope(op, rules, &req); e != nil {
+		return s.errorResponse(op, &req, e)
+	}
+	c := &call{s: s, ctx: ctx, req: &req, limits: req.Limits.Apply(), coverage: protocol.Complete()}
+	c.trunc = protocol.Truncation{Limits: c.limits, Omissions: []protocol.Omission{}}
+	resp := &protocol.Response{Protocol: protocol.Name, Operation: op, RequestID: req.RequestID, Toolchain: s.toolchain}
+	if rules[0] != '-' && req.Workspace != nil {
+		if *req.Workspace != s.wsID {
+			e := protocol.Errorf(protocol.CodeNotFound, "workspace_unknown", "workspace %s is not open in this service; its root is %s", *req.Workspace, s.root).
+				WithTarget("workspace", *req.Workspace).Next("workspace.open", "Open the project root", map[string]any{"roots": []any{map[string]any{"path": s.root}}})
+			return s.errorResponse(op, &req, e)
+		}
+		resp.Workspace = &s.wsID
+		c.wsSet = true
+	}
+	h := handlers[op]
+	if h == nil {
+		e := protocol.Errorf(protocol.CodeUnsupportedOperation, "not_implemented", "%s is planned and not implemented by this build", op).
+			Next("capabilities", "Read which operations are implemented", map[string]any{})
+		r := s.errorResponse(op, &req, e)
+		r.Workspace = resp.Workspace
+		return r
+	}
+	result, e := h(c)
+	if c.snap != nil {
+		resp.Snapshot = c.snapshotRef()
+	}
+	if e != nil {
+		r := s.errorResponse(op, &req, e)
+		r.Workspace, r.Snapshot = resp.Workspace, resp.Snapshot
+		return r
+	}
+	if op == "workspace.open" {
+		resp.Workspace = &s.wsID
+	}
+	resp.Result = result
+	resp.Coverage = c.coverage
+	if c.trunc.Used.Bytes == 0 {
+		b, _ := json.Marshal(result)
+		c.trunc.Used.Bytes = len(b)
+	}
+	resp.Truncation = c.trunc
+	return resp
+}
+
+func quoteOr(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "(none)"
+	}
+	return string(raw)
+}
+
+// decodeLoose decodes the envelope fields it can, for echoing request_id
+// and limits in errors.
+func decodeLoose(top map[string]json.RawMessage, req *protocol.Request) error {
+	b, _ := json.Marshal(top)
+	return json.Unmarshal(b, req)
+}
+
+// checkEnvelope enforces the per-operation envelope table.
+func checkEnvelope(op, rules string, req *protocol.Request) *protocol.Error {
+	fields := []struct {
+		name string
+		set  bool
+	}{{"workspace", req.Workspace != nil}, {"snapshot", req.Snapshot != nil}, {"base_snapshot", req.BaseSnapshot != nil}, {"request_id", req.RequestID != nil}}
+	for i, f := range fields {
+		switch rules[i] {
+		case '-':
+			if f.set {
+				return protocol.Errorf(protocol.CodeInvalidArguments, "schema", "%s: not allowed for %s", f.name, op)
+			}
+		case 'r':
+			if !f.set && !(op == "check.run" && f.name == "snapshot") {
+				return protocol.Errorf(protocol.CodeInvalidArguments, "schema", "%s: required for %s", f.name, op)
+			}
+		}
+	}
+	if req.Params == nil || bytes.Equal(bytes.TrimSpace(req.Params), []byte("null")) {
+		return protocol.Errorf(protocol.CodeInvalidArguments, "schema", "params: required")
+	}
+	return nil
+}
+
+// jsonDepth returns the deepest nesting of arrays and objects in raw,
+// without decoding it, so a deeply nested request is refused cheaply.
+func jsonDepth(raw []byte) int {
+	depth, max := 0, 0
+	inStr, esc := false, false
+	for _, c := range raw {
+		switch {
+		case esc:
+			esc = false
+		case inStr:
+			if c == '\\' {
+				esc = true
+			} else if c == '"' {
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == '{' || c == '[':
+			depth++
+			if depth > max {
+				max = depth
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return max
+}
+
+// snapshotRef describes c.snap for the response envelope.
+func (c *call) snapshotRef() *protocol.Snapshot {
+	ref := &protocol.Snapshot{ID: c.snap.ID, SemanticState: c.snap.Project.Result.State, CapturedAt: c.snap.CapturedAt.Format("2006-01-02T15:04:05Z")}
+	if c.snap.Files != nil {
+		if changed, err := c.s.store.Changed(c.snap); err == nil {
+			ref.Disk = &protocol.Disk{State: "unchanged"}
+			if len(changed) > 0 {
+				ref.Disk = &protocol.Disk{State: "changed", Changed: changed}
+			}
+		}
+	}
+	return ref
+}
+
+// resolveSnapshot captures latest or finds the named snapshot.
+func (c *call) resolveSnapshot(id string) *protocol.Error {
+	var snap *snapshot.Snapshot
+	var err error
+	if id == "latest" {
+		snap, err = c.s.store.Latest()
+	} else {
+		snap, err = c.s.store.Get(id)
+	}
+	if errors.Is(err, snapshot.ErrExpired) {
+		return protocol.Errorf(protocol.CodeSnapshotExpired, "snapshot_evicted",
+			"snapshot %s is not held by this service and the files on disk no longer have its content", id).
+			WithTarget("snapshot", id).Next("project.overview", "Read again on latest", nil)
+	}
+	if snap == nil {
+		return protocol.Errorf(protocol.CodeInternal, "", "cannot capture the project: %v", err)
+	}
+	c.snap = snap
+	if err != nil {
+		return limitError(err)
+	}
+	switch snap.Project.Result.State {
+	case check.StateSyntax, check.StateResolved:
+		c.coverage = protocol.Coverage{Completeness: "partial", Exhaustive: false,
+			Gaps: []protocol.Gap{{Reason: "broken_source", Detail: fmt.Sprintf("the snapshot is %s: %d errors", snap.Project.Result.State, errorCount(snap))}}}
+	}
+	return nil
+}
+
+func errorCount(snap *snapshot.Snapshot) int {
+	n := 0
+	for _, d := range snap.Project.Result.Diagnostics {
+		if d.Severity == "error" {
+			n++
+		}
+	}
+	return n
+}
+
+func limitError(err error) *protocol.Error {
+	msg := err.Error()
+	reason := msg
+	if i := strings.Index(msg, ":"); i > 0 {
+		reason = msg[:i]
+	}
+	return protocol.Errorf(protocol.CodeResourceLimit, reason, "%s", msg)
+}

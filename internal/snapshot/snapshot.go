@@ -1,0 +1,203 @@
+// Package snapshot captures immutable, content-addressed snapshots of a
+// project: its sources, contracts and lock, compiled under one compiler,
+// language profile and target. Equal content gives an equal id, so a
+// capture of unchanged files reuses the compiled snapshot.
+package snapshot
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/axiomcore/acore/internal/load"
+	"github.com/axiomcore/acore/internal/project"
+)
+
+// Identity names the compiler build, profile and target in snapshot ids,
+// so a snapshot of another build is never mistaken for one of this build.
+type Identity struct {
+	Compiler string
+	Profile  string
+	Target   string
+}
+
+// Snapshot is one capture.
+type Snapshot struct {
+	ID         string
+	Project    *project.Project
+	CapturedAt time.Time
+	// Files maps every input path (sources, contracts, contract sources,
+	// lock) to its SHA-256.
+	Files map[string]string
+	// Bytes is the size of the captured inputs, for the memory budget.
+	Bytes int64
+}
+
+// Store holds snapshots under a byte budget, evicting the least recently
+// used. It is safe for concurrent use.
+type Store struct {
+	root   string
+	id     Identity
+	budget int64
+
+	mu    sync.Mutex
+	byID  map[string]*Snapshot
+	used  map[string]int64 // last use tick
+	tick  int64
+	total int64
+	// expired remembers evicted ids so that they answer snapshot_expired
+	// rather than not_found.
+	expired map[string]bool
+}
+
+// DefaultBudget bounds the bytes of inputs kept by a store: 16 snapshots
+// at the largest project size.
+const DefaultBudget = 16 * load.SnapshotBytesMax / 4
+
+// NewStore returns a store for the project at root.
+func NewStore(root string, id Identity, budget int64) *Store {
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	return &Store{root: root, id: id, budget: budget, byID: map[string]*Snapshot{}, used: map[string]int64{}, expired: map[string]bool{}}
+}
+
+// ErrExpired is returned for an id this store evicted or cannot recapture.
+var ErrExpired = errors.New("snapshot expired")
+
+// ID derives a snapshot id from inputs.
+func (s *Store) ID(in *load.Inputs) string {
+	h := sha256.New()
+	for _, p := range []string{"acore-snapshot/v1", s.id.Compiler, s.id.Profile, s.id.Target, in.Fingerprint()} {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return "snap-" + hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// Latest captures the files on disk now. A bound hit while loading is not
+// an error: the snapshot is unavailable and carries the diagnostic.
+func (s *Store) Latest() (*Snapshot, error) {
+	in, err := load.Load(s.root)
+	var lim *load.LimitError
+	if errors.As(err, &lim) {
+		p, perr := project.Open(s.root)
+		if perr != nil {
+			return nil, perr
+		}
+		return &Snapshot{ID: "snap-unavailable", Project: p, CapturedAt: time.Now().UTC()}, lim
+	}
+	if err != nil {
+		return nil, err
+	}
+	id := s.ID(in)
+	s.mu.Lock()
+	if snap, ok := s.byID[id]; ok {
+		s.touch(id)
+		s.mu.Unlock()
+		return snap, nil
+	}
+	s.mu.Unlock()
+	snap := &Snapshot{ID: id, Project: project.Compile(in), CapturedAt: time.Now().UTC(), Files: files(in)}
+	for _, f := range allFiles(in) {
+		snap.Bytes += int64(len(f.Data))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if prev, ok := s.byID[id]; ok { // captured concurrently
+		s.touch(id)
+		return prev, nil
+	}
+	s.byID[id] = snap
+	delete(s.expired, id)
+	s.total += snap.Bytes
+	s.touch(id)
+	s.evict(id)
+	return snap, nil
+}
+
+// Get returns the snapshot with id. An id this store does not hold is
+// recaptured from disk when the disk still has its content; otherwise the
+// error is ErrExpired.
+func (s *Store) Get(id string) (*Snapshot, error) {
+	s.mu.Lock()
+	if snap, ok := s.byID[id]; ok {
+		s.touch(id)
+		s.mu.Unlock()
+		return snap, nil
+	}
+	s.mu.Unlock()
+	snap, err := s.Latest()
+	if err == nil && snap.ID == id {
+		return snap, nil
+	}
+	return nil, ErrExpired
+}
+
+// Changed lists the input paths whose content on disk differs from snap
+// (added, removed or edited), sorted.
+func (s *Store) Changed(snap *Snapshot) ([]string, error) {
+	in, err := load.Load(s.root)
+	if err != nil {
+		return nil, err
+	}
+	now := files(in)
+	var out []string
+	for p, sum := range snap.Files {
+		if now[p] != sum {
+			out = append(out, p)
+		}
+	}
+	for p := range now {
+		if _, ok := snap.Files[p]; !ok {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func (s *Store) touch(id string) {
+	s.tick++
+	s.used[id] = s.tick
+}
+
+// evict drops least recently used snapshots over the budget, never keep.
+func (s *Store) evict(keep string) {
+	for s.total > s.budget && len(s.byID) > 1 {
+		oldest, tick := "", int64(-1)
+		for id, t := range s.used {
+			if id != keep && (tick < 0 || t < tick) {
+				oldest, tick = id, t
+			}
+		}
+		if oldest == "" {
+			return
+		}
+		s.total -= s.byID[oldest].Bytes
+		delete(s.byID, oldest)
+		delete(s.used, oldest)
+		s.expired[oldest] = true
+	}
+}
+
+func allFiles(in *load.Inputs) []load.File {
+	out := append([]load.File{}, in.Sources...)
+	out = append(out, in.Contracts...)
+	out = append(out, in.ContractSources...)
+	if in.Lock != nil {
+		out = append(out, *in.Lock)
+	}
+	return out
+}
+
+func files(in *load.Inputs) map[string]string {
+	m := map[string]string{}
+	for _, f := range allFiles(in) {
+		m[f.Path] = f.SHA256
+	}
+	return m
+}
