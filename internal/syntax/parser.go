@@ -255,11 +255,9 @@ func (p *parser) bad(stop func() bool) *BadDecl {
 			p.skip(stop)
 		}
 	}
-	end := p.prevEnd()
-	if end < start {
-		end = start
-	}
-	return &BadDecl{Span: Span{start, end}}
+	// Empty at the previous token's end when nothing was skipped (at the
+	// end of the file), so that it stays inside its parent.
+	return &BadDecl{Span: p.span(start)}
 }
 
 var topKeywords = map[string]bool{"module": true, "use": true, "app": true, "page": true, "component": true, "model": true, "extern": true, "contract": true}
@@ -394,6 +392,11 @@ func (p *parser) moduleDecl() *ModuleDecl {
 
 func (p *parser) qualName() *QualName {
 	q := &QualName{Span: Span{Pos: p.tok.Pos}}
+	if p.tok.Kind != Name {
+		// The first part is missing and sits at the previous token's end;
+		// the name starts there too, so that it contains its parts.
+		q.Pos = p.prevEnd()
+	}
 	q.Parts = append(q.Parts, p.ident("after module"))
 	for p.tok.Kind == Dot && !p.tok.NewlineBefore {
 		p.next()
@@ -765,6 +768,7 @@ func (p *parser) typeExpr() *TypeExpr {
 	default:
 		p.unexpected("a type")
 		t.Name = &Ident{Span: p.missing()}
+		t.Pos = t.Name.Pos // a following `?` must not start before the name
 	}
 	if p.tok.Kind == Question && !p.tok.NewlineBefore {
 		p.next()
