@@ -54,9 +54,11 @@ func (e *Error) Error() string {
 
 // NextAction suggests a request.
 type NextAction struct {
-	Operation string         `json:"operation"`
-	Reason    string         `json:"reason"`
-	Params    map[string]any `json:"params,omitempty"`
+	Operation string `json:"operation"`
+	Reason    string `json:"reason"`
+	// Params is omitted when the service cannot fill it; an empty object
+	// means the operation takes no params.
+	Params any `json:"params,omitempty"`
 }
 
 // Diagnostic is a compiler diagnostic on the wire.
@@ -112,7 +114,11 @@ func (e *Error) WithTarget(k string, v any) *Error {
 
 // Next adds a suggested next request.
 func (e *Error) Next(op, reason string, params map[string]any) *Error {
-	e.NextActions = append(e.NextActions, NextAction{Operation: op, Reason: reason, Params: params})
+	na := NextAction{Operation: op, Reason: reason}
+	if params != nil {
+		na.Params = params
+	}
+	e.NextActions = append(e.NextActions, na)
 	return e
 }
 

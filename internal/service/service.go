@@ -293,7 +293,13 @@ func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.R
 	return resp
 }
 
+// quoteOr shows a request field in a message: a string as itself, any
+// other JSON as written.
 func quoteOr(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
 	if len(raw) == 0 {
 		return "(none)"
 	}

@@ -1,0 +1,313 @@
+package service_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/axiomcore/acore/internal/scaffold"
+	"github.com/axiomcore/acore/internal/service"
+)
+
+// taskApp serves a fresh task-app, the project of the reference's examples.
+func taskApp(t *testing.T) (*service.Service, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "task-app")
+	if _, err := scaffold.New(dir); err != nil {
+		t.Fatal(err)
+	}
+	s, err := service.New(service.Config{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, dir
+}
+
+// obj is a decoded JSON object with path access for assertions.
+type obj map[string]any
+
+func (o obj) get(path string) any {
+	var cur any = map[string]any(o)
+	for _, part := range strings.Split(path, ".") {
+		switch v := cur.(type) {
+		case map[string]any:
+			cur = v[part]
+		case []any:
+			i := 0
+			for _, c := range part {
+				i = i*10 + int(c-'0')
+			}
+			if i >= len(v) {
+				return nil
+			}
+			cur = v[i]
+		default:
+			return nil
+		}
+	}
+	return cur
+}
+
+func (o obj) str(path string) string {
+	s, _ := o.get(path).(string)
+	return s
+}
+
+func (o obj) num(path string) int {
+	f, _ := o.get(path).(float64)
+	return int(f)
+}
+
+func (o obj) list(path string) []any {
+	l, _ := o.get(path).([]any)
+	return l
+}
+
+// do sends one request and checks the invariants every response keeps.
+func do(t *testing.T, s *service.Service, req string) obj {
+	t.Helper()
+	out := s.Handle(context.Background(), []byte(req))
+	var o obj
+	if err := json.Unmarshal(out, &o); err != nil {
+		t.Fatalf("response is not JSON: %v\n%s", err, out)
+	}
+	if o["error"] != nil && o["protocol"] == nil {
+		return o // legacy answer
+	}
+	_, hasRes := o["result"]
+	_, hasErr := o["error"]
+	if hasRes == hasErr {
+		t.Fatalf("response has result=%v error=%v: %s", hasRes, hasErr, out)
+	}
+	checkSchema(t, req, out)
+	return o
+}
+
+func expect(t *testing.T, o obj, path string, want any) {
+	t.Helper()
+	got := o.get(path)
+	if f, ok := got.(float64); ok {
+		if w, ok := want.(int); ok {
+			want = float64(w)
+		}
+		_ = f
+	}
+	if got != want {
+		t.Errorf("%s = %#v, want %#v", path, got, want)
+	}
+}
+
+const v1 = `{"protocol": "axiom-agent-semantic/v1", `
+
+func TestReferenceCapabilities(t *testing.T) {
+	s, _ := taskApp(t)
+	o := do(t, s, v1+`"operation": "capabilities", "params": {}}`)
+	expect(t, o, "workspace", nil)
+	expect(t, o, "result.manifest.protocol.name", "axiom-agent-semantic/v1")
+	expect(t, o, "result.manifest.protocol.status", "frozen")
+	expect(t, o, "result.manifest.service.name", "acore-semantic")
+	expect(t, o, "result.manifest.operations.0.name", "capabilities")
+	expect(t, o, "result.manifest.operations.0.status", "implemented")
+	if len(o.str("result.manifest_fingerprint")) != 64 {
+		t.Errorf("manifest_fingerprint %q", o.str("result.manifest_fingerprint"))
+	}
+	if n := len(o.list("result.manifest.operations")); n != 17 {
+		t.Errorf("%d operations in the manifest", n)
+	}
+}
+
+func TestReferenceWorkspaceOpenAndOverview(t *testing.T) {
+	s, dir := taskApp(t)
+	o := do(t, s, v1+`"operation": "workspace.open", "snapshot": "latest", "params": {"roots": [{"path": "`+dir+`"}]}}`)
+	ws := o.str("workspace")
+	if !strings.HasPrefix(ws, "ws-") || o.str("result.workspace.id") != ws {
+		t.Fatalf("workspace %q / %q", ws, o.str("result.workspace.id"))
+	}
+	snap := o.str("snapshot.id")
+	if !strings.HasPrefix(snap, "snap-") {
+		t.Fatalf("snapshot %q", snap)
+	}
+	expect(t, o, "snapshot.semantic_state", "validated")
+	expect(t, o, "result.projects.0.project_id", "task-app")
+	expect(t, o, "result.projects.0.semantic_state", "validated")
+	expect(t, o, "result.projects.0.status", "ready")
+	expect(t, o, "result.workspace.source_authority", "local_filesystem")
+
+	o = do(t, s, v1+`"operation": "project.overview", "workspace": "`+ws+`", "snapshot": "`+snap+`", "params": {"include": ["entry_points", "contracts"]}}`)
+	expect(t, o, "snapshot.id", snap)
+	expect(t, o, "truncation.truncated", false)
+	expect(t, o, "result.contracts.0.name", "Tasks")
+	expect(t, o, "result.contracts.0.node", "contract_import:Tasks")
+	expect(t, o, "result.contracts.0.path", ".axiom/dev/contracts/tasks.axiom")
+	expect(t, o, "result.entry_points.0.id", "page:Home")
+	expect(t, o, "result.entry_points.0.kind", "page")
+	expect(t, o, "result.entry_points.0.name", "Home")
+	expect(t, o, "result.entry_points.0.path", "main.acore")
+	expect(t, o, "result.projects.0.diagnostic_counts.errors", 0.0)
+	expect(t, o, "result.projects.0.diagnostic_counts.warnings", 1.0)
+	expect(t, o, "result.projects.0.entry", "main.acore")
+	expect(t, o, "result.projects.0.language_profile", "acore-ui")
+	expect(t, o, "result.projects.0.target", "web")
+	if len(o.list("result.modules")) != 0 || len(o.list("result.diagnostics")) != 0 {
+		t.Errorf("lists not included are not empty: %v %v", o.get("result.modules"), o.get("result.diagnostics"))
+	}
+}
+
+func TestReferenceReads(t *testing.T) {
+	s, _ := taskApp(t)
+	ws := s.WorkspaceID()
+	snap := do(t, s, v1+`"operation": "project.overview", "workspace": "`+ws+`", "snapshot": "latest", "params": {}}`).str("snapshot.id")
+	env := `"workspace": "` + ws + `", "snapshot": "` + snap + `", `
+
+	o := do(t, s, v1+`"operation": "node.find", `+env+`"params": {"query": "Add", "kind": "element", "limit": 10}}`)
+	expect(t, o, "coverage.completeness", "complete")
+	expect(t, o, "coverage.exhaustive", true)
+	for i, want := range []struct{ id, name string }{{"element:Home/view/0/0", "Input"}, {"element:Home/view/0/1", "Button"}} {
+		p := "result.nodes." + string(rune('0'+i))
+		expect(t, o, p+".id", want.id)
+		expect(t, o, p+".kind", "element")
+		expect(t, o, p+".name", want.name)
+		expect(t, o, p+".path", "main.acore")
+		expect(t, o, "result.matches."+string(rune('0'+i))+".node", want.id)
+		expect(t, o, "result.matches."+string(rune('0'+i))+".reasons.0", "property_value")
+	}
+	if n := len(o.list("result.nodes")); n != 2 {
+		t.Errorf("node.find found %d nodes", n)
+	}
+
+	o = do(t, s, v1+`"operation": "node.get", `+env+`"params": {"nodes": ["element:Home/view/0/1"]}}`)
+	expect(t, o, "result.nodes.0.node.id", "element:Home/view/0/1")
+	expect(t, o, "result.nodes.0.node.name", "Button")
+	expect(t, o, "result.nodes.0.edges.0.direction", "outgoing")
+	expect(t, o, "result.nodes.0.edges.0.kind", "child_of")
+	expect(t, o, "result.nodes.0.edges.0.layer", "declared")
+	expect(t, o, "result.nodes.0.edges.0.node", "element:Home/view/0")
+	expect(t, o, "result.nodes.0.edges.1.kind", "triggers")
+	expect(t, o, "result.nodes.0.edges.1.layer", "resolved")
+	expect(t, o, "result.nodes.0.edges.1.node", "action:Home.submit")
+	expect(t, o, "result.nodes.0.properties.0.name", "label")
+	expect(t, o, "result.nodes.0.properties.0.type", "String")
+	expect(t, o, "result.nodes.0.properties.0.value", "Add")
+	expect(t, o, "result.nodes.0.properties.0.editable", true)
+	expect(t, o, "result.nodes.0.properties.1.name", "on_press")
+	expect(t, o, "result.nodes.0.properties.1.type", "Action")
+	expect(t, o, "result.nodes.0.properties.1.value", "submit")
+	expect(t, o, "result.nodes.0.properties.1.editable", false)
+	if o.str("result.nodes.0.node.version") != do(t, s, v1+`"operation": "node.find", `+env+`"params": {"query": "Add", "kind": "element", "limit": 10}}`).str("result.nodes.1.version") {
+		t.Error("node.get and node.find disagree on the Button's version")
+	}
+
+	o = do(t, s, v1+`"operation": "graph.query", `+env+`"params": {"from": ["state:Home.draft"], "mode": "dependents"}}`)
+	for i, want := range []struct {
+		from, kind string
+		line, col  int
+	}{{"mutation:Home.create", "reads", 10, 12}, {"element:Home/view/0/0", "reads", 19, 7}, {"action:Home.submit", "writes", 12, 10}} {
+		p := "result.edges." + string(rune('0'+i))
+		expect(t, o, p+".from", want.from)
+		expect(t, o, p+".kind", want.kind)
+		expect(t, o, p+".to", "state:Home.draft")
+		expect(t, o, p+".layer", "resolved")
+		expect(t, o, p+".depth", 1.0)
+		expect(t, o, p+".site.path", "main.acore")
+		expect(t, o, p+".site.line", float64(want.line))
+		expect(t, o, p+".site.column", float64(want.col))
+	}
+	expect(t, o, "result.traversed.direction", "incoming")
+	if got := strings.Trim(strings.Join(strings.Fields(strings.Trim(jsonOf(o.get("result.traversed.edge_kinds")), "[]")), ""), ""); got != `"reads","writes","triggers","calls","invokes","navigates_to"` {
+		t.Errorf("traversed.edge_kinds %s", got)
+	}
+	if got := jsonOf(o.get("result.traversed.layers")); got != `["declared","resolved"]` {
+		t.Errorf("traversed.layers %s", got)
+	}
+
+	o = do(t, s, v1+`"operation": "impact.analyze", `+env+`"params": {"targets": ["state:Home.draft"], "direction": "dependents"}}`)
+	for i, want := range []struct {
+		node, kind, from string
+		depth            int
+	}{{"mutation:Home.create", "reads", "state:Home.draft", 1}, {"element:Home/view/0/0", "reads", "state:Home.draft", 1},
+		{"action:Home.submit", "writes", "state:Home.draft", 1}, {"element:Home/view/0/1", "triggers", "action:Home.submit", 2}} {
+		p := "result.impacted." + string(rune('0'+i))
+		expect(t, o, p+".node.id", want.node)
+		expect(t, o, p+".edge_kind", want.kind)
+		expect(t, o, p+".from", want.from)
+		expect(t, o, p+".depth", float64(want.depth))
+	}
+	if n := len(o.list("result.impacted")); n != 4 {
+		t.Errorf("impact.analyze found %d nodes: %s", n, jsonOf(o.get("result.impacted")))
+	}
+}
+
+func TestReferenceErrors(t *testing.T) {
+	s, _ := taskApp(t)
+	ws := s.WorkspaceID()
+	o := do(t, s, v1+`"operation": "node.get", "workspace": "`+ws+`", "snapshot": "latest", "params": {"nodes": ["element:Home/view/9"]}}`)
+	expect(t, o, "error.code", "not_found")
+	expect(t, o, "error.target.node", "element:Home/view/9")
+	expect(t, o, "error.retryable", "none")
+	expect(t, o, "error.next_actions.0.operation", "node.find")
+	expect(t, o, "error.next_actions.0.reason", "Re-find the node on this snapshot")
+	if want := "element:Home/view/9 is not a node of " + o.str("snapshot.id"); o.str("error.message") != want {
+		t.Errorf("message %q, want %q", o.str("error.message"), want)
+	}
+
+	o = do(t, s, `{"protocol": "axiom-agent-semantic/v2", "operation": "capabilities", "params": {}}`)
+	expect(t, o, "error.code", "unsupported_operation")
+	expect(t, o, "error.reason", "protocol_unsupported")
+	expect(t, o, "error.retryable", "none")
+	expect(t, o, "error.next_actions.0.operation", "capabilities")
+	expect(t, o, "error.next_actions.0.reason", "Read the supported protocol and operations")
+	if !strings.HasPrefix(o.str("error.message"), "protocol axiom-agent-semantic/v2 is not supported; this service speaks axiom-agent-semantic/v1") {
+		t.Errorf("message %q", o.str("error.message"))
+	}
+	if p, ok := o.get("error.next_actions.0.params").(map[string]any); !ok || len(p) != 0 {
+		t.Errorf("next action params %v", o.get("error.next_actions.0.params"))
+	}
+
+	for _, tc := range []struct{ req, msg string }{
+		{`not json`, ""},
+		{`[1, 2]`, "the request is not a JSON object"},
+		{`{"operation": "capabilities", "params": {}}`, `protocol is missing; it must be "studio/v1"`},
+	} {
+		o = do(t, s, tc.req)
+		expect(t, o, "error.code", "invalid_request")
+		if o["operation"] != nil || o.get("error.retryable") != nil || o.get("error.next_actions") != nil {
+			t.Errorf("%s: legacy answer has v1 fields: %v", tc.req, o)
+		}
+		if tc.msg != "" {
+			expect(t, o, "error.message", tc.msg)
+		}
+	}
+
+	o = do(t, s, v1+`"operation": "node.explode", "params": {}}`)
+	expect(t, o, "error.code", "unsupported_operation")
+	expect(t, o, "error.reason", "unknown_operation")
+
+	o = do(t, s, v1+`"operation": "change.discard", "params": {"candidate": "cand-1"}}`)
+	expect(t, o, "error.code", "unsupported_operation")
+	expect(t, o, "error.reason", "not_implemented")
+
+	o = do(t, s, v1+`"operation": "node.find", "snapshot": "latest", "params": {"query": "x", "limit": 51}}`)
+	expect(t, o, "error.code", "invalid_arguments")
+	expect(t, o, "error.reason", "schema")
+	if !strings.Contains(o.str("error.message"), "limit") {
+		t.Errorf("message does not name the field: %q", o.str("error.message"))
+	}
+
+	o = do(t, s, v1+`"operation": "node.find", "snapshot": "snap-00000000000000000000000000000000", "params": {"query": "x", "limit": 5}}`)
+	expect(t, o, "error.code", "snapshot_expired")
+	expect(t, o, "error.retryable", "after_refresh")
+
+	o = do(t, s, v1+`"operation": "node.find", "workspace": "ws-other", "snapshot": "latest", "params": {"query": "x", "limit": 5}}`)
+	expect(t, o, "error.code", "not_found")
+
+	o = do(t, s, v1+`"operation": "workspace.open", "params": {"roots": [{"path": "/"}]}}`)
+	expect(t, o, "error.code", "permission_denied")
+	expect(t, o, "error.reason", "root_not_allowed")
+}
+
+func jsonOf(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
