@@ -1,5 +1,5 @@
 // Command axiom is the command-line front end of the acore toolchain: it
-// creates, prepares and checks Acore UI projects. It only parses
+// creates, prepares, checks and formats Acore UI projects. It only parses
 // flags and prints; the work happens in the internal packages.
 //
 // Usage:
@@ -7,6 +7,7 @@
 //	axiom new <dir>
 //	axiom prepare [dir]
 //	axiom check [dir] [--json]
+//	axiom fmt [--check] [paths...]
 //	axiom version
 //	axiom help [command]
 package main
@@ -39,6 +40,7 @@ commands:
   new <dir>                 create the task-app sample project in <dir>
   prepare [dir]             write the development contracts and the UI lock
   check [dir] [--json]      compile the project and report its diagnostics
+  fmt [--check] [paths...]  format .acore files in place
   version                   print the version
   help [command]            print help about a command
 
@@ -60,6 +62,7 @@ func init() {
 		"new":     {newUsage, runNew},
 		"prepare": {prepareUsage, runPrepare},
 		"check":   {checkUsage, runCheck},
+		"fmt":     {fmtUsage, runFmt},
 		"version": {"usage: axiom version\n\nPrint the axiom version, the element catalog version and the Go version.\n", runVersion},
 		"help":    {"usage: axiom help [command]\n", runHelp},
 	}
