@@ -32,6 +32,7 @@ func TestSyntaxCodes(t *testing.T) {
 		{diag.StatementSeparator, "page P {\n  action a() {\n    x = 1 y = 2\n  }\n}\n"},
 		{diag.StatementSeparator, "model M {\n  a: Int b: Int\n}\n"},
 		{diag.TooManySyntaxErrors, "page P {\n" + strings.Repeat("  state x\n", 60) + "}\n"},
+		{diag.TooManySyntaxErrors, strings.Repeat("# ", 1000)},
 		{diag.NestingLimit, strings.Repeat("(", NestingMax+1)},
 		{diag.NestingLimit, "page P {\n  state s: Bool = " + strings.Repeat("!", 2*maxRecursion) + "x\n}\n"},
 		{diag.NestingLimit, "page P {\n  state s: Fn = " + strings.Repeat("|| ", 2*maxRecursion) + "x\n}\n"},
@@ -123,6 +124,21 @@ func TestRecursionBound(t *testing.T) {
 		}
 		if string(Print(f)) != src {
 			t.Errorf("Print does not reproduce the source")
+		}
+	}
+}
+
+// TestErrorCap: lexical and syntax errors together stop at maxErrors, then
+// one AC110.
+func TestErrorCap(t *testing.T) {
+	for _, src := range []string{
+		strings.Repeat("#", 100000),
+		strings.Repeat("\xff", 100000),
+		"page P {\n" + strings.Repeat("  state x # Int\n", 1000) + "}\n",
+	} {
+		f := Parse("t.acore", []byte(src))
+		if len(f.Errors) != maxErrors+1 || f.Errors[maxErrors].Code != diag.TooManySyntaxErrors {
+			t.Errorf("%d errors for %.20q, want %d ending with %s", len(f.Errors), src, maxErrors+1, diag.TooManySyntaxErrors)
 		}
 	}
 }

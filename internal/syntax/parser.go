@@ -31,6 +31,7 @@ func Parse(path string, src []byte) *File {
 	f := &File{Path: path, Src: src, Lines: lineStarts(src)}
 	p := &parser{f: f, lastAt: -1}
 	f.Tokens, f.Comments = lex(src, p.lexError)
+	p.lastAt = -1 // the parser reports at a lexical error's place too
 	if code, msg := bracketBounds(f); code != "" {
 		f.Limit = code
 		f.Errors = []Error{{Span: Span{0, 0}, Code: code, Msg: msg}}
@@ -89,7 +90,9 @@ func bracketBounds(f *File) (code, msg string) {
 }
 
 func (p *parser) lexError(pos, end int, code, msg string) {
-	p.f.Errors = append(p.f.Errors, Error{Span: Span{pos, end}, Code: code, Msg: msg})
+	// Lexical errors count toward maxErrors too: a file of illegal
+	// characters must not yield one diagnostic per byte.
+	p.errorAt(pos, end, code, msg)
 }
 
 func (p *parser) errorAt(pos, end int, code, msg string) {
@@ -978,6 +981,11 @@ func (p *parser) args() []*Arg {
 		}
 		a.Value = p.expr()
 		a.Span = p.span(a.Pos)
+		if v := a.Value.Bounds(); v.Pos < a.Pos {
+			// A missing operand sits before the operator that follows it
+			// ("f( % x)"), so the argument starts with its value.
+			a.Pos = v.Pos
+		}
 		out = append(out, a)
 		if p.tok.Kind == Comma {
 			p.next()
