@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/lock"
@@ -138,6 +139,14 @@ func Load(root string) (*Inputs, error) {
 // returned as *LimitError. A missing root gives an error wrapping
 // os.ErrNotExist.
 func LoadWith(root string, lim Limits) (*Inputs, error) {
+	return LoadCached(root, lim, nil)
+}
+
+// LoadCached is LoadWith that takes the bytes and digest of a file from c
+// when its size and modification time are what c saw, so that capturing an
+// unchanged project costs a walk and a Stat per file instead of reading and
+// hashing it all. A nil c reads everything.
+func LoadCached(root string, lim Limits, c *Cache) (*Inputs, error) {
 	lim = lim.withDefaults()
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -155,7 +164,7 @@ func LoadWith(root string, lim Limits) (*Inputs, error) {
 		return nil, fmt.Errorf("load %s: not a directory", root)
 	}
 
-	w := &walker{root: realRoot, lim: lim}
+	w := &walker{root: realRoot, lim: lim, cache: c}
 	if err := w.walk(realRoot, w.addTreeFile); err != nil {
 		return nil, err
 	}
@@ -203,15 +212,18 @@ var kindNames = [...]string{"source", "contract", "contract_source", "lock"}
 
 // pending is a file selected by the walk but not read yet.
 type pending struct {
-	rel  string // project-relative path
-	abs  string // what to open: the file itself or its resolved symlink target
-	size int64  // from Stat, before reading
-	data []byte // filled by read
+	rel  string    // project-relative path
+	abs  string    // what to open: the file itself or its resolved symlink target
+	size int64     // from Stat, before reading
+	mod  time.Time // modification time, from Stat
+	data []byte    // filled by read
+	sha  string    // filled by read when the cache knew the file
 }
 
 type walker struct {
 	root            string
 	lim             Limits
+	cache           *Cache
 	sources         []pending
 	contracts       []pending
 	contractSources []pending
@@ -310,7 +322,7 @@ func (w *walker) addFile(list *[]pending, rel, abs string, fi fs.FileInfo) error
 	if list == &w.sources && len(w.sources) >= w.lim.SourceFiles {
 		return &LimitError{Reason: ReasonTooManyModules, Path: rel, Limit: int64(w.lim.SourceFiles), Got: int64(len(w.sources) + 1)}
 	}
-	*list = append(*list, pending{rel: rel, abs: abs, size: fi.Size()})
+	*list = append(*list, pending{rel: rel, abs: abs, size: fi.Size(), mod: fi.ModTime()})
 	return nil
 }
 
@@ -353,11 +365,16 @@ func (w *walker) checkTotals(size func(pending) int64) error {
 func (w *walker) read() (*Inputs, error) {
 	for _, list := range [][]pending{w.sources, w.contracts, w.contractSources, w.lock} {
 		for i := range list {
+			if data, sha, ok := w.cache.lookup(list[i]); ok {
+				list[i].data, list[i].sha = data, sha
+				continue
+			}
 			data, err := w.readFile(list[i])
 			if err != nil {
 				return nil, err
 			}
 			list[i].data = data
+			w.cache.store(&list[i])
 		}
 	}
 	if err := w.checkTotals(func(p pending) int64 { return int64(len(p.data)) }); err != nil {
@@ -402,8 +419,11 @@ func (w *walker) readFile(p pending) ([]byte, error) {
 func files(ps []pending) []File {
 	out := make([]File, len(ps))
 	for i, p := range ps {
-		sum := sha256.Sum256(p.data)
-		out[i] = File{Path: p.rel, Data: p.data, SHA256: hex.EncodeToString(sum[:])}
+		if p.sha == "" {
+			sum := sha256.Sum256(p.data)
+			p.sha = hex.EncodeToString(sum[:])
+		}
+		out[i] = File{Path: p.rel, Data: p.data, SHA256: p.sha}
 	}
 	return out
 }

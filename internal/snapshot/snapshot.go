@@ -43,6 +43,8 @@ type Store struct {
 	id     Identity
 	budget int64
 
+	cache *load.Cache
+
 	mu    sync.Mutex
 	byID  map[string]*Snapshot
 	used  map[string]int64 // last use tick
@@ -62,7 +64,7 @@ func NewStore(root string, id Identity, budget int64) *Store {
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	return &Store{root: root, id: id, budget: budget, byID: map[string]*Snapshot{}, used: map[string]int64{}, expired: map[string]bool{}}
+	return &Store{root: root, id: id, budget: budget, cache: load.NewCache(), byID: map[string]*Snapshot{}, used: map[string]int64{}, expired: map[string]bool{}}
 }
 
 // ErrExpired is returned for an id this store evicted or cannot recapture.
@@ -81,7 +83,7 @@ func (s *Store) ID(in *load.Inputs) string {
 // Latest captures the files on disk now. A bound hit while loading is not
 // an error: the snapshot is unavailable and carries the diagnostic.
 func (s *Store) Latest() (*Snapshot, error) {
-	in, err := load.Load(s.root)
+	in, err := load.LoadCached(s.root, load.DefaultLimits(), s.cache)
 	var lim *load.LimitError
 	if errors.As(err, &lim) {
 		p, perr := project.Open(s.root)
@@ -140,7 +142,7 @@ func (s *Store) Get(id string) (*Snapshot, error) {
 // Changed lists the input paths whose content on disk differs from snap
 // (added, removed or edited), sorted.
 func (s *Store) Changed(snap *Snapshot) ([]string, error) {
-	in, err := load.Load(s.root)
+	in, err := load.LoadCached(s.root, load.DefaultLimits(), s.cache)
 	if err != nil {
 		return nil, err
 	}
