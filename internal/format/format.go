@@ -235,6 +235,8 @@ func (p *printer) space(a, b element) bool {
 	switch {
 	case ka == syntax.LParen, ka == syntax.LBrack, ka == syntax.Dot, ka == syntax.At:
 		return false
+	case ka == syntax.Minus && kb == syntax.Minus && r.unary[a.pos]:
+		return true // - -x, which `--x` would misrepresent
 	case r.unary[a.pos], ka == syntax.Pipe && r.lambda[a.pos]:
 		return false
 	case kb == syntax.RParen, kb == syntax.RBrack, kb == syntax.Comma, kb == syntax.Colon, kb == syntax.Dot, kb == syntax.Question:

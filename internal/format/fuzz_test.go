@@ -1,6 +1,7 @@
 package format
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,5 +33,43 @@ func FuzzFormat(f *testing.F) {
 		if err := checkFormat(file); err != nil {
 			t.Fatal(err)
 		}
+		// Random inputs rarely parse, so clean ones are also re-spaced:
+		// the gaps within lines are emptied or widened, driven by the
+		// input's own bytes, and the variant is checked if it parses.
+		v := syntax.Parse("fuzz.acore", respace(file))
+		if len(v.Errors) == 0 {
+			if err := checkFormat(v); err != nil {
+				t.Fatal(err)
+			}
+		}
 	})
+}
+
+// respace returns f's source with the white space between tokens on one
+// line removed or widened, and newlines doubled or kept.
+func respace(f *syntax.File) []byte {
+	var out []byte
+	at := 0
+	for i, t := range f.Tokens {
+		gap := f.Src[at:t.Pos]
+		sel := f.Src[(i*7)%max(len(f.Src), 1)]
+		switch {
+		case len(f.Src) == 0:
+		case bytes.IndexByte(gap, '/') >= 0:
+			out = append(out, gap...) // keep comments as they are
+		case bytes.IndexByte(gap, '\n') >= 0:
+			if sel%3 == 0 {
+				out = append(out, "\n\n\n    "...)
+			} else {
+				out = append(out, '\n')
+			}
+		case sel%3 == 0:
+			out = append(out, "   "...)
+		case sel%3 == 1 && len(gap) > 0:
+			out = append(out, ' ')
+		}
+		out = append(out, f.Src[t.Pos:t.End]...)
+		at = t.End
+	}
+	return append(out, f.Src[at:]...)
 }
