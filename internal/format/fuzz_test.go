@@ -52,9 +52,11 @@ func respace(f *syntax.File) []byte {
 	at := 0
 	for i, t := range f.Tokens {
 		gap := f.Src[at:t.Pos]
-		sel := f.Src[(i*7)%max(len(f.Src), 1)]
+		var sel byte
+		if len(f.Src) > 0 {
+			sel = f.Src[(i*7)%len(f.Src)]
+		}
 		switch {
-		case len(f.Src) == 0:
 		case bytes.IndexByte(gap, '/') >= 0:
 			out = append(out, gap...) // keep comments as they are
 		case bytes.IndexByte(gap, '\n') >= 0:
