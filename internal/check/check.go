@@ -150,7 +150,8 @@ type owner struct {
 	node    int32
 	id      string
 	members map[string]*symbol
-	props   []*symbol // components: in header order
+	props   []*symbol  // components: in header order
+	specs   []propSpec // props as element property specs, built on first use
 }
 
 type symKind uint8
@@ -186,8 +187,9 @@ func Check(in *Input) *Result {
 	}
 	c := &checker{
 		in: in,
-		// About one node per eight tokens in generated and real views.
-		g:              graph.New(tokens/8 + 64),
+		// About one node per ten tokens in generated views; the
+		// slices grow if a project is denser.
+		g:              graph.New(tokens/10 + 64),
 		files:          map[string]*syntax.File{},
 		modules:        map[string]*module{},
 		owners:         map[string]*owner{},

@@ -78,14 +78,16 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, path string) {
 	known := true
 	if ce, ok := catalog.Lookup(e.Name.Name); ok {
 		children, primary = ce.Children, ce.Primary
-		for _, p := range ce.Props {
-			props = append(props, propSpec{name: p.Name, cat: p, required: p.Required})
-		}
+		props = catalogSpecs[ce.Name]
 	} else if o := c.lookupOwner(x.o.mod, e.Name.Name); o != nil && o.decl.Kind == syntax.Component {
 		c.edge(n, o.node, graph.EdgeRenders, graph.Resolved)
-		for _, s := range o.props {
-			props = append(props, propSpec{name: s.name, typ: s.typ, required: s.required})
+		if o.specs == nil {
+			o.specs = make([]propSpec, 0, len(o.props))
+			for _, s := range o.props {
+				o.specs = append(o.specs, propSpec{name: s.name, typ: s.typ, required: s.required})
+			}
 		}
+		props = o.specs
 	} else {
 		known = false
 		what := "no element or component"
@@ -95,7 +97,8 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, path string) {
 		c.errorf(f, e.Name, diag.UnknownElement, "%s is %s%s", e.Name.Name, what, suggest(e.Name.Name, c.elementNames(x.o.mod)))
 	}
 
-	given := map[string]bool{}
+	given := make([]bool, len(props)) // by index into props
+	c.g.Nodes[n].Props = make([]graph.Property, 0, len(e.Args))
 	var itemsType *Type
 	for i, a := range e.Args {
 		name := ""
@@ -116,32 +119,32 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, path string) {
 			c.expr(y, a.Value)
 			continue
 		}
-		if given[name] {
+		spec, at := findProp(props, name)
+		if spec != nil && given[at] {
 			c.errorf(f, a, diag.DuplicateProperty, "%s is given twice to %s; an element has each property once", name, e.Name.Name)
 			c.expr(y, a.Value)
 			continue
 		}
-		given[name] = true
-		spec := findProp(props, name)
 		if spec == nil {
 			c.errorf(f, argName(a), diag.UnknownProperty, "%s has no property %s%s", e.Name.Name, name, suggest(name, propNames(props)))
 			c.expr(y, a.Value)
 			continue
 		}
+		given[at] = true
 		typ, t := c.property(y, e, a, spec)
-		if spec.cat.Type == catalog.Items {
+		if spec.cat != nil && spec.cat.Type == catalog.Items {
 			itemsType = t
 		}
 		prop := literalProp(f, name, typ, a.Value)
-		if spec.cat.Type == catalog.Action || spec.typ != nil && spec.typ.Kind == TAction {
+		if spec.cat != nil && spec.cat.Type == catalog.Action || spec.typ != nil && spec.typ.Kind == TAction {
 			prop.Editable = false
 		}
 		c.g.Nodes[n].Props = append(c.g.Nodes[n].Props, prop)
 	}
 	if known {
 		var missing []string
-		for _, p := range props {
-			if p.required && !given[p.name] {
+		for i, p := range props {
+			if p.required && !given[i] {
 				missing = append(missing, p.name)
 			}
 		}
@@ -190,18 +193,33 @@ func (c *checker) elementChildren(x ctx, e *syntax.Element, n int32, path string
 
 type propSpec struct {
 	name     string
-	cat      catalog.Prop // built-in elements
-	typ      *Type        // component props
+	cat      *catalog.Prop // built-in elements
+	typ      *Type         // component props
 	required bool
 }
 
-func findProp(ps []propSpec, name string) *propSpec {
-	for i := range ps {
-		if ps[i].name == name {
-			return &ps[i]
+// catalogSpecs holds the property specs of each built-in element, built
+// once rather than per element checked.
+var catalogSpecs = func() map[string][]propSpec {
+	m := map[string][]propSpec{}
+	for i := range catalog.All() {
+		ce := &catalog.All()[i]
+		for j := range ce.Props {
+			p := &ce.Props[j]
+			m[ce.Name] = append(m[ce.Name], propSpec{name: p.Name, cat: p, required: p.Required})
 		}
 	}
-	return nil
+	return m
+}()
+
+// findProp returns the spec called name and its index.
+func findProp(ps []propSpec, name string) (*propSpec, int) {
+	for i := range ps {
+		if ps[i].name == name {
+			return &ps[i], i
+		}
+	}
+	return nil, -1
 }
 
 func propNames(ps []propSpec) []string {

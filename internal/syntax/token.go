@@ -65,9 +65,9 @@ func (k Kind) String() string {
 // they are the gaps between tokens, so the source is the concatenation of
 // the gaps and the tokens, which is what keeps the tree lossless.
 type Token struct {
-	Kind Kind
 	Pos  int // offset of the first byte
 	End  int // offset after the last byte
+	Kind Kind
 	// NewlineBefore reports a line break in the trivia before the token;
 	// calls and member access do not continue across one.
 	NewlineBefore bool
