@@ -213,6 +213,10 @@ func init() {
 		"node.get":         opNodeGet,
 		"graph.query":      opGraphQuery,
 		"impact.analyze":   opImpactAnalyze,
+		"node.edits":       opNodeEdits,
+		"context.build":    opContextBuild,
+		"changes.since":    opChangesSince,
+		"node.relocate":    opNodeRelocate,
 	}
 }
 

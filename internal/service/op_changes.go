@@ -1,0 +1,384 @@
+package service
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/snapshot"
+)
+
+// changes.since and node.relocate map what a client holds from an older
+// snapshot to the request's snapshot.
+//
+// History. The store keeps snapshots in memory only. changes.since
+// answers history known when the store holds since (or can recapture it
+// because the files on disk have its content again): both snapshots are
+// captures of the one root, so the file deltas are complete. A snapshot id
+// of this service's form (snap- and 32 hex digits) that the store does not
+// hold is expired: it was evicted, or captured by another process or
+// build, and its content is gone; the deltas are then empty. Any other id
+// (not a capture of this service, such as snap-unavailable) is unknown.
+// relevant is true whenever history is not known, since nothing can be
+// ruled out. With history known, relevant is true when a node of
+// scope.nodes is not exactly the same (basis other than exact), when a
+// file of scope.paths changed, or, without a scope, when any file changed;
+// files lists the changed files of scope.paths and of the scoped nodes
+// (all changed files without a scope). Files and nodes are paged together
+// by limits.max_items with a cursor. node.relocate needs the older snapshot: an evicted one is
+// snapshot_expired, an unknown one not_found.
+//
+// Relocation. Each old id is mapped by these rules, in order:
+//
+//   - not a node of the older snapshot: status not_found, basis missing,
+//     new_id null;
+//   - the same id with the same version: status ok, basis exact;
+//   - a node of the same kind and name whose authored text equals the old
+//     node's (in any file) under another id, not itself the unchanged
+//     node of an old id, when the old id is gone or now names a node of
+//     other text: status moved, basis text (the nearest such node by
+//     position, in the same file first);
+//   - the same id and name, with other text: status ok, basis path (the
+//     id is a structural path: the node in that place changed; an element
+//     of another name in that place is not the same node);
+//   - otherwise: status missing, basis missing, new_id null.
+//
+// relation is always inferred.
+
+type changesParams struct {
+	Since string `json:"since"`
+	Scope *struct {
+		Nodes     []string `json:"nodes,omitempty"`
+		Paths     []string `json:"paths,omitempty"`
+		Candidate *string  `json:"candidate,omitempty"`
+	} `json:"scope,omitempty"`
+	Cursor string `json:"cursor,omitempty"`
+}
+
+// FileChange is a changed file with its digests before and after.
+type FileChange struct {
+	Path   string  `json:"path"`
+	Before *string `json:"before_sha256"`
+	After  *string `json:"after_sha256"`
+	Change string  `json:"change"`
+}
+
+// Relocation says where a node id went.
+type Relocation struct {
+	OldID    string  `json:"old_id"`
+	NewID    *string `json:"new_id"`
+	Status   string  `json:"status"`
+	Relation string  `json:"relation"`
+	Basis    string  `json:"basis"`
+}
+
+// wellFormedSnapshot reports whether id has the form of the ids this
+// service captures.
+func wellFormedSnapshot(id string) bool {
+	h, ok := strings.CutPrefix(id, "snap-")
+	if !ok || len(h) != 32 {
+		return false
+	}
+	for _, r := range h {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// olderSnapshot finds a snapshot named in params: the snapshot, or the
+// history it has (known, expired or unknown).
+func (c *call) olderSnapshot(id string) (*snapshot.Snapshot, string) {
+	if id == c.snap.ID && c.snap.Files != nil {
+		return c.snap, "known"
+	}
+	if !wellFormedSnapshot(id) || c.snap.Files == nil {
+		return nil, "unknown"
+	}
+	old, err := c.s.store.Get(id)
+	if err != nil || old == nil || old.Files == nil {
+		return nil, "expired"
+	}
+	return old, "known"
+}
+
+func opChangesSince(c *call) (any, *protocol.Error) {
+	var p changesParams
+	if e := c.params(&p); e != nil {
+		return nil, e
+	}
+	if p.Since == "" || p.Since == "latest" {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "params.since: a snapshot id from an earlier response, never latest")
+	}
+	if len(p.Since) > 256 {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "params.since: at most 256 characters")
+	}
+	var scopeNodes, scopePaths []string
+	if p.Scope != nil {
+		scopeNodes, scopePaths = p.Scope.Nodes, p.Scope.Paths
+		if p.Scope.Candidate != nil {
+			return nil, protocol.Errorf(protocol.CodeNotFound, "candidate_unknown",
+				"candidate %s is not open in this service; this build creates no candidates", *p.Scope.Candidate).
+				WithTarget("candidate", *p.Scope.Candidate).Next("capabilities", "Read which operations are implemented", map[string]any{})
+		}
+	}
+	if e := c.readSnapshot(false); e != nil {
+		return nil, e
+	}
+	shapeSum := sha256.Sum256([]byte(p.Since + "|" + strings.Join(scopeNodes, ",") + "|" + strings.Join(scopePaths, ",") + "|" + strconv.Itoa(c.limits.MaxItems)))
+	shape := hex.EncodeToString(shapeSum[:6])
+	offset := 0
+	if p.Cursor != "" {
+		parts := strings.Split(p.Cursor, ":")
+		n, err := strconv.Atoi(parts[len(parts)-1])
+		if len(parts) != 4 || parts[0] != "cs1" || err != nil || n < 0 {
+			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_invalid", "params.cursor: not a cursor of changes.since")
+		}
+		if parts[1] != c.snap.ID || parts[2] != shape {
+			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_mismatch",
+				"params.cursor belongs to another snapshot or request shape; repeat the first request on snapshot %s", parts[1])
+		}
+		offset = n
+	}
+	old, history := c.olderSnapshot(p.Since)
+	res := map[string]any{"since": p.Since, "history": history, "files": []FileChange{}, "nodes": []Relocation{}, "relevant": true}
+	if history != "known" {
+		c.coverage.Completeness, c.coverage.Exhaustive = "unknown", false
+		c.coverage.Gaps = append(c.coverage.Gaps, protocol.Gap{Reason: "history_" + history,
+			Detail: fmt.Sprintf("snapshot %s is not held by this service (%s); the changes since it cannot be computed", p.Since, history)})
+		return c.fit(res, nil)
+	}
+	var relocs []Relocation
+	if len(scopeNodes) > 0 {
+		og, ng := old.Project.Result.Graph, c.snap.Project.Result.Graph
+		if og == nil || ng == nil {
+			c.coverage.Completeness, c.coverage.Exhaustive = "partial", false
+			c.coverage.Gaps = append(c.coverage.Gaps, protocol.Gap{Reason: "no_graph",
+				Detail: "one of the two snapshots is unavailable (it has no node graph), so node ids cannot be mapped"})
+		} else {
+			relocs = relocate(old, c.snap, scopeNodes)
+		}
+	}
+	// Files: every changed input, limited to scope.paths and the files
+	// of the scoped nodes when a scope is given.
+	inScope := map[string]bool{}
+	for _, pth := range scopePaths {
+		inScope[pth] = true
+	}
+	if len(scopeNodes) > 0 {
+		for _, g := range []*graph.Graph{old.Project.Result.Graph, c.snap.Project.Result.Graph} {
+			if g == nil {
+				continue
+			}
+			for _, id := range scopeNodes {
+				if n, ok := g.Node(id); ok {
+					inScope[n.Path] = true
+				}
+			}
+			for _, r := range relocs {
+				if r.NewID != nil {
+					if n, ok := g.Node(*r.NewID); ok {
+						inScope[n.Path] = true
+					}
+				}
+			}
+		}
+	}
+	scoped := len(scopeNodes) > 0 || len(scopePaths) > 0
+	var files []FileChange
+	for _, fc := range fileChanges(old.Files, c.snap.Files) {
+		if !scoped || inScope[fc.Path] {
+			files = append(files, fc)
+		}
+	}
+	// relevant: a scoped node that is not exactly the same, a changed file
+	// of scope.paths, or without a scope any changed file.
+	relevant := !scoped && len(files) > 0
+	for _, r := range relocs {
+		if r.Basis != "exact" {
+			relevant = true
+		}
+	}
+	if len(scopeNodes) > 0 && len(relocs) == 0 {
+		relevant = true // nodes that cannot be mapped
+	}
+	for _, pth := range scopePaths {
+		for _, fc := range files {
+			if fc.Path == pth {
+				relevant = true
+			}
+		}
+	}
+	// Page files and nodes by max_items.
+	more := false
+	page := func(n int) (int, int) {
+		lo, hi := min(offset, n), min(offset+c.limits.MaxItems, n)
+		if hi < n {
+			more = true
+		}
+		return lo, hi
+	}
+	lo, hi := page(len(files))
+	files = files[lo:hi]
+	lo, hi = page(len(relocs))
+	relocs = relocs[lo:hi]
+	if files == nil {
+		files = []FileChange{}
+	}
+	if relocs == nil {
+		relocs = []Relocation{}
+	}
+	if more {
+		next := fmt.Sprintf("cs1:%s:%s:%d", c.snap.ID, shape, offset+c.limits.MaxItems)
+		c.trunc.Truncated = true
+		c.trunc.Continuation = &next
+		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_items", Count: 1})
+		c.coverage.Exhaustive = false
+	}
+	res["files"], res["nodes"], res["relevant"] = files, relocs, relevant
+	return c.fit(res, nil)
+}
+
+// fileChanges lists the inputs that differ between two snapshots, by
+// path.
+func fileChanges(before, after map[string]string) []FileChange {
+	var out []FileChange
+	for p, b := range before {
+		b := b
+		a, ok := after[p]
+		switch {
+		case !ok:
+			out = append(out, FileChange{Path: p, Before: &b, Change: "removed"})
+		case a != b:
+			a := a
+			out = append(out, FileChange{Path: p, Before: &b, After: &a, Change: "modified"})
+		}
+	}
+	for p, a := range after {
+		if _, ok := before[p]; !ok {
+			a := a
+			out = append(out, FileChange{Path: p, After: &a, Change: "added"})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+type relocateParams struct {
+	FromSnapshot string   `json:"from_snapshot"`
+	Nodes        []string `json:"nodes"`
+}
+
+func opNodeRelocate(c *call) (any, *protocol.Error) {
+	var p relocateParams
+	if e := c.params(&p); e != nil {
+		return nil, e
+	}
+	if p.FromSnapshot == "" || p.FromSnapshot == "latest" {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "params.from_snapshot: a snapshot id from an earlier response, never latest")
+	}
+	if len(p.Nodes) < 1 || len(p.Nodes) > 200 {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "params.nodes: must have 1 to 200 node ids, not %d", len(p.Nodes))
+	}
+	if e := c.readSnapshot(true); e != nil {
+		return nil, e
+	}
+	old, history := c.olderSnapshot(p.FromSnapshot)
+	switch history {
+	case "unknown":
+		return nil, protocol.Errorf(protocol.CodeNotFound, "snapshot_unknown", "%s is not a snapshot of this service", p.FromSnapshot).
+			WithTarget("snapshot", p.FromSnapshot).Next("node.find", "Find the nodes again on this snapshot", nil)
+	case "expired":
+		return nil, protocol.Errorf(protocol.CodeSnapshotExpired, "snapshot_evicted",
+			"snapshot %s is not held by this service and the files on disk no longer have its content; its node ids cannot be mapped", p.FromSnapshot).
+			WithTarget("snapshot", p.FromSnapshot).Next("node.find", "Find the nodes again on this snapshot", nil)
+	}
+	if old.Project.Result.Graph == nil {
+		e := protocol.Errorf(protocol.CodeCompileFailed, "not_validated", "snapshot %s is unavailable: it has no node graph, so its node ids cannot be mapped", old.ID).
+			WithTarget("snapshot", old.ID)
+		e.Diagnostics = wireDiagnostics(old.Project.Result, 200)
+		return nil, e
+	}
+	return c.fit(map[string]any{"relocations": relocate(old, c.snap, p.Nodes)}, nil)
+}
+
+// textKey fingerprints a node's kind, name and authored text, without its
+// file, so that a declaration moved to another file is found.
+func textKey(snap *snapshot.Snapshot, n *graph.Node) string {
+	f := snap.Project.File(n.Path)
+	if f == nil || n.Pos < 0 || n.End > len(f.Src) || n.Pos > n.End {
+		return ""
+	}
+	return graph.Version(n.Kind, n.Name, "", f.Src[n.Pos:n.End])
+}
+
+// relocate maps ids of old to now, by the rules in the comment above.
+func relocate(old, now *snapshot.Snapshot, ids []string) []Relocation {
+	og, ng := old.Project.Result.Graph, now.Project.Result.Graph
+	// New nodes by text key, without those that are the unchanged node of
+	// their own old id.
+	byText := map[string][]int32{}
+	for i := range ng.Nodes {
+		n := &ng.Nodes[i]
+		if o, ok := og.Node(n.ID); ok && o.Version == n.Version {
+			continue
+		}
+		if k := textKey(now, n); k != "" {
+			byText[k] = append(byText[k], int32(i))
+		}
+	}
+	out := make([]Relocation, 0, len(ids))
+	for _, id := range ids {
+		r := Relocation{OldID: id, Relation: "inferred"}
+		o, ok := og.Node(id)
+		if !ok {
+			r.Status, r.Basis = "not_found", "missing"
+			out = append(out, r)
+			continue
+		}
+		cur, same := ng.Node(id)
+		if same && cur.Version == o.Version {
+			r.NewID, r.Status, r.Basis = &cur.ID, "ok", "exact"
+			out = append(out, r)
+			continue
+		}
+		if cands := byText[textKey(old, o)]; len(cands) > 0 {
+			best := cands[0]
+			score := func(i int32) int {
+				n := &ng.Nodes[i]
+				d := n.Pos - o.Pos
+				if d < 0 {
+					d = -d
+				}
+				if n.Path != o.Path {
+					d += 1 << 30
+				}
+				return d
+			}
+			for _, cnd := range cands[1:] {
+				if score(cnd) < score(best) {
+					best = cnd
+				}
+			}
+			if ng.Nodes[best].ID != id {
+				nid := ng.Nodes[best].ID
+				r.NewID, r.Status, r.Basis = &nid, "moved", "text"
+				out = append(out, r)
+				continue
+			}
+		}
+		if same && cur.Name == o.Name {
+			r.NewID, r.Status, r.Basis = &cur.ID, "ok", "path"
+		} else {
+			r.Status, r.Basis = "missing", "missing"
+		}
+		out = append(out, r)
+	}
+	return out
+}
