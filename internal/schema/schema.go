@@ -1,0 +1,351 @@
+// Package schema validates requests and responses of the
+// axiom-agent-semantic/v1 protocol against the published JSON Schema files
+// (draft 2020-12) that the schemas directory at the repository root embeds.
+//
+// Every file is registered under its $id before anything is compiled, and
+// the compiler has no loader for any URL scheme: references resolve only
+// against the embedded files, never against the network or the local
+// filesystem. Format assertions (date-time) are on. The compiled schemas are
+// built once and are safe for concurrent use.
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/axiomcore/acore/schemas"
+)
+
+// Protocol is the only protocol the schemas describe.
+const Protocol = "axiom-agent-semantic/v1"
+
+// BaseID is the prefix of every schema's $id; a file's $id is BaseID
+// followed by its path, for example BaseID + "operations/node.find.request.json".
+const BaseID = "https://schemas.axiomcore.dev/agent-semantic/v1/"
+
+// operations lists the 17 operations of v1 in the reference's order.
+var operations = []string{
+	"capabilities", "workspace.open", "project.overview", "node.find", "node.get",
+	"node.edits", "graph.query", "context.build", "impact.analyze", "changes.since",
+	"node.relocate", "change.propose", "change.inspect", "check.run", "change.apply",
+	"change.discard", "edit.plan",
+}
+
+// Operations returns the 17 operations of v1.
+func Operations() []string { return slices.Clone(operations) }
+
+// IsOperation reports whether op is an operation of v1.
+func IsOperation(op string) bool { return slices.Contains(operations, op) }
+
+// RequestFile and ResultFile name the schema files of one operation.
+func RequestFile(op string) string { return "operations/" + op + ".request.json" }
+
+// ResultFile names the schema file of op's result.
+func ResultFile(op string) string { return "operations/" + op + ".result.json" }
+
+// The root schema files.
+const (
+	EnvelopeRequestFile  = "envelope.request.json"
+	EnvelopeResponseFile = "envelope.response.json"
+	ErrorFile            = "error.json"
+	CommonFile           = "common.json"
+	EditsFile            = "edits.json"
+)
+
+type compiled struct {
+	files   []string
+	docs    map[string]any
+	schemas map[string]*jsonschema.Schema
+	// patternMessages maps a pattern of common.json to a message that
+	// says what the value must be, instead of repeating the regexp.
+	patternMessages map[string]string
+	err             error
+}
+
+var load = sync.OnceValue(func() *compiled {
+	c, err := compile(schemas.FS)
+	if err != nil {
+		return &compiled{err: err}
+	}
+	return c
+})
+
+// offline refuses every URL: all references must resolve to embedded files.
+type offline struct{}
+
+func (offline) Load(url string) (any, error) {
+	return nil, fmt.Errorf("schema %s is not one of the embedded files (no network or file loading)", url)
+}
+
+func compile(fsys fs.FS) (*compiled, error) {
+	var files []string
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || path.Ext(p) != ".json" || p == "index.json" {
+			return nil
+		}
+		files = append(files, p)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	c := &compiled{
+		files:   files,
+		docs:    map[string]any{},
+		schemas: map[string]*jsonschema.Schema{},
+	}
+	comp := jsonschema.NewCompiler()
+	comp.UseLoader(offline{})
+	comp.AssertFormat()
+	comp.DefaultDraft(jsonschema.Draft2020)
+	for _, f := range files {
+		data, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return nil, err
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("schema %s: %v", f, err)
+		}
+		obj, _ := doc.(map[string]any)
+		if id, _ := obj["$id"].(string); id != BaseID+f {
+			return nil, fmt.Errorf("schema %s: $id is %q, want %q", f, id, BaseID+f)
+		}
+		if err := comp.AddResource(BaseID+f, doc); err != nil {
+			return nil, fmt.Errorf("schema %s: %v", f, err)
+		}
+		c.docs[f] = doc
+	}
+	for _, f := range files {
+		s, err := comp.Compile(BaseID + f)
+		if err != nil {
+			return nil, fmt.Errorf("schema %s: %v", f, err)
+		}
+		c.schemas[f] = s
+	}
+	c.patternMessages = patternMessages(c.docs[CommonFile])
+	return c, nil
+}
+
+// patternMessages reads the patterns of common.json's string definitions
+// and pairs each with what a value must be.
+func patternMessages(common any) map[string]string {
+	says := map[string]string{
+		"path":         "must be a project-relative path: forward slashes, no leading slash, no empty, . or .. segment, no backslash or control character",
+		"absolutePath": "must be an absolute path",
+		"sha256":       "must be a lowercase hex SHA-256 (64 characters)",
+		"timestamp":    "must be an RFC 3339 timestamp with an explicit offset, uppercase T and Z",
+	}
+	m := map[string]string{}
+	obj, _ := common.(map[string]any)
+	defs, _ := obj["$defs"].(map[string]any)
+	for name, msg := range says {
+		def, _ := defs[name].(map[string]any)
+		if p, ok := def["pattern"].(string); ok {
+			m[p] = msg
+		}
+	}
+	return m
+}
+
+// Files lists the 39 schema files, as paths relative to the schemas
+// directory ("common.json", "operations/node.find.request.json", ...), in
+// lexical order. index.json is not a schema and is not listed.
+func Files() []string {
+	c := load()
+	return slices.Clone(c.files)
+}
+
+// Document returns the decoded JSON of one schema file (shared: do not
+// modify it), for tools that read annotations such as x-errors.
+func Document(file string) (any, error) {
+	c := load()
+	if c.err != nil {
+		return nil, c.err
+	}
+	doc, ok := c.docs[file]
+	if !ok {
+		return nil, fmt.Errorf("schema: no schema file %q", file)
+	}
+	return doc, nil
+}
+
+// Errors returns the error codes an operation can return: the x-errors of
+// its result schema.
+func Errors(op string) ([]string, error) {
+	doc, err := Document(ResultFile(op))
+	if err != nil {
+		return nil, err
+	}
+	list, _ := doc.(map[string]any)["x-errors"].([]any)
+	codes := make([]string, 0, len(list))
+	for _, c := range list {
+		s, ok := c.(string)
+		if !ok {
+			return nil, fmt.Errorf("schema %s: x-errors holds a %T", ResultFile(op), c)
+		}
+		codes = append(codes, s)
+	}
+	return codes, nil
+}
+
+// FieldError is the first failure of a validation: the most specific field
+// that is wrong and what is wrong with it. It answers invalid_arguments
+// with reason schema.
+type FieldError struct {
+	// Field locates the value: dotted names and [index] for array
+	// elements, as in params.operations[0].old_value. It is empty when the
+	// whole document is wrong.
+	Field string
+	// Message says what is wrong, for example "must be <= 50".
+	Message string
+}
+
+func (e *FieldError) Error() string {
+	if e.Field == "" {
+		return e.Message
+	}
+	return e.Field + ": " + e.Message
+}
+
+// Validate validates the JSON value v against one schema file (a path
+// relative to the schemas directory, as Files lists). v is normally decoded
+// JSON (from encoding/json into any, with or without UseNumber); a
+// json.RawMessage is decoded, and any other Go value (a struct, a typed map
+// or slice) is converted by a round trip through encoding/json. A failure
+// is returned as a *FieldError.
+func Validate(file string, v any) error {
+	if fe := validate(file, v, ""); fe != nil {
+		return fe
+	}
+	return nil
+}
+
+// ValidateParams validates the params of one operation against
+// operations/<op>.request.json. Fields are named from the envelope, as
+// params.limit. An operation that is not one of v1 is reported on the
+// field operation.
+func ValidateParams(op string, params any) *FieldError {
+	if !IsOperation(op) {
+		return &FieldError{Field: "operation", Message: fmt.Sprintf("unknown operation %q", op)}
+	}
+	return validate(RequestFile(op), params, "params")
+}
+
+// ValidateRequest validates a whole request envelope against
+// envelope.request.json, which also validates params against the
+// operation's request schema. The protocol field only has to be a string:
+// the caller answers another protocol with unsupported_operation
+// (protocol_unsupported) before validating.
+func ValidateRequest(env any) *FieldError {
+	fe := validate(EnvelopeRequestFile, env, "")
+	if fe == nil {
+		return nil
+	}
+	// Name the operation when an envelope field is wrong for it.
+	if obj, ok := env.(map[string]any); ok {
+		if op, ok := obj["operation"].(string); ok && IsOperation(op) {
+			switch fe.Field {
+			case "workspace", "snapshot", "base_snapshot", "request_id":
+				if fe.Message == msgNotAllowed || fe.Message == msgRequired {
+					fe.Message += " for operation " + op
+				}
+			}
+		}
+	}
+	return fe
+}
+
+// ValidateResponse validates a whole response envelope against
+// envelope.response.json, which also validates result against the
+// operation's result schema.
+func ValidateResponse(resp any) error {
+	return Validate(EnvelopeResponseFile, resp)
+}
+
+func validate(file string, v any, prefix string) *FieldError {
+	c := load()
+	if c.err != nil {
+		return &FieldError{Message: "schema: " + c.err.Error()}
+	}
+	s, ok := c.schemas[file]
+	if !ok {
+		return &FieldError{Message: fmt.Sprintf("schema: no schema file %q", file)}
+	}
+	v, err := normalize(v)
+	if err != nil {
+		return &FieldError{Field: prefix, Message: err.Error()}
+	}
+	err = s.Validate(v)
+	if err == nil {
+		return nil
+	}
+	verr, ok := err.(*jsonschema.ValidationError)
+	if !ok {
+		return &FieldError{Field: prefix, Message: err.Error()}
+	}
+	return c.first(verr, v, prefix)
+}
+
+// normalize returns v as the generic JSON values the validator reads.
+func normalize(v any) (any, error) {
+	switch x := v.(type) {
+	case json.RawMessage:
+		return decode(x)
+	}
+	if isJSON(v) {
+		return v, nil
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return decode(data)
+}
+
+func decode(data []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if d.More() {
+		return nil, fmt.Errorf("invalid JSON: more than one value")
+	}
+	return v, nil
+}
+
+func isJSON(v any) bool {
+	switch x := v.(type) {
+	case nil, bool, string, float64, json.Number:
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if !isJSON(e) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		for _, e := range x {
+			if !isJSON(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
