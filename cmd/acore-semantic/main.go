@@ -11,14 +11,18 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/service"
+	"github.com/axiomcore/acore/internal/transport/mcp"
 )
 
 const usage = `usage:
   acore-semantic --root <project> < request.json   answer one request
   acore-semantic serve --root <project>            JSON lines: one request per line in, one response per line out
+  acore-semantic mcp --root <project>              MCP on stdio: one tool per operation (node_find for node.find)
   acore-semantic --capabilities                    print the capability manifest and toolchain
 `
 
@@ -60,8 +64,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "serve":
 		return serve(ctx, svc, stdin, stdout, stderr)
 	case "mcp":
-		fmt.Fprintln(stderr, "acore-semantic: the mcp transport is not implemented in this build; use serve or one-shot")
-		return 1
+		// An MCP client ends the server by closing its stdin, or by a
+		// signal; either is a normal end.
+		sctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		if err := mcp.Serve(sctx, svc, stdin, stdout); err != nil && sctx.Err() == nil {
+			fmt.Fprintf(stderr, "acore-semantic: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	req, err := io.ReadAll(io.LimitReader(stdin, protocol.RequestMaxBytes+1))
 	if err != nil {
