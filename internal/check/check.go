@@ -174,7 +174,9 @@ type symbol struct {
 	node   int32 // graph node, or -1
 	params []*Type
 	pnames []string
-	decl   syntax.Node
+	// pdefault marks the action parameters that have a default.
+	pdefault []bool
+	decl     syntax.Node
 	// required is set for component props without a default.
 	required bool
 }
@@ -416,8 +418,9 @@ func (c *checker) declare() {
 				mod := &Model{Name: d.Name.Name, NodeID: "model:" + d.Name.Name}
 				m.models[d.Name.Name] = mod
 				m.modelDecls = append(m.modelDecls, d)
-				if _, fresh := c.g.Lookup(mod.NodeID); !fresh {
-					c.node(f, graph.KindModel, mod.NodeID, d.Name.Name, d, d.Name, "")
+				if _, taken := c.g.Lookup(mod.NodeID); !taken {
+					mi := c.node(f, graph.KindModel, mod.NodeID, d.Name.Name, d, d.Name, "")
+					c.edge(mi, m.node, graph.EdgeDeclaredIn, graph.Declared)
 				} else {
 					c.errorf(f, d.Name, diag.DuplicateOwner, "model %s is also declared in another module; model names are unique in a project", d.Name.Name)
 				}
@@ -491,6 +494,10 @@ func (c *checker) declareOwner(m *module, d *syntax.OwnerDecl) {
 		return
 	}
 	name := d.Name.Name
+	if m.models[name] != nil {
+		c.errorf(f, d.Name, diag.Duplicate, "%s is declared twice in %s", name, f.Path)
+		return
+	}
 	if prev, dup := c.owners[name]; dup {
 		where := "in " + prev.mod.file.Path
 		if prev.mod == m {
@@ -505,7 +512,7 @@ func (c *checker) declareOwner(m *module, d *syntax.OwnerDecl) {
 	}
 	o := &owner{decl: d, mod: m, id: kind + ":" + name, members: map[string]*symbol{}}
 	o.node = c.node(f, kind, o.id, name, d, d.Name, "")
-	header := strings.TrimSpace(string(f.Src[d.Pos:min(d.LBrace, d.End)]))
+	header := compact(f, d.Pos, min(d.LBrace, d.End))
 	c.g.Nodes[o.node].Signature = header
 	c.edge(o.node, m.node, graph.EdgeDeclaredIn, graph.Declared)
 	c.owners[name] = o
@@ -515,7 +522,7 @@ func (c *checker) declareOwner(m *module, d *syntax.OwnerDecl) {
 func paramText(f *syntax.File, ps []*syntax.Param) string {
 	parts := make([]string, len(ps))
 	for i, p := range ps {
-		parts[i] = f.Text(p)
+		parts[i] = compactNode(f, p)
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
 }
@@ -548,7 +555,7 @@ func (c *checker) entryPoints(res *Result) {
 			c.errorf(f, r.Path, diag.BadRoute, "a route path starts with /, as \"/%s\"", r.Path.Value)
 		}
 		rn := c.node(f, graph.KindRoute, "route:"+r.Path.Value, r.Path.Value, r, r.Path, "")
-		c.g.Nodes[rn].Signature = f.Text(r)
+		c.g.Nodes[rn].Signature = compactNode(f, r)
 		c.g.Nodes[rn].Props = []graph.Property{{Name: "path", Type: "String", Value: r.Path.Value, Editable: true, Literal: true, ValuePos: r.Path.Pos, ValueEnd: r.Path.End}}
 		c.edge(rn, appNode, graph.EdgeChildOf, graph.Declared)
 		// Pages cannot be imported: a route names any page of the project.
@@ -674,4 +681,29 @@ func resolveImportPath(from, rel string) (string, bool) {
 		return "", false
 	}
 	return p, true
+}
+
+// compact returns the source of [pos, end) on one line: the tokens with a
+// single space wherever the source had spaces, line breaks or comments.
+// Signatures use it, so a declaration written over several lines is still
+// summarized on one.
+func compact(f *syntax.File, pos, end int) string {
+	toks := f.Tokens
+	i := sort.Search(len(toks), func(i int) bool { return toks[i].Pos >= pos })
+	var b strings.Builder
+	prev := -1
+	for ; i < len(toks) && toks[i].End <= end && toks[i].Kind != syntax.EOF; i++ {
+		t := toks[i]
+		if prev >= 0 && t.Pos > prev {
+			b.WriteByte(' ')
+		}
+		b.Write(f.Src[t.Pos:t.End])
+		prev = t.End
+	}
+	return b.String()
+}
+
+func compactNode(f *syntax.File, n syntax.Node) string {
+	s := n.Bounds()
+	return compact(f, s.Pos, s.End)
 }

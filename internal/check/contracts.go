@@ -24,7 +24,10 @@ type contract struct {
 	ops       map[string]*operation
 	node      int32 // contract_import node once imported, else -1
 	imported  bool
-	signed    bool
+	// signed is never set for artifacts under .axiom/dev: a development
+	// artifact is unsigned whatever the lock says, since only Axiom Cloud
+	// signs and its artifacts live elsewhere.
+	signed bool
 }
 
 type operation struct {
@@ -179,8 +182,6 @@ func (c *checker) verifyLock(res *Result) {
 			need(fmt.Sprintf("contract artifact %s has changed since the UI lock was written (SHA-256 %s…, locked %s…)", lc.Path, short(sha), short(lc.SHA256)))
 		case k != nil && k.name != lc.Name:
 			need(fmt.Sprintf("the UI lock names contract %s at %s, but the artifact declares %s", lc.Name, lc.Path, k.name))
-		case k != nil:
-			k.signed = lc.Signed
 		}
 	}
 	var extra []string
@@ -237,7 +238,7 @@ func (c *checker) importContract(k *contract) {
 		}
 		op.node = c.node(f, graph.KindOperation, graph.KindOperation+":"+k.name+"."+od.Name.Name, od.Name.Name, od, od.Name, "")
 		on := &c.g.Nodes[op.node]
-		on.Signature = strings.TrimSpace(f.Text(od))
+		on.Signature = compactNode(f, od)
 		on.Props = []graph.Property{{Name: "kind", Type: "String", Value: od.Kind.String(), ValuePos: -1, ValueEnd: -1},
 			{Name: "result", Type: "Type", Value: op.result.String(), ValuePos: -1, ValueEnd: -1}}
 		for _, p := range op.params {

@@ -95,7 +95,7 @@ func (c *checker) useModule(m *module, u *syntax.UseDecl, sym *useSym) {
 	name := u.Name.Name
 	id := graph.KindImport + ":" + f.Path + "#" + name
 	sym.node = c.node(f, graph.KindImport, id, name, u, u.Name, "")
-	c.g.Nodes[sym.node].Signature = strings.TrimSpace(f.Text(u))
+	c.g.Nodes[sym.node].Signature = compactNode(f, u)
 	c.edge(sym.node, m.node, graph.EdgeDeclaredIn, graph.Declared)
 	m.imports = append(m.imports, tm)
 	m.importUse = append(m.importUse, u)
@@ -122,8 +122,9 @@ func (c *checker) useModule(m *module, u *syntax.UseDecl, sym *useSym) {
 	}
 }
 
-// checkImportGraph reports import cycles and chains deeper than
-// import_depth_max, each once, at the use line that closes or deepens it.
+// checkImportGraph reports import cycles, each once at the use line that
+// closes one, and chains of use lines longer than import_depth_max, at the
+// use line that goes one step too deep along the longest chain.
 func (c *checker) checkImportGraph() {
 	const (
 		white = iota
@@ -131,45 +132,62 @@ func (c *checker) checkImportGraph() {
 		black
 	)
 	color := map[*module]int{}
-	depth := map[*module]int{} // longest chain below a finished module
-	reported := map[*syntax.UseDecl]bool{}
-	var visit func(m *module, level int) int
-	visit = func(m *module, level int) int {
+	// height is the longest chain of use lines below a module, with the
+	// edges that close cycles left out so that it is finite.
+	height := map[*module]int{}
+	cyclic := map[*syntax.UseDecl]bool{}
+	imported := map[*module]bool{}
+	var visit func(m *module)
+	visit = func(m *module) {
 		color[m] = grey
-		longest := 0
 		for i, t := range m.imports {
+			imported[t] = true
 			u := m.importUse[i]
 			switch color[t] {
 			case grey:
-				if !reported[u] {
-					reported[u] = true
-					c.errorf(m.file, u.From, diag.ImportCycle, "import cycle: %s imports %s, which imports %s again", m.file.Path, t.file.Path, m.file.Path)
-				}
+				cyclic[u] = true
+				c.errorf(m.file, u.From, diag.ImportCycle, "import cycle: %s imports %s, which imports %s again", m.file.Path, t.file.Path, m.file.Path)
 				continue
 			case white:
-				if level+1 > ImportDepthMax {
-					if !reported[u] {
-						reported[u] = true
-						c.errorf(m.file, u.From, diag.ImportDepthLimit, "imports are nested more than %d deep (import_depth_max) at %s", ImportDepthMax, t.file.Path)
-					}
-					continue
-				}
-				visit(t, level+1)
+				visit(t)
 			}
-			if d := depth[t] + 1; d > longest {
-				longest = d
+			if h := height[t] + 1; h > height[m] {
+				height[m] = h
 			}
 		}
 		color[m] = black
-		depth[m] = longest
-		return longest
-	}
-	if e := c.modules[Entry]; e != nil {
-		visit(e, 0)
 	}
 	for _, m := range c.order {
 		if color[m] == white {
-			visit(m, 0)
+			visit(m)
+		}
+	}
+	reported := map[*syntax.UseDecl]bool{}
+	for _, m := range c.order {
+		if imported[m] && m.file.Path != Entry || height[m] <= ImportDepthMax {
+			continue
+		}
+		// Follow the longest chain down to the use line at depth 17.
+		cur := m
+		for level := 1; ; level++ {
+			next, at := (*module)(nil), (*syntax.UseDecl)(nil)
+			for i, t := range cur.imports {
+				if u := cur.importUse[i]; !cyclic[u] && height[t]+1 == height[cur] {
+					next, at = t, u
+					break
+				}
+			}
+			if next == nil {
+				break
+			}
+			if level > ImportDepthMax {
+				if !reported[at] {
+					reported[at] = true
+					c.errorf(cur.file, at.From, diag.ImportDepthLimit, "imports are nested more than %d deep (import_depth_max): %s is import number %d of the chain from %s", ImportDepthMax, next.file.Path, level, m.file.Path)
+				}
+				break
+			}
+			cur = next
 		}
 	}
 }

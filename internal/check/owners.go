@@ -96,7 +96,7 @@ func (c *checker) checkProps(o *owner) {
 		s.typ = c.typeOf(o.mod, p.Type)
 		s.required = p.Default == nil && !s.typ.Optional
 		n := &c.g.Nodes[s.node]
-		n.Signature = f.Text(p)
+		n.Signature = compactNode(f, p)
 		n.Props = []graph.Property{{Name: "type", Type: "Type", Value: s.typ.String(), ValuePos: -1, ValueEnd: -1}}
 		if p.Default != nil {
 			x := base
@@ -132,8 +132,13 @@ func (c *checker) checkOwner(o *owner) {
 			if s := c.declareMember(o, symAction, mem.Name, mem); s != nil {
 				s.typ = actionType
 				for _, p := range mem.Params {
-					s.params = append(s.params, c.typeOf(o.mod, p.Type))
+					t := c.typeOf(o.mod, p.Type)
+					s.params = append(s.params, t)
 					s.pnames = append(s.pnames, p.Name.Name)
+					s.pdefault = append(s.pdefault, p.Default != nil)
+					if p.Default != nil {
+						c.expect(base, p.Default, t, "the default of parameter "+p.Name.Name)
+					}
 				}
 				c.g.Nodes[s.node].Signature = mem.Name.Name + paramText(f, mem.Params)
 			}
@@ -162,7 +167,7 @@ func (c *checker) checkOwner(o *owner) {
 				continue
 			}
 			n := &c.g.Nodes[s.node]
-			n.Signature = strings.TrimSpace(f.Text(mem))
+			n.Signature = compactNode(f, mem)
 			n.Props = []graph.Property{{Name: "type", Type: "Type", Value: s.typ.String(), ValuePos: -1, ValueEnd: -1}}
 			c.modelEdges(s.node, s.typ)
 			if mem.Init != nil {
@@ -247,7 +252,7 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 	x := base
 	x.from = s.node
 	n := &c.g.Nodes[s.node]
-	n.Signature = strings.TrimSpace(f.Text(d))
+	n.Signature = compactNode(f, d)
 	call, ok := d.Value.(*syntax.CallExpr)
 	var sel *syntax.MemberExpr
 	var kname *syntax.Ident
@@ -593,12 +598,14 @@ func (c *checker) call(x ctx, call *syntax.CallExpr) {
 type namedParam struct {
 	name string
 	typ  *Type
+	// optional is set for a parameter with a default value.
+	optional bool
 }
 
 func namedParams(s *symbol) []namedParam {
 	out := make([]namedParam, len(s.params))
 	for i := range s.params {
-		out[i] = namedParam{s.pnames[i], s.params[i]}
+		out[i] = namedParam{s.pnames[i], s.params[i], s.pdefault[i]}
 	}
 	return out
 }
@@ -612,7 +619,7 @@ func (c *checker) externParams(ex *extern) []namedParam {
 	}
 	out := make([]namedParam, len(ex.params))
 	for i := range ex.params {
-		out[i] = namedParam{ex.names[i], ex.params[i]}
+		out[i] = namedParam{ex.names[i], ex.params[i], ex.decl.Params[i].Default != nil}
 	}
 	return out
 }
@@ -657,7 +664,7 @@ func (c *checker) checkArgs(x ctx, call *syntax.CallExpr, name string, params []
 		c.expect(x, a.Value, p.typ, "argument "+p.name+" of "+name)
 	}
 	for _, p := range params {
-		if !seen[p.name] && !p.typ.Optional {
+		if !seen[p.name] && !p.typ.Optional && !p.optional {
 			c.errorf(f, call, diag.BadCall, "%s needs argument %s", name, p.name)
 		}
 	}

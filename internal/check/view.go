@@ -43,7 +43,7 @@ func conditionalSignature(f *syntax.File, v *syntax.IfView) string {
 			parts = append(parts, "else")
 			continue
 		}
-		parts = append(parts, "if "+f.Text(br.Cond))
+		parts = append(parts, "if "+compactNode(f, br.Cond))
 	}
 	return strings.Join(parts, " / ")
 }
@@ -51,16 +51,11 @@ func conditionalSignature(f *syntax.File, v *syntax.IfView) string {
 // elementSignature is the element's header: name and arguments without
 // its children.
 func elementSignature(f *syntax.File, e *syntax.Element) string {
-	end := e.Name.End
+	end := e.End
 	if e.Children != nil {
 		end = e.Children.Pos
-		for end > e.Name.End && (f.Src[end-1] == ' ' || f.Src[end-1] == '\t') {
-			end--
-		}
-	} else {
-		end = e.End
 	}
-	return string(f.Src[e.Name.Pos:end])
+	return compact(f, e.Name.Pos, end)
 }
 
 func (c *checker) element(x ctx, e *syntax.Element, parent int32, path string) {
@@ -132,6 +127,12 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, path string) {
 		}
 		given[at] = true
 		typ, t := c.property(y, e, a, spec)
+		if spec.cat != nil && e.Name.Name == "Link" && name == "to" {
+			// A link leads to a route like navigate() does.
+			if lit, ok := a.Value.(*syntax.StringLit); ok {
+				c.pendingNav = append(c.pendingNav, pendingNav{from: n, path: lit.Value, file: f, at: lit})
+			}
+		}
 		if spec.cat != nil && spec.cat.Type == catalog.Items {
 			itemsType = t
 		}

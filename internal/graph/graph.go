@@ -17,7 +17,6 @@ const (
 	KindComponent      = "component"
 	KindProp           = "prop"
 	KindModel          = "model"
-	KindField          = "field"
 	KindState          = "state"
 	KindQuery          = "query"
 	KindMutation       = "mutation"
@@ -31,7 +30,7 @@ const (
 )
 
 // Kinds lists every node kind, in the order docs present them.
-var Kinds = []string{KindModule, KindApp, KindRoute, KindPage, KindComponent, KindProp, KindModel, KindField,
+var Kinds = []string{KindModule, KindApp, KindRoute, KindPage, KindComponent, KindProp, KindModel,
 	KindState, KindQuery, KindMutation, KindAction, KindElement, KindConditional, KindContractImport, KindOperation,
 	KindImport, KindExtension}
 

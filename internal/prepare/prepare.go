@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -24,6 +25,9 @@ import (
 type Report struct {
 	// Written lists the project-relative files written, in order.
 	Written []string
+	// Removed lists development artifacts removed because their source in
+	// contracts/ is gone.
+	Removed []string
 	// Contracts lists the locked contracts.
 	Contracts []lock.Contract
 }
@@ -97,6 +101,27 @@ func Run(root string) (*Report, error) {
 		}
 		artifacts[id] = data
 		rep.Written = append(rep.Written, rel)
+	}
+	// When the project publishes contract sources, they are the whole
+	// truth: an artifact whose source was deleted is removed, so the lock
+	// never pins a contract the backend no longer publishes.
+	if fi, err := os.Stat(filepath.Join(in.Root, load.ContractSourceDir)); err == nil && fi.IsDir() {
+		for id := range artifacts {
+			if _, ok := sources[id]; ok {
+				continue
+			}
+			rel := lock.ArtifactPath(id)
+			abs, err := fsutil.Resolve(in.Root, rel)
+			if err != nil {
+				return rep, err
+			}
+			if err := os.Remove(abs); err != nil {
+				return rep, err
+			}
+			delete(artifacts, id)
+			rep.Removed = append(rep.Removed, rel)
+		}
+		sort.Strings(rep.Removed)
 	}
 	l := &lock.Lock{LockVersion: lock.Version, LanguageProfile: "acore-ui", Target: "web", CatalogVersion: catalog.Version}
 	all := make([]string, 0, len(artifacts))

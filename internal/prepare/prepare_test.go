@@ -87,3 +87,28 @@ func TestPrepareRefusesBrokenContracts(t *testing.T) {
 		})
 	}
 }
+
+func TestPrepareRemovesArtifactsWhoseSourceIsGone(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"contracts/tasks.axiom": tasks, "contracts/old.axiom": "contract Old {\n}\n"})
+	if _, err := prepare.Run(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "contracts/old.axiom")); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := prepare.Run(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(rep.Removed, ",") != ".axiom/dev/contracts/old.axiom" {
+		t.Fatalf("removed %v", rep.Removed)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".axiom/dev/contracts/old.axiom")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("stale artifact still there: %v", err)
+	}
+	l, _, err := lock.Read(dir)
+	if err != nil || len(l.Contracts) != 1 || l.Contracts[0].ID != "tasks" {
+		t.Fatalf("lock %+v %v", l, err)
+	}
+}
