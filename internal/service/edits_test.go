@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"github.com/axiomcore/acore/internal/schema"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -91,6 +92,11 @@ func opsDo(t *testing.T, s *Service, op, snap string, limits map[string]any, par
 	_, hasErr := top["error"]
 	if hasRes == hasErr {
 		t.Fatalf("%s: response must have exactly one of result and error:\n%s", op, out)
+	}
+	var v any
+	_ = json.Unmarshal(out, &v)
+	if err := schema.ValidateResponse(v); err != nil {
+		t.Errorf("%s: response breaks the schema: %v\n%s", op, err, out)
 	}
 	var r opsResponse
 	if err := json.Unmarshal(out, &r); err != nil {

@@ -55,11 +55,6 @@ func (o obj) str(path string) string {
 	return s
 }
 
-func (o obj) num(path string) int {
-	f, _ := o.get(path).(float64)
-	return int(f)
-}
-
 func (o obj) list(path string) []any {
 	l, _ := o.get(path).([]any)
 	return l

@@ -17,7 +17,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
-	"sync"
 
 	"github.com/axiomcore/acore/internal/catalog"
 	"github.com/axiomcore/acore/internal/check"
@@ -48,9 +47,6 @@ type Service struct {
 	toolchain           protocol.Toolchain
 	manifest            map[string]any
 	manifestFingerprint string
-
-	mu     sync.Mutex
-	opened bool
 }
 
 // New returns a service for the project at cfg.Root.
@@ -245,15 +241,12 @@ func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.R
 		}
 	}
 	var req protocol.Request
-	if fe := validateRequest(op, top); fe != nil {
+	if fe := validateRequest(top); fe != nil {
 		_ = decodeLoose(top, &req)
 		return s.errorResponse(op, &req, fe)
 	}
 	if err := decodeLoose(top, &req); err != nil {
 		return s.errorResponse(op, &req, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "%v", err))
-	}
-	if e := checkEnvelope(op, rules, &req); e != nil {
-		return s.errorResponse(op, &req, e)
 	}
 	c := &call{s: s, ctx: ctx, req: &req, limits: req.Limits.Apply(), coverage: protocol.Complete()}
 	c.trunc = protocol.Truncation{Limits: c.limits, Omissions: []protocol.Omission{}}
@@ -315,30 +308,6 @@ func quoteOr(raw json.RawMessage) string {
 func decodeLoose(top map[string]json.RawMessage, req *protocol.Request) error {
 	b, _ := json.Marshal(top)
 	return json.Unmarshal(b, req)
-}
-
-// checkEnvelope enforces the per-operation envelope table.
-func checkEnvelope(op, rules string, req *protocol.Request) *protocol.Error {
-	fields := []struct {
-		name string
-		set  bool
-	}{{"workspace", req.Workspace != nil}, {"snapshot", req.Snapshot != nil}, {"base_snapshot", req.BaseSnapshot != nil}, {"request_id", req.RequestID != nil}}
-	for i, f := range fields {
-		switch rules[i] {
-		case '-':
-			if f.set {
-				return protocol.Errorf(protocol.CodeInvalidArguments, "schema", "%s: not allowed for %s", f.name, op)
-			}
-		case 'r':
-			if !f.set && !(op == "check.run" && f.name == "snapshot") {
-				return protocol.Errorf(protocol.CodeInvalidArguments, "schema", "%s: required for %s", f.name, op)
-			}
-		}
-	}
-	if req.Params == nil || bytes.Equal(bytes.TrimSpace(req.Params), []byte("null")) {
-		return protocol.Errorf(protocol.CodeInvalidArguments, "schema", "params: required")
-	}
-	return nil
 }
 
 // jsonDepth returns the deepest nesting of arrays and objects in raw,
