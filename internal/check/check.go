@@ -44,7 +44,11 @@ type Input struct {
 	Contracts []*syntax.File // .axiom artifacts under lock.ContractDir
 	// ContractSHA maps an artifact path to the SHA-256 of its bytes.
 	ContractSHA map[string]string
-	Lock        *lock.Lock // nil when the project has no lock
+	// SourceSHA maps the path of each published contract source
+	// (contracts/<id>.axiom) to the SHA-256 of its bytes; an artifact that
+	// differs from its source needs preparation.
+	SourceSHA map[string]string
+	Lock      *lock.Lock // nil when the project has no lock
 	// LockErr is why the lock could not be used (unreadable, malformed).
 	LockErr string
 	// Limit is set when the loader refused the inputs for a bound; its

@@ -184,6 +184,20 @@ func (c *checker) verifyLock(res *Result) {
 			need(fmt.Sprintf("the UI lock names contract %s at %s, but the artifact declares %s", lc.Name, lc.Path, k.name))
 		}
 	}
+	srcs := make([]string, 0, len(c.in.SourceSHA))
+	for p := range c.in.SourceSHA {
+		srcs = append(srcs, p)
+	}
+	sort.Strings(srcs)
+	for _, p := range srcs {
+		id := strings.TrimSuffix(path.Base(p), ".axiom")
+		art := lock.ArtifactPath(id)
+		if sha, ok := c.in.ContractSHA[art]; !ok {
+			need(fmt.Sprintf("contract source %s has no development artifact %s", p, art))
+		} else if sha != c.in.SourceSHA[p] {
+			need(fmt.Sprintf("contract source %s and its development artifact %s differ", p, art))
+		}
+	}
 	var extra []string
 	for _, f := range c.in.Contracts {
 		if !locked[f.Path] {

@@ -4,6 +4,7 @@ package project
 
 import (
 	"errors"
+	"path"
 
 	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/diag"
@@ -66,6 +67,12 @@ func Compile(in *load.Inputs) *Project {
 		ci.ContractSHA[f.Path] = f.SHA256
 	}
 	ci.Sources, ci.Contracts = p.Sources, p.Contracts
+	ci.SourceSHA = map[string]string{}
+	for _, f := range in.ContractSources {
+		if path.Dir(f.Path) == load.ContractSourceDir {
+			ci.SourceSHA[f.Path] = f.SHA256
+		}
+	}
 	if in.Lock != nil {
 		l, err := lock.Parse(in.Lock.Data)
 		if err != nil {
