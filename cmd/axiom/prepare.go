@@ -38,6 +38,9 @@ func runPrepare(args []string, stdout, stderr io.Writer) int {
 	// Run may have written some files before failing; report them either
 	// way so the user knows what changed on disk.
 	if rep != nil {
+		for _, f := range rep.Removed {
+			fmt.Fprintf(stdout, "removed %s\n", f)
+		}
 		for _, f := range rep.Written {
 			fmt.Fprintf(stdout, "wrote %s\n", f)
 		}
@@ -54,7 +57,7 @@ func runPrepare(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "axiom prepare: %v\n", err)
 		return exitFail
 	}
-	if len(rep.Written) == 0 {
+	if len(rep.Written) == 0 && len(rep.Removed) == 0 {
 		fmt.Fprintln(stdout, "up to date")
 	}
 	return exitOK
