@@ -71,3 +71,9 @@ func buildManifest() (map[string]any, string) {
 	sum := sha256.Sum256(b)
 	return m, hex.EncodeToString(sum[:])
 }
+
+// Manifest returns the capability manifest of this build.
+func Manifest() map[string]any {
+	m, _ := buildManifest()
+	return m
+}
