@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/axiomcore/acore/internal/scaffold"
 	"github.com/axiomcore/acore/internal/service"
@@ -306,3 +307,52 @@ func jsonOf(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+func TestTimeoutAndQueueFull(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "task-app")
+	if _, err := scaffold.New(dir); err != nil {
+		t.Fatal(err)
+	}
+	s, err := service.New(service.Config{Root: dir, Timeout: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := do(t, s, v1+`"operation": "node.find", "snapshot": "latest", "params": {"query": "", "limit": 50}}`)
+	expect(t, o, "error.code", "resource_limit")
+	expect(t, o, "error.reason", "timeout")
+	expect(t, o, "error.retryable", "same_request")
+	expect(t, o, "operation", "node.find")
+
+	s, err = service.New(service.Config{Root: dir, MaxInFlight: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Hold the only slot with a request that waits on a blocked reader.
+	release := make(chan struct{})
+	started := make(chan struct{})
+	go func() {
+		s.Handle(blockingCtx{started: started, release: release}, []byte(v1+`"operation": "capabilities", "params": {}}`))
+	}()
+	<-started
+	o = do(t, s, v1+`"operation": "capabilities", "params": {}}`)
+	close(release)
+	expect(t, o, "error.code", "resource_limit")
+	expect(t, o, "error.reason", "queue_full")
+	expect(t, o, "error.retryable", "same_request")
+}
+
+// blockingCtx holds a request inside Handle: Handle asks its context for
+// a deadline after taking a slot, and this one waits there until release.
+type blockingCtx struct {
+	started chan struct{}
+	release chan struct{}
+}
+
+func (b blockingCtx) Deadline() (time.Time, bool) {
+	close(b.started)
+	<-b.release
+	return time.Time{}, false
+}
+func (blockingCtx) Done() <-chan struct{} { return nil }
+func (blockingCtx) Err() error            { return nil }
+func (blockingCtx) Value(any) any         { return nil }

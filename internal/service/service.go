@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/axiomcore/acore/internal/catalog"
 	"github.com/axiomcore/acore/internal/check"
@@ -36,6 +37,12 @@ type Config struct {
 	// Caller scopes workspace ids: the same root and caller get the same id
 	// in every process, so one-shot commands can chain.
 	Caller string
+	// Timeout bounds one request (timeout_ms); zero means the protocol's
+	// 30 s.
+	Timeout time.Duration
+	// MaxInFlight bounds the requests answered at once; more are refused
+	// with queue_full. Zero means 16.
+	MaxInFlight int
 }
 
 // Service serves one root.
@@ -47,6 +54,8 @@ type Service struct {
 	toolchain           protocol.Toolchain
 	manifest            map[string]any
 	manifestFingerprint string
+	timeout             time.Duration
+	slots               chan struct{}
 }
 
 // New returns a service for the project at cfg.Root.
@@ -70,7 +79,14 @@ func New(cfg Config) (*Service, error) {
 	if caller == "" {
 		caller = fmt.Sprintf("uid-%d", os.Getuid())
 	}
-	s := &Service{root: real, caller: caller}
+	s := &Service{root: real, caller: caller, timeout: cfg.Timeout}
+	if s.timeout <= 0 {
+		s.timeout = protocol.TimeoutMS * time.Millisecond
+	}
+	if cfg.MaxInFlight <= 0 {
+		cfg.MaxInFlight = 16
+	}
+	s.slots = make(chan struct{}, cfg.MaxInFlight)
 	s.toolchain = Toolchain()
 	s.wsID = workspaceID(real, caller)
 	s.store = snapshot.NewStore(real, snapshot.Identity{Compiler: s.toolchain.CompilerIdentity, Profile: "acore-ui", Target: "web"}, 0)
@@ -158,8 +174,43 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
 	if _, ok := top["protocol"]; !ok {
 		return legacy(`protocol is missing; it must be "studio/v1"`)
 	}
-	resp = s.respond(ctx, raw, top)
-	return s.encode(resp)
+	op := opOf(top) // read before respond fills in the workspace
+	select {
+	case s.slots <- struct{}{}:
+		defer func() { <-s.slots }()
+	default:
+		return s.encode(s.errorResponse(op, nil, protocol.Errorf(protocol.CodeResourceLimit, "queue_full",
+			"the service is answering %d requests already; send the same request again", cap(s.slots))))
+	}
+	// The handler runs on its own goroutine so that a request past
+	// timeout_ms is answered; handlers only read immutable snapshots, so
+	// one left running cannot corrupt anything.
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	done := make(chan *protocol.Response, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- s.errorResponse(op, nil, protocol.Errorf(protocol.CodeInternal, "panic", "internal error: %v", r))
+			}
+		}()
+		done <- s.respond(ctx, raw, top)
+	}()
+	select {
+	case resp = <-done:
+		return s.encode(resp)
+	case <-ctx.Done():
+		e := protocol.Errorf(protocol.CodeResourceLimit, "timeout", "the request ran past timeout_ms (%d)", s.timeout.Milliseconds()).
+			Detail("timeout_ms", s.timeout.Milliseconds()).Detail("outcome", "not_applied")
+		return s.encode(s.errorResponse(op, nil, e))
+	}
+}
+
+// opOf is the operation a request names, for echoing in early errors.
+func opOf(top map[string]json.RawMessage) string {
+	var op string
+	_ = json.Unmarshal(top["operation"], &op)
+	return op
 }
 
 func (s *Service) encode(r *protocol.Response) []byte {
