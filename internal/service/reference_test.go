@@ -313,11 +313,17 @@ func TestTimeoutAndQueueFull(t *testing.T) {
 	if _, err := scaffold.New(dir); err != nil {
 		t.Fatal(err)
 	}
-	s, err := service.New(service.Config{Root: dir, Timeout: time.Nanosecond})
+	s, err := service.New(service.Config{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := do(t, s, v1+`"operation": "node.find", "snapshot": "latest", "params": {"query": "", "limit": 50}}`)
+	// A request whose time is already up, as one past timeout_ms is.
+	late, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	var o obj
+	if err := json.Unmarshal(s.Handle(late, []byte(v1+`"operation": "node.find", "snapshot": "latest", "params": {"query": "", "limit": 50}}`)), &o); err != nil {
+		t.Fatal(err)
+	}
 	expect(t, o, "error.code", "resource_limit")
 	expect(t, o, "error.reason", "timeout")
 	expect(t, o, "error.retryable", "same_request")

@@ -187,6 +187,14 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
 	// one left running cannot corrupt anything.
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
+	timedOut := func() []byte {
+		e := protocol.Errorf(protocol.CodeResourceLimit, "timeout", "the request ran past timeout_ms (%d)", s.timeout.Milliseconds()).
+			Detail("timeout_ms", s.timeout.Milliseconds()).Detail("outcome", "not_applied")
+		return s.encode(s.errorResponse(op, nil, e))
+	}
+	if ctx.Err() != nil {
+		return timedOut()
+	}
 	done := make(chan *protocol.Response, 1)
 	go func() {
 		defer func() {
@@ -200,9 +208,7 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
 	case resp = <-done:
 		return s.encode(resp)
 	case <-ctx.Done():
-		e := protocol.Errorf(protocol.CodeResourceLimit, "timeout", "the request ran past timeout_ms (%d)", s.timeout.Milliseconds()).
-			Detail("timeout_ms", s.timeout.Milliseconds()).Detail("outcome", "not_applied")
-		return s.encode(s.errorResponse(op, nil, e))
+		return timedOut()
 	}
 }
 
