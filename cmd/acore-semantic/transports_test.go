@@ -378,6 +378,12 @@ func checkEnvelope(t *testing.T, s step, resp map[string]any) {
 		if errField("code") != "invalid_arguments" {
 			t.Errorf("line %d: %v", s.line, resp["error"])
 		}
+	case strings.Contains(s.req, `"max_bytes": 256`):
+		// The reference's insufficient_context example.
+		d, _ := errField("details").(map[string]any)
+		if errField("code") != "insufficient_context" || d["required_bytes"] != 294.0 {
+			t.Errorf("line %d: %v", s.line, resp["error"])
+		}
 	case req["operation"] == "change.discard":
 		if resp["workspace"] == nil {
 			t.Errorf("line %d: the workspace was not filled in: %v", s.line, resp)
