@@ -243,6 +243,7 @@ func Check(in *Input) *Result {
 		res.State = StateUnavailable
 	}
 	if res.State != StateUnavailable {
+		c.g.SetFiles(append(append([]*syntax.File{}, c.in.Sources...), c.in.Contracts...))
 		res.Graph = c.g
 	}
 	c.summaries(res)
@@ -352,7 +353,7 @@ func (c *checker) node(f *syntax.File, kind, id, name string, n syntax.Node, nam
 	}
 	p := f.Position(at)
 	i, _ := c.g.Add(graph.Node{ID: id, Kind: kind, Name: name, Path: f.Path, Pos: s.Pos, End: s.End, Line: p.Line,
-		Column: p.Column, Version: graph.Version(kind, name, f.Path, f.Src[s.Pos:s.End]), Owner: ownerID})
+		Column: p.Column, Owner: ownerID})
 	return i
 }
 
@@ -516,8 +517,7 @@ func (c *checker) declareOwner(m *module, d *syntax.OwnerDecl) {
 	}
 	o := &owner{decl: d, mod: m, id: kind + ":" + name, members: map[string]*symbol{}}
 	o.node = c.node(f, kind, o.id, name, d, d.Name, "")
-	header := compact(f, d.Pos, min(d.LBrace, d.End))
-	c.g.Nodes[o.node].Signature = header
+	c.sig(o.node, d.Pos, min(d.LBrace, d.End))
 	c.edge(o.node, m.node, graph.EdgeDeclaredIn, graph.Declared)
 	c.owners[name] = o
 	m.owners[name] = o
@@ -526,7 +526,7 @@ func (c *checker) declareOwner(m *module, d *syntax.OwnerDecl) {
 func paramText(f *syntax.File, ps []*syntax.Param) string {
 	parts := make([]string, len(ps))
 	for i, p := range ps {
-		parts[i] = compactNode(f, p)
+		parts[i] = f.Compact(p.Pos, p.End)
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
 }
@@ -559,7 +559,7 @@ func (c *checker) entryPoints(res *Result) {
 			c.errorf(f, r.Path, diag.BadRoute, "a route path starts with /, as \"/%s\"", r.Path.Value)
 		}
 		rn := c.node(f, graph.KindRoute, "route:"+r.Path.Value, r.Path.Value, r, r.Path, "")
-		c.g.Nodes[rn].Signature = compactNode(f, r)
+		c.sig(rn, r.Pos, r.End)
 		c.g.Nodes[rn].Props = []graph.Property{{Name: "path", Type: "String", Value: r.Path.Value, Editable: true, Literal: true, ValuePos: r.Path.Pos, ValueEnd: r.Path.End}}
 		c.edge(rn, appNode, graph.EdgeChildOf, graph.Declared)
 		// Pages cannot be imported: a route names any page of the project.
@@ -687,27 +687,8 @@ func resolveImportPath(from, rel string) (string, bool) {
 	return p, true
 }
 
-// compact returns the source of [pos, end) on one line: the tokens with a
-// single space wherever the source had spaces, line breaks or comments.
-// Signatures use it, so a declaration written over several lines is still
-// summarized on one.
-func compact(f *syntax.File, pos, end int) string {
-	toks := f.Tokens
-	i := sort.Search(len(toks), func(i int) bool { return toks[i].Pos >= pos })
-	var b strings.Builder
-	prev := -1
-	for ; i < len(toks) && toks[i].End <= end && toks[i].Kind != syntax.EOF; i++ {
-		t := toks[i]
-		if prev >= 0 && t.Pos > prev {
-			b.WriteByte(' ')
-		}
-		b.Write(f.Src[t.Pos:t.End])
-		prev = t.End
-	}
-	return b.String()
-}
-
-func compactNode(f *syntax.File, n syntax.Node) string {
-	s := n.Bounds()
-	return compact(f, s.Pos, s.End)
+// sig makes node i's signature the one-line form of [pos, end) of its
+// file, computed when asked for.
+func (c *checker) sig(i int32, pos, end int) {
+	c.g.Nodes[i].SigPos, c.g.Nodes[i].SigEnd = pos, end
 }

@@ -93,8 +93,8 @@ func FuzzCheck(f *testing.F) {
 			if n.Path == "main.acore" && (n.Pos < 0 || n.Pos > n.End || n.End > len(src)) {
 				t.Fatalf("node %s span [%d,%d) outside the file", n.ID, n.Pos, n.End)
 			}
-			if n.Line < 1 || n.Column < 1 || len(n.Version) != 64 {
-				t.Fatalf("node %s has position %d:%d version %q", n.ID, n.Line, n.Column, n.Version)
+			if n.Line < 1 || n.Column < 1 || len(g.Version(&n)) != 64 {
+				t.Fatalf("node %s has position %d:%d version %q", n.ID, n.Line, n.Column, g.Version(&n))
 			}
 		}
 		for _, e := range g.Edges {

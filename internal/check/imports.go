@@ -95,7 +95,7 @@ func (c *checker) useModule(m *module, u *syntax.UseDecl, sym *useSym) {
 	name := u.Name.Name
 	id := graph.KindImport + ":" + f.Path + "#" + name
 	sym.node = c.node(f, graph.KindImport, id, name, u, u.Name, "")
-	c.g.Nodes[sym.node].Signature = compactNode(f, u)
+	c.sig(sym.node, u.Pos, u.End)
 	c.edge(sym.node, m.node, graph.EdgeDeclaredIn, graph.Declared)
 	m.imports = append(m.imports, tm)
 	m.importUse = append(m.importUse, u)

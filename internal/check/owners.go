@@ -96,7 +96,7 @@ func (c *checker) checkProps(o *owner) {
 		s.typ = c.typeOf(o.mod, p.Type)
 		s.required = p.Default == nil && !s.typ.Optional
 		n := &c.g.Nodes[s.node]
-		n.Signature = compactNode(f, p)
+		c.sig(s.node, p.Pos, p.End)
 		n.Props = []graph.Property{{Name: "type", Type: "Type", Value: s.typ.String(), ValuePos: -1, ValueEnd: -1}}
 		if p.Default != nil {
 			x := base
@@ -140,7 +140,11 @@ func (c *checker) checkOwner(o *owner) {
 						c.expect(base, p.Default, t, "the default of parameter "+p.Name.Name)
 					}
 				}
-				c.g.Nodes[s.node].Signature = mem.Name.Name + paramText(f, mem.Params)
+				end := mem.End
+				if mem.Body != nil {
+					end = mem.Body.Pos
+				}
+				c.sig(s.node, mem.Name.Pos, end)
 			}
 		case *syntax.ViewDecl:
 			if view != nil {
@@ -167,7 +171,7 @@ func (c *checker) checkOwner(o *owner) {
 				continue
 			}
 			n := &c.g.Nodes[s.node]
-			n.Signature = compactNode(f, mem)
+			c.sig(s.node, mem.Pos, mem.End)
 			n.Props = []graph.Property{{Name: "type", Type: "Type", Value: s.typ.String(), ValuePos: -1, ValueEnd: -1}}
 			c.modelEdges(s.node, s.typ)
 			if mem.Init != nil {
@@ -252,7 +256,7 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 	x := base
 	x.from = s.node
 	n := &c.g.Nodes[s.node]
-	n.Signature = compactNode(f, d)
+	c.sig(s.node, d.Pos, d.End)
 	call, ok := d.Value.(*syntax.CallExpr)
 	var sel *syntax.MemberExpr
 	var kname *syntax.Ident

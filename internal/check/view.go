@@ -43,26 +43,22 @@ func conditionalSignature(f *syntax.File, v *syntax.IfView) string {
 			parts = append(parts, "else")
 			continue
 		}
-		parts = append(parts, "if "+compactNode(f, br.Cond))
+		parts = append(parts, "if "+f.Compact(br.Cond.Bounds().Pos, br.Cond.Bounds().End))
 	}
 	return strings.Join(parts, " / ")
-}
-
-// elementSignature is the element's header: name and arguments without
-// its children.
-func elementSignature(f *syntax.File, e *syntax.Element) string {
-	end := e.End
-	if e.Children != nil {
-		end = e.Children.Pos
-	}
-	return compact(f, e.Name.Pos, end)
 }
 
 func (c *checker) element(x ctx, e *syntax.Element, parent int32, path string) {
 	f := x.f
 	n := c.node(f, graph.KindElement, graph.KindElement+":"+path, e.Name.Name, e, e.Name, x.o.id)
 	c.edge(n, parent, graph.EdgeChildOf, graph.Declared)
-	c.g.Nodes[n].Signature = elementSignature(f, e)
+	// The signature is the element's header: name and arguments, without
+	// its children.
+	sigEnd := e.End
+	if e.Children != nil {
+		sigEnd = e.Children.Pos
+	}
+	c.sig(n, e.Name.Pos, sigEnd)
 	y := x
 	y.from = n
 	y.callEdge = graph.EdgeTriggers

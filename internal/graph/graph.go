@@ -6,6 +6,9 @@ package graph
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"sync/atomic"
+
+	"github.com/axiomcore/acore/internal/syntax"
 )
 
 // Node kinds.
@@ -88,11 +91,15 @@ type Node struct {
 	Pos, End int
 	// Line and Column locate the node's identifying token (its name).
 	Line, Column int
-	Version      string
 	Owner        string // the page or component that owns it, or ""
 	Props        []Property
-	// Signature is a one-line summary of the declaration, for context.
-	Signature string
+	// Signature is a one-line summary of the declaration when it is not
+	// simply source text; otherwise SigPos and SigEnd delimit the source it
+	// is read from, on demand (see Graph.Signature).
+	Signature      string
+	SigPos, SigEnd int
+	// Index is the node's position in Graph.Nodes.
+	Index int32
 	// Foreign marks a node whose implementation the compiler cannot see;
 	// walks report it as a boundary.
 	Foreign bool
@@ -116,6 +123,12 @@ type Graph struct {
 	byID  map[string]int32
 	out   [][]int32
 	in    [][]int32
+	files map[string]*syntax.File
+	// versions caches node versions, computed on first use: most nodes of
+	// a large project are never asked for, and hashing each node's text
+	// (which contains its children's) at compile time costs more than the
+	// rest of the graph.
+	versions []atomic.Pointer[string]
 }
 
 // New returns an empty graph with room for about n nodes, so that large
@@ -125,8 +138,9 @@ func New(n int) *Graph {
 		out: make([][]int32, 0, n), in: make([][]int32, 0, n)}
 }
 
-// Version fingerprints a node: kind, name, file and authored text.
-func Version(kind, name, path string, text []byte) string {
+// Fingerprint is a node version: the SHA-256 of its kind, name, file and
+// authored text.
+func Fingerprint(kind, name, path string, text []byte) string {
 	h := sha256.New()
 	h.Write([]byte(kind))
 	h.Write([]byte{0})
@@ -145,6 +159,7 @@ func (g *Graph) Add(n Node) (int32, bool) {
 		return i, false
 	}
 	i := int32(len(g.Nodes))
+	n.Index = i
 	g.Nodes = append(g.Nodes, n)
 	g.byID[n.ID] = i
 	g.out = append(g.out, nil)
@@ -187,3 +202,47 @@ func (g *Graph) Out(i int32) []int32 { return g.out[i] }
 
 // In returns the indexes of the edges entering node i, in insertion order.
 func (g *Graph) In(i int32) []int32 { return g.in[i] }
+
+// SetFiles gives the graph the parsed files its nodes point into, for
+// versions and signatures computed on demand. Call it before the graph is
+// shared.
+func (g *Graph) SetFiles(files []*syntax.File) {
+	g.files = make(map[string]*syntax.File, len(files))
+	for _, f := range files {
+		g.files[f.Path] = f
+	}
+	g.versions = make([]atomic.Pointer[string], len(g.Nodes))
+}
+
+// File returns the parsed file at path.
+func (g *Graph) File(path string) *syntax.File { return g.files[path] }
+
+// Version returns the node's version: a fingerprint of its kind, name, file
+// and authored text. It is safe for concurrent use.
+func (g *Graph) Version(n *Node) string {
+	if int(n.Index) < len(g.versions) {
+		if v := g.versions[n.Index].Load(); v != nil {
+			return *v
+		}
+	}
+	var text []byte
+	if f := g.files[n.Path]; f != nil && n.End <= len(f.Src) {
+		text = f.Src[n.Pos:n.End]
+	}
+	v := Fingerprint(n.Kind, n.Name, n.Path, text)
+	if int(n.Index) < len(g.versions) {
+		g.versions[n.Index].Store(&v)
+	}
+	return v
+}
+
+// Signature returns the node's one-line summary.
+func (g *Graph) Signature(n *Node) string {
+	if n.Signature != "" || n.SigEnd <= n.SigPos {
+		return n.Signature
+	}
+	if f := g.files[n.Path]; f != nil {
+		return f.Compact(n.SigPos, n.SigEnd)
+	}
+	return ""
+}

@@ -30,9 +30,10 @@ func dumpGraph(g *graph.Graph) string {
 	var b strings.Builder
 	for i, n := range g.Nodes {
 		fmt.Fprintf(&b, "%s kind=%s name=%q %s:%d:%d owner=%q\n", n.ID, n.Kind, n.Name, n.Path, n.Line, n.Column, n.Owner)
-		if n.Signature != "" {
-			fmt.Fprintf(&b, "  signature %s\n", n.Signature)
+		if sig := g.Signature(&g.Nodes[i]); sig != "" {
+			fmt.Fprintf(&b, "  signature %s\n", sig)
 		}
+		fmt.Fprintf(&b, "  version %s\n", g.Version(&g.Nodes[i])[:12])
 		for _, p := range n.Props {
 			if p.Name == "sha256" {
 				p.Value = "…"

@@ -66,8 +66,8 @@ type NodeSummary struct {
 	Version string `json:"version"`
 }
 
-func summary(n *graph.Node) NodeSummary {
-	return NodeSummary{ID: n.ID, Kind: n.Kind, Name: n.Name, Path: n.Path, Version: n.Version}
+func summary(g *graph.Graph, n *graph.Node) NodeSummary {
+	return NodeSummary{ID: n.ID, Kind: n.Kind, Name: n.Name, Path: n.Path, Version: g.Version(n)}
 }
 
 // Site is where an edge is written.

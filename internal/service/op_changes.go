@@ -315,7 +315,7 @@ func textKey(snap *snapshot.Snapshot, n *graph.Node) string {
 	if f == nil || n.Pos < 0 || n.End > len(f.Src) || n.Pos > n.End {
 		return ""
 	}
-	return graph.Version(n.Kind, n.Name, "", f.Src[n.Pos:n.End])
+	return graph.Fingerprint(n.Kind, n.Name, "", f.Src[n.Pos:n.End])
 }
 
 // relocate maps ids of old to now, by the rules in the comment above.
@@ -326,7 +326,7 @@ func relocate(old, now *snapshot.Snapshot, ids []string) []Relocation {
 	byText := map[string][]int32{}
 	for i := range ng.Nodes {
 		n := &ng.Nodes[i]
-		if o, ok := og.Node(n.ID); ok && o.Version == n.Version {
+		if o, ok := og.Node(n.ID); ok && og.Version(o) == ng.Version(n) {
 			continue
 		}
 		if k := textKey(now, n); k != "" {
@@ -343,7 +343,7 @@ func relocate(old, now *snapshot.Snapshot, ids []string) []Relocation {
 			continue
 		}
 		cur, same := ng.Node(id)
-		if same && cur.Version == o.Version {
+		if same && ng.Version(cur) == og.Version(o) {
 			r.NewID, r.Status, r.Basis = &cur.ID, "ok", "exact"
 			out = append(out, r)
 			continue

@@ -247,7 +247,7 @@ func (b *ctxBuilder) add(i int32, depth int, required bool, r ContextReason) {
 		return
 	}
 	b.pos[i] = len(b.items)
-	b.items = append(b.items, ContextItem{Node: summary(&b.g.Nodes[i]), Depth: depth, Required: required, Reasons: []ContextReason{r}, idx: i})
+	b.items = append(b.items, ContextItem{Node: summary(b.g, &b.g.Nodes[i]), Depth: depth, Required: required, Reasons: []ContextReason{r}, idx: i})
 }
 
 var edgeVerb = map[string]string{
@@ -369,8 +369,7 @@ func innermost(g *graph.Graph, nodes []int32, pos int) int32 {
 // fill sets the parts include asks for on it.
 func (b *ctxBuilder) fill(it *ContextItem) {
 	n := &b.g.Nodes[it.idx]
-	if b.inc["signature"] && n.Signature != "" {
-		s := n.Signature
+	if s := b.g.Signature(n); b.inc["signature"] && s != "" {
 		it.Signature = &s
 	}
 	f := b.c.snap.Project.File(n.Path)

@@ -201,7 +201,7 @@ func EditsOf(snap *snapshot.Snapshot, i int32, families []string, listRegion, un
 	g := snap.Project.Result.Graph
 	n := &g.Nodes[i]
 	r := &editRules{snap: snap, g: g, i: i, n: n, f: snap.Project.File(n.Path)}
-	ne := NodeEdits{Node: n.ID, NodeVersion: n.Version, Options: []EditOption{}}
+	ne := NodeEdits{Node: n.ID, NodeVersion: g.Version(n), Options: []EditOption{}}
 	for _, fam := range families {
 		var opts []EditOption
 		var why string
@@ -230,7 +230,7 @@ func EditsOf(snap *snapshot.Snapshot, i int32, families []string, listRegion, un
 			if fam == "replace_region" {
 				o.Fingerprint = OptionFingerprint(snap.ID, "", "", o)
 			} else {
-				o.Fingerprint = OptionFingerprint(snap.ID, n.ID, n.Version, o)
+				o.Fingerprint = OptionFingerprint(snap.ID, n.ID, g.Version(n), o)
 			}
 		}
 		ne.Options = append(ne.Options, opts...)
@@ -434,7 +434,7 @@ func (r *editRules) setReference() ([]EditOption, string) {
 		}
 		var targets []string
 		for _, a := range actions {
-			if a.Name != cur && a.Signature == a.Name+"()" {
+			if a.Name != cur && r.g.Signature(a) == a.Name+"()" {
 				targets = append(targets, a.ID)
 			}
 		}

@@ -198,7 +198,7 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 			}
 			continue
 		}
-		nodes = append(nodes, summary(&g.Nodes[i]))
+		nodes = append(nodes, summary(g, &g.Nodes[i]))
 	}
 	if extra := len(ids) - len(nodes); extra > 0 {
 		c.trunc.Truncated = true
@@ -325,7 +325,7 @@ func opImpactAnalyze(c *call) (any, *protocol.Error) {
 				}
 				continue
 			}
-			impacted = append(impacted, Impacted{Node: summary(&g.Nodes[node]), Depth: st.depth, From: g.Nodes[from].ID,
+			impacted = append(impacted, Impacted{Node: summary(g, &g.Nodes[node]), Depth: st.depth, From: g.Nodes[from].ID,
 				EdgeKind: e.Kind, Layer: e.Layer, Site: Site{e.Path, e.Line, e.Column}})
 		}
 	}

@@ -84,7 +84,7 @@ func opNodeFind(c *call) (any, *protocol.Error) {
 			}
 			continue
 		}
-		nodes = append(nodes, summary(n))
+		nodes = append(nodes, summary(g, n))
 		matches = append(matches, findMatch{Node: n.ID, Reasons: reasons[i]})
 	}
 	if extra := len(hits) - p.Limit; extra > 0 {
@@ -188,7 +188,7 @@ func opNodeGet(c *call) (any, *protocol.Error) {
 
 func (c *call) nodeEntry(g *graph.Graph, i int32, parts map[string]bool, limit int) map[string]any {
 	n := &g.Nodes[i]
-	entry := map[string]any{"node": summary(n)}
+	entry := map[string]any{"node": summary(g, n)}
 	if parts["properties"] {
 		props := []Property{}
 		for _, pr := range n.Props {

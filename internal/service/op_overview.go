@@ -86,7 +86,7 @@ func opProjectOverview(c *call) (any, *protocol.Error) {
 		lo, hi := page(len(r.EntryPoints))
 		for _, id := range r.EntryPoints[lo:hi] {
 			if n, ok := r.Graph.Node(id); ok {
-				entries = append(entries, summary(n))
+				entries = append(entries, summary(r.Graph, n))
 			}
 		}
 	}

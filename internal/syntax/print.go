@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"sort"
 	"strings"
 )
 
@@ -146,6 +147,26 @@ func Dump(f *File) string {
 	for _, e := range f.Errors {
 		p := f.Position(e.Pos)
 		fmt.Fprintf(&b, "error %d:%d %s %s\n", p.Line, p.Column, e.Code, e.Msg)
+	}
+	return b.String()
+}
+
+// Compact returns the source of [pos, end) on one line: the tokens with a
+// single space wherever the source had spaces, line breaks or comments
+// between them. Signatures use it, so a declaration written over several
+// lines is still summarized on one.
+func (f *File) Compact(pos, end int) string {
+	toks := f.Tokens
+	i := sort.Search(len(toks), func(i int) bool { return toks[i].Pos >= pos })
+	var b strings.Builder
+	prev := -1
+	for ; i < len(toks) && toks[i].End <= end && toks[i].Kind != EOF; i++ {
+		t := toks[i]
+		if prev >= 0 && t.Pos > prev {
+			b.WriteByte(' ')
+		}
+		b.Write(f.Src[t.Pos:t.End])
+		prev = t.End
 	}
 	return b.String()
 }
