@@ -298,6 +298,12 @@ func TestReferenceErrors(t *testing.T) {
 	o = do(t, s, v1+`"operation": "node.find", "workspace": "ws-other", "snapshot": "latest", "params": {"query": "x", "limit": 5}}`)
 	expect(t, o, "error.code", "not_found")
 
+	for _, bad := range []string{"../etc/passwd", "/etc/passwd", "pages/../../x.acore"} {
+		o = do(t, s, v1+`"operation": "node.find", "snapshot": "latest", "params": {"query": "x", "path": "`+bad+`", "limit": 5}}`)
+		expect(t, o, "error.code", "permission_denied")
+		expect(t, o, "error.reason", "path_escape")
+	}
+
 	o = do(t, s, v1+`"operation": "workspace.open", "params": {"roots": [{"path": "/"}]}}`)
 	expect(t, o, "error.code", "permission_denied")
 	expect(t, o, "error.reason", "root_not_allowed")

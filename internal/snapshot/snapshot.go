@@ -32,7 +32,7 @@ type Snapshot struct {
 	// Files maps every input path (sources, contracts, contract sources,
 	// lock) to its SHA-256.
 	Files map[string]string
-	// Bytes is the size of the captured inputs, for the memory budget.
+	// Bytes estimates the snapshot's memory, for the store's budget.
 	Bytes int64
 }
 
@@ -55,9 +55,17 @@ type Store struct {
 	expired map[string]bool
 }
 
-// DefaultBudget bounds the bytes of inputs kept by a store: 16 snapshots
-// at the largest project size.
-const DefaultBudget = 16 * load.SnapshotBytesMax / 4
+// DefaultBudget bounds the memory a store keeps, estimated as
+// compiledFactor times the bytes of each snapshot's inputs (a compiled
+// snapshot holds its sources, tokens, tree and graph): 1 GiB, which keeps
+// about 16 snapshots of a project at sources_bytes_max (4 MiB) and
+// thousands of small ones. Past it the least recently used snapshot is
+// evicted, and reading it answers snapshot_expired.
+const DefaultBudget = 1 << 30
+
+// compiledFactor estimates a compiled snapshot's memory from its input
+// bytes, measured on generated projects at the bounds.
+const compiledFactor = 16
 
 // NewStore returns a store for the project at root.
 func NewStore(root string, id Identity, budget int64) *Store {
@@ -105,7 +113,7 @@ func (s *Store) Latest() (*Snapshot, error) {
 	s.mu.Unlock()
 	snap := &Snapshot{ID: id, Project: project.Compile(in), CapturedAt: time.Now().UTC(), Files: files(in)}
 	for _, f := range allFiles(in) {
-		snap.Bytes += int64(len(f.Data))
+		snap.Bytes += compiledFactor * int64(len(f.Data))
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
