@@ -255,7 +255,6 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 	f := base.f
 	x := base
 	x.from = s.node
-	n := &c.g.Nodes[s.node]
 	c.sig(s.node, d.Pos, d.End)
 	call, ok := d.Value.(*syntax.CallExpr)
 	var sel *syntax.MemberExpr
@@ -296,7 +295,7 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 	}
 	c.edge(s.node, op.node, graph.EdgeInvokes, graph.Resolved)
 	c.modelEdges(s.node, op.result)
-	n = &c.g.Nodes[s.node]
+	n := &c.g.Nodes[s.node]
 	n.Props = []graph.Property{{Name: "operation", Type: "Operation", Value: k.name + "." + op.decl.Name.Name, ValuePos: sel.Pos, ValueEnd: sel.End}}
 	seen := map[string]bool{}
 	for i, a := range call.Args {
