@@ -79,6 +79,12 @@ func BenchmarkReads(b *testing.B) {
 		{"graph.query", `"operation":"graph.query","params":{"from":["state:P7_3.draft"],"mode":"dependents"}}`},
 		{"graph.query.transitive16", `"operation":"graph.query","limits":{"max_depth":16},"params":{"from":["state:P7_3.draft"],"mode":"dependents","transitive":true}}`},
 		{"impact.analyze", `"operation":"impact.analyze","params":{"targets":["state:P7_3.draft"],"direction":"dependents"}}`},
+		{"node.edits", `"operation":"node.edits","params":{"nodes":["element:P7_3/view/0/1/1"],"include_unavailable":true}}`},
+		{"context.build.change_input", `"operation":"context.build","params":{"focus":["element:P7_3/view/0/1/1"],"purpose":"change_input"}}`},
+		{"context.build.change_behavior", `"operation":"context.build","params":{"focus":["action:P7_3.submit"],"purpose":"change_behavior"}}`},
+		{"changes.since", `"operation":"changes.since","params":{"since":"` + snap + `","scope":{"nodes":["element:P7_3/view/0/1/1"]}}}`},
+		{"node.relocate", `"operation":"node.relocate","params":{"from_snapshot":"` + snap + `","nodes":["element:P7_3/view/0/1/1","state:P7_3.draft"]}}`},
+		{"project.overview", `"operation":"project.overview","params":{}}`},
 	} {
 		req := []byte(env + tc.req)
 		b.Run(tc.name, func(b *testing.B) {

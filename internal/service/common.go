@@ -142,3 +142,37 @@ func stringSet(list []string) map[string]bool {
 	}
 	return m
 }
+
+// trimToFit keeps the longest prefix of a list of n items whose result
+// stays within limits.max_bytes, given size(k), the bytes of the result
+// with the first k items; it returns k. The dropped items become an
+// omission the caller records, so nothing is cut silently.
+func (c *call) trimToFit(n int, size func(k int) int) int {
+	if size(n) <= c.limits.MaxBytes {
+		return n
+	}
+	lo, hi := 0, n // size(lo) may fit; size(hi) does not
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if size(mid) <= c.limits.MaxBytes {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// omit records items left out for max_bytes, naming up to 50 of them.
+func (c *call) omit(reason string, ids []string) {
+	if len(ids) == 0 {
+		return
+	}
+	named := ids
+	if len(named) > 50 {
+		named = named[:50]
+	}
+	c.trunc.Truncated = true
+	c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: reason, Count: len(ids), Nodes: named})
+	c.coverage.Exhaustive = false
+}

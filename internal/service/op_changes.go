@@ -152,7 +152,7 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 		c.coverage.Completeness, c.coverage.Exhaustive = "unknown", false
 		c.coverage.Gaps = append(c.coverage.Gaps, protocol.Gap{Reason: "history_" + history,
 			Detail: fmt.Sprintf("snapshot %s is not held by this service (%s); the changes since it cannot be computed", p.Since, history)})
-		return c.fit(res, nil)
+		return c.fit(res)
 	}
 	var relocs []Relocation
 	if len(scopeNodes) > 0 {
@@ -242,7 +242,7 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 		c.coverage.Exhaustive = false
 	}
 	res["files"], res["nodes"], res["relevant"] = files, relocs, relevant
-	return c.fit(res, nil)
+	return c.fit(res)
 }
 
 // fileChanges lists the inputs that differ between two snapshots, by
@@ -305,7 +305,7 @@ func opNodeRelocate(c *call) (any, *protocol.Error) {
 		e.Diagnostics = wireDiagnostics(old.Project.Result, 200)
 		return nil, e
 	}
-	return c.fit(map[string]any{"relocations": relocate(old, c.snap, p.Nodes)}, nil)
+	return c.fit(map[string]any{"relocations": relocate(old, c.snap, p.Nodes)})
 }
 
 // textKey fingerprints a node's kind, name and authored text, without its

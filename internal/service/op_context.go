@@ -560,5 +560,5 @@ func (b *ctxBuilder) fit(purpose string, focus []string) (any, *protocol.Error) 
 			b.c.trunc.Omissions = append(b.c.trunc.Omissions, protocol.Omission{Reason: reason, Count: d.n, Nodes: d.ids, Expand: d.refs})
 		}
 	}
-	return b.c.fit(res, nil)
+	return b.c.fit(res)
 }

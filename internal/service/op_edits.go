@@ -191,7 +191,7 @@ func opNodeEdits(c *call) (any, *protocol.Error) {
 		}
 		out = append(out, ne)
 	}
-	return c.fit(map[string]any{"nodes": out}, nil)
+	return c.fit(map[string]any{"nodes": out})
 }
 
 // EditsOf computes the options of node i of snap in the given families,

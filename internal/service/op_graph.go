@@ -211,7 +211,29 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 		boundaries = []Boundary{}
 	}
 	res["nodes"], res["edges"], res["boundaries"] = nodes, edges, boundaries
-	return c.fit(res, nil)
+	// Over max_bytes, the farthest edges go first; the nodes only they
+	// mention go with them.
+	k := c.trimToFit(len(edges), func(k int) int {
+		res["edges"], res["nodes"] = edges[:k], nodesOf(g, nodes, edges[:k], p.From)
+		return jsonSize(res)
+	})
+	res["edges"], res["nodes"] = edges[:k], nodesOf(g, nodes, edges[:k], p.From)
+	var cut []string
+	seen := map[string]bool{}
+	for _, e := range edges[k:] {
+		for _, id := range []string{e.From, e.To} {
+			if !seen[id] {
+				seen[id] = true
+				cut = append(cut, id)
+			}
+		}
+	}
+	if len(edges) > k {
+		// Count the edges left out; name the nodes they reach.
+		c.omit("max_bytes", cut)
+		c.trunc.Omissions[len(c.trunc.Omissions)-1].Count = len(edges) - k
+	}
+	return c.fit(res)
 }
 
 type foundPath struct {
@@ -340,5 +362,27 @@ func opImpactAnalyze(c *call) (any, *protocol.Error) {
 		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_nodes", Count: extra, Nodes: omitted})
 		c.coverage.Exhaustive = false
 	}
-	return c.fit(map[string]any{"impacted": impacted}, nil)
+	k := c.trimToFit(len(impacted), func(k int) int { return jsonSize(map[string]any{"impacted": impacted[:k]}) })
+	var cut []string
+	for _, im := range impacted[k:] {
+		cut = append(cut, im.Node.ID)
+	}
+	c.omit("max_bytes", cut)
+	return c.fit(map[string]any{"impacted": impacted[:k]})
+}
+
+// nodesOf keeps the summaries of the start nodes and of the nodes the
+// kept edges mention.
+func nodesOf(g *graph.Graph, all []NodeSummary, edges []GraphEdge, from []string) []NodeSummary {
+	keep := stringSet(from)
+	for _, e := range edges {
+		keep[e.From], keep[e.To] = true, true
+	}
+	out := make([]NodeSummary, 0, len(keep))
+	for _, n := range all {
+		if keep[n.ID] {
+			out = append(out, n)
+		}
+	}
+	return out
 }

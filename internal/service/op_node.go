@@ -42,15 +42,15 @@ func opNodeFind(c *call) (any, *protocol.Error) {
 			continue
 		}
 		var why []string
-		if q == "" || strings.Contains(strings.ToLower(n.Name), q) {
+		if q == "" || containsFold(n.Name, q) {
 			why = append(why, "name")
 		}
-		if q != "" && strings.Contains(strings.ToLower(n.ID), q) {
+		if q != "" && containsFold(n.ID, q) {
 			why = append(why, "id")
 		}
 		if q != "" {
 			for _, pr := range n.Props {
-				if s, ok := pr.Value.(string); ok && pr.Literal && strings.Contains(strings.ToLower(s), q) {
+				if s, ok := pr.Value.(string); ok && pr.Literal && containsFold(s, q) {
 					why = append(why, "property_value")
 					break
 				}
@@ -92,8 +92,13 @@ func opNodeFind(c *call) (any, *protocol.Error) {
 		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "limit", Count: extra, Nodes: omitted})
 		c.coverage.Exhaustive = false
 	}
-	res := map[string]any{"nodes": nodes, "matches": matches}
-	return c.fit(res, func() bool { return false })
+	k := c.trimToFit(len(nodes), func(k int) int { return jsonSize(map[string]any{"nodes": nodes[:k], "matches": matches[:k]}) })
+	var cut []string
+	for _, m := range matches[k:] {
+		cut = append(cut, m.Node)
+	}
+	c.omit("max_bytes", cut)
+	return c.fit(map[string]any{"nodes": nodes[:k], "matches": matches[:k]})
 }
 
 type getParams struct {
@@ -183,7 +188,7 @@ func opNodeGet(c *call) (any, *protocol.Error) {
 			c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_bytes", Count: len(dropped), Nodes: dropped, Expand: refs})
 		}
 	}
-	return c.fit(map[string]any{"nodes": out}, func() bool { return false })
+	return c.fit(map[string]any{"nodes": out})
 }
 
 func (c *call) nodeEntry(g *graph.Graph, i int32, parts map[string]bool, limit int) map[string]any {
@@ -245,7 +250,7 @@ func (c *call) nodeEntry(g *graph.Graph, i int32, parts map[string]bool, limit i
 
 // fit enforces max_bytes on a result the handler could not shrink further:
 // such an answer is refused rather than cut silently.
-func (c *call) fit(res any, _ func() bool) (any, *protocol.Error) {
+func (c *call) fit(res any) (any, *protocol.Error) {
 	size := jsonSize(res)
 	c.trunc.Used.Bytes = size
 	if size > c.limits.MaxBytes {
@@ -254,4 +259,34 @@ func (c *call) fit(res any, _ func() bool) (any, *protocol.Error) {
 			Detail("required_bytes", size)
 	}
 	return res, nil
+}
+
+// containsFold reports whether s contains the lowercase query q, ignoring
+// case, without allocating for ASCII text: node.find runs it over every
+// node of a snapshot.
+func containsFold(s, q string) bool {
+	if len(q) == 0 {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return strings.Contains(strings.ToLower(s), q)
+		}
+	}
+	for i := 0; i+len(q) <= len(s); i++ {
+		j := 0
+		for ; j < len(q); j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != q[j] {
+				break
+			}
+		}
+		if j == len(q) {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -368,3 +369,52 @@ func (b blockingCtx) Deadline() (time.Time, bool) {
 func (blockingCtx) Done() <-chan struct{} { return nil }
 func (blockingCtx) Err() error            { return nil }
 func (blockingCtx) Value(any) any         { return nil }
+
+// TestMaxBytesTruncates checks that a list answer over limits.max_bytes
+// is cut to fit with an omission, never silently, and never past the limit.
+func TestMaxBytesTruncates(t *testing.T) {
+	s, _ := taskApp(t)
+	for _, req := range []string{
+		`"operation": "node.find", "snapshot": "latest", "limits": {"max_bytes": 400}, "params": {"query": "", "limit": 50}}`,
+		`"operation": "impact.analyze", "snapshot": "latest", "limits": {"max_bytes": 400, "max_depth": 16}, "params": {"targets": ["contract_import:Tasks"], "direction": "dependents"}}`,
+		`"operation": "graph.query", "snapshot": "latest", "limits": {"max_bytes": 700, "max_depth": 16}, "params": {"from": ["page:Home"], "mode": "dependents", "transitive": true, "edge_kinds": ["child_of", "declared_in"]}}`,
+	} {
+		o := do(t, s, v1+req)
+		if o["error"] != nil {
+			t.Fatalf("%s: %v", req, o["error"])
+		}
+		expect(t, o, "truncation.truncated", true)
+		expect(t, o, "truncation.omissions.0.reason", "max_bytes")
+		if n := o.get("truncation.omissions.0.count").(float64); n < 1 {
+			t.Errorf("omission count %v", n)
+		}
+		if used := int(o.get("truncation.used.bytes").(float64)); used > int(o.get("truncation.limits.max_bytes").(float64)) || used != len(jsonOf(o["result"])) {
+			t.Errorf("%s: used %d bytes, result is %d bytes", req, used, len(jsonOf(o["result"])))
+		}
+		expect(t, o, "coverage.exhaustive", false)
+	}
+}
+
+// TestOldSnapshotReportsDiskChanges reads a snapshot after its file
+// changed: the answer describes the captured state and names the change.
+func TestOldSnapshotReportsDiskChanges(t *testing.T) {
+	s, dir := taskApp(t)
+	o := do(t, s, v1+`"operation": "node.get", "snapshot": "latest", "params": {"nodes": ["element:Home/view/0/1"]}}`)
+	snap := o.str("snapshot.id")
+	expect(t, o, "snapshot.disk.state", "unchanged")
+	main := filepath.Join(dir, "main.acore")
+	src, _ := os.ReadFile(main)
+	if err := os.WriteFile(main, []byte(strings.Replace(string(src), `"Add"`, `"Add task"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o = do(t, s, v1+`"operation": "node.get", "snapshot": "`+snap+`", "params": {"nodes": ["element:Home/view/0/1"]}}`)
+	expect(t, o, "snapshot.id", snap)
+	expect(t, o, "snapshot.disk.state", "changed")
+	expect(t, o, "snapshot.disk.changed.0", "main.acore")
+	expect(t, o, "result.nodes.0.properties.0.value", "Add")
+	o = do(t, s, v1+`"operation": "node.get", "snapshot": "latest", "params": {"nodes": ["element:Home/view/0/1"]}}`)
+	expect(t, o, "result.nodes.0.properties.0.value", "Add task")
+	if o.str("snapshot.id") == snap {
+		t.Error("latest kept the old snapshot id")
+	}
+}
