@@ -1,0 +1,265 @@
+// Package candidate keeps proposed changes (candidates) and the request_id
+// records that make edit and apply requests idempotent. Both live in
+// memory and under the project's .axiom/state/ folder, so that a restarted
+// service, or a sequence of one-shot commands, can inspect, apply and
+// replay them.
+package candidate
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/axiomcore/acore/internal/fsutil"
+)
+
+// Candidate states.
+const (
+	Open      = "open"
+	Applied   = "applied"
+	Discarded = "discarded"
+	Expired   = "expired"
+)
+
+// Lifetimes. An open candidate expires a day after its last version; the
+// records of requests and receipts are kept for a week, long enough for any
+// client to resend after a crash.
+const (
+	CandidateTTL = 24 * time.Hour
+	RecordTTL    = 7 * 24 * time.Hour
+)
+
+// StateDir is the project-relative folder of the service's state.
+const StateDir = ".axiom/state"
+
+// File is one file a candidate writes: its content after the change and
+// the digests before (nil when created) and after (nil when removed).
+type File struct {
+	Path    string  `json:"path"`
+	Before  *string `json:"before_sha256"`
+	After   *string `json:"after_sha256"`
+	Content []byte  `json:"content,omitempty"`
+}
+
+// Change is "added", "modified" or "removed".
+func (f File) Change() string {
+	switch {
+	case f.Before == nil:
+		return "added"
+	case f.After == nil:
+		return "removed"
+	}
+	return "modified"
+}
+
+// Check is the result of one check on one candidate version.
+type Check struct {
+	Check       string          `json:"check"`
+	Status      string          `json:"status"`
+	Diagnostics json.RawMessage `json:"diagnostics"`
+	Version     int             `json:"version"`
+}
+
+// Candidate is a proposed change: edits applied to a private copy of a
+// base snapshot.
+type Candidate struct {
+	ID               string    `json:"id"`
+	Workspace        string    `json:"workspace"`
+	Version          int       `json:"version"`
+	State            string    `json:"state"`
+	Base             string    `json:"base_snapshot"`
+	Snapshot         string    `json:"snapshot"`
+	RequestID        string    `json:"request_id"`
+	InputFingerprint string    `json:"input_fingerprint"`
+	ExpiresAt        time.Time `json:"expires_at"`
+	// Files are the candidate's files, each with its full content.
+	Files []File `json:"files"`
+	// Checks holds the results of checks, per version.
+	Checks []Check `json:"checks,omitempty"`
+	// Data holds what the service records with a version (operations,
+	// id map, touched declarations), opaque to this package.
+	Data json.RawMessage `json:"data,omitempty"`
+	// Receipt is the id of the receipt once applied.
+	Receipt string `json:"receipt,omitempty"`
+}
+
+// NewID returns a fresh candidate id.
+func NewID() string { return "cand-" + randomHex(12) }
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // the system's random source failing is not recoverable
+	}
+	return hex.EncodeToString(b)
+}
+
+// ErrNotFound is returned for an id that was never stored or whose record
+// is gone.
+var ErrNotFound = errors.New("candidate not found")
+
+// Store keeps candidates and request records for one project root.
+type Store struct {
+	root string
+	now  func() time.Time
+
+	mu    sync.Mutex
+	cands map[string]*Candidate
+}
+
+// NewStore returns the store of the project at root.
+func NewStore(root string) *Store {
+	return &Store{root: root, now: time.Now, cands: map[string]*Candidate{}}
+}
+
+func (s *Store) path(kind, name string) (string, error) {
+	return fsutil.Resolve(s.root, StateDir+"/"+kind+"/"+name+".json")
+}
+
+// Put stores c (a copy), in memory and on disk.
+func (s *Store) Put(c *Candidate) error {
+	cp := *c
+	b, err := json.Marshal(&cp)
+	if err != nil {
+		return err
+	}
+	p, err := s.path("candidates", c.ID)
+	if err != nil {
+		return err
+	}
+	if err := fsutil.WriteFileAtomic(p, b, 0o600); err != nil {
+		return fmt.Errorf("store candidate %s: %w", c.ID, err)
+	}
+	s.mu.Lock()
+	s.cands[c.ID] = &cp
+	s.mu.Unlock()
+	return nil
+}
+
+// Get returns a copy of the candidate with id. An open candidate past its
+// expiry is returned with state expired.
+func (s *Store) Get(id string) (*Candidate, error) {
+	if !validName(id) {
+		return nil, ErrNotFound
+	}
+	s.mu.Lock()
+	c, ok := s.cands[id]
+	s.mu.Unlock()
+	if !ok {
+		p, err := s.path("candidates", id)
+		if err != nil {
+			return nil, ErrNotFound
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, ErrNotFound
+		}
+		c = &Candidate{}
+		if err := json.Unmarshal(b, c); err != nil {
+			return nil, fmt.Errorf("candidate %s: the stored record is unreadable: %w", id, err)
+		}
+		s.mu.Lock()
+		s.cands[id] = c
+		s.mu.Unlock()
+	}
+	cp := *c
+	if cp.State == Open && s.now().After(cp.ExpiresAt) {
+		cp.State = Expired
+	}
+	return &cp, nil
+}
+
+// validName accepts ids made by this package and rejects anything that
+// could address another file.
+func validName(id string) bool {
+	if len(id) == 0 || len(id) > 128 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// Record is what a request_id stands for: the fingerprint of the request's
+// input and the answer recorded for it.
+type Record struct {
+	Operation   string          `json:"operation"`
+	Fingerprint string          `json:"input_fingerprint"`
+	Result      json.RawMessage `json:"result,omitempty"`
+	RecordedAt  time.Time       `json:"recorded_at"`
+}
+
+func recordName(workspace, requestID string) string {
+	sum := sha256.Sum256([]byte("acore-request/v1\x00" + workspace + "\x00" + requestID))
+	return hex.EncodeToString(sum[:16])
+}
+
+// Remember records the answer to request_id in workspace.
+func (s *Store) Remember(workspace, requestID string, r Record) error {
+	r.RecordedAt = s.now().UTC()
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	p, err := s.path("requests", recordName(workspace, requestID))
+	if err != nil {
+		return err
+	}
+	return fsutil.WriteFileAtomic(p, b, 0o600)
+}
+
+// Recall returns the record of request_id in workspace, if one is kept.
+func (s *Store) Recall(workspace, requestID string) (*Record, bool) {
+	p, err := s.path("requests", recordName(workspace, requestID))
+	if err != nil {
+		return nil, false
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, false
+	}
+	var r Record
+	if json.Unmarshal(b, &r) != nil || s.now().Sub(r.RecordedAt) > RecordTTL {
+		return nil, false
+	}
+	return &r, true
+}
+
+// Sweep removes candidates and records past their lifetime; the service
+// calls it when it starts.
+func (s *Store) Sweep() {
+	now := s.now()
+	for kind, ttl := range map[string]time.Duration{"candidates": CandidateTTL + RecordTTL, "requests": RecordTTL} {
+		dir, err := fsutil.Resolve(s.root, StateDir+"/"+kind)
+		if err != nil {
+			continue
+		}
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > ttl {
+				os.Remove(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+}
+
+// Fingerprint is the lowercase hex SHA-256 of parts joined by NUL bytes:
+// the canonical input fingerprint of a request.
+func Fingerprint(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
