@@ -1,0 +1,66 @@
+// Package edit applies the protocol's edit operations to a compiled
+// project: each operation's precondition is checked against the state the
+// operations before it left, its text is spliced at exact spans, and the
+// result is compiled. A batch is all or nothing.
+package edit
+
+import (
+	"encoding/json"
+
+	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/protocol"
+)
+
+// Options tune one batch.
+type Options struct {
+	// SnapshotID is the base snapshot's id, for option fingerprints.
+	SnapshotID string
+	// EditRules is the edit rules identity, for option fingerprints.
+	EditRules string
+	// DryRun checks the batch without compiling the final state beyond
+	// what the checks need (edit.plan).
+	DryRun bool
+}
+
+// IDMapEntry says where a node id went: NewID nil when it was removed,
+// OldID nil when it was created.
+type IDMapEntry struct {
+	OldID  *string `json:"old_id"`
+	NewID  *string `json:"new_id"`
+	Change string  `json:"change"` // added, removed, moved, renamed
+}
+
+// Outcome is the result of one operation of a batch.
+type Outcome struct {
+	Index   int          `json:"index"`
+	Kind    string       `json:"kind"`
+	Op      string       `json:"op,omitempty"`
+	Path    string       `json:"path,omitempty"`
+	Node    string       `json:"node,omitempty"`
+	Created string       `json:"created,omitempty"`
+	Handle  string       `json:"handle,omitempty"`
+	IDMap   []IDMapEntry `json:"id_map"`
+}
+
+// Result is a batch applied to a base.
+type Result struct {
+	// Files holds the new content of each changed file, by path.
+	Files map[string][]byte
+	// Project is the compiled final state.
+	Project *project.Project
+	// Operations has one outcome per operation, in order.
+	Operations []Outcome
+	// IDMap is composed over the batch, from the base to the final state.
+	IDMap []IDMapEntry
+	// Touched names the declarations the batch changed, as
+	// "<path>: <kind> <name>".
+	Touched []string
+	// Owners are the pages and components the batch changes.
+	Owners []string
+}
+
+// Apply applies ops, in order, to base. On failure nothing is kept and the
+// error's OperationIndex names the operation.
+func Apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, *protocol.Error) {
+	return apply(base, ops, opt)
+}
