@@ -90,6 +90,9 @@ func New(cfg Config) (*Service, error) {
 	s.toolchain = Toolchain()
 	s.wsID = workspaceID(real, caller)
 	s.store = snapshot.NewStore(real, snapshot.Identity{Compiler: s.toolchain.CompilerIdentity, Profile: "acore-ui", Target: "web"}, 0)
+	// Snapshots persist under .axiom/state, so that one-shot commands and
+	// restarted servers can read the snapshot ids earlier processes gave.
+	s.store.Persist()
 	s.manifest, s.manifestFingerprint = buildManifest()
 	return s, nil
 }

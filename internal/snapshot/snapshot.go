@@ -43,7 +43,8 @@ type Store struct {
 	id     Identity
 	budget int64
 
-	cache *load.Cache
+	cache      *load.Cache
+	persistent bool
 
 	mu    sync.Mutex
 	byID  map[string]*Snapshot
@@ -126,6 +127,9 @@ func (s *Store) Latest() (*Snapshot, error) {
 	s.total += snap.Bytes
 	s.touch(id)
 	s.evict(id)
+	if s.persistent {
+		s.persist(snap, in)
+	}
 	return snap, nil
 }
 
@@ -144,7 +148,33 @@ func (s *Store) Get(id string) (*Snapshot, error) {
 	if err == nil && snap.ID == id {
 		return snap, nil
 	}
+	if s.persistent {
+		if in, at, ok := s.restore(id); ok {
+			snap := &Snapshot{ID: id, Project: project.Compile(in), CapturedAt: at, Files: files(in)}
+			for _, f := range allFiles(in) {
+				snap.Bytes += compiledFactor * int64(len(f.Data))
+			}
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if prev, ok := s.byID[id]; ok {
+				return prev, nil
+			}
+			s.byID[id] = snap
+			s.total += snap.Bytes
+			s.touch(id)
+			s.evict(id)
+			return snap, nil
+		}
+	}
 	return nil, ErrExpired
+}
+
+// Persist makes the store keep every snapshot it captures under the
+// project's .axiom/state, and read them back in later processes. It also
+// removes persisted snapshots past PersistTTL.
+func (s *Store) Persist() {
+	s.persistent = true
+	s.sweep()
 }
 
 // Changed lists the input paths whose content on disk differs from snap

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/axiomcore/acore/internal/scaffold"
@@ -50,5 +51,48 @@ func TestEvictionAnswersExpired(t *testing.T) {
 	changed, err := s.Changed(second)
 	if err != nil || len(changed) != 1 || changed[0] != "main.acore" {
 		t.Errorf("changed %v %v", changed, err)
+	}
+}
+
+// TestPersistedSnapshotsOutliveTheProcess reads, from a new store, a
+// snapshot whose file has changed on disk since it was captured.
+func TestPersistedSnapshotsOutliveTheProcess(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	if _, err := scaffold.New(dir); err != nil {
+		t.Fatal(err)
+	}
+	id := Identity{Compiler: "test", Profile: "acore-ui", Target: "web"}
+	a := NewStore(dir, id, 0)
+	a.Persist()
+	first, err := a.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	main := filepath.Join(dir, "main.acore")
+	src, _ := os.ReadFile(main)
+	if err := os.WriteFile(main, append(src, "\n// edited\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := NewStore(dir, id, 0) // another process
+	b.Persist()
+	got, err := b.Get(first.ID)
+	if err != nil {
+		t.Fatalf("persisted snapshot: %v", err)
+	}
+	if got.ID != first.ID || got.Project.Result.State != "validated" || got.Files["main.acore"] != first.Files["main.acore"] {
+		t.Errorf("restored %s %s", got.ID, got.Project.Result.State)
+	}
+	if ignore, err := os.ReadFile(filepath.Join(dir, ".axiom/state/.gitignore")); err != nil || !strings.Contains(string(ignore), "*") {
+		t.Errorf("state folder not ignored: %q %v", ignore, err)
+	}
+	// A tampered content is not trusted.
+	blobs, _ := filepath.Glob(filepath.Join(dir, ".axiom/state/blobs/*/*"))
+	for _, p := range blobs {
+		os.WriteFile(p, []byte("tampered"), 0o644)
+	}
+	c := NewStore(dir, id, 0)
+	c.Persist()
+	if _, err := c.Get(first.ID); !errors.Is(err, ErrExpired) {
+		t.Errorf("tampered snapshot: %v", err)
 	}
 }

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// oneShot runs one request as its own process, as the quick start does.
+func oneShot(t *testing.T, root, req string) map[string]any {
+	t.Helper()
+	cmd := exec.Command(binary, "--root", root)
+	cmd.Stdin = strings.NewReader(req)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v", req, err)
+	}
+	var o map[string]any
+	if err := json.Unmarshal(out, &o); err != nil {
+		t.Fatalf("%s: %v: %s", req, err, out)
+	}
+	return o
+}
+
+// TestOneShotChainsAcrossProcesses reads, edits the file by hand, and asks
+// a later process what changed since the first snapshot: the snapshot an
+// earlier process captured is still readable, and the workspace id it gave
+// is accepted.
+func TestOneShotChainsAcrossProcesses(t *testing.T) {
+	root := taskApp(t)
+	first := oneShot(t, root, `{"protocol": "axiom-agent-semantic/v1", "operation": "workspace.open", "params": {"roots": [{"path": "`+root+`"}]}}`)
+	ws, _ := first["workspace"].(string)
+	snap, _ := first["snapshot"].(map[string]any)["id"].(string)
+	main := filepath.Join(root, "main.acore")
+	src, _ := os.ReadFile(main)
+	if err := os.WriteFile(main, []byte(strings.Replace(string(src), `label: "Add"`, `label: "Add task"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := oneShot(t, root, `{"protocol": "axiom-agent-semantic/v1", "operation": "changes.since", "workspace": "`+ws+`", "snapshot": "latest", "params": {"since": "`+snap+`", "scope": {"nodes": ["element:Home/view/0/1"]}}}`)
+	res, _ := o["result"].(map[string]any)
+	if res == nil {
+		t.Fatalf("changes.since: %v", o["error"])
+	}
+	if res["history"] != "known" || res["relevant"] != true {
+		t.Errorf("history %v relevant %v", res["history"], res["relevant"])
+	}
+	files, _ := res["files"].([]any)
+	if len(files) != 1 || files[0].(map[string]any)["path"] != "main.acore" || files[0].(map[string]any)["change"] != "modified" {
+		t.Errorf("files %v", files)
+	}
+	// The old snapshot itself is readable and says the disk changed.
+	o = oneShot(t, root, `{"protocol": "axiom-agent-semantic/v1", "operation": "node.get", "workspace": "`+ws+`", "snapshot": "`+snap+`", "params": {"nodes": ["element:Home/view/0/1"]}}`)
+	if o["error"] != nil {
+		t.Fatalf("old snapshot: %v", o["error"])
+	}
+	disk, _ := o["snapshot"].(map[string]any)["disk"].(map[string]any)
+	if disk["state"] != "changed" {
+		t.Errorf("disk %v", disk)
+	}
+	props := o["result"].(map[string]any)["nodes"].([]any)[0].(map[string]any)["properties"].([]any)
+	if props[0].(map[string]any)["value"] != "Add" {
+		t.Errorf("old snapshot shows %v", props[0])
+	}
+}
