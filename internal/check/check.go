@@ -243,6 +243,7 @@ func Check(in *Input) *Result {
 		res.State = StateUnavailable
 	}
 	if res.State != StateUnavailable {
+		c.g.Freeze()
 		c.g.SetFiles(append(append([]*syntax.File{}, c.in.Sources...), c.in.Contracts...))
 		res.Graph = c.g
 	}

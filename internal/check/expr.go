@@ -1,13 +1,15 @@
 package check
 
 import (
+	"fmt"
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/syntax"
+	"strings"
 )
 
 // expect checks e against the type t, reporting a mismatch once.
-func (c *checker) expect(x ctx, e syntax.Expr, t *Type, what string) *Type {
+func (c *checker) expect(x ctx, e syntax.Expr, t *Type, what fmt.Stringer) *Type {
 	v := c.exprWant(x, e, t)
 	if !assignable(t, v) {
 		c.errorf(x.f, e, diag.TypeMismatch, "%s is %s, expected %s", what, v, t)
@@ -216,3 +218,10 @@ func (c *checker) binary(x ctx, e *syntax.BinaryExpr) *Type {
 func isScalar(t *Type) bool {
 	return !t.Optional && (t.Kind == TString || t.Kind == TInt || t.Kind == TFloat || t.Kind == TBool)
 }
+
+// words describes what is being checked, joined only when a diagnostic
+// needs it: building these strings for every value checked cost more than
+// the checks.
+type words []string
+
+func (w words) String() string { return strings.Join(w, " ") }

@@ -101,7 +101,7 @@ func (c *checker) checkProps(o *owner) {
 		if p.Default != nil {
 			x := base
 			x.from = s.node
-			c.expect(x, p.Default, s.typ, "the default of prop "+p.Name.Name)
+			c.expect(x, p.Default, s.typ, words{"the default of prop", p.Name.Name})
 			n.Props = append(n.Props, literalProp(f, "default", s.typ.String(), p.Default))
 		}
 		c.modelEdges(s.node, s.typ)
@@ -137,7 +137,7 @@ func (c *checker) checkOwner(o *owner) {
 					s.pnames = append(s.pnames, p.Name.Name)
 					s.pdefault = append(s.pdefault, p.Default != nil)
 					if p.Default != nil {
-						c.expect(base, p.Default, t, "the default of parameter "+p.Name.Name)
+						c.expect(base, p.Default, t, words{"the default of parameter", p.Name.Name})
 					}
 				}
 				end := mem.End
@@ -177,7 +177,7 @@ func (c *checker) checkOwner(o *owner) {
 			if mem.Init != nil {
 				x := base
 				x.from = s.node
-				c.expect(x, mem.Init, s.typ, "the initial value of state "+mem.Name.Name)
+				c.expect(x, mem.Init, s.typ, words{"the initial value of state", mem.Name.Name})
 				c.g.Nodes[s.node].Props = append(c.g.Nodes[s.node].Props, literalProp(f, "initial", s.typ.String(), mem.Init))
 			} else if !s.typ.Optional && s.typ.Kind != TList && s.typ.Kind != Invalid {
 				c.errorf(f, mem.Name, diag.TypeMismatch, "state %s of type %s needs an initial value (= ...); only optional and list states start empty", mem.Name.Name, s.typ)
@@ -323,7 +323,7 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 			c.errorf(f, a, diag.BadArgument, "argument %s is given twice", p.name)
 		}
 		seen[p.name] = true
-		c.expect(x, a.Value, p.typ, "argument "+p.name+" of "+k.name+"."+op.decl.Name.Name)
+		c.expect(x, a.Value, p.typ, words{"argument", p.name, "of", k.name + "." + op.decl.Name.Name})
 		n = &c.g.Nodes[s.node]
 		n.Props = append(n.Props, literalProp(f, "arg."+p.name, p.typ.String(), a.Value))
 	}
@@ -467,7 +467,7 @@ func (c *checker) stmt(x ctx, st syntax.Stmt) {
 			return
 		}
 		c.edge(x.from, s.node, graph.EdgeWrites, graph.Resolved)
-		c.expect(x, st.Value, s.typ, "the value assigned to "+id.Name)
+		c.expect(x, st.Value, s.typ, words{"the value assigned to", id.Name})
 	case *syntax.ExprStmt:
 		call, ok := unparen(st.X).(*syntax.CallExpr)
 		if !ok {
@@ -664,7 +664,7 @@ func (c *checker) checkArgs(x ctx, call *syntax.CallExpr, name string, params []
 			c.errorf(f, a, diag.BadCall, "argument %s is given twice", p.name)
 		}
 		seen[p.name] = true
-		c.expect(x, a.Value, p.typ, "argument "+p.name+" of "+name)
+		c.expect(x, a.Value, p.typ, words{"argument", p.name, "of", name})
 	}
 	for _, p := range params {
 		if !seen[p.name] && !p.typ.Optional && !p.optional {

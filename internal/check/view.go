@@ -239,7 +239,7 @@ func (c *checker) elementNames(m *module) []string {
 // the node and the argument's type.
 func (c *checker) property(x ctx, e *syntax.Element, a *syntax.Arg, spec *propSpec) (string, *Type) {
 	f := x.f
-	what := fmt.Sprintf("%s of %s", spec.name, e.Name.Name)
+	what := words{spec.name, "of", e.Name.Name}
 	if spec.typ != nil {
 		if spec.typ.Kind == TAction {
 			c.handler(x, a.Value, what)
@@ -280,7 +280,7 @@ func (c *checker) property(x ctx, e *syntax.Element, a *syntax.Arg, spec *propSp
 		}
 		return "Key", &Type{Kind: TLambda, Params: 1, Elem: t}
 	}
-	want := map[catalog.PropType]*Type{catalog.String: stringType, catalog.Int: intType, catalog.Float: floatType, catalog.Bool: boolType, catalog.Strings: listOf(stringType)}[p.Type]
+	want := propTypes[p.Type]
 	t := c.expect(x, a.Value, want, what)
 	if v, ok := LiteralValue(a.Value); ok {
 		switch v := v.(type) {
@@ -317,7 +317,7 @@ func findArg(e *syntax.Element, name string) *syntax.Arg {
 
 // handler checks the value of an Action property: an action, an extern
 // action or an Action prop by name, or a lambda `|| call(...)`.
-func (c *checker) handler(x ctx, v syntax.Expr, what string) {
+func (c *checker) handler(x ctx, v syntax.Expr, what fmt.Stringer) {
 	f := x.f
 	switch v := v.(type) {
 	case *syntax.Ident:
@@ -360,3 +360,7 @@ func (c *checker) handler(x ctx, v syntax.Expr, what string) {
 		c.errorf(f, v, diag.BadHandler, "%s takes an action name or a handler || action(...)", what)
 	}
 }
+
+// propTypes are the checked types of the catalog's scalar property types.
+var propTypes = map[catalog.PropType]*Type{catalog.String: stringType, catalog.Int: intType, catalog.Float: floatType,
+	catalog.Bool: boolType, catalog.Strings: listOf(stringType)}

@@ -117,13 +117,17 @@ type Edge struct {
 }
 
 // Graph holds nodes in document order and edges with indexes both ways.
+// It is built with Add and AddEdge, then frozen by Freeze, after which it
+// is read-only and safe for concurrent use.
 type Graph struct {
 	Nodes []Node
 	Edges []Edge
 	byID  map[string]int32
-	out   [][]int32
-	in    [][]int32
-	files map[string]*syntax.File
+	// Edge indexes by source and by target, in insertion order, as
+	// compressed rows: out[outAt[i]:outAt[i+1]] are node i's edges.
+	out, in     []int32
+	outAt, inAt []int32
+	files       map[string]*syntax.File
 	// versions caches node versions, computed on first use: most nodes of
 	// a large project are never asked for, and hashing each node's text
 	// (which contains its children's) at compile time costs more than the
@@ -134,8 +138,7 @@ type Graph struct {
 // New returns an empty graph with room for about n nodes, so that large
 // projects do not pay for repeated growth of the node slice.
 func New(n int) *Graph {
-	return &Graph{Nodes: make([]Node, 0, n), Edges: make([]Edge, 0, 2*n), byID: make(map[string]int32, n),
-		out: make([][]int32, 0, n), in: make([][]int32, 0, n)}
+	return &Graph{Nodes: make([]Node, 0, n), Edges: make([]Edge, 0, 2*n), byID: make(map[string]int32, n)}
 }
 
 // Fingerprint is a node version: the SHA-256 of its kind, name, file and
@@ -162,24 +165,69 @@ func (g *Graph) Add(n Node) (int32, bool) {
 	n.Index = i
 	g.Nodes = append(g.Nodes, n)
 	g.byID[n.ID] = i
-	g.out = append(g.out, nil)
-	g.in = append(g.in, nil)
 	return i, true
 }
 
-// AddEdge records an edge; duplicates of the same kind between the same
-// nodes keep the first site.
+// AddEdge records an edge. Freeze drops repeats of the same kind between
+// the same nodes, keeping the first site.
 func (g *Graph) AddEdge(e Edge) {
-	for _, ei := range g.out[e.From] {
-		old := g.Edges[ei]
-		if old.To == e.To && old.Kind == e.Kind {
-			return
+	g.Edges = append(g.Edges, e)
+}
+
+// Freeze removes repeated edges and builds the indexes of edges by source
+// and target. Building rows once, at the end, costs two slices instead of
+// two per node.
+func (g *Graph) Freeze() {
+	n := len(g.Nodes)
+	from := func(i int) int32 { return g.Edges[i].From }
+	g.outAt, g.out = rows(n, len(g.Edges), from)
+	// Drop repeats: an edge is a repeat of an earlier one with the same
+	// source, target and kind. A node has few edges, so each row is
+	// scanned directly.
+	dup := 0
+	drop := make([]bool, len(g.Edges))
+	for v := 0; v < n; v++ {
+		row := g.out[g.outAt[v]:g.outAt[v+1]]
+		for j, ei := range row {
+			for _, ek := range row[:j] {
+				if !drop[ek] && g.Edges[ek].To == g.Edges[ei].To && g.Edges[ek].Kind == g.Edges[ei].Kind {
+					drop[ei] = true
+					dup++
+					break
+				}
+			}
 		}
 	}
-	i := int32(len(g.Edges))
-	g.Edges = append(g.Edges, e)
-	g.out[e.From] = append(g.out[e.From], i)
-	g.in[e.To] = append(g.in[e.To], i)
+	if dup > 0 {
+		kept := g.Edges[:0]
+		for i, e := range g.Edges {
+			if !drop[i] {
+				kept = append(kept, e)
+			}
+		}
+		g.Edges = kept
+		g.outAt, g.out = rows(n, len(g.Edges), from)
+	}
+	g.inAt, g.in = rows(n, len(g.Edges), func(i int) int32 { return g.Edges[i].To })
+}
+
+// rows groups edge indexes 0..m-1 by node (a stable counting sort).
+func rows(n, m int, node func(int) int32) (at, idx []int32) {
+	at = make([]int32, n+1)
+	for i := 0; i < m; i++ {
+		at[node(i)+1]++
+	}
+	for i := 1; i <= n; i++ {
+		at[i] += at[i-1]
+	}
+	idx = make([]int32, m)
+	next := append([]int32(nil), at[:n]...)
+	for i := 0; i < m; i++ {
+		v := node(i)
+		idx[next[v]] = int32(i)
+		next[v]++
+	}
+	return at, idx
 }
 
 // Lookup returns the index of the node with id.
@@ -198,10 +246,10 @@ func (g *Graph) Node(id string) (*Node, bool) {
 }
 
 // Out returns the indexes of the edges leaving node i, in insertion order.
-func (g *Graph) Out(i int32) []int32 { return g.out[i] }
+func (g *Graph) Out(i int32) []int32 { return g.out[g.outAt[i]:g.outAt[i+1]] }
 
 // In returns the indexes of the edges entering node i, in insertion order.
-func (g *Graph) In(i int32) []int32 { return g.in[i] }
+func (g *Graph) In(i int32) []int32 { return g.in[g.inAt[i]:g.inAt[i+1]] }
 
 // SetFiles gives the graph the parsed files its nodes point into, for
 // versions and signatures computed on demand. Call it before the graph is
