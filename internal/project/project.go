@@ -5,6 +5,9 @@ package project
 import (
 	"errors"
 	"path"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/diag"
@@ -57,13 +60,9 @@ func limitCode(reason string) string {
 func Compile(in *load.Inputs) *Project {
 	p := &Project{Inputs: in}
 	ci := &check.Input{Root: in.Root, ContractSHA: map[string]string{}}
-	for _, f := range in.Sources {
-		sf := syntax.Parse(f.Path, f.Data)
-		p.Sources = append(p.Sources, sf)
-	}
+	p.Sources = parseAll(in.Sources)
+	p.Contracts = parseAll(in.Contracts)
 	for _, f := range in.Contracts {
-		cf := syntax.Parse(f.Path, f.Data)
-		p.Contracts = append(p.Contracts, cf)
 		ci.ContractSHA[f.Path] = f.SHA256
 	}
 	ci.Sources, ci.Contracts = p.Sources, p.Contracts
@@ -98,4 +97,34 @@ func (p *Project) File(path string) *syntax.File {
 		}
 	}
 	return nil
+}
+
+// parseAll parses files on every core: files are independent until the
+// checker reads them together.
+func parseAll(files []load.File) []*syntax.File {
+	out := make([]*syntax.File, len(files))
+	workers := min(runtime.GOMAXPROCS(0), len(files))
+	if workers <= 1 {
+		for i, f := range files {
+			out[i] = syntax.Parse(f.Path, f.Data)
+		}
+		return out
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(files) {
+					return
+				}
+				out[i] = syntax.Parse(files[i].Path, files[i].Data)
+			}
+		}()
+	}
+	wg.Wait()
+	return out
 }
