@@ -5,7 +5,11 @@ package gen
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+
+	"github.com/axiomcore/acore/internal/prepare"
 )
 
 // Contract is the backend contract every generated page uses.
@@ -142,4 +146,20 @@ page %[1]s {
 		pages = append(pages, name)
 	}
 	return b.String(), pages
+}
+
+// Write lays files out under dir and prepares the project (development
+// contracts and UI lock), ready to compile.
+func Write(dir string, files map[string][]byte) error {
+	for p, data := range files {
+		abs := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(abs, data, 0o644); err != nil {
+			return err
+		}
+	}
+	_, err := prepare.Run(dir)
+	return err
 }

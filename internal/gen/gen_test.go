@@ -1,12 +1,10 @@
 package gen_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/axiomcore/acore/internal/gen"
-	"github.com/axiomcore/acore/internal/prepare"
 	"github.com/axiomcore/acore/internal/project"
 )
 
@@ -14,16 +12,7 @@ import (
 func write(t testing.TB, files map[string][]byte) string {
 	t.Helper()
 	dir := t.TempDir()
-	for p, data := range files {
-		abs := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(abs, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := prepare.Run(dir); err != nil {
+	if err := gen.Write(dir, files); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -1,13 +1,10 @@
 package project_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/axiomcore/acore/internal/gen"
 	"github.com/axiomcore/acore/internal/load"
-	"github.com/axiomcore/acore/internal/prepare"
 	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/syntax"
 )
@@ -16,16 +13,7 @@ import (
 // files, just under 4 MiB of sources) and loads it.
 func boundsProject(b *testing.B) *load.Inputs {
 	dir := b.TempDir()
-	for p, data := range gen.Project(64, 4<<20-64<<10) {
-		abs := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(abs, data, 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if _, err := prepare.Run(dir); err != nil {
+	if err := gen.Write(dir, gen.Project(64, 4<<20-64<<10)); err != nil {
 		b.Fatal(err)
 	}
 	in, err := load.Load(dir)

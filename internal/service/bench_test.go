@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/gen"
-	"github.com/axiomcore/acore/internal/prepare"
 	"github.com/axiomcore/acore/internal/service"
 )
 
@@ -18,16 +17,7 @@ import (
 func boundsService(b *testing.B) (*service.Service, string) {
 	dir := b.TempDir()
 	old := time.Now().Add(-time.Hour)
-	for p, data := range gen.Project(64, 4<<20-64<<10) {
-		abs := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(abs, data, 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if _, err := prepare.Run(dir); err != nil {
+	if err := gen.Write(dir, gen.Project(64, 4<<20-64<<10)); err != nil {
 		b.Fatal(err)
 	}
 	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
@@ -52,12 +42,7 @@ func boundsService(b *testing.B) (*service.Service, string) {
 
 func BenchmarkWorkspaceOpenCold(b *testing.B) {
 	dir := b.TempDir()
-	for p, data := range gen.Project(64, 4<<20-64<<10) {
-		abs := filepath.Join(dir, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(abs), 0o755)
-		os.WriteFile(abs, data, 0o644)
-	}
-	if _, err := prepare.Run(dir); err != nil {
+	if err := gen.Write(dir, gen.Project(64, 4<<20-64<<10)); err != nil {
 		b.Fatal(err)
 	}
 	req := []byte(`{"protocol":"axiom-agent-semantic/v1","operation":"workspace.open","params":{"roots":[{"path":"` + dir + `"}]}}`)
