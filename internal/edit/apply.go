@@ -1,13 +1,597 @@
 package edit
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"sort"
+	"strings"
+	"time"
 
+	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/protocol"
 )
 
-// apply is being written; until then every batch is refused.
+// How a batch is applied.
+//
+// The batch works on a private copy of the base's inputs. Every operation
+// resolves its node in the state the operations before it left: node ids
+// are ids of the base snapshot (or handles), translated through the id
+// maps of the earlier operations. An operation that can change ids or
+// edges (everything but set_property on a node other than a route) is
+// compiled right after it, and its id_map is the difference of the node
+// sets before and after, matched by position around the splice. Runs of
+// set_property, which only replace literal values, are not compiled one by
+// one: their splices are kept in the coordinates of the last compile,
+// spans are mapped through them, and the values they wrote are read back
+// from an overlay; the next operation of another kind, or the end of the
+// batch, compiles them. A batch of 50 set_property operations therefore
+// costs one compile.
+
+// defaultBudget is group_compile_budget_ms.
+const defaultBudget = protocol.GroupCompileBudgetMS * time.Millisecond
+
+// maxDiagnostics bounds the diagnostics of an error.
+const maxDiagnostics = 200
+
+// Repair is the repairOutcome of a batch on a base that is not validated.
+type Repair struct {
+	BaseState    string   `json:"base_state"`
+	BaseErrors   int      `json:"base_errors"`
+	ResultState  string   `json:"result_state"`
+	ResultErrors int      `json:"result_errors"`
+	Touched      []string `json:"touched"`
+}
+
+// applier is the state of one batch.
+type applier struct {
+	opt    Options
+	base   *project.Project
+	budget time.Duration
+	spent  time.Duration
+
+	// proj is the last compiled state; pending holds the deferred
+	// set_property splices since, per file, in proj's coordinates and
+	// sorted, cur the resulting bytes and overlay the values they wrote.
+	proj    *project.Project
+	pending map[string][]splice
+	cur     map[string][]byte
+	overlay map[string]any
+	total   int // bytes of all sources now
+
+	// Ids: fwd maps base ids whose id changed to the current id (nil when
+	// removed), rev the other way; created holds current ids of nodes the
+	// batch created.
+	fwd     map[string]*string
+	rev     map[string]string
+	created map[string]bool
+	handles map[string]string // handle → current id ("" when gone)
+
+	changed    map[string]bool // paths written
+	touched    []string
+	touchedSet map[string]bool
+	owners     []string
+	ownerSet   map[string]bool
+	outcomes   []Outcome
+}
+
+// change is what one operation does: one splice of one file.
+type change struct {
+	path string
+	sp   splice
+	// deferred: a literal value change that needs no compile (see above);
+	// key and val are its overlay entry.
+	deferred bool
+	key      string
+	val      any
+	// createdAt is the offset, after the splice, of the node the operation
+	// creates (-1: none), of one of createdKinds.
+	createdAt    int
+	createdKinds []string
+	node         string // the target node's current id
+	owner        string // the target's owner id, if any
+	property     string
+	removes      bool // the operation removes its node
+}
+
 func apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, *protocol.Error) {
-	return nil, protocol.Errorf(protocol.CodeUnsupportedOperation, "not_implemented", "edits are not implemented by this build")
+	if len(ops) == 0 {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "operations: must have 1 to %d operations, not 0", protocol.OperationsMax)
+	}
+	if len(ops) > protocol.OperationsMax {
+		return nil, protocol.Errorf(protocol.CodeResourceLimit, "too_many_operations", "the batch has %d operations, more than operations_max (%d); split it", len(ops), protocol.OperationsMax)
+	}
+	decoded := make([]*operation, len(ops))
+	for i, raw := range ops {
+		o, e := decode(i, raw)
+		if e != nil {
+			return nil, at(e, i)
+		}
+		decoded[i] = o
+	}
+	for i, o := range decoded {
+		if o.Kind == "replace_region" && len(decoded) > 1 {
+			return nil, at(protocol.Errorf(protocol.CodeInvalidArguments, "region_alone",
+				"replace_region must be the only operation of its batch; this batch has %d", len(decoded)), i)
+		}
+	}
+	if base == nil || base.Result == nil || base.Result.Graph == nil || base.Result.State == check.StateUnavailable {
+		e := protocol.Errorf(protocol.CodeCompileFailed, "not_validated", "the base is unavailable: it has no node graph to edit")
+		if base != nil && base.Result != nil {
+			e.Diagnostics = errorDiagnostics(base.Result)
+		}
+		return nil, e.Next("project.overview", "Read the project's diagnostics", map[string]any{"include": []string{"diagnostics"}})
+	}
+	a := &applier{opt: opt, base: base, budget: opt.CompileBudget, proj: base,
+		pending: map[string][]splice{}, cur: map[string][]byte{}, overlay: map[string]any{},
+		fwd: map[string]*string{}, rev: map[string]string{}, created: map[string]bool{}, handles: map[string]string{},
+		changed: map[string]bool{}, touchedSet: map[string]bool{}, ownerSet: map[string]bool{}}
+	if a.budget <= 0 {
+		a.budget = defaultBudget
+	}
+	for _, f := range base.Inputs.Sources {
+		a.total += len(f.Data)
+	}
+	for i, o := range decoded {
+		if e := a.step(i, o); e != nil {
+			return nil, at(e, i)
+		}
+	}
+	last := len(decoded) - 1
+	if len(a.pending) > 0 && !opt.DryRun {
+		if e := a.compile(); e != nil {
+			return nil, at(e, last)
+		}
+	}
+	res := &Result{Files: map[string][]byte{}, Operations: a.outcomes, Touched: a.touched, Owners: a.owners}
+	if res.Touched == nil {
+		res.Touched = []string{}
+	}
+	if res.Owners == nil {
+		res.Owners = []string{}
+	}
+	for p := range a.changed {
+		now := a.data(p)
+		if string(now) != string(sourceData(base.Inputs, p)) {
+			res.Files[p] = now
+		}
+	}
+	if len(res.Files) == 0 {
+		return nil, at(protocol.Errorf(protocol.CodeInvalidArguments, "no_op", "the batch changes nothing: its operations leave every file as it was"), last)
+	}
+	if len(a.pending) == 0 {
+		res.Project = a.proj
+	}
+	res.IDMap = a.composed(res.Project)
+	if res.Project == nil || opt.DryRun {
+		return res, nil
+	}
+	if e := a.final(res); e != nil {
+		return nil, at(e, last)
+	}
+	return res, nil
+}
+
+func at(e *protocol.Error, i int) *protocol.Error {
+	if e.OperationIndex == nil {
+		e.OperationIndex = &i
+	}
+	return e
+}
+
+// final checks the compiled final state: validated, or a bounded repair
+// of a base that was not.
+func (a *applier) final(res *Result) *protocol.Error {
+	r := res.Project.Result
+	if e := boundError(r); e != nil {
+		return e
+	}
+	baseErrs, resErrs := errorCount(a.base.Result), errorCount(r)
+	if a.base.Result.State == check.StateValidated {
+		if resErrs == 0 && r.State == check.StateValidated {
+			return nil
+		}
+		e := protocol.Errorf(protocol.CodeCompileFailed, "", "the edited project does not compile: %d errors (first: %s)", resErrs, firstError(r))
+		e.Diagnostics = errorDiagnostics(r)
+		return e
+	}
+	rep := &Repair{BaseState: a.base.Result.State, BaseErrors: baseErrs, ResultState: r.State, ResultErrors: resErrs, Touched: capList(a.touched, 50)}
+	type key struct{ path, decl string }
+	before := map[key]int{}
+	for _, d := range a.base.Result.Diagnostics {
+		if d.Severity == diag.Error {
+			before[key{d.Path, d.Decl}]++
+		}
+	}
+	after := map[key]int{}
+	var order []key
+	for _, d := range r.Diagnostics {
+		if d.Severity == diag.Error {
+			k := key{d.Path, d.Decl}
+			if after[k] == 0 {
+				order = append(order, k)
+			}
+			after[k]++
+		}
+	}
+	var regressed []string
+	for _, k := range order {
+		name := k.path + ": " + k.decl
+		if after[k] > before[k] && !a.touchedSet[name] {
+			regressed = append(regressed, name)
+		}
+	}
+	if len(regressed) > 0 || resErrs >= baseErrs {
+		msg := "the repair leaves " + itoa(resErrs) + " errors, the base had " + itoa(baseErrs) + "; a repair must leave fewer"
+		if len(regressed) > 0 {
+			msg = "the repair adds errors outside the declarations it changes: " + strings.Join(capList(regressed, 5), ", ")
+		}
+		e := protocol.Errorf(protocol.CodeCompileFailed, "repair_regression", "%s", msg)
+		e.Diagnostics = errorDiagnostics(r)
+		if regressed == nil {
+			regressed = []string{}
+		}
+		e.Detail("regressed", capList(regressed, 50))
+		e.Detail("base_errors", baseErrs)
+		e.Detail("result_errors", resErrs)
+		return e
+	}
+	res.Repair = rep
+	return nil
+}
+
+// boundError turns a service bound hit by the edited project into
+// resource_limit.
+func boundError(r *check.Result) *protocol.Error {
+	for _, d := range r.Diagnostics {
+		if d.Severity != diag.Error {
+			continue
+		}
+		if info, ok := diag.Lookup(d.Code); ok && info.Reason != "" {
+			e := protocol.Errorf(protocol.CodeResourceLimit, info.Reason, "the edited project is over a service bound: %s: %s", d.Path, d.Message)
+			e.Diagnostics = errorDiagnostics(r)
+			return e
+		}
+	}
+	return nil
+}
+
+func errorCount(r *check.Result) int {
+	n := 0
+	for _, d := range r.Diagnostics {
+		if d.Severity == diag.Error {
+			n++
+		}
+	}
+	return n
+}
+
+func firstError(r *check.Result) string {
+	for _, d := range r.Diagnostics {
+		if d.Severity == diag.Error {
+			return d.Path + ":" + itoa(d.Line) + ":" + itoa(d.Column) + ": " + d.Message + " [" + d.Code + "]"
+		}
+	}
+	return "state " + r.State
+}
+
+// errorDiagnostics are the error diagnostics of r on the wire, at most 200.
+func errorDiagnostics(r *check.Result) []protocol.Diagnostic {
+	out := []protocol.Diagnostic{}
+	for _, d := range r.Diagnostics {
+		if d.Severity != diag.Error {
+			continue
+		}
+		if len(out) == maxDiagnostics {
+			break
+		}
+		out = append(out, protocol.Diagnostic{Code: d.Code, Severity: string(d.Severity), Path: d.Path, Line: d.Line, Column: d.Column, Length: d.Length, Message: d.Message})
+	}
+	return out
+}
+
+func capList(l []string, n int) []string {
+	if len(l) > n {
+		return l[:n]
+	}
+	if l == nil {
+		return []string{}
+	}
+	return l
+}
+
+func sourceData(in *load.Inputs, path string) []byte {
+	for i := range in.Sources {
+		if in.Sources[i].Path == path {
+			return in.Sources[i].Data
+		}
+	}
+	return nil
+}
+
+func isSource(in *load.Inputs, path string) bool {
+	for i := range in.Sources {
+		if in.Sources[i].Path == path {
+			return true
+		}
+	}
+	return false
+}
+
+// data returns the current bytes of path.
+func (a *applier) data(path string) []byte {
+	if d, ok := a.cur[path]; ok {
+		return d
+	}
+	return sourceData(a.proj.Inputs, path)
+}
+
+// mapOff maps an offset of proj's file at path through its pending
+// splices.
+func (a *applier) mapOff(path string, off int) int {
+	d := 0
+	for _, s := range a.pending[path] {
+		if off >= s.end {
+			d += s.delta()
+		}
+	}
+	return off + d
+}
+
+// text returns the current text of node n of proj.
+func (a *applier) text(n *graph.Node) string {
+	d := a.data(n.Path)
+	p, e := a.mapOff(n.Path, n.Pos), a.mapOff(n.Path, n.End)
+	if p < 0 || e > len(d) || p > e {
+		return ""
+	}
+	return string(d[p:e])
+}
+
+// version returns the current version of node n of proj.
+func (a *applier) version(n *graph.Node) string {
+	if len(a.pending[n.Path]) == 0 {
+		return a.proj.Result.Graph.Version(n)
+	}
+	return graph.Fingerprint(n.Kind, n.Name, n.Path, []byte(a.text(n)))
+}
+
+// value returns the current value of property pr of n.
+func (a *applier) value(n *graph.Node, pr *graph.Property) any {
+	if v, ok := a.overlay[n.ID+"\x00"+pr.Name]; ok {
+		return v
+	}
+	return pr.Value
+}
+
+// compile compiles the current state.
+func (a *applier) compile() *protocol.Error {
+	in := *a.proj.Inputs
+	in.Sources = append([]load.File(nil), in.Sources...)
+	for i := range in.Sources {
+		if d, ok := a.cur[in.Sources[i].Path]; ok {
+			sum := sha256.Sum256(d)
+			in.Sources[i].Data, in.Sources[i].SHA256 = d, hex.EncodeToString(sum[:])
+		}
+	}
+	t := time.Now()
+	p := project.Compile(&in)
+	a.spent += time.Since(t)
+	a.proj, a.pending, a.cur, a.overlay = p, map[string][]splice{}, map[string][]byte{}, map[string]any{}
+	if a.spent > a.budget {
+		return protocol.Errorf(protocol.CodeResourceLimit, "budget_exhausted",
+			"the batch's compiles took %d ms, more than group_compile_budget_ms (%d); split the batch", a.spent.Milliseconds(), a.budget.Milliseconds())
+	}
+	if e := boundError(p.Result); e != nil {
+		return e
+	}
+	if p.Result.Graph == nil {
+		e := protocol.Errorf(protocol.CodeCompileFailed, "", "the project has no node graph after this operation: %s", firstError(p.Result))
+		e.Diagnostics = errorDiagnostics(p.Result)
+		return e
+	}
+	return nil
+}
+
+// step applies operation i.
+func (a *applier) step(i int, o *operation) *protocol.Error {
+	if o.Kind != "set_property" && len(a.pending) > 0 {
+		if e := a.compile(); e != nil {
+			return e
+		}
+	}
+	var c *change
+	var e *protocol.Error
+	switch o.Kind + "/" + o.Op {
+	case "set_property/":
+		c, e = a.setProperty(o)
+	case "bind_property/":
+		c, e = a.bindProperty(o)
+	case "set_reference/":
+		c, e = a.setReference(o)
+	case "list_element/remove":
+		c, e = a.listRemove(o)
+	case "list_element/insert":
+		c, e = a.listInsert(o)
+	case "declaration/create":
+		c, e = a.declCreate(o)
+	case "declaration/update":
+		c, e = a.declUpdate(o)
+	case "declaration/remove":
+		c, e = a.declRemove(o)
+	case "import/add":
+		c, e = a.importAdd(o)
+	case "import/remove":
+		c, e = a.importRemove(o)
+	case "replace_region/":
+		c, e = a.replaceRegion(o)
+	}
+	if e != nil {
+		return e
+	}
+	if o.Handle != nil {
+		if _, dup := a.handles[*o.Handle]; dup {
+			return protocol.Errorf(protocol.CodeInvalidArguments, "handle_reused", "handle %q is already used by an earlier operation of the batch", *o.Handle)
+		}
+		if c.removes {
+			return protocol.Errorf(protocol.CodeInvalidArguments, "schema", "handle %q: %s %s removes its node; there is nothing to name", *o.Handle, o.Kind, o.Op)
+		}
+	}
+	d := a.data(c.path)
+	oldSeg := a.segment(c)
+	if oldSeg == c.sp.text {
+		return protocol.Errorf(protocol.CodeInvalidArguments, "no_op", "the operation changes nothing: %s already holds that text", c.path)
+	}
+	delta := len(c.sp.text) - len(oldSeg)
+	if newLen := len(d) + delta; newLen > load.SourceFileBytesMax {
+		return protocol.Errorf(protocol.CodeResourceLimit, load.ReasonFileTooLarge, "%s would be %d bytes, over source_file_bytes_max (%d)", c.path, newLen, load.SourceFileBytesMax)
+	}
+	if a.total+delta > load.SourcesBytesMax {
+		return protocol.Errorf(protocol.CodeResourceLimit, load.ReasonSourcesTooLarge, "the sources would total %d bytes, over sources_bytes_max (%d)", a.total+delta, load.SourcesBytesMax)
+	}
+	a.total += delta
+	a.changed[c.path] = true
+	pre := a.proj.File(c.path)
+	for _, dn := range declsIn(pre, c.sp.pos, c.sp.end) {
+		a.touch(c.path + ": " + dn)
+	}
+	if c.owner != "" {
+		a.owner(c.owner)
+	}
+	for _, ow := range ownersIn(pre, c.sp.pos, c.sp.end) {
+		a.owner(ow)
+	}
+	out := Outcome{Index: i, Kind: o.Kind, Op: o.Op, Path: c.path, Node: c.node, Property: c.property, IDMap: []IDMapEntry{}}
+	if o.Handle != nil {
+		out.Handle = *o.Handle
+	}
+	if c.deferred {
+		a.defer1(c)
+		if o.Handle != nil {
+			a.handles[*o.Handle] = c.node
+		}
+		a.outcomes = append(a.outcomes, out)
+		return nil
+	}
+	before := a.proj
+	a.pending[c.path] = []splice{c.sp}
+	a.cur[c.path] = c.sp.apply(d)
+	if e := a.compile(); e != nil {
+		return e
+	}
+	entries, added := diffIDs(before.Result.Graph, a.proj.Result.Graph, c.path, c.sp)
+	a.compose(entries, added)
+	out.IDMap = entries
+	post := a.proj.File(c.path)
+	if post != nil {
+		end := c.sp.pos + len(c.sp.text)
+		for _, dn := range declsIn(post, c.sp.pos, end) {
+			a.touch(c.path + ": " + dn)
+		}
+		for _, ow := range ownersIn(post, c.sp.pos, end) {
+			a.owner(ow)
+		}
+	}
+	named := c.node
+	if c.createdAt >= 0 {
+		named = a.findCreated(c)
+		out.Created = named
+	} else if c.removes {
+		named = ""
+	} else if v, ok := movedTo(entries, c.node); ok {
+		named = v
+	}
+	if o.Handle != nil {
+		a.handles[*o.Handle] = named
+	}
+	a.outcomes = append(a.outcomes, out)
+	return nil
+}
+
+func movedTo(entries []IDMapEntry, id string) (string, bool) {
+	for _, e := range entries {
+		if *e.OldID == id {
+			if e.NewID == nil {
+				return "", true
+			}
+			return *e.NewID, true
+		}
+	}
+	return "", false
+}
+
+// segment returns the current text of the range c replaces, which is in
+// proj's coordinates.
+func (a *applier) segment(c *change) string {
+	for _, s := range a.pending[c.path] {
+		if s.pos == c.sp.pos && s.end == c.sp.end {
+			return s.text
+		}
+	}
+	src := sourceData(a.proj.Inputs, c.path)
+	if len(a.pending[c.path]) == 0 {
+		src = a.data(c.path)
+	}
+	return string(src[c.sp.pos:c.sp.end])
+}
+
+// defer1 records a deferred literal splice.
+func (a *applier) defer1(c *change) {
+	list := a.pending[c.path]
+	replaced := false
+	for k := range list {
+		if list[k].pos == c.sp.pos && list[k].end == c.sp.end {
+			list[k] = c.sp
+			replaced = true
+		}
+	}
+	if !replaced {
+		list = append(list, c.sp)
+		sort.Slice(list, func(x, y int) bool { return list[x].pos < list[y].pos })
+	}
+	a.pending[c.path] = list
+	src := sourceData(a.proj.Inputs, c.path)
+	out := make([]byte, 0, len(src)+64)
+	prev := 0
+	for _, s := range list {
+		out = append(out, src[prev:s.pos]...)
+		out = append(out, s.text...)
+		prev = s.end
+	}
+	a.cur[c.path] = append(out, src[prev:]...)
+	a.overlay[c.key] = c.val
+}
+
+func (a *applier) touch(s string) {
+	if !a.touchedSet[s] {
+		a.touchedSet[s] = true
+		a.touched = append(a.touched, s)
+	}
+}
+
+func (a *applier) owner(s string) {
+	if !a.ownerSet[s] {
+		a.ownerSet[s] = true
+		a.owners = append(a.owners, s)
+	}
+}
+
+// findCreated returns the id of the node the operation created.
+func (a *applier) findCreated(c *change) string {
+	g := a.proj.Result.Graph
+	for k := range g.Nodes {
+		n := &g.Nodes[k]
+		if n.Path == c.path && n.Pos == c.createdAt && contains(c.createdKinds, n.Kind) {
+			return n.ID
+		}
+	}
+	return ""
+}
+
+func itoa(n int) string {
+	return strings.TrimSpace(jsonText(n))
 }

@@ -6,6 +6,7 @@ package edit
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/protocol"
@@ -18,28 +19,39 @@ type Options struct {
 	// EditRules is the edit rules identity, for option fingerprints.
 	EditRules string
 	// DryRun checks the batch without compiling the final state beyond
-	// what the checks need (edit.plan).
+	// what the checks need (edit.plan): operations that change ids or
+	// edges are still compiled (their id_map needs it), a trailing run of
+	// set_property is not, and the final state is not required to compile
+	// (Result.Project is nil when it was not compiled).
 	DryRun bool
+	// CompileBudget bounds the batch's total compile time; zero means
+	// group_compile_budget_ms.
+	CompileBudget time.Duration
 }
 
-// IDMapEntry says where a node id went: NewID nil when it was removed,
-// OldID nil when it was created.
+// IDMapEntry says where a node id went: NewID nil when it was removed.
+// OldID is always set: the protocol's idMapEntry requires an old id, so
+// created nodes are reported as Outcome.Created, not in id maps. Change is
+// moved (same name, new id), renamed (new name) or removed.
 type IDMapEntry struct {
 	OldID  *string `json:"old_id"`
 	NewID  *string `json:"new_id"`
-	Change string  `json:"change"` // added, removed, moved, renamed
+	Change string  `json:"change"` // moved, renamed or removed
 }
 
 // Outcome is the result of one operation of a batch.
 type Outcome struct {
-	Index   int          `json:"index"`
-	Kind    string       `json:"kind"`
-	Op      string       `json:"op,omitempty"`
-	Path    string       `json:"path,omitempty"`
-	Node    string       `json:"node,omitempty"`
-	Created string       `json:"created,omitempty"`
-	Handle  string       `json:"handle,omitempty"`
-	IDMap   []IDMapEntry `json:"id_map"`
+	Index int    `json:"index"`
+	Kind  string `json:"kind"`
+	Op    string `json:"op,omitempty"`
+	Path  string `json:"path,omitempty"`
+	Node  string `json:"node,omitempty"`
+	// Property is the property a set_property, bind_property or
+	// set_reference operation changed.
+	Property string       `json:"property,omitempty"`
+	Created  string       `json:"created,omitempty"`
+	Handle   string       `json:"handle,omitempty"`
+	IDMap    []IDMapEntry `json:"id_map"`
 }
 
 // Result is a batch applied to a base.
@@ -57,6 +69,9 @@ type Result struct {
 	Touched []string
 	// Owners are the pages and components the batch changes.
 	Owners []string
+	// Repair is set when the base was not validated (syntax or resolved)
+	// and the batch was accepted as a bounded repair.
+	Repair *Repair
 }
 
 // Apply applies ops, in order, to base. On failure nothing is kept and the

@@ -1,0 +1,643 @@
+package edit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/syntax"
+)
+
+// resolve turns a node reference into the node's id in the current state.
+func (a *applier) resolve(r nodeRef, field string) (string, *protocol.Error) {
+	if r.IsHandle {
+		id, ok := a.handles[r.Handle]
+		if !ok {
+			return "", protocol.Errorf(protocol.CodeInvalidArguments, "unknown_handle",
+				"%s: handle %q is not named by an earlier operation of the batch", field, r.Handle).Detail("handles", a.handleNames())
+		}
+		if id == "" {
+			return "", protocol.Errorf(protocol.CodeNotFound, "node_removed", "%s: handle %q names a node that no longer exists in the batch's state", field, r.Handle)
+		}
+		return id, nil
+	}
+	if to, ok := a.fwd[r.ID]; ok {
+		if to == nil {
+			return "", protocol.Errorf(protocol.CodeNotFound, "node_removed", "%s: %s was removed by an earlier operation of the batch", field, r.ID).
+				WithTarget("node", r.ID)
+		}
+		return *to, nil
+	}
+	if _, ok := a.base.Result.Graph.Lookup(r.ID); !ok {
+		return "", protocol.Errorf(protocol.CodeNotFound, "node_unknown", "%s: %s is not a node of the base snapshot; name nodes the batch creates with a handle", field, r.ID).
+			WithTarget("node", r.ID).Next("node.find", "Re-find the node on this snapshot", nil)
+	}
+	return r.ID, nil
+}
+
+func (a *applier) handleNames() []string {
+	out := []string{}
+	for h := range a.handles {
+		out = append(out, h)
+	}
+	return out
+}
+
+// node resolves r to a node of the current state, in an authored source.
+func (a *applier) node(r nodeRef, field string) (*graph.Node, int32, *protocol.Error) {
+	id, e := a.resolve(r, field)
+	if e != nil {
+		return nil, 0, e
+	}
+	g := a.proj.Result.Graph
+	i, ok := g.Lookup(id)
+	if !ok {
+		return nil, 0, protocol.Errorf(protocol.CodeNotFound, "node_unknown", "%s: %s is not a node of the batch's current state", field, id).WithTarget("node", id)
+	}
+	n := &g.Nodes[i]
+	if !isSource(a.proj.Inputs, n.Path) {
+		return nil, 0, protocol.Errorf(protocol.CodeReadOnlyOrigin, "", "%s is declared in %s, which the project does not author (a contract artifact); edit its source instead", n.ID, n.Path).
+			WithTarget("node", n.ID)
+	}
+	return n, i, nil
+}
+
+// options lists the current options of node i in one family, with
+// fingerprints of the current state, and why none are offered.
+func (a *applier) options(n *graph.Node, i int32, family string) ([]EditOption, string) {
+	ne := EditsOf(a.opt.SnapshotID, a.proj, i, []string{family}, family == "replace_region", true)
+	if len(a.pending[n.Path]) > 0 {
+		v := a.version(n)
+		for k := range ne.Options {
+			ne.Options[k].Fingerprint = OptionFingerprint(a.opt.SnapshotID, n.ID, v, &ne.Options[k])
+		}
+	}
+	why := ""
+	if len(ne.Unavailable) > 0 {
+		why = ne.Unavailable[0].Reason
+	}
+	return ne.Options, why
+}
+
+func notOffered(family, id, why string) *protocol.Error {
+	return protocol.Errorf(protocol.CodeUnsupportedOperation, "edit_not_offered", "%s is not offered for %s: %s", family, id, why).
+		WithTarget("node", id).
+		Next("node.edits", "List the edits the node accepts now", map[string]any{"nodes": []string{id}, "include_unavailable": true})
+}
+
+// preconditions checks expected_node_version and option.
+func (a *applier) preconditions(o *operation, n *graph.Node, opts ...*EditOption) *protocol.Error {
+	if o.ExpectedNodeVersion != nil {
+		if v := a.version(n); v != *o.ExpectedNodeVersion {
+			return protocol.Errorf(protocol.CodePreconditionFailed, "node_version_mismatch", "%s has version %s, expected %s", n.ID, v, *o.ExpectedNodeVersion).
+				WithTarget("node", n.ID).Next("node.get", "Re-read the node and rebuild the operation", nil)
+		}
+	}
+	if o.Option != nil {
+		for _, op := range opts {
+			if op != nil && op.Fingerprint == o.Option.Fingerprint {
+				return nil
+			}
+		}
+		return protocol.Errorf(protocol.CodePreconditionFailed, "option_stale", "option %s (fingerprint %s) is not the current option of %s for this edit",
+			o.Option.OptionID, short(o.Option.Fingerprint), n.ID).
+			WithTarget("node", n.ID).WithTarget("option", o.Option.OptionID).
+			Next("node.edits", "Read the node's current options and rebuild the operation", map[string]any{"nodes": []string{n.ID}})
+	}
+	return nil
+}
+
+func short(s string) string {
+	if len(s) > 12 {
+		return s[:12] + "…"
+	}
+	return s
+}
+
+func oldTextMismatch(id string) *protocol.Error {
+	return protocol.Errorf(protocol.CodePreconditionFailed, "old_text_mismatch", "old_text is not the current text of %s", id).
+		WithTarget("node", id).Next("node.edits", "Read the node's current text and rebuild the operation", map[string]any{"nodes": []string{id}})
+}
+
+func oldValueMismatch(id, prop string, cur any, old []byte) *protocol.Error {
+	return protocol.Errorf(protocol.CodePreconditionFailed, "old_value_mismatch", "%s is %s, expected %s", prop, jsonText(cur), rawText(old)).
+		WithTarget("node", id).WithTarget("property", prop).Next("node.get", "Re-read the node and rebuild the operation", nil)
+}
+
+// property finds the one property name of n.
+func property(n *graph.Node, name string) (*graph.Property, *protocol.Error) {
+	var found *graph.Property
+	var names []string
+	count := 0
+	for k := range n.Props {
+		names = append(names, n.Props[k].Name)
+		if n.Props[k].Name == name {
+			count++
+			if found == nil {
+				found = &n.Props[k]
+			}
+		}
+	}
+	if count > 1 {
+		return nil, protocol.Errorf(protocol.CodeAmbiguousOwner, "duplicate_property", "%s sets %s %d times; no single authored value to edit", n.ID, name, count).
+			WithTarget("node", n.ID).WithTarget("property", name)
+	}
+	if found == nil {
+		list := strings.Join(names, ", ")
+		if list == "" {
+			list = "none"
+		}
+		return nil, protocol.Errorf(protocol.CodeUnsupportedOperation, "edit_not_offered", "%s has no authored property %s (its properties: %s)", n.ID, name, list).
+			WithTarget("node", n.ID).WithTarget("property", name).
+			Next("node.edits", "List the edits the node accepts now", map[string]any{"nodes": []string{n.ID}, "include_unavailable": true})
+	}
+	return found, nil
+}
+
+func findOption(opts []EditOption, match func(*EditOption) bool) *EditOption {
+	for k := range opts {
+		if match(&opts[k]) {
+			return &opts[k]
+		}
+	}
+	return nil
+}
+
+func propNames(opts []EditOption) string {
+	var out []string
+	for _, o := range opts {
+		out = append(out, o.Property)
+	}
+	return strings.Join(out, ", ")
+}
+
+func ownerOf(n *graph.Node) string {
+	if n.Kind == graph.KindPage || n.Kind == graph.KindComponent {
+		return n.ID
+	}
+	return n.Owner
+}
+
+func (a *applier) setProperty(o *operation) (*change, *protocol.Error) {
+	n, i, e := a.node(o.Node, "node")
+	if e != nil {
+		return nil, e
+	}
+	pr, e := property(n, o.Property)
+	if e != nil {
+		return nil, e
+	}
+	opts, why := a.options(n, i, "set_property")
+	opt := findOption(opts, func(x *EditOption) bool { return x.Property == o.Property })
+	if opt == nil {
+		if len(opts) > 0 {
+			why = fmt.Sprintf("%s is not an authored literal scalar; set_property is offered for %s", o.Property, propNames(opts))
+		}
+		return nil, notOffered("set_property", n.ID, why).WithTarget("property", o.Property)
+	}
+	if e := a.preconditions(o, n, opt); e != nil {
+		return nil, e
+	}
+	cur := a.value(n, pr)
+	if !jsonEqual(cur, o.OldValue) {
+		return nil, oldValueMismatch(n.ID, o.Property, cur, o.OldValue)
+	}
+	text, val, ok := literal(o.NewValue, pr.Type)
+	if !ok {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "incompatible_value", "new_value %s does not fit %s of %s, of type %s", rawText(o.NewValue), o.Property, n.ID, pr.Type).
+			WithTarget("node", n.ID).WithTarget("property", o.Property)
+	}
+	if jsonEqual(cur, o.NewValue) {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "no_op", "%s of %s is already %s", o.Property, n.ID, jsonText(cur)).
+			WithTarget("node", n.ID).WithTarget("property", o.Property)
+	}
+	return &change{path: n.Path, sp: splice{pos: pr.ValuePos, end: pr.ValueEnd, text: text}, deferred: n.Kind != graph.KindRoute,
+		key: n.ID + "\x00" + pr.Name, val: val, createdAt: -1, node: n.ID, owner: ownerOf(n), property: o.Property}, nil
+}
+
+func (a *applier) bindProperty(o *operation) (*change, *protocol.Error) {
+	n, i, e := a.node(o.Node, "node")
+	if e != nil {
+		return nil, e
+	}
+	pr, e := property(n, o.Property)
+	if e != nil {
+		return nil, e
+	}
+	tid, e := a.resolve(o.Target, "target")
+	if e != nil {
+		return nil, e
+	}
+	opts, why := a.options(n, i, "bind_property")
+	opt := findOption(opts, func(x *EditOption) bool { return x.Property == o.Property })
+	if opt == nil {
+		if len(opts) > 0 {
+			why = fmt.Sprintf("bind_property is offered for %s, not %s", propNames(opts), o.Property)
+		}
+		return nil, notOffered("bind_property", n.ID, why).WithTarget("property", o.Property)
+	}
+	if !contains(opt.States, tid) {
+		return nil, notOffered("bind_property", n.ID, fmt.Sprintf("%s can be bound to %s, not %s", o.Property, strings.Join(opt.States, ", "), tid)).
+			WithTarget("property", o.Property)
+	}
+	if e := a.preconditions(o, n, opt); e != nil {
+		return nil, e
+	}
+	if cur := a.value(n, pr); !jsonEqual(cur, o.OldValue) {
+		return nil, oldValueMismatch(n.ID, o.Property, cur, o.OldValue)
+	}
+	st, _ := a.proj.Result.Graph.Node(tid)
+	return &change{path: n.Path, sp: splice{pos: pr.ValuePos, end: pr.ValueEnd, text: st.Name}, createdAt: -1, node: n.ID, owner: ownerOf(n), property: o.Property}, nil
+}
+
+func (a *applier) setReference(o *operation) (*change, *protocol.Error) {
+	n, i, e := a.node(o.Node, "node")
+	if e != nil {
+		return nil, e
+	}
+	pr, e := property(n, o.Property)
+	if e != nil {
+		return nil, e
+	}
+	tid, e := a.resolve(o.Target, "target")
+	if e != nil {
+		return nil, e
+	}
+	opts, why := a.options(n, i, "set_reference")
+	opt := findOption(opts, func(x *EditOption) bool { return x.Property == o.Property })
+	if opt == nil {
+		if len(opts) > 0 {
+			why = fmt.Sprintf("set_reference is offered for %s, not %s", propNames(opts), o.Property)
+		}
+		return nil, notOffered("set_reference", n.ID, why).WithTarget("property", o.Property)
+	}
+	if !contains(opt.Targets, tid) {
+		return nil, notOffered("set_reference", n.ID, fmt.Sprintf("%s can point at %s, not %s", o.Property, strings.Join(opt.Targets, ", "), tid)).
+			WithTarget("property", o.Property)
+	}
+	if e := a.preconditions(o, n, opt); e != nil {
+		return nil, e
+	}
+	if cur := a.value(n, pr); !jsonEqual(cur, o.OldValue) {
+		return nil, oldValueMismatch(n.ID, o.Property, cur, o.OldValue)
+	}
+	act, _ := a.proj.Result.Graph.Node(tid)
+	return &change{path: n.Path, sp: splice{pos: pr.ValuePos, end: pr.ValueEnd, text: act.Name}, createdAt: -1, node: n.ID, owner: ownerOf(n), property: o.Property}, nil
+}
+
+// listOption returns the list_element option of n offering op.
+func (a *applier) listOption(o *operation, n *graph.Node, i int32, op string) (*EditOption, *protocol.Error) {
+	opts, why := a.options(n, i, "list_element")
+	opt := findOption(opts, func(x *EditOption) bool { return contains(x.Ops, op) })
+	if opt == nil {
+		return nil, notOffered("list_element "+op, n.ID, why)
+	}
+	if e := a.preconditions(o, n, opt); e != nil {
+		return nil, e
+	}
+	if opt.Text == nil || o.OldText != *opt.Text {
+		return nil, oldTextMismatch(n.ID)
+	}
+	return opt, nil
+}
+
+func (a *applier) listRemove(o *operation) (*change, *protocol.Error) {
+	n, i, e := a.node(o.Node, "node")
+	if e != nil {
+		return nil, e
+	}
+	if _, e := a.listOption(o, n, i, "remove"); e != nil {
+		return nil, e
+	}
+	return &change{path: n.Path, sp: removal(a.data(n.Path), n.Pos, n.End), createdAt: -1, node: n.ID, owner: ownerOf(n), removes: true}, nil
+}
+
+func fragmentError(what string, errs []syntax.Error, text string) *protocol.Error {
+	msg := what
+	if len(errs) > 0 {
+		pos := errs[0].Pos
+		pos = max(0, min(pos, len(text)))
+		line := strings.Count(text[:pos], "\n") + 1
+		msg += fmt.Sprintf(": line %d: %s [%s]", line, errs[0].Msg, errs[0].Code)
+	}
+	return protocol.Errorf(protocol.CodeInvalidArguments, "schema", "%s", msg)
+}
+
+// trimFragment drops blank lines and blanks around a source fragment.
+func trimFragment(s string) string {
+	s = strings.TrimRight(s, " \t\r\n")
+	for strings.HasPrefix(s, "\n") || strings.HasPrefix(s, "\r\n") {
+		s = strings.TrimPrefix(strings.TrimPrefix(s, "\r"), "\n")
+	}
+	return strings.TrimLeft(s, " \t")
+}
+
+func (a *applier) listInsert(o *operation) (*change, *protocol.Error) {
+	n, i, e := a.node(o.Anchor, "anchor")
+	if e != nil {
+		return nil, e
+	}
+	if _, e := a.listOption(o, n, i, "insert"); e != nil {
+		return nil, e
+	}
+	text := trimFragment(o.Element)
+	item, errs := parseItem(text)
+	if item == nil {
+		return nil, fragmentError("element must be the source of exactly one view element or conditional", errs, text)
+	}
+	kind := graph.KindElement
+	if _, ok := item.(*syntax.IfView); ok {
+		kind = graph.KindConditional
+	}
+	sp, at := insertion(a.data(n.Path), n.Pos, n.End, o.Position == "after", text, " ")
+	return &change{path: n.Path, sp: sp, createdAt: at, createdKinds: []string{kind}, node: n.ID, owner: ownerOf(n)}, nil
+}
+
+// declOption returns the declaration option of n offering op.
+func (a *applier) declOption(o *operation, n *graph.Node, i int32, op string) (*EditOption, *protocol.Error) {
+	opts, why := a.options(n, i, "declaration")
+	opt := findOption(opts, func(x *EditOption) bool { return contains(x.Ops, op) })
+	if opt == nil && op == "remove" && (n.Kind == graph.KindState || n.Kind == graph.KindAction) && referenced(a.proj.Result.Graph, i) {
+		return nil, a.stillReferenced(n, i)
+	}
+	if opt == nil {
+		return nil, notOffered("declaration "+op, n.ID, why)
+	}
+	if op == "create" && !contains(opt.Positions, o.Position) {
+		return nil, notOffered("declaration create", n.ID, fmt.Sprintf("position %s is not offered; positions: %s", o.Position, strings.Join(opt.Positions, ", ")))
+	}
+	if e := a.preconditions(o, n, opt); e != nil {
+		return nil, e
+	}
+	if opt.Text == nil || o.OldText != *opt.Text {
+		return nil, oldTextMismatch(n.ID)
+	}
+	return opt, nil
+}
+
+func (a *applier) stillReferenced(n *graph.Node, i int32) *protocol.Error {
+	g := a.proj.Result.Graph
+	var by []string
+	seen := map[string]bool{}
+	for _, ei := range g.In(i) {
+		ed := &g.Edges[ei]
+		if ed.Kind == graph.EdgeDeclaredIn || ed.Kind == graph.EdgeChildOf {
+			continue
+		}
+		id := g.Nodes[ed.From].ID
+		if !seen[id] {
+			seen[id] = true
+			by = append(by, id)
+		}
+	}
+	return protocol.Errorf(protocol.CodeUnsupportedOperation, "still_referenced", "%s is still referenced by %s; remove the references first", n.ID, strings.Join(capList(by, 10), ", ")).
+		WithTarget("node", n.ID).Detail("referenced_by", capList(by, 50)).
+		Next("graph.query", "List the references to remove first", map[string]any{"from": []string{n.ID}, "mode": "references"})
+}
+
+func (a *applier) declCreate(o *operation) (*change, *protocol.Error) {
+	n, i, e := a.node(o.Anchor, "anchor")
+	if e != nil {
+		return nil, e
+	}
+	if _, e := a.declOption(o, n, i, "create"); e != nil {
+		return nil, e
+	}
+	text := trimFragment(o.Declaration)
+	m, errs := parseMember(text)
+	if m == nil {
+		return nil, fragmentError("declaration must be the source of exactly one state or action", errs, text)
+	}
+	kind, _ := memberKindName(m)
+	d := a.data(n.Path)
+	var sp splice
+	var at int
+	if o.Position == "first" {
+		od := ownerDecl(a.proj.File(n.Path), n.Pos)
+		if od == nil {
+			return nil, notOffered("declaration create", n.ID, "the owner's header has no opening brace")
+		}
+		sp, at = firstMember(d, od, text)
+	} else {
+		sp, at = insertion(d, n.Pos, n.End, o.Position == "after", text, "\n"+indentAt(d, n.Pos))
+	}
+	return &change{path: n.Path, sp: sp, createdAt: at, createdKinds: []string{kind}, node: n.ID, owner: ownerOf(n)}, nil
+}
+
+func ownerDecl(f *syntax.File, pos int) *syntax.OwnerDecl {
+	if f == nil {
+		return nil
+	}
+	for _, d := range f.Decls {
+		if od, ok := d.(*syntax.OwnerDecl); ok && od.Pos == pos && od.LBrace >= od.Pos && od.LBrace < len(f.Src) && f.Src[od.LBrace] == '{' {
+			return od
+		}
+	}
+	return nil
+}
+
+// firstMember places a member first in an owner, after its header line.
+func firstMember(src []byte, od *syntax.OwnerDecl, text string) (splice, int) {
+	ownerIndent := indentAt(src, od.Pos)
+	indent := ownerIndent + "  "
+	if len(od.Members) > 0 {
+		mp := od.Members[0].Bounds().Pos
+		if blankRun(src[lineStartAt(src, mp):mp]) {
+			indent = indentAt(src, mp)
+		}
+	}
+	body := reindent(text, indent)
+	after := od.LBrace + 1
+	le := lineEndAt(src, after)
+	if blankRun(src[after:le]) && le < len(src) {
+		return splice{pos: le + 1, end: le + 1, text: indent + body + "\n"}, le + 1 + len(indent)
+	}
+	j := after
+	for j < len(src) && isBlank(src[j]) {
+		j++
+	}
+	tail := "\n" + indent
+	if j < len(src) && src[j] == '}' {
+		tail = "\n" + ownerIndent
+	}
+	return splice{pos: after, end: j, text: "\n" + indent + body + tail}, after + 1 + len(indent)
+}
+
+func (a *applier) declUpdate(o *operation) (*change, *protocol.Error) {
+	n, i, e := a.node(o.Node, "node")
+	if e != nil {
+		return nil, e
+	}
+	if _, e := a.declOption(o, n, i, "update"); e != nil {
+		return nil, e
+	}
+	text := trimFragment(o.Declaration)
+	m, errs := parseMember(text)
+	if m == nil {
+		return nil, fragmentError("declaration must be the source of exactly one state or action", errs, text)
+	}
+	kind, name := memberKindName(m)
+	if kind != n.Kind || name != n.Name {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "incompatible_target",
+			"declaration update keeps kind and name: %s is %s %s, the new declaration is %s %s; create and remove instead", n.ID, n.Kind, n.Name, kind, name).
+			WithTarget("node", n.ID)
+	}
+	return &change{path: n.Path, sp: splice{pos: n.Pos, end: n.End, text: text}, createdAt: -1, node: n.ID, owner: ownerOf(n)}, nil
+}
+
+func (a *applier) declRemove(o *operation) (*change, *protocol.Error) {
+	n, i, e := a.node(o.Node, "node")
+	if e != nil {
+		return nil, e
+	}
+	if _, e := a.declOption(o, n, i, "remove"); e != nil {
+		return nil, e
+	}
+	return &change{path: n.Path, sp: removal(a.data(n.Path), n.Pos, n.End), createdAt: -1, node: n.ID, owner: ownerOf(n), removes: true}, nil
+}
+
+// module returns the module node of path.
+func (a *applier) module(path string) (*graph.Node, int32, *protocol.Error) {
+	g := a.proj.Result.Graph
+	i, ok := g.Lookup("module:" + path)
+	if !ok || !isSource(a.proj.Inputs, path) {
+		return nil, 0, protocol.Errorf(protocol.CodeNotFound, "path_unknown", "%s is not a module (.acore source) of the project", path).WithTarget("path", path)
+	}
+	return &g.Nodes[i], i, nil
+}
+
+func (a *applier) importAdd(o *operation) (*change, *protocol.Error) {
+	n, i, e := a.module(o.Path)
+	if e != nil {
+		return nil, e
+	}
+	opts, why := a.options(n, i, "import")
+	opt := findOption(opts, func(x *EditOption) bool { return contains(x.Ops, "add") })
+	if opt == nil {
+		return nil, notOffered("import add", n.ID, why)
+	}
+	if e := a.preconditions(o, n, opt); e != nil {
+		return nil, e
+	}
+	if !validIdent(o.Symbol) {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "symbol: %q is not an identifier", o.Symbol)
+	}
+	if o.From == "" || strings.ContainsAny(o.From, "\n\r") {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "from: must be a module path on one line")
+	}
+	f := a.proj.File(o.Path)
+	for _, u := range f.Uses {
+		if u.Name != nil && u.Name.Name == o.Symbol && u.Kind.String() == o.ImportKind && u.From != nil && u.From.Value == o.From {
+			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "no_op", "%s already has `%s`", o.Path, f.Text(u)).WithTarget("path", o.Path)
+		}
+	}
+	line := "use " + o.ImportKind + " " + o.Symbol + " from " + syntax.Quote(o.From)
+	d := a.data(o.Path)
+	var sp splice
+	var at int
+	switch {
+	case len(f.Uses) > 0:
+		le := lineEndAt(d, f.Uses[len(f.Uses)-1].End)
+		sp, at = splice{pos: le, end: le, text: "\n" + line}, le+1
+	case f.Module != nil:
+		le := lineEndAt(d, f.Module.End)
+		sp, at = splice{pos: le, end: le, text: "\n\n" + line}, le+2
+	default:
+		sep := "\n"
+		if len(d) > 0 {
+			sep = "\n\n"
+		}
+		sp, at = splice{pos: 0, end: 0, text: line + sep}, 0
+	}
+	return &change{path: o.Path, sp: sp, createdAt: at, createdKinds: []string{graph.KindImport}, node: n.ID}, nil
+}
+
+func (a *applier) importRemove(o *operation) (*change, *protocol.Error) {
+	n, i, e := a.module(o.Path)
+	if e != nil {
+		return nil, e
+	}
+	f := a.proj.File(o.Path)
+	var use *syntax.UseDecl
+	for _, u := range f.Uses {
+		if u.Name != nil && u.Name.Name == o.Symbol {
+			use = u
+			break
+		}
+	}
+	if use == nil {
+		return nil, notOffered("import remove", n.ID, fmt.Sprintf("%s has no use line importing %s", o.Path, o.Symbol))
+	}
+	opts, why := a.options(n, i, "import")
+	opt := findOption(opts, func(x *EditOption) bool { return contains(x.Ops, "remove") && contains(x.Symbols, o.Symbol) })
+	if opt == nil {
+		if len(opts) > 0 {
+			return nil, protocol.Errorf(protocol.CodeUnsupportedOperation, "still_referenced", "%s still refers to %s; remove its uses first", o.Path, o.Symbol).
+				WithTarget("node", n.ID).WithTarget("path", o.Path)
+		}
+		return nil, notOffered("import remove", n.ID, why)
+	}
+	cands := []*EditOption{opt}
+	target := n
+	if j, ok := a.proj.Result.Graph.Lookup("import:" + o.Path + "#" + o.Symbol); ok {
+		in := &a.proj.Result.Graph.Nodes[j]
+		iopts, _ := a.options(in, j, "import")
+		for k := range iopts {
+			cands = append(cands, &iopts[k])
+		}
+		if o.ExpectedNodeVersion != nil && *o.ExpectedNodeVersion == a.version(in) {
+			target = in
+		}
+	}
+	if e := a.preconditions(o, target, cands...); e != nil {
+		return nil, e
+	}
+	if o.OldText != f.Text(use) {
+		return nil, oldTextMismatch(n.ID)
+	}
+	return &change{path: o.Path, sp: removal(a.data(o.Path), use.Pos, use.End), createdAt: -1, node: n.ID, removes: true}, nil
+}
+
+func (a *applier) replaceRegion(o *operation) (*change, *protocol.Error) {
+	n, i, e := a.module(o.Path)
+	if e != nil {
+		return nil, e
+	}
+	if a.proj.Result.State != check.StateSyntax {
+		return nil, notOffered("replace_region", n.ID, "replace_region is offered only on a syntax snapshot, around its syntax errors; this base is "+a.proj.Result.State)
+	}
+	opts, why := a.options(n, i, "replace_region")
+	opt := findOption(opts, func(x *EditOption) bool {
+		return x.Region != nil && x.Region.Path == o.Path && x.Region.StartLine == o.StartLine && x.Region.EndLine == o.EndLine
+	})
+	if opt == nil {
+		if len(opts) > 0 {
+			var regs []string
+			for _, x := range opts {
+				regs = append(regs, fmt.Sprintf("%d-%d", x.Region.StartLine, x.Region.EndLine))
+			}
+			why = fmt.Sprintf("no region %d-%d is offered in %s; regions: %s", o.StartLine, o.EndLine, o.Path, strings.Join(regs, ", "))
+		}
+		return nil, notOffered("replace_region", n.ID, why)
+	}
+	if o.Option == nil || o.Option.Fingerprint != opt.Fingerprint {
+		id := ""
+		if o.Option != nil {
+			id = o.Option.OptionID
+		}
+		return nil, protocol.Errorf(protocol.CodePreconditionFailed, "option_stale", "option %s is not the current region option of %s lines %d-%d", id, o.Path, o.StartLine, o.EndLine).
+			WithTarget("path", o.Path).Next("node.edits", "Read the module's current region options", map[string]any{"nodes": []string{n.ID}, "kinds": []string{"replace_region"}})
+	}
+	if o.OldText != opt.Region.OldText {
+		return nil, oldTextMismatch(n.ID)
+	}
+	if lines := strings.Count(o.NewText, "\n") + 1; lines > regionMaxLines {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "new_text: has %d lines, more than %d", lines, regionMaxLines)
+	}
+	f := a.proj.File(o.Path)
+	lo := lineStart(f, o.StartLine)
+	sp := splice{pos: lo, end: lo + len(opt.Region.OldText), text: o.NewText}
+	return &change{path: o.Path, sp: sp, createdAt: -1, node: n.ID}, nil
+}

@@ -1,0 +1,453 @@
+package edit
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+
+	"github.com/axiomcore/acore/internal/syntax"
+)
+
+// splice replaces [pos, end) of a file with text.
+type splice struct {
+	pos, end int
+	text     string
+}
+
+func (s splice) apply(src []byte) []byte {
+	out := make([]byte, 0, len(src)-(s.end-s.pos)+len(s.text))
+	out = append(out, src[:s.pos]...)
+	out = append(out, s.text...)
+	return append(out, src[s.end:]...)
+}
+
+func (s splice) delta() int { return len(s.text) - (s.end - s.pos) }
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }
+
+// lineStart returns the offset of the first byte of off's line.
+func lineStartAt(src []byte, off int) int {
+	return bytes.LastIndexByte(src[:off], '\n') + 1
+}
+
+// lineEnd returns the offset of the line feed ending off's line, or
+// len(src).
+func lineEndAt(src []byte, off int) int {
+	if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+		return off + i
+	}
+	return len(src)
+}
+
+func blankRun(b []byte) bool {
+	for _, c := range b {
+		if !isBlank(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// alone reports whether [pos, end) has only blanks before it and after it
+// on its lines.
+func alone(src []byte, pos, end int) bool {
+	return blankRun(src[lineStartAt(src, pos):pos]) && blankRun(src[end:lineEndAt(src, end)])
+}
+
+// indentAt returns the leading blanks of off's line.
+func indentAt(src []byte, off int) string {
+	ls := lineStartAt(src, off)
+	i := ls
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	return string(src[ls:i])
+}
+
+// reindent prefixes every line of text after the first that is not blank
+// with indent.
+func reindent(text, indent string) string {
+	if indent == "" || !strings.Contains(text, "\n") {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	for i := 1; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != "" {
+			lines[i] = indent + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// removal deletes [pos, end) cleanly: its whole lines when nothing else is
+// on them (and one of two blank lines it leaves around), otherwise the
+// span and the blanks that separate it from its neighbours on the line.
+func removal(src []byte, pos, end int) splice {
+	if alone(src, pos, end) {
+		ls, le := lineStartAt(src, pos), lineEndAt(src, end)
+		if le == len(src) {
+			// The last line: take the line feed before it instead.
+			if ls > 0 {
+				ls--
+			}
+			return splice{pos: ls, end: le}
+		}
+		le++ // the line feed
+		// A blank line before and after: keep one of them.
+		if ls > 0 && le < len(src) {
+			prev := lineStartAt(src, ls-1)
+			next := lineEndAt(src, le)
+			if blankRun(src[prev:ls-1]) && blankRun(src[le:next]) && next < len(src) {
+				le = next + 1
+			}
+		}
+		return splice{pos: ls, end: le}
+	}
+	j := end
+	for j < len(src) && isBlank(src[j]) {
+		j++
+	}
+	if j < len(src) && src[j] != '\n' {
+		return splice{pos: pos, end: j}
+	}
+	i := pos
+	for i > 0 && isBlank(src[i-1]) {
+		i--
+	}
+	return splice{pos: i, end: j}
+}
+
+// insertion places text before or after the item [pos, end): on its own
+// line with the item's indentation when the item is alone on its lines,
+// otherwise on the item's line separated by sep. It returns the splice and
+// the offset of text's first byte in the new source.
+func insertion(src []byte, pos, end int, after bool, text, sep string) (splice, int) {
+	indent := indentAt(src, pos)
+	body := reindent(text, indent)
+	if alone(src, pos, end) {
+		if !after {
+			ls := lineStartAt(src, pos)
+			return splice{pos: ls, end: ls, text: indent + body + "\n"}, ls + len(indent)
+		}
+		le := lineEndAt(src, end)
+		if le == len(src) {
+			return splice{pos: le, end: le, text: "\n" + indent + body}, le + 1 + len(indent)
+		}
+		return splice{pos: le + 1, end: le + 1, text: indent + body + "\n"}, le + 1 + len(indent)
+	}
+	if !after {
+		return splice{pos: pos, end: pos, text: body + sep}, pos
+	}
+	return splice{pos: end, end: end, text: sep + body}, end + len(sep)
+}
+
+// declsIn names the top-level declarations and use lines of f that
+// [pos, end) touches (for an empty range: that contain pos), as diag.Decl
+// spells them.
+func declsIn(f *syntax.File, pos, end int) []string {
+	var out []string
+	hit := func(s syntax.Span) bool {
+		if end > pos {
+			return s.Pos < end && pos < s.End
+		}
+		return s.Pos <= pos && pos < s.End
+	}
+	for _, u := range f.Uses {
+		if hit(u.Span) && u.Name != nil {
+			out = append(out, "use "+u.Name.Name)
+		}
+	}
+	for _, d := range f.Decls {
+		if !hit(d.Bounds()) {
+			continue
+		}
+		switch d := d.(type) {
+		case *syntax.OwnerDecl:
+			out = append(out, d.Kind.String()+" "+identName(d.Name))
+		case *syntax.AppDecl:
+			out = append(out, "app "+identName(d.Name))
+		case *syntax.ModelDecl:
+			out = append(out, "model "+identName(d.Name))
+		case *syntax.ExternDecl:
+			out = append(out, "extern "+identName(d.Name))
+		case *syntax.ContractDecl:
+			out = append(out, "contract "+identName(d.Name))
+		}
+	}
+	return out
+}
+
+func identName(id *syntax.Ident) string {
+	if id == nil {
+		return ""
+	}
+	return id.Name
+}
+
+// ownersIn returns the page and component ids of f that [pos, end)
+// touches.
+func ownersIn(f *syntax.File, pos, end int) []string {
+	var out []string
+	for _, d := range f.Decls {
+		od, ok := d.(*syntax.OwnerDecl)
+		if !ok || od.Name == nil {
+			continue
+		}
+		s := od.Span
+		if end > pos && s.Pos < end && pos < s.End || end <= pos && s.Pos <= pos && pos < s.End {
+			out = append(out, od.Kind.String()+":"+od.Name.Name)
+		}
+	}
+	return out
+}
+
+// parseMember parses text as one member of a page: it returns the member
+// when text is exactly one state or action declaration without errors.
+func parseMember(text string) (syntax.Member, []syntax.Error) {
+	src := "page EditFragment {\n" + text + "\n}\n"
+	f := syntax.Parse("fragment.acore", []byte(src))
+	if len(f.Errors) > 0 {
+		return nil, shiftErrors(f.Errors, len("page EditFragment {\n"))
+	}
+	if len(f.Decls) != 1 {
+		return nil, nil
+	}
+	od, ok := f.Decls[0].(*syntax.OwnerDecl)
+	if !ok || len(od.Members) != 1 {
+		return nil, nil
+	}
+	switch od.Members[0].(type) {
+	case *syntax.StateDecl, *syntax.ActionDecl:
+		return od.Members[0], nil
+	}
+	return nil, nil
+}
+
+// parseItem parses text as one view item: an element or a conditional.
+func parseItem(text string) (syntax.ViewItem, []syntax.Error) {
+	pre := "page EditFragment {\n  view {\n"
+	src := pre + text + "\n  }\n}\n"
+	f := syntax.Parse("fragment.acore", []byte(src))
+	if len(f.Errors) > 0 {
+		return nil, shiftErrors(f.Errors, len(pre))
+	}
+	if len(f.Decls) != 1 {
+		return nil, nil
+	}
+	od, ok := f.Decls[0].(*syntax.OwnerDecl)
+	if !ok || len(od.Members) != 1 {
+		return nil, nil
+	}
+	v, ok := od.Members[0].(*syntax.ViewDecl)
+	if !ok || len(v.Items) != 1 {
+		return nil, nil
+	}
+	switch v.Items[0].(type) {
+	case *syntax.Element, *syntax.IfView:
+		return v.Items[0], nil
+	}
+	return nil, nil
+}
+
+func shiftErrors(errs []syntax.Error, by int) []syntax.Error {
+	out := make([]syntax.Error, len(errs))
+	for i, e := range errs {
+		e.Pos -= by
+		e.End -= by
+		out[i] = e
+	}
+	return out
+}
+
+func memberKindName(m syntax.Member) (string, string) {
+	switch m := m.(type) {
+	case *syntax.StateDecl:
+		return "state", identName(m.Name)
+	case *syntax.ActionDecl:
+		return "action", identName(m.Name)
+	}
+	return "", ""
+}
+
+func validIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// literal returns the Acore literal of the JSON value raw for a property
+// of type typ, and the value node.get will show for it. ok is false when
+// the value does not fit the type.
+func literal(raw json.RawMessage, typ string) (text string, val any, ok bool) {
+	v, err := decodeJSON(raw)
+	if err != nil {
+		return "", nil, false
+	}
+	optional := strings.HasSuffix(typ, "?")
+	base := strings.TrimSuffix(typ, "?")
+	switch v := v.(type) {
+	case nil:
+		if optional || typ == "" {
+			return "null", nil, true
+		}
+	case string:
+		if base == "String" || typ == "" {
+			return syntax.Quote(v), v, true
+		}
+	case bool:
+		if base == "Bool" || typ == "" {
+			return strconv.FormatBool(v), v, true
+		}
+	case json.Number:
+		r, ok := new(big.Rat).SetString(string(v))
+		if !ok {
+			return "", nil, false
+		}
+		if base == "Int" || typ == "" && r.IsInt() {
+			if !r.IsInt() || !r.Num().IsInt64() {
+				return "", nil, false
+			}
+			n := r.Num().Int64()
+			return strconv.FormatInt(n, 10), n, true
+		}
+		if base == "Float" || typ == "" {
+			s := string(v)
+			if !strings.ContainsAny(s, ".eE") {
+				n, err := strconv.ParseInt(s, 10, 64)
+				if err != nil {
+					return "", nil, false
+				}
+				return s, n, true
+			}
+			f, err := strconv.ParseFloat(s, 64)
+			if err != nil || math.IsInf(f, 0) {
+				return "", nil, false
+			}
+			return s, f, true
+		}
+	}
+	return "", nil, false
+}
+
+func decodeJSON(raw json.RawMessage) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// normalize turns a Go or decoded JSON value into a comparable form:
+// numbers as *big.Rat.
+func normalize(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	d, err := decodeJSON(b)
+	if err != nil {
+		return v
+	}
+	return ratify(d)
+}
+
+func ratify(v any) any {
+	switch v := v.(type) {
+	case json.Number:
+		if r, ok := new(big.Rat).SetString(string(v)); ok {
+			return r
+		}
+		return string(v)
+	case []any:
+		for i := range v {
+			v[i] = ratify(v[i])
+		}
+	case map[string]any:
+		for k := range v {
+			v[k] = ratify(v[k])
+		}
+	}
+	return v
+}
+
+// jsonEqual reports JSON equality of a node value and a JSON text.
+func jsonEqual(cur any, raw json.RawMessage) bool {
+	want, err := decodeJSON(raw)
+	if err != nil {
+		return false
+	}
+	return sameJSON(normalize(cur), ratify(want))
+}
+
+func sameJSON(a, b any) bool {
+	switch a := a.(type) {
+	case nil:
+		return b == nil
+	case *big.Rat:
+		r, ok := b.(*big.Rat)
+		return ok && a.Cmp(r) == 0
+	case string:
+		s, ok := b.(string)
+		return ok && a == s
+	case bool:
+		x, ok := b.(bool)
+		return ok && a == x
+	case []any:
+		x, ok := b.([]any)
+		if !ok || len(x) != len(a) {
+			return false
+		}
+		for i := range a {
+			if !sameJSON(a[i], x[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		x, ok := b.(map[string]any)
+		if !ok || len(x) != len(a) {
+			return false
+		}
+		for k, v := range a {
+			w, ok := x[k]
+			if !ok || !sameJSON(v, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// jsonText is the compact JSON of v, without HTML escaping.
+func jsonText(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "?"
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// rawText is raw compacted.
+func rawText(raw json.RawMessage) string {
+	v, err := decodeJSON(raw)
+	if err != nil {
+		return string(raw)
+	}
+	return jsonText(v)
+}
