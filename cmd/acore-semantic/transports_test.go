@@ -105,9 +105,23 @@ func (v vars) fill(req string) string {
 	return req
 }
 
-// learn takes the workspace and snapshot from workspace.open's answer.
+// learn takes the workspace and snapshot from workspace.open's answer,
+// and the candidate from change.propose's.
 func (v vars) learn(t *testing.T, req string, resp []byte) {
 	t.Helper()
+	if strings.Contains(req, `"change.propose"`) {
+		var r struct {
+			Result struct {
+				Candidate struct {
+					ID string `json:"id"`
+				} `json:"candidate"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(resp, &r) == nil && r.Result.Candidate.ID != "" {
+			v["candidate"] = r.Result.Candidate.ID
+		}
+		return
+	}
 	if !strings.Contains(req, `"workspace.open"`) {
 		return
 	}
@@ -124,7 +138,9 @@ func (v vars) learn(t *testing.T, req string, resp []byte) {
 }
 
 // normalize decodes a response envelope and drops snapshot.captured_at,
-// the one field that differs between two captures of the same files.
+// the one field that differs between two captures of the same files, and
+// what differs between two candidates of the same request: expires_at and
+// the random part of candidate ids.
 func normalize(t *testing.T, resp []byte) map[string]any {
 	t.Helper()
 	var m map[string]any
@@ -134,7 +150,39 @@ func normalize(t *testing.T, resp []byte) map[string]any {
 	if s, ok := m["snapshot"].(map[string]any); ok {
 		delete(s, "captured_at")
 	}
-	return m
+	return sameCandidates(m).(map[string]any)
+}
+
+func sameCandidates(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		delete(x, "expires_at")
+		for k, e := range x {
+			x[k] = sameCandidates(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = sameCandidates(e)
+		}
+	case string:
+		if strings.HasPrefix(x, "cand-") && len(x) == len("cand-")+24 {
+			return "cand-…"
+		}
+	}
+	return v
+}
+
+// fresh lays out the task-app again at root, so that each transport starts
+// from the same files and no candidates or request records.
+func fresh(t *testing.T, root string) string {
+	t.Helper()
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := scaffold.New(root); err != nil {
+		t.Fatal(err)
+	}
+	return root
 }
 
 func ctxFor(t *testing.T) context.Context {
@@ -323,9 +371,9 @@ func TestTransportsAnswerAlike(t *testing.T) {
 	root := taskApp(t)
 	steps := readScript(t)
 	answers := map[string]map[int][]byte{
-		"one-shot": runOneShot(t, root, steps),
-		"serve":    runServe(t, root, steps),
-		"mcp":      runMCP(t, root, steps),
+		"one-shot": runOneShot(t, fresh(t, root), steps),
+		"serve":    runServe(t, fresh(t, root), steps),
+		"mcp":      runMCP(t, fresh(t, root), steps),
 	}
 	skipped := 0
 	for _, s := range steps {
@@ -384,9 +432,29 @@ func checkEnvelope(t *testing.T, s step, resp map[string]any) {
 		if errField("code") != "insufficient_context" || d["required_bytes"] != 294.0 {
 			t.Errorf("line %d: %v", s.line, resp["error"])
 		}
-	case req["operation"] == "change.discard":
-		if resp["workspace"] == nil {
+	case strings.Contains(s.req, `"cand-1"`):
+		if resp["workspace"] == nil || errField("reason") != "candidate_unknown" {
 			t.Errorf("line %d: the workspace was not filled in: %v", s.line, resp)
+		}
+	case strings.Contains(s.req, `"rename-add-0"`):
+		if errField("reason") != "old_value_mismatch" {
+			t.Errorf("line %d: %v", s.line, resp["error"])
+		}
+	case strings.Contains(s.req, `"rename-add-1"`) && strings.Contains(s.req, `"Add a task"}`):
+		if errField("reason") != "request_id_reused" {
+			t.Errorf("line %d: %v", s.line, resp["error"])
+		}
+	case req["operation"] == "change.inspect":
+		r, _ := resp["result"].(map[string]any)
+		if d, _ := r["source_diff"].([]any); len(d) != 1 {
+			t.Errorf("line %d: %v", s.line, resp)
+		}
+		if snap, _ := resp["snapshot"].(map[string]any); snap["overlay"] != "cand-…" {
+			t.Errorf("line %d: snapshot %v", s.line, resp["snapshot"])
+		}
+	case req["operation"] == "check.run":
+		if r, _ := resp["result"].(map[string]any); r["ok"] != true {
+			t.Errorf("line %d: %v", s.line, resp)
 		}
 	default:
 		if hasError {

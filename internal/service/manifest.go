@@ -59,7 +59,7 @@ func buildManifest() (map[string]any, string) {
 				"sources_bytes_max":       load.SourcesBytesMax,
 			},
 		},
-		"checks":      []any{map[string]any{"name": "compile", "status": "planned"}, map[string]any{"name": "repair", "status": "planned"}},
+		"checks":      []any{map[string]any{"name": "compile", "status": "implemented"}, map[string]any{"name": "repair", "status": "implemented"}},
 		"publication": []any{map[string]any{"profile": "local_filesystem", "status": "planned", "guarantees": []string{}}},
 		"error_codes": protocol.ErrorCodes,
 		"external_writes": map[string]any{

@@ -282,8 +282,8 @@ func TestReferenceErrors(t *testing.T) {
 	expect(t, o, "error.reason", "unknown_operation")
 
 	o = do(t, s, v1+`"operation": "change.discard", "params": {"candidate": "cand-1"}}`)
-	expect(t, o, "error.code", "unsupported_operation")
-	expect(t, o, "error.reason", "not_implemented")
+	expect(t, o, "error.code", "not_found")
+	expect(t, o, "error.reason", "candidate_unknown")
 
 	o = do(t, s, v1+`"operation": "node.find", "snapshot": "latest", "params": {"query": "x", "limit": 51}}`)
 	expect(t, o, "error.code", "invalid_arguments")

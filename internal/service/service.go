@@ -254,6 +254,8 @@ type call struct {
 	coverage protocol.Coverage
 	trunc    protocol.Truncation
 	wsSet    bool
+	// overlay names the candidate whose snapshot c.snap is.
+	overlay *string
 }
 
 type handler func(c *call) (any, *protocol.Error)
@@ -273,6 +275,11 @@ func init() {
 		"context.build":    opContextBuild,
 		"changes.since":    opChangesSince,
 		"node.relocate":    opNodeRelocate,
+		"edit.plan":        opEditPlan,
+		"change.propose":   opChangePropose,
+		"change.inspect":   opChangeInspect,
+		"check.run":        opCheckRun,
+		"change.discard":   opChangeDiscard,
 	}
 }
 
@@ -402,6 +409,9 @@ func jsonDepth(raw []byte) int {
 // snapshotRef describes c.snap for the response envelope.
 func (c *call) snapshotRef() *protocol.Snapshot {
 	ref := &protocol.Snapshot{ID: c.snap.ID, SemanticState: c.snap.Project.Result.State, CapturedAt: c.snap.CapturedAt.Format("2006-01-02T15:04:05Z")}
+	if c.overlay != nil { // a candidate's snapshot: never captured
+		ref.Overlay, ref.CapturedAt = c.overlay, ""
+	}
 	if c.snap.Files != nil {
 		if changed, err := c.s.store.Changed(c.snap); err == nil {
 			ref.Disk = &protocol.Disk{State: "unchanged"}

@@ -1,0 +1,218 @@
+package service
+
+import (
+	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/syntax"
+)
+
+// check.run runs the checks compile and repair (see runChecks) on a
+// candidate's current version, or on the envelope snapshot with overlay
+// files in place of (or in addition to) its inputs.
+//
+//   - A failed check is a result with status failed and ok: false, never an
+//     error. A check name this build does not run is unsupported_operation
+//     (unknown_check): there is no result to give for it.
+//   - On a candidate the results are recorded on its current version, so
+//     change.apply's require_checks can rely on them; the envelope snapshot
+//     is the candidate's (overlay set). params.files and the envelope
+//     snapshot do not go with params.candidate (invalid_arguments).
+//   - Overlay files: each sha256 must be the SHA-256 of the file the
+//     content replaces in the snapshot, null for a file the snapshot does
+//     not have; otherwise the caller's view of that file is out of date:
+//     stale_snapshot (overlay_mismatch) with details.sha256, the
+//     snapshot's digest (null when it has no such file). stale_snapshot is
+//     the code check.run's result schema lists for this (its x-errors have
+//     no precondition_failed). A path may appear once (invalid_arguments,
+//     duplicate_path) and must be a project input. The contents together
+//     may be at most check_content_max_bytes (resource_limit,
+//     content_too_large), and at most check_files_max files
+//     (resource_limit, too_many_files). files [] (or none) checks the
+//     snapshot as it is.
+//   - The repair check of an overlay counts as changed the top-level
+//     declarations whose text the overlay changes.
+//   - A bound the overlay hits (nesting, brackets, file sizes) is
+//     resource_limit: the check could not run.
+
+type overlayFile struct {
+	Path    string  `json:"path"`
+	Content string  `json:"content"`
+	SHA256  *string `json:"sha256"`
+}
+
+type checkParams struct {
+	Candidate *string       `json:"candidate,omitempty"`
+	Files     []overlayFile `json:"files,omitempty"`
+	Checks    []string      `json:"checks"`
+}
+
+// CheckRunResult is the result of check.run.
+type CheckRunResult struct {
+	OK        bool          `json:"ok"`
+	Candidate string        `json:"candidate,omitempty"`
+	Checks    []CheckResult `json:"checks"`
+}
+
+func opCheckRun(c *call) (any, *protocol.Error) {
+	var p checkParams
+	if e := c.params(&p); e != nil {
+		return nil, e
+	}
+	names, e := checkNames(p.Checks, false)
+	if e != nil {
+		return nil, e
+	}
+	if p.Candidate != nil {
+		if c.req.Snapshot != nil || p.Files != nil {
+			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "candidate_with_snapshot",
+				"check.run takes either params.candidate, or the envelope snapshot with params.files, not both")
+		}
+		return c.checkCandidate(*p.Candidate, names)
+	}
+	if c.req.Snapshot == nil {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema",
+			"check.run needs params.candidate or the envelope snapshot").WithTarget("field", "snapshot")
+	}
+	if len(p.Files) > protocol.CheckFilesMax {
+		return nil, protocol.Errorf(protocol.CodeResourceLimit, "too_many_files",
+			"%d overlay files, more than check_files_max (%d)", len(p.Files), protocol.CheckFilesMax)
+	}
+	total := 0
+	for _, f := range p.Files {
+		total += len(f.Content)
+	}
+	if total > protocol.CheckContentMaxBytes {
+		return nil, protocol.Errorf(protocol.CodeResourceLimit, "content_too_large",
+			"the overlay files hold %d bytes, more than check_content_max_bytes (%d)", total, protocol.CheckContentMaxBytes)
+	}
+	if e := c.readSnapshot(false); e != nil {
+		return nil, e
+	}
+	base := c.snap.Project
+	cand := base
+	var touched []string
+	if len(p.Files) > 0 {
+		if c.snap.Files == nil {
+			return nil, protocol.Errorf(protocol.CodeResourceLimit, "snapshot_unavailable",
+				"snapshot %s could not be captured within the service bounds; overlay files need a captured snapshot", c.snap.ID)
+		}
+		files := map[string][]byte{}
+		for _, f := range p.Files {
+			if _, dup := files[f.Path]; dup {
+				return nil, protocol.Errorf(protocol.CodeInvalidArguments, "duplicate_path", "params.files names %s twice", f.Path).WithTarget("path", f.Path)
+			}
+			cur, exists := c.snap.Files[f.Path]
+			if (f.SHA256 == nil) == exists || (f.SHA256 != nil && *f.SHA256 != cur) {
+				var have any
+				if exists {
+					have = cur
+				}
+				return nil, protocol.Errorf(protocol.CodeStaleSnapshot, "overlay_mismatch",
+					"%s: the overlay replaces a file whose SHA-256 is not the one in snapshot %s", f.Path, c.snap.ID).
+					WithTarget("path", f.Path).Detail("sha256", have).
+					Next("node.get", "Re-read the file's nodes on the snapshot and rebuild the overlay from its content", nil)
+			}
+			files[f.Path] = []byte(f.Content)
+		}
+		in, e := overlayInputs(base.Inputs, files)
+		if e != nil {
+			return nil, e
+		}
+		cand = project.Compile(in)
+		paths := map[string]bool{}
+		for p := range files {
+			paths[p] = true
+			touched = append(touched, changedDecls(base.File(p), cand.File(p))...)
+		}
+		if e := limitDiagnostic(cand.Result, paths); e != nil {
+			return nil, e
+		}
+	}
+	results := runChecks(names, base, cand, touched)
+	return CheckRunResult{OK: allPassed(results), Checks: results}, nil
+}
+
+func (c *call) checkCandidate(id string, names []string) (any, *protocol.Error) {
+	cand, e := c.getCandidate(id, true)
+	if e != nil {
+		return nil, e
+	}
+	cc, e := c.compileCandidate(cand)
+	if e != nil {
+		return nil, e
+	}
+	c.candidateSnapshot(cand, cc)
+	data, err := candidateData(cand)
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
+	}
+	results := runChecks(names, cc.base.Project, cc.proj, data.Touched)
+	if e := c.recordChecks(cand, results); e != nil {
+		return nil, e
+	}
+	return CheckRunResult{OK: allPassed(results), Candidate: cand.ID, Checks: results}, nil
+}
+
+// changedDecls names, as "<path>: <kind> <name>", the top-level
+// declarations of before and after that overlap the bytes between their
+// common prefix and common suffix.
+func changedDecls(before, after *syntax.File) []string {
+	if after == nil && before == nil {
+		return nil
+	}
+	var a, b []byte
+	if before != nil {
+		a = before.Src
+	}
+	if after != nil {
+		b = after.Src
+	}
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	var out []string
+	collect := func(f *syntax.File, lo, hi int) {
+		if f == nil {
+			return
+		}
+		for _, d := range f.Decls {
+			s := d.Bounds()
+			if s.Pos <= hi && lo <= s.End {
+				if name := declName(d); name != "" {
+					out = append(out, f.Path+": "+name)
+				}
+			}
+		}
+		for _, u := range f.Uses {
+			if u.Pos <= hi && lo <= u.End {
+				out = append(out, f.Path+": use "+u.Name.Name)
+			}
+		}
+	}
+	collect(before, pre, len(a)-suf)
+	collect(after, pre, len(b)-suf)
+	return out
+}
+
+// declName names a top-level declaration as the checker does in
+// diagnostics ("<kind> <name>").
+func declName(d syntax.Decl) string {
+	switch d := d.(type) {
+	case *syntax.OwnerDecl:
+		return d.Kind.String() + " " + d.Name.Name
+	case *syntax.AppDecl:
+		return "app " + d.Name.Name
+	case *syntax.ModelDecl:
+		return "model " + d.Name.Name
+	case *syntax.ExternDecl:
+		return "extern " + d.Name.Name
+	case *syntax.ContractDecl:
+		return "contract " + d.Name.Name
+	}
+	return ""
+}

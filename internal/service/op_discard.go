@@ -1,0 +1,55 @@
+package service
+
+import (
+	"github.com/axiomcore/acore/internal/candidate"
+	"github.com/axiomcore/acore/internal/protocol"
+)
+
+// change.discard closes an open candidate: its state becomes discarded
+// and its compiled form is released (released: true). It never undoes an
+// applied change: an applied candidate is precondition_failed
+// (candidate_applied, retryable none); one already discarded or expired is
+// precondition_failed (candidate_closed). With expected_candidate_version,
+// another version is precondition_failed (candidate_version_mismatch). An
+// unknown id is not_found (candidate_unknown). The record stays readable
+// (change.inspect) until it is swept.
+
+type discardParams struct {
+	Candidate                string `json:"candidate"`
+	ExpectedCandidateVersion *int   `json:"expected_candidate_version,omitempty"`
+}
+
+// DiscardResult is the result of change.discard.
+type DiscardResult struct {
+	Candidate WireCandidate `json:"candidate"`
+	Released  bool          `json:"released"`
+}
+
+func opChangeDiscard(c *call) (any, *protocol.Error) {
+	var p discardParams
+	if e := c.params(&p); e != nil {
+		return nil, e
+	}
+	if _, e := c.getCandidate(p.Candidate, true); e != nil {
+		return nil, e
+	}
+	st := c.s.cands()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	cand, e := c.getCandidate(p.Candidate, true)
+	if e != nil {
+		return nil, e
+	}
+	if e := candidateOpen(cand); e != nil {
+		return nil, e
+	}
+	if p.ExpectedCandidateVersion != nil && *p.ExpectedCandidateVersion != cand.Version {
+		return nil, versionMismatch(cand, *p.ExpectedCandidateVersion)
+	}
+	cand.State = candidate.Discarded
+	if err := st.store.Put(cand); err != nil {
+		return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
+	}
+	st.release(cand.ID)
+	return DiscardResult{Candidate: wireCandidate(cand), Released: true}, nil
+}

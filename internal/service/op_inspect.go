@@ -1,0 +1,559 @@
+package service
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/axiomcore/acore/internal/candidate"
+	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/load"
+	"github.com/axiomcore/acore/internal/protocol"
+)
+
+// change.inspect describes a candidate's current version against its base
+// snapshot. include selects the parts; without it the answer has
+// semantic_diff, source_diff, affected, risks and checks (content only
+// when asked). candidate, files and risks are always there.
+//
+//   - semantic_diff compares the nodes of the files the candidate writes
+//     (and the nodes its id_map names): a node of the candidate that the
+//     base lacks is added, one of the base the candidate lacks is removed,
+//     one whose id the id_map changes is relocated (from names the old
+//     id), and one whose properties or one-line signature differ is
+//     modified, with each changed property's before and after. A node's
+//     version alone (it covers its children's text) does not make it
+//     modified. expected is true when an operation named the node, created
+//     it or listed it in its id_map, false otherwise.
+//   - source_diff has one entry per changed file: hunks of a line diff
+//     with 3 lines of context; each hunk's lines start with " " (context),
+//     "+" (added) or "-" (removed), the added lines of a change before its
+//     removed lines; old_start/new_start are 1-based.
+//   - affected summarizes the changed nodes and the nodes that depend on
+//     them one edge away (the profile's dependency edges), at most
+//     limits.max_nodes.
+//   - risks: unexpected_change (a diff entry no operation asked for),
+//     new_diagnostic (a diagnostic the base did not have), disk_changed (a
+//     file the candidate writes differs on disk from its base: apply will
+//     refuse it) and repair (the base is not validated).
+//   - checks are the results recorded on the current version.
+//
+// The answer is cut to limits.max_bytes, content first, then source_diff
+// hunks, affected and semantic_diff entries from the end; truncation
+// says how many of each were left out.
+
+type inspectParams struct {
+	Candidate string   `json:"candidate"`
+	Include   []string `json:"include,omitempty"`
+}
+
+// DiffEntry is one entry of a semantic diff.
+type DiffEntry struct {
+	Node       string         `json:"node"`
+	Change     string         `json:"change"`
+	Expected   bool           `json:"expected"`
+	From       string         `json:"from,omitempty"`
+	Properties []PropertyDiff `json:"properties,omitempty"`
+}
+
+// PropertyDiff is one changed property.
+type PropertyDiff struct {
+	Name   string `json:"name"`
+	Before any    `json:"before"`
+	After  any    `json:"after"`
+}
+
+// FileDiff is the source diff of one file.
+type FileDiff struct {
+	Path  string `json:"path"`
+	Hunks []Hunk `json:"hunks"`
+}
+
+// Hunk is a run of changed lines with context.
+type Hunk struct {
+	OldStart int      `json:"old_start"`
+	OldLines int      `json:"old_lines"`
+	NewStart int      `json:"new_start"`
+	NewLines int      `json:"new_lines"`
+	Lines    []string `json:"lines"`
+}
+
+// Risk is something to review.
+type Risk struct {
+	Kind   string `json:"kind"`
+	Detail string `json:"detail"`
+	Node   string `json:"node,omitempty"`
+}
+
+// FileContent is a candidate file's full content.
+type FileContent struct {
+	Path    string `json:"path"`
+	Content string `json:"content"`
+}
+
+func opChangeInspect(c *call) (any, *protocol.Error) {
+	var p inspectParams
+	if e := c.params(&p); e != nil {
+		return nil, e
+	}
+	inc := stringSet(p.Include)
+	if len(p.Include) == 0 {
+		inc = stringSet([]string{"semantic_diff", "source_diff", "affected", "checks"})
+	}
+	cand, e := c.getCandidate(p.Candidate, true)
+	if e != nil {
+		return nil, e
+	}
+	cc, e := c.compileCandidate(cand)
+	if e != nil {
+		return nil, e
+	}
+	c.candidateSnapshot(cand, cc)
+	data, err := candidateData(cand)
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
+	}
+	out := map[string]any{"candidate": wireCandidate(cand), "files": candidateFileChanges(cand.Files)}
+	paths := make([]string, 0, len(cand.Files))
+	for _, f := range cand.Files {
+		paths = append(paths, f.Path)
+	}
+	var diff []DiffEntry
+	bg, cg := cc.base.Project.Result.Graph, cc.proj.Result.Graph
+	if bg != nil && cg != nil {
+		diff = semanticDiff(bg, cg, paths, data)
+	}
+	if inc["semantic_diff"] {
+		out["semantic_diff"] = diff
+	}
+	var diffs []FileDiff
+	if inc["source_diff"] {
+		diffs = make([]FileDiff, 0, len(cand.Files))
+		for _, f := range cand.Files {
+			var before []byte
+			if bf := cc.base.Project.Inputs; bf != nil {
+				before = inputData(bf, f.Path)
+			}
+			diffs = append(diffs, FileDiff{Path: f.Path, Hunks: lineDiff(before, f.Content, 3)})
+		}
+		out["source_diff"] = diffs
+	}
+	var contents []FileContent
+	if inc["content"] {
+		contents = make([]FileContent, 0, len(cand.Files))
+		for _, f := range cand.Files {
+			if f.After != nil {
+				contents = append(contents, FileContent{Path: f.Path, Content: string(f.Content)})
+			}
+		}
+		out["content"] = contents
+	}
+	var affected []NodeSummary
+	if inc["affected"] && cg != nil {
+		ids, more := affectedIDs(cg, diff, c.limits.MaxNodes)
+		affected = make([]NodeSummary, 0, len(ids))
+		for _, id := range ids {
+			if n, ok := cg.Node(id); ok {
+				affected = append(affected, summary(cg, n))
+			}
+		}
+		if more {
+			c.trunc.Truncated = true
+			c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_nodes", Count: 1})
+			c.coverage.Exhaustive = false
+		}
+		out["affected"] = affected
+	}
+	out["risks"] = c.risks(cand, cc, diff, data)
+	if inc["checks"] {
+		out["checks"] = versionChecks(cand)
+	}
+	return c.fitInspect(out, contents, diffs, affected, diff)
+}
+
+// fitInspect cuts the answer to max_bytes: content, then source_diff
+// hunks, affected and semantic_diff entries from the end.
+func (c *call) fitInspect(out map[string]any, contents []FileContent, diffs []FileDiff, affected []NodeSummary, diff []DiffEntry) (any, *protocol.Error) {
+	if jsonSize(out) <= c.limits.MaxBytes {
+		return c.fit(out)
+	}
+	if contents != nil {
+		k := c.trimToFit(len(contents), func(k int) int { out["content"] = contents[:k]; return jsonSize(out) })
+		out["content"] = contents[:k]
+		c.dropped("max_bytes", len(contents)-k)
+	}
+	if diffs != nil && jsonSize(out) > c.limits.MaxBytes {
+		var hunks [][2]int
+		for i, f := range diffs {
+			for j := range f.Hunks {
+				hunks = append(hunks, [2]int{i, j})
+			}
+		}
+		cut := func(k int) []FileDiff {
+			res := make([]FileDiff, len(diffs))
+			for i, f := range diffs {
+				res[i] = FileDiff{Path: f.Path, Hunks: []Hunk{}}
+			}
+			for _, h := range hunks[:k] {
+				res[h[0]].Hunks = append(res[h[0]].Hunks, diffs[h[0]].Hunks[h[1]])
+			}
+			return res
+		}
+		k := c.trimToFit(len(hunks), func(k int) int { out["source_diff"] = cut(k); return jsonSize(out) })
+		out["source_diff"] = cut(k)
+		c.dropped("max_bytes", len(hunks)-k)
+	}
+	if affected != nil && jsonSize(out) > c.limits.MaxBytes {
+		k := c.trimToFit(len(affected), func(k int) int { out["affected"] = affected[:k]; return jsonSize(out) })
+		out["affected"] = affected[:k]
+		var ids []string
+		for _, n := range affected[k:] {
+			ids = append(ids, n.ID)
+		}
+		c.omit("max_bytes", ids)
+	}
+	if d, ok := out["semantic_diff"].([]DiffEntry); ok && jsonSize(out) > c.limits.MaxBytes {
+		k := c.trimToFit(len(d), func(k int) int { out["semantic_diff"] = d[:k]; return jsonSize(out) })
+		out["semantic_diff"] = d[:k]
+		var ids []string
+		for _, e := range d[k:] {
+			ids = append(ids, e.Node)
+		}
+		c.omit("max_bytes", ids)
+	}
+	_ = diff
+	return c.fit(out)
+}
+
+// dropped records n items that are not nodes left out for reason.
+func (c *call) dropped(reason string, n int) {
+	if n <= 0 {
+		return
+	}
+	c.trunc.Truncated = true
+	c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: reason, Count: n})
+	c.coverage.Exhaustive = false
+}
+
+func (c *call) risks(cand *candidate.Candidate, cc *compiledCandidate, diff []DiffEntry, data *CandidateData) []Risk {
+	out := []Risk{}
+	for _, d := range diff {
+		if !d.Expected {
+			out = append(out, Risk{Kind: "unexpected_change", Detail: fmt.Sprintf("%s is %s though no operation asked for it", d.Node, d.Change), Node: d.Node})
+		}
+	}
+	seen := map[string]int{}
+	key := func(d diag.Diagnostic) string { return d.Code + "\x00" + d.Path + "\x00" + d.Decl + "\x00" + d.Message }
+	for _, d := range cc.base.Project.Result.Diagnostics {
+		seen[key(d)]++
+	}
+	n := 0
+	for _, d := range cc.proj.Result.Diagnostics {
+		if seen[key(d)] > 0 {
+			seen[key(d)]--
+			continue
+		}
+		if n++; n > 20 {
+			break
+		}
+		out = append(out, Risk{Kind: "new_diagnostic", Detail: fmt.Sprintf("%s %s at %s:%d:%d: %s", d.Severity, d.Code, d.Path, d.Line, d.Column, d.Message)})
+	}
+	if cand.State == candidate.Open && cc.base.Files != nil {
+		if changed, err := c.s.store.Changed(cc.base); err == nil {
+			set := stringSet(changed)
+			for _, f := range cand.Files {
+				if set[f.Path] {
+					out = append(out, Risk{Kind: "disk_changed", Detail: f.Path + " changed on disk since the base snapshot; change.apply will refuse to overwrite it"})
+				}
+			}
+		}
+	}
+	if data.BaseState != "" && data.BaseState != check.StateValidated {
+		out = append(out, Risk{Kind: "repair", Detail: fmt.Sprintf("the base is %s with %d errors; the candidate is a bounded repair", data.BaseState, data.BaseErrors)})
+	}
+	return out
+}
+
+// semanticDiff compares the nodes of base and cand in paths and the nodes
+// data's id_map names. See change.inspect.
+func semanticDiff(base, cand *graph.Graph, paths []string, data *CandidateData) []DiffEntry {
+	inPaths := stringSet(paths)
+	expected := stringSet(data.Expected)
+	moved := map[string]string{} // new id → old id
+	gone := map[string]bool{}
+	for _, e := range data.IDMap {
+		if e.OldID != nil && e.NewID != nil && *e.OldID != *e.NewID {
+			moved[*e.NewID] = *e.OldID
+			gone[*e.OldID] = true
+		}
+	}
+	var out []DiffEntry
+	for i := range cand.Nodes {
+		n := &cand.Nodes[i]
+		_, isMoved := moved[n.ID]
+		if !inPaths[n.Path] && !isMoved {
+			continue
+		}
+		if old, ok := moved[n.ID]; ok {
+			e := DiffEntry{Node: n.ID, Change: "relocated", From: old, Expected: true}
+			if on, ok := base.Node(old); ok {
+				e.Properties = propertyDiff(on, n)
+			}
+			out = append(out, e)
+			continue
+		}
+		on, ok := base.Node(n.ID)
+		if !ok {
+			e := DiffEntry{Node: n.ID, Change: "added", Expected: expected[n.ID]}
+			for _, p := range n.Props {
+				e.Properties = append(e.Properties, PropertyDiff{Name: p.Name, After: p.Value})
+			}
+			out = append(out, e)
+			continue
+		}
+		props := propertyDiff(on, n)
+		if len(props) > 0 || base.Signature(on) != cand.Signature(n) || on.Kind != n.Kind {
+			out = append(out, DiffEntry{Node: n.ID, Change: "modified", Expected: expected[n.ID], Properties: props})
+		}
+	}
+	for i := range base.Nodes {
+		n := &base.Nodes[i]
+		if !inPaths[n.Path] && !gone[n.ID] {
+			continue
+		}
+		if _, ok := cand.Lookup(n.ID); ok || gone[n.ID] {
+			continue
+		}
+		e := DiffEntry{Node: n.ID, Change: "removed", Expected: expected[n.ID]}
+		for _, p := range n.Props {
+			e.Properties = append(e.Properties, PropertyDiff{Name: p.Name, Before: p.Value})
+		}
+		out = append(out, e)
+	}
+	if out == nil {
+		out = []DiffEntry{}
+	}
+	return out
+}
+
+// propertyDiff lists the properties whose value differs, in the new
+// node's order, then those the new node lacks.
+func propertyDiff(before, after *graph.Node) []PropertyDiff {
+	var out []PropertyDiff
+	old := map[string]any{}
+	for _, p := range before.Props {
+		old[p.Name] = p.Value
+	}
+	seen := map[string]bool{}
+	for _, p := range after.Props {
+		seen[p.Name] = true
+		v, ok := old[p.Name]
+		if !ok || !reflect.DeepEqual(v, p.Value) {
+			out = append(out, PropertyDiff{Name: p.Name, Before: v, After: p.Value})
+		}
+	}
+	for _, p := range before.Props {
+		if !seen[p.Name] {
+			out = append(out, PropertyDiff{Name: p.Name, Before: p.Value})
+		}
+	}
+	return out
+}
+
+// inputData is the content of path among in's files, or nil.
+func inputData(in *load.Inputs, path string) []byte {
+	for _, group := range [][]load.File{in.Sources, in.Contracts, in.ContractSources} {
+		for _, f := range group {
+			if f.Path == path {
+				return f.Data
+			}
+		}
+	}
+	if in.Lock != nil && in.Lock.Path == path {
+		return in.Lock.Data
+	}
+	return nil
+}
+
+// lineDiff returns the hunks turning a into b, with ctx lines of context.
+func lineDiff(a, b []byte, ctx int) []Hunk {
+	x, y := splitLines(a), splitLines(b)
+	ops := diffLines(x, y)
+	hunks := []Hunk{}
+	// Group the edit script into hunks: runs of changes closer than
+	// 2*ctx+1 unchanged lines share a hunk.
+	type span struct{ i0, i1, j0, j1 int } // a change: x[i0:i1] → y[j0:j1]
+	var changes []span
+	i, j := 0, 0
+	for k := 0; k < len(ops); {
+		if ops[k] == ' ' {
+			i, j, k = i+1, j+1, k+1
+			continue
+		}
+		s := span{i0: i, j0: j}
+		for k < len(ops) && ops[k] != ' ' {
+			if ops[k] == '-' {
+				i++
+			} else {
+				j++
+			}
+			k++
+		}
+		s.i1, s.j1 = i, j
+		changes = append(changes, s)
+	}
+	for k := 0; k < len(changes); {
+		first := k
+		for k+1 < len(changes) && changes[k+1].i0-changes[k].i1 <= 2*ctx {
+			k++
+		}
+		last := k
+		k++
+		start := max(changes[first].i0-ctx, 0)
+		end := min(changes[last].i1+ctx, len(x))
+		h := Hunk{OldStart: start + 1, NewStart: changes[first].j0 - (changes[first].i0 - start) + 1}
+		at := start
+		for c := first; c <= last; c++ {
+			ch := changes[c]
+			for ; at < ch.i0; at++ {
+				h.Lines = append(h.Lines, " "+x[at])
+			}
+			for _, l := range y[ch.j0:ch.j1] {
+				h.Lines = append(h.Lines, "+"+l)
+			}
+			for _, l := range x[ch.i0:ch.i1] {
+				h.Lines = append(h.Lines, "-"+l)
+			}
+			at = ch.i1
+		}
+		for ; at < end; at++ {
+			h.Lines = append(h.Lines, " "+x[at])
+		}
+		h.OldLines = end - start
+		h.NewLines = h.OldLines
+		for c := first; c <= last; c++ {
+			h.NewLines += (changes[c].j1 - changes[c].j0) - (changes[c].i1 - changes[c].i0)
+		}
+		if h.OldLines == 0 {
+			h.OldStart--
+		}
+		if h.NewLines == 0 {
+			h.NewStart--
+		}
+		hunks = append(hunks, h)
+	}
+	return hunks
+}
+
+func splitLines(b []byte) []string {
+	if len(b) == 0 {
+		return nil
+	}
+	s := string(b)
+	s = strings.TrimSuffix(s, "\n")
+	return strings.Split(s, "\n")
+}
+
+// maxDiffCost bounds the Myers search; past it the differing middle is
+// reported as one replacement.
+const maxDiffCost = 2000
+
+// diffLines returns an edit script turning x into y: ' ' keeps a line,
+// '-' removes one of x, '+' adds one of y. The common prefix and suffix
+// are matched first; the middle by Myers' algorithm, bounded by
+// maxDiffCost differences.
+func diffLines(x, y []string) []byte {
+	pre := 0
+	for pre < len(x) && pre < len(y) && x[pre] == y[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(x)-pre && suf < len(y)-pre && x[len(x)-1-suf] == y[len(y)-1-suf] {
+		suf++
+	}
+	out := bytes.Repeat([]byte{' '}, pre)
+	out = append(out, myers(x[pre:len(x)-suf], y[pre:len(y)-suf])...)
+	return append(out, bytes.Repeat([]byte{' '}, suf)...)
+}
+
+func myers(x, y []string) []byte {
+	n, m := len(x), len(y)
+	replace := func() []byte {
+		return append(bytes.Repeat([]byte{'-'}, n), bytes.Repeat([]byte{'+'}, m)...)
+	}
+	if n == 0 || m == 0 {
+		return replace()
+	}
+	maxD := min(n+m, maxDiffCost)
+	off := maxD + 1
+	v := make([]int, 2*maxD+3)
+	var trace [][]int
+	found := -1
+	for d := 0; d <= maxD && found < 0; d++ {
+		snap := make([]int, 2*d+1)
+		for k := -d; k <= d; k += 2 {
+			var xi int
+			if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
+				xi = v[off+k+1]
+			} else {
+				xi = v[off+k-1] + 1
+			}
+			yi := xi - k
+			for xi < n && yi < m && x[xi] == y[yi] {
+				xi, yi = xi+1, yi+1
+			}
+			v[off+k] = xi
+			if xi >= n && yi >= m {
+				found = d
+			}
+		}
+		for k := -d; k <= d; k++ {
+			snap[k+d] = v[off+k]
+		}
+		trace = append(trace, snap)
+	}
+	if found < 0 {
+		return replace()
+	}
+	// Walk back through the trace.
+	var rev []byte
+	xi, yi := n, m
+	for d := found; d > 0; d-- {
+		prev := trace[d-1]
+		get := func(k int) int { return prev[k+d-1] }
+		k := xi - yi
+		down := k == -d || (k != d && get(k-1) < get(k+1)) // an insertion
+		pk := k - 1
+		if down {
+			pk = k + 1
+		}
+		px := get(pk)
+		py := px - pk
+		mx, my := px+1, py // where the move lands
+		if down {
+			mx, my = px, py+1
+		}
+		for xi > mx && yi > my {
+			rev = append(rev, ' ')
+			xi, yi = xi-1, yi-1
+		}
+		if down {
+			rev = append(rev, '+')
+		} else {
+			rev = append(rev, '-')
+		}
+		xi, yi = px, py
+	}
+	for xi > 0 && yi > 0 {
+		rev = append(rev, ' ')
+		xi, yi = xi-1, yi-1
+	}
+	out := make([]byte, len(rev))
+	for i, c := range rev {
+		out[len(rev)-1-i] = c
+	}
+	return out
+}

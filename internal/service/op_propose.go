@@ -1,0 +1,709 @@
+package service
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/axiomcore/acore/internal/candidate"
+	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/edit"
+	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/load"
+	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/snapshot"
+)
+
+// change.propose applies a batch of edits to a private copy of the base
+// snapshot (or of an open candidate's current version) through the edit
+// engine, compiles it and stores the result as a candidate version.
+// edit.plan runs the same steps as a dry run and stores nothing.
+//
+// The rules, in order:
+//
+//   - base_snapshot is a snapshot id, never latest (invalid_arguments,
+//     base_latest); more than operations_max operations is resource_limit
+//     (too_many_operations).
+//   - With request_id, the input fingerprint (below) is looked up first: a
+//     recorded answer to the same input is returned with replayed: true; a
+//     record of another input is conflict (request_id_reused). Only
+//     accepted proposals are recorded, so a refused one can be resent with
+//     the same request_id once its cause is fixed.
+//   - Extending (params.candidate): the candidate must be open
+//     (precondition_failed candidate_closed, or candidate_applied, whose
+//     retryable is none), its version must be expected_candidate_version
+//     (candidate_version_mismatch) and its base must be base_snapshot
+//     (invalid_arguments, base_mismatch). The batch applies to the
+//     candidate's current version; the new version is version + 1.
+//   - The engine applies the batch all or nothing; its refusals are
+//     answered as it gives them, with operation_index.
+//   - A base that is not the current snapshot (latest is captured) is
+//     refused stale_snapshot (base_not_head) only when a file the batch
+//     changes differs between the base and the current snapshot; the
+//     envelope snapshot of that answer is the current snapshot. Otherwise
+//     an older base is fine.
+//   - On a validated base the final state must compile without errors
+//     (compile_failed, candidate_errors, with the diagnostics). On a broken
+//     base (syntax or resolved) a bounded repair is accepted: fewer errors
+//     than the base and no declaration outside the ones the candidate
+//     changes with more errors than before (compile_failed,
+//     repair_regression, with details.repair.regressed); the result then
+//     carries repair. A bound hit by the candidate's text (nesting,
+//     brackets, file sizes) is resource_limit.
+//
+// The input fingerprint (the candidate's input_fingerprint and the key of
+// request_id) is candidate.Fingerprint over, in order: "acore-propose/v1",
+// the operation, the workspace id, base_snapshot, params.candidate (or
+// ""), expected_candidate_version in decimal (or ""), the canonical JSON
+// of params.operations and the canonical JSON of params.checks ("null"
+// when absent). Canonical JSON has object keys sorted, no insignificant
+// space and numbers as written.
+
+type proposeParams struct {
+	Candidate                *string           `json:"candidate,omitempty"`
+	ExpectedCandidateVersion *int              `json:"expected_candidate_version,omitempty"`
+	Operations               []json.RawMessage `json:"operations"`
+	Checks                   json.RawMessage   `json:"checks,omitempty"`
+}
+
+type planParams struct {
+	Operations []json.RawMessage `json:"operations"`
+}
+
+// OperationOutcome is an operationOutcome of the protocol.
+type OperationOutcome struct {
+	Index   int         `json:"index"`
+	Kind    string      `json:"kind"`
+	Op      string      `json:"op,omitempty"`
+	Created string      `json:"created,omitempty"`
+	Handle  string      `json:"handle,omitempty"`
+	IDMap   []wireIDMap `json:"id_map"`
+}
+
+// Evidence is the evidence of a compile.
+type Evidence struct {
+	Toolchain protocol.Toolchain `json:"toolchain"`
+	Inputs    EvidenceInputs     `json:"inputs"`
+}
+
+// EvidenceInputs are the inputs a compile read: each source with its
+// digest, the fingerprint of everything else it read (contracts, contract
+// sources, lock) and of all inputs together.
+type EvidenceInputs struct {
+	Sources                 []EvidenceFile `json:"sources"`
+	DependenciesFingerprint string         `json:"dependencies_fingerprint"`
+	Fingerprint             string         `json:"fingerprint"`
+}
+
+// EvidenceFile is one input with its digest.
+type EvidenceFile struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+}
+
+// Impact lists the nodes a change affects.
+type Impact struct {
+	Nodes []string `json:"nodes"`
+	More  bool     `json:"more,omitempty"`
+}
+
+// RepairOutcome is a repairOutcome of the protocol.
+type RepairOutcome struct {
+	BaseState    string   `json:"base_state"`
+	BaseErrors   int      `json:"base_errors"`
+	ResultState  string   `json:"result_state"`
+	ResultErrors int      `json:"result_errors"`
+	Touched      []string `json:"touched"`
+	Regressed    []string `json:"regressed,omitempty"`
+}
+
+// ProposeResult is the result of change.propose.
+type ProposeResult struct {
+	Candidate   WireCandidate         `json:"candidate"`
+	Replayed    bool                  `json:"replayed"`
+	Operations  []OperationOutcome    `json:"operations"`
+	IDMap       []wireIDMap           `json:"id_map"`
+	Files       []FileChange          `json:"files"`
+	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
+	Checks      []CheckResult         `json:"checks"`
+	Evidence    Evidence              `json:"evidence"`
+	Impact      *Impact               `json:"impact,omitempty"`
+	Repair      *RepairOutcome        `json:"repair,omitempty"`
+}
+
+// batch is a batch of edits applied to a base: what change.propose and
+// edit.plan share.
+type batch struct {
+	base *snapshot.Snapshot
+	// from is the project the batch applied to: the base, or the
+	// candidate's current version when extending.
+	from *project.Project
+	prev *candidate.Candidate
+	res  *edit.Result
+}
+
+func proposeFingerprint(c *call, p *proposeParams) string {
+	cand, ver := "", ""
+	if p.Candidate != nil {
+		cand = *p.Candidate
+	}
+	if p.ExpectedCandidateVersion != nil {
+		ver = strconv.Itoa(*p.ExpectedCandidateVersion)
+	}
+	ops, _ := json.Marshal(p.Operations)
+	return candidate.Fingerprint("acore-propose/v1", c.req.Operation, c.s.wsID, *c.req.BaseSnapshot, cand, ver,
+		canonicalJSON(ops), canonicalJSON(p.Checks))
+}
+
+// applyBatch resolves the base, checks an extended candidate, runs the
+// engine and refuses a stale base.
+func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, dryRun bool) (*batch, *protocol.Error) {
+	baseID := *c.req.BaseSnapshot
+	if baseID == "latest" {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "base_latest",
+			"base_snapshot must be a snapshot id, not latest: name the snapshot you read the nodes and values on").
+			WithTarget("field", "base_snapshot").Next("project.overview", "Read latest to get its snapshot id", map[string]any{})
+	}
+	if len(ops) > protocol.OperationsMax {
+		return nil, protocol.Errorf(protocol.CodeResourceLimit, "too_many_operations",
+			"%d operations, more than operations_max (%d); split the batch", len(ops), protocol.OperationsMax)
+	}
+	if e := c.resolveSnapshot(baseID); e != nil {
+		return nil, e
+	}
+	b := &batch{base: c.snap, from: c.snap.Project}
+	if c.snap.Project.Result.Graph == nil || c.snap.Project.Result.State == check.StateUnavailable {
+		return nil, c.notCompiled()
+	}
+	snapID := baseID
+	if candID != nil {
+		prev, e := c.getCandidate(*candID, true)
+		if e != nil {
+			return nil, e
+		}
+		if e := candidateOpen(prev); e != nil {
+			return nil, e
+		}
+		if expected == nil || prev.Version != *expected {
+			exp := 0
+			if expected != nil {
+				exp = *expected
+			}
+			return nil, versionMismatch(prev, exp)
+		}
+		if prev.Base != baseID {
+			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "base_mismatch",
+				"candidate %s is based on %s, not on base_snapshot %s; send its base_snapshot", prev.ID, prev.Base, baseID).
+				WithTarget("candidate", prev.ID).Detail("base_snapshot", prev.Base)
+		}
+		cc, e := c.compileCandidate(prev)
+		if e != nil {
+			return nil, e
+		}
+		b.prev, b.from, snapID = prev, cc.proj, prev.Snapshot
+	}
+	res, e := editApply(b.from, ops, edit.Options{SnapshotID: snapID, EditRules: EditRules, DryRun: dryRun})
+	if e != nil {
+		return nil, e
+	}
+	b.res = res
+	if e := c.staleBase(b); e != nil {
+		return nil, e
+	}
+	return b, nil
+}
+
+// staleBase refuses a base that is not the current snapshot when a file
+// the batch changes differs there.
+func (c *call) staleBase(b *batch) *protocol.Error {
+	latest, err := c.s.store.Latest()
+	if err != nil || latest == nil || latest.ID == b.base.ID || latest.Files == nil {
+		return nil
+	}
+	var changed []string
+	for p := range b.res.Files {
+		if b.base.Files[p] != latest.Files[p] {
+			changed = append(changed, p)
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	c.snap = latest
+	return protocol.Errorf(protocol.CodeStaleSnapshot, "base_not_head",
+		"base_snapshot %s is not the current snapshot of the workspace (%s) and the files this request changes differ there", b.base.ID, latest.ID).
+		WithTarget("snapshot", b.base.ID).
+		Next("node.get", "Re-read the nodes on the current snapshot (snapshot.id of this response) and rebuild the request", nil)
+}
+
+func candidateOpen(cand *candidate.Candidate) *protocol.Error {
+	switch cand.State {
+	case candidate.Open:
+		return nil
+	case candidate.Applied:
+		return protocol.Errorf(protocol.CodePreconditionFailed, "candidate_applied",
+			"candidate %s was applied; it cannot change any more (propose a new change on latest)", cand.ID).
+			WithTarget("candidate", cand.ID).Next("change.propose", "Propose a new change on latest", nil)
+	case candidate.Expired:
+		return protocol.Errorf(protocol.CodePreconditionFailed, "candidate_closed",
+			"candidate %s expired at %s", cand.ID, cand.ExpiresAt.UTC().Format(time.RFC3339)).
+			WithTarget("candidate", cand.ID).Next("change.propose", "Propose the change again on latest", nil)
+	}
+	return protocol.Errorf(protocol.CodePreconditionFailed, "candidate_closed", "candidate %s is %s", cand.ID, cand.State).
+		WithTarget("candidate", cand.ID).Next("change.propose", "Propose the change again", nil)
+}
+
+func versionMismatch(cand *candidate.Candidate, expected int) *protocol.Error {
+	return protocol.Errorf(protocol.CodePreconditionFailed, "candidate_version_mismatch",
+		"candidate %s is at version %d, not %d", cand.ID, cand.Version, expected).
+		WithTarget("candidate", cand.ID).Detail("version", cand.Version).
+		Next("change.inspect", "Review the candidate's current version", map[string]any{"candidate": cand.ID})
+}
+
+func opChangePropose(c *call) (any, *protocol.Error) {
+	var p proposeParams
+	if e := c.params(&p); e != nil {
+		return nil, e
+	}
+	if (p.Candidate == nil) != (p.ExpectedCandidateVersion == nil) {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema",
+			"params: candidate and expected_candidate_version go together").WithTarget("field", "params.expected_candidate_version")
+	}
+	var checks []string
+	if len(p.Checks) > 0 {
+		if err := json.Unmarshal(p.Checks, &checks); err != nil {
+			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "params.checks: %v", err)
+		}
+	}
+	names, e := checkNames(checks, true)
+	if e != nil {
+		return nil, e
+	}
+	fp := proposeFingerprint(c, &p)
+	requestID := *c.req.RequestID
+	st := c.s.cands()
+	if rec, ok := st.store.Recall(c.s.wsID, requestID); ok {
+		return c.replay(rec, requestID, fp)
+	}
+	b, e := c.applyBatch(p.Operations, p.Candidate, p.ExpectedCandidateVersion, false)
+	if e != nil {
+		return nil, e
+	}
+	res := b.res
+	if res.Project == nil {
+		return nil, protocol.Errorf(protocol.CodeInternal, "", "the edit engine returned no compiled candidate")
+	}
+
+	// The candidate's files, against the base snapshot.
+	files := map[string]candidate.File{}
+	if b.prev != nil {
+		for _, f := range b.prev.Files {
+			files[f.Path] = f
+		}
+	}
+	baseInputs := inputDigests(b.base.Project.Inputs)
+	for path, data := range res.Files {
+		f := candidate.File{Path: path}
+		if sum, ok := baseInputs[path]; ok {
+			f.Before = &sum
+		}
+		if data != nil {
+			sum := sha256Hex(data)
+			f.After, f.Content = &sum, data
+		}
+		if f.Before == nil && f.After == nil {
+			delete(files, path) // created, then removed
+			continue
+		}
+		files[path] = f
+	}
+	if len(files) == 0 {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "no_op", "the batch changes no file")
+	}
+	paths := make([]string, 0, len(files))
+	overlay := map[string][]byte{}
+	for path, f := range files {
+		paths = append(paths, path)
+		overlay[path] = f.Content
+		if f.After == nil {
+			overlay[path] = nil
+		}
+	}
+	sort.Strings(paths)
+	candFiles := make([]candidate.File, 0, len(paths))
+	for _, path := range paths {
+		candFiles = append(candFiles, files[path])
+	}
+	in, e := overlayInputs(b.base.Project.Inputs, overlay)
+	if e != nil {
+		return nil, e
+	}
+	proj := res.Project
+	if proj.Inputs == nil || proj.Inputs.Fingerprint() != in.Fingerprint() {
+		proj = project.Compile(in)
+	}
+	if e := limitDiagnostic(proj.Result, stringSet(paths)); e != nil {
+		return nil, e
+	}
+
+	// What the candidate adds up to, over its versions.
+	var data *CandidateData
+	if b.prev != nil {
+		d, err := candidateData(b.prev)
+		if err != nil {
+			return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
+		}
+		data = d
+		data.IDMap = composeIDMaps(data.IDMap, res.IDMap)
+	} else {
+		data = &CandidateData{IDMap: res.IDMap, BaseState: b.base.Project.Result.State, BaseErrors: projectErrors(b.base.Project)}
+	}
+	data.Touched = mergeSorted(data.Touched, res.Touched)
+	data.Owners = mergeSorted(data.Owners, res.Owners)
+	data.Expected = mergeSorted(data.Expected, expectedIDs(res))
+
+	// Bounded repair on a broken base; a clean compile otherwise.
+	var repair *RepairOutcome
+	resultErrors := projectErrors(proj)
+	if data.BaseState == check.StateValidated {
+		if resultErrors > 0 || proj.Result.State != check.StateValidated {
+			e := protocol.Errorf(protocol.CodeCompileFailed, "candidate_errors",
+				"the candidate does not compile: %d errors; nothing was created", resultErrors)
+			e.Diagnostics = errorDiagnostics(proj.Result, 200)
+			return nil, e.Next("node.edits", "Read the edits the nodes accept and fix the operations", nil)
+		}
+	} else {
+		repair = &RepairOutcome{BaseState: data.BaseState, BaseErrors: data.BaseErrors, ResultState: proj.Result.State,
+			ResultErrors: resultErrors, Touched: capList(data.Touched, 50)}
+		reg := regressed(b.base.Project, proj, data.Touched)
+		if len(reg) > 0 || resultErrors >= data.BaseErrors {
+			repair.Regressed = capList(reg, 50)
+			msg := "the repair leaves %d errors, not fewer than the base's %d"
+			if len(reg) > 0 {
+				msg = "the repair leaves %d errors (base %d) and adds errors outside the declarations it changes: " + strings.Join(capList(reg, 5), ", ")
+			}
+			e := protocol.Errorf(protocol.CodeCompileFailed, "repair_regression", msg, resultErrors, data.BaseErrors).Detail("repair", repair)
+			e.Diagnostics = errorDiagnostics(proj.Result, 200)
+			return nil, e.Next("project.overview", "Read the base's diagnostics", map[string]any{"include": []string{"diagnostics"}})
+		}
+	}
+
+	checkResults := runChecks(names, b.base.Project, proj, data.Touched)
+	now := time.Now().UTC()
+	cand := &candidate.Candidate{ID: candidate.NewID(), Workspace: c.s.wsID, Version: 1, State: candidate.Open, Base: b.base.ID,
+		Snapshot: c.s.store.ID(in), RequestID: requestID, InputFingerprint: fp, ExpiresAt: now.Add(candidate.CandidateTTL), Files: candFiles}
+	if b.prev != nil {
+		cand.ID, cand.Version, cand.Checks = b.prev.ID, b.prev.Version+1, b.prev.Checks
+	}
+	for _, r := range checkResults {
+		diags, _ := json.Marshal(r.Diagnostics)
+		cand.Checks = append(cand.Checks, candidate.Check{Check: r.Check, Status: r.Status, Diagnostics: diags, Version: cand.Version})
+	}
+	data.Versions = append(data.Versions, VersionData{Version: cand.Version, RequestID: requestID, InputFingerprint: fp,
+		Operations: res.Operations, IDMap: res.IDMap, Checks: names, CreatedAt: now})
+	cand.Data, _ = json.Marshal(data)
+
+	out := &ProposeResult{Candidate: wireCandidate(cand), Operations: make([]OperationOutcome, 0, len(res.Operations)),
+		IDMap: toWireIDMap(res.IDMap), Files: candidateFileChanges(candFiles), Diagnostics: wireDiagnostics(proj.Result, 200),
+		Checks: checkResults, Evidence: Evidence{Toolchain: c.s.toolchain, Inputs: evidenceInputs(in)}, Repair: repair}
+	for _, o := range res.Operations {
+		out.Operations = append(out.Operations, OperationOutcome{Index: o.Index, Kind: o.Kind, Op: o.Op, Created: o.Created,
+			Handle: o.Handle, IDMap: toWireIDMap(o.IDMap)})
+	}
+	if g := proj.Result.Graph; g != nil && b.base.Project.Result.Graph != nil {
+		diff := semanticDiff(b.base.Project.Result.Graph, g, paths, data)
+		ids, more := affectedIDs(g, diff, 200)
+		out.Impact = &Impact{Nodes: ids, More: more}
+	}
+
+	// Store the version, then the answer to its request_id.
+	st.mu.Lock()
+	if b.prev != nil {
+		cur, err := st.store.Get(b.prev.ID)
+		if err == nil && cur.State != candidate.Open {
+			st.mu.Unlock()
+			return nil, candidateOpen(cur)
+		}
+		if err == nil && cur.Version != b.prev.Version {
+			st.mu.Unlock()
+			return nil, versionMismatch(cur, b.prev.Version)
+		}
+	}
+	err := st.store.Put(cand)
+	st.mu.Unlock()
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
+	}
+	st.cache(cand.ID, cand.Version, &compiledCandidate{base: b.base, proj: proj})
+	if b.prev != nil {
+		st.drop(b.prev.ID, b.prev.Version)
+	}
+	recorded, _ := json.Marshal(out)
+	if err := st.store.Remember(c.s.wsID, requestID, candidate.Record{Operation: c.req.Operation, Fingerprint: fp, Result: recorded}); err != nil {
+		return nil, protocol.Errorf(protocol.CodeInternal, "", "candidate %s was created but its request_id could not be recorded: %v", cand.ID, err)
+	}
+	c.snap = b.base
+	return out, nil
+}
+
+// replay answers a request_id seen before: its recorded result, or
+// conflict when the input differs.
+func (c *call) replay(rec *candidate.Record, requestID, fp string) (any, *protocol.Error) {
+	if rec.Operation != c.req.Operation || rec.Fingerprint != fp {
+		return nil, protocol.Errorf(protocol.CodeConflict, "request_id_reused",
+			"request_id %s was used for a different request (%s with input_fingerprint %s); use a new request_id", requestID, rec.Operation, rec.Fingerprint).
+			WithTarget("request_id", requestID)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(rec.Result, &out); err != nil {
+		return nil, protocol.Errorf(protocol.CodeInternal, "", "the recorded answer to request_id %s is unreadable: %v", requestID, err)
+	}
+	out["replayed"] = true
+	if base, err := c.s.store.Get(*c.req.BaseSnapshot); err == nil && base != nil {
+		c.snap = base
+	}
+	return out, nil
+}
+
+func opEditPlan(c *call) (any, *protocol.Error) {
+	var p planParams
+	if e := c.params(&p); e != nil {
+		return nil, e
+	}
+	b, e := c.applyBatch(p.Operations, nil, nil, true)
+	if e != nil {
+		if e.Code != protocol.CodeUnsupportedOperation || e.OperationIndex == nil {
+			return nil, e
+		}
+		return planRefused(p.Operations, e), nil
+	}
+	res := b.res
+	g := b.base.Project.Result.Graph
+	out := map[string]any{"outcome": "supported"}
+	owners := []map[string]any{}
+	for _, id := range res.Owners {
+		o := map[string]any{"node": id}
+		if n, ok := g.Node(id); ok {
+			o["kind"], o["path"] = n.Kind, n.Path
+		} else if k, _, ok := strings.Cut(id, ":"); ok {
+			o["kind"] = k
+		}
+		if _, ok := o["path"]; !ok {
+			continue // owners come with their file
+		}
+		owners = append(owners, o)
+	}
+	out["owners"] = owners
+	ops := make([]map[string]any, 0, len(p.Operations))
+	for i, raw := range p.Operations {
+		o := planOp(i, raw, "supported")
+		if i < len(res.Operations) {
+			r := res.Operations[i]
+			if r.Node != "" {
+				o["node"] = r.Node
+			}
+			if r.Path != "" {
+				o["path"] = r.Path
+			}
+			if r.Op != "" {
+				o["op"] = r.Op
+			}
+		}
+		if _, ok := o["path"]; !ok {
+			if id, ok := o["node"].(string); ok {
+				if n, ok := g.Node(id); ok {
+					o["path"] = n.Path
+				}
+			}
+		}
+		ops = append(ops, o)
+	}
+	out["operations"] = ops
+	out["id_map"] = toWireIDMap(res.IDMap)
+	files := make([]string, 0, len(res.Files))
+	for path := range res.Files {
+		files = append(files, path)
+	}
+	sort.Strings(files)
+	out["files"] = files
+	required := []string{CheckCompile}
+	if b.base.Project.Result.State != check.StateValidated {
+		required = append(required, CheckRepair)
+	}
+	out["required_checks"] = required
+	return out, nil
+}
+
+// planRefused is edit.plan's answer for a batch the engine refuses as not
+// offered (unsupported) or not implemented by this build
+// (required_but_missing): operations before the refused one are
+// supported, later ones not_checked.
+func planRefused(raw []json.RawMessage, e *protocol.Error) map[string]any {
+	outcome := "unsupported"
+	if e.Reason == "not_implemented" {
+		outcome = "required_but_missing"
+	}
+	at := *e.OperationIndex
+	ops := make([]map[string]any, 0, len(raw))
+	for i, r := range raw {
+		state := "supported"
+		switch {
+		case i == at:
+			state = outcome
+		case i > at:
+			state = "not_checked"
+		}
+		o := planOp(i, r, state)
+		if i == at {
+			o["reason"] = e.Reason
+		}
+		ops = append(ops, o)
+	}
+	reason := e.Message
+	if len(reason) > 2000 {
+		reason = reason[:2000]
+	}
+	return map[string]any{"outcome": outcome, "reason": reason, "owners": []any{}, "operations": ops, "files": []string{}}
+}
+
+// planOp is an operation of edit.plan's answer as far as its request
+// says: index, kind, node and property.
+func planOp(i int, raw json.RawMessage, outcome string) map[string]any {
+	var op struct {
+		Kind     string          `json:"kind"`
+		Op       string          `json:"op"`
+		Node     json.RawMessage `json:"node"`
+		Anchor   json.RawMessage `json:"anchor"`
+		Property string          `json:"property"`
+		Path     string          `json:"path"`
+	}
+	_ = json.Unmarshal(raw, &op)
+	o := map[string]any{"index": i, "kind": op.Kind, "outcome": outcome}
+	node := op.Node
+	if len(node) == 0 {
+		node = op.Anchor
+	}
+	var id string
+	if json.Unmarshal(node, &id) == nil && id != "" {
+		o["node"] = id
+	}
+	if op.Property != "" {
+		o["property"] = op.Property
+	}
+	if op.Path != "" {
+		o["path"] = op.Path
+	}
+	return o
+}
+
+// expectedIDs are the node ids a batch asked to change: each operation's
+// node and created node, and every id its id_map names.
+func expectedIDs(res *edit.Result) []string {
+	var out []string
+	add := func(s *string) {
+		if s != nil && *s != "" {
+			out = append(out, *s)
+		}
+	}
+	for i := range res.Operations {
+		o := &res.Operations[i]
+		add(&o.Node)
+		add(&o.Created)
+		for _, e := range o.IDMap {
+			add(e.OldID)
+			add(e.NewID)
+		}
+	}
+	for _, e := range res.IDMap {
+		add(e.OldID)
+		add(e.NewID)
+	}
+	return out
+}
+
+func mergeSorted(a, b []string) []string {
+	set := stringSet(a)
+	for _, s := range b {
+		set[s] = true
+	}
+	out := make([]string, 0, len(set))
+	for s := range set {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func capList(l []string, n int) []string {
+	if l == nil {
+		return []string{}
+	}
+	if len(l) > n {
+		return l[:n]
+	}
+	return l
+}
+
+func inputDigests(in *load.Inputs) map[string]string {
+	m := map[string]string{}
+	for _, group := range [][]load.File{in.Sources, in.Contracts, in.ContractSources} {
+		for _, f := range group {
+			m[f.Path] = f.SHA256
+		}
+	}
+	if in.Lock != nil {
+		m[in.Lock.Path] = in.Lock.SHA256
+	}
+	return m
+}
+
+func evidenceInputs(in *load.Inputs) EvidenceInputs {
+	ev := EvidenceInputs{Sources: make([]EvidenceFile, 0, len(in.Sources)), Fingerprint: in.Fingerprint()}
+	for _, f := range in.Sources {
+		ev.Sources = append(ev.Sources, EvidenceFile{Path: f.Path, SHA256: f.SHA256})
+	}
+	deps := &load.Inputs{Contracts: in.Contracts, ContractSources: in.ContractSources, Lock: in.Lock}
+	ev.DependenciesFingerprint = deps.Fingerprint()
+	return ev
+}
+
+// affectedIDs are the changed nodes of a diff (in the candidate) and the
+// nodes that depend on them one edge away, at most max.
+func affectedIDs(g *graph.Graph, diff []DiffEntry, max int) ([]string, bool) {
+	seen := map[string]bool{}
+	out := []string{}
+	more := false
+	add := func(id string) {
+		if seen[id] {
+			return
+		}
+		seen[id] = true
+		if len(out) == max {
+			more = true
+			return
+		}
+		out = append(out, id)
+	}
+	for _, d := range diff {
+		if d.Change != "removed" {
+			add(d.Node)
+		}
+	}
+	for _, d := range diff {
+		i, ok := g.Lookup(d.Node)
+		if !ok {
+			continue
+		}
+		for _, ei := range g.In(i) {
+			e := &g.Edges[ei]
+			if e.Kind == graph.EdgeChildOf {
+				continue
+			}
+			add(g.Nodes[e.From].ID)
+		}
+	}
+	return out, more
+}
