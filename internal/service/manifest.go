@@ -30,7 +30,8 @@ func buildManifest() (map[string]any, string) {
 	}
 	var kinds []any
 	for _, k := range EditKinds {
-		kinds = append(kinds, map[string]any{"kind": k, "status": "planned"})
+		// The edit engine (internal/edit) applies every family.
+		kinds = append(kinds, map[string]any{"kind": k, "status": "implemented"})
 	}
 	m := map[string]any{
 		"protocol":   map[string]any{"name": protocol.Name, "status": "frozen", "frozen_operations": protocol.FrozenOperations},

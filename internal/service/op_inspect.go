@@ -306,7 +306,7 @@ func semanticDiff(base, cand *graph.Graph, paths []string, data *CandidateData) 
 			continue
 		}
 		on, ok := base.Node(n.ID)
-		if !ok {
+		if !ok || gone[n.ID] { // a new node, maybe with the id of one that moved
 			e := DiffEntry{Node: n.ID, Change: "added", Expected: expected[n.ID]}
 			for _, p := range n.Props {
 				e.Properties = append(e.Properties, PropertyDiff{Name: p.Name, After: p.Value})

@@ -407,3 +407,86 @@ func TestCheckRunRecordsOnTheCandidate(t *testing.T) {
 	o = do(t, s, v1+`"operation": "check.run", "workspace": "`+ws+`", "snapshot": "latest", "params": {"candidate": "`+cand+`", "checks": ["compile"]}}`)
 	expect(t, o, "error.code", "invalid_arguments")
 }
+
+func TestEditPlanOutcomes(t *testing.T) {
+	s, _, ws, snap := openTaskApp(t)
+	plan := func(ops ...string) obj {
+		return do(t, s, v1+`"operation": "edit.plan", "workspace": "`+ws+`", "base_snapshot": "`+snap+`", "params": {"operations": [`+strings.Join(ops, ", ")+`]}}`)
+	}
+	// An operation refused as not offered: unsupported, with the reason.
+	o := plan(setLabel("Add", "Add task"),
+		`{"kind": "set_property", "node": "element:Home/view/0/1", "property": "on_press", "old_value": "submit", "new_value": "other"}`,
+		setLabel("Add task", "Add"))
+	expect(t, o, "result.outcome", "unsupported")
+	expect(t, o, "result.operations.0.outcome", "supported")
+	expect(t, o, "result.operations.1.outcome", "unsupported")
+	expect(t, o, "result.operations.2.outcome", "not_checked")
+	if o.str("result.reason") == "" || o.str("result.operations.1.reason") == "" {
+		t.Errorf("no reason: %v", o["result"])
+	}
+	// Other refusals are errors, as change.propose gives them.
+	o = plan(setLabel("Create", "Add task"))
+	expect(t, o, "error.reason", "old_value_mismatch")
+	expect(t, o, "error.operation_index", 0.0)
+	// Two operations on one file: one file, one owner.
+	o = plan(setLabel("Add", "Add task"),
+		`{"kind": "set_property", "node": "element:Home/view/0/0", "property": "placeholder", "old_value": "Add a task", "new_value": "New task"}`)
+	expect(t, o, "result.outcome", "supported")
+	same(t, "files", o.get("result.files"), `["main.acore"]`)
+	if n := len(o.list("result.owners")); n != 1 {
+		t.Errorf("owners %v", o.get("result.owners"))
+	}
+}
+
+func TestInspectInsertRelocates(t *testing.T) {
+	s, _, ws, snap := openTaskApp(t)
+	o := do(t, s, propose(ws, snap, "ins",
+		`{"kind": "list_element", "op": "insert", "anchor": "element:Home/view/0/1", "position": "before", "old_text": "Button(label: \"Add\", on_press: submit)", "element": "Text(\"Hello\")", "handle": "hello"}`,
+		`{"kind": "set_property", "node": {"handle": "hello"}, "property": "text", "old_value": "Hello", "new_value": "Hi"}`))
+	if o["error"] != nil {
+		t.Fatalf("%v", o["error"])
+	}
+	cand := o.str("result.candidate.id")
+	created := o.str("result.operations.0.created")
+	if created == "" || o.str("result.operations.0.handle") != "hello" {
+		t.Errorf("operations %v", o.get("result.operations"))
+	}
+	if len(o.list("result.id_map")) == 0 || len(o.list("result.impact.nodes")) == 0 {
+		t.Errorf("id_map %v impact %v", o.get("result.id_map"), o.get("result.impact"))
+	}
+	o = do(t, s, v1+`"operation": "change.inspect", "workspace": "`+ws+`", "params": {"candidate": "`+cand+`", "include": ["semantic_diff", "source_diff", "affected", "content", "checks"]}}`)
+	var added, relocated int
+	for _, e := range o.list("result.semantic_diff") {
+		e := e.(map[string]any)
+		if e["expected"] != true {
+			t.Errorf("unexpected %v", e)
+		}
+		switch e["change"] {
+		case "added":
+			added++
+			if e["node"] != created {
+				t.Errorf("added %v, created %s", e, created)
+			}
+		case "relocated":
+			relocated++
+			if e["from"] == nil {
+				t.Errorf("relocated without from: %v", e)
+			}
+		}
+	}
+	if added != 1 || relocated == 0 {
+		t.Errorf("semantic_diff %s", jsonOf(o.get("result.semantic_diff")))
+	}
+	same(t, "source_diff", o.get("result.source_diff.0.hunks.0.lines"), jsonOf([]string{
+		`   view {`,
+		`     View {`,
+		`       Input(value: draft, placeholder: "Add a task")`,
+		`+      Text("Hi")`,
+		`       Button(label: "Add", on_press: submit)`,
+		` `,
+		`       if tasks.pending { Text("Loading...") }`,
+	}))
+	expect(t, o, "result.source_diff.0.hunks.0.old_start", 17.0)
+	expect(t, o, "result.source_diff.0.hunks.0.old_lines", 6.0)
+	expect(t, o, "result.source_diff.0.hunks.0.new_lines", 7.0)
+}
