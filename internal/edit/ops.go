@@ -127,7 +127,7 @@ func oldValueMismatch(id, prop string, cur any, old []byte) *protocol.Error {
 }
 
 // property finds the one property name of n.
-func property(n *graph.Node, name string) (*graph.Property, *protocol.Error) {
+func (a *applier) property(n *graph.Node, name string) (*graph.Property, *protocol.Error) {
 	var found *graph.Property
 	var names []string
 	count := 0
@@ -137,6 +137,18 @@ func property(n *graph.Node, name string) (*graph.Property, *protocol.Error) {
 			count++
 			if found == nil {
 				found = &n.Props[k]
+			}
+		}
+	}
+	if found != nil && n.Kind == graph.KindElement {
+		// The graph keeps the first of a property given twice (AC304);
+		// the source has both.
+		if el := findElement(a.proj.File(n.Path), n.Pos); el != nil {
+			count = 0
+			for k, arg := range el.Args {
+				if arg.Name != nil && arg.Name.Name == name || arg.Name == nil && k == 0 && arg.Value != nil && arg.Value.Bounds().Pos == found.ValuePos {
+					count++
+				}
 			}
 		}
 	}
@@ -185,7 +197,7 @@ func (a *applier) setProperty(o *operation) (*change, *protocol.Error) {
 	if e != nil {
 		return nil, e
 	}
-	pr, e := property(n, o.Property)
+	pr, e := a.property(n, o.Property)
 	if e != nil {
 		return nil, e
 	}
@@ -222,7 +234,7 @@ func (a *applier) bindProperty(o *operation) (*change, *protocol.Error) {
 	if e != nil {
 		return nil, e
 	}
-	pr, e := property(n, o.Property)
+	pr, e := a.property(n, o.Property)
 	if e != nil {
 		return nil, e
 	}
@@ -257,7 +269,7 @@ func (a *applier) setReference(o *operation) (*change, *protocol.Error) {
 	if e != nil {
 		return nil, e
 	}
-	pr, e := property(n, o.Property)
+	pr, e := a.property(n, o.Property)
 	if e != nil {
 		return nil, e
 	}
@@ -640,4 +652,50 @@ func (a *applier) replaceRegion(o *operation) (*change, *protocol.Error) {
 	lo := lineStart(f, o.StartLine)
 	sp := splice{pos: lo, end: lo + len(opt.Region.OldText), text: o.NewText}
 	return &change{path: o.Path, sp: sp, createdAt: -1, node: n.ID}, nil
+}
+
+// findElement returns the element of f that starts at pos.
+func findElement(f *syntax.File, pos int) *syntax.Element {
+	if f == nil {
+		return nil
+	}
+	var walk func(items []syntax.ViewItem) *syntax.Element
+	walk = func(items []syntax.ViewItem) *syntax.Element {
+		for _, it := range items {
+			s := it.Bounds()
+			if pos < s.Pos || pos >= s.End {
+				continue
+			}
+			switch it := it.(type) {
+			case *syntax.Element:
+				if it.Pos == pos {
+					return it
+				}
+				if it.Children != nil {
+					return walk(it.Children.Items)
+				}
+			case *syntax.IfView:
+				for _, b := range it.Branches {
+					if el := walk(b.Items); el != nil {
+						return el
+					}
+				}
+			}
+		}
+		return nil
+	}
+	for _, d := range f.Decls {
+		od, ok := d.(*syntax.OwnerDecl)
+		if !ok || pos < od.Pos || pos >= od.End {
+			continue
+		}
+		for _, m := range od.Members {
+			if v, ok := m.(*syntax.ViewDecl); ok {
+				if el := walk(v.Items); el != nil {
+					return el
+				}
+			}
+		}
+	}
+	return nil
 }
