@@ -48,6 +48,11 @@ type candidateState struct {
 	// within one process.
 	mu sync.Mutex
 
+	// requests holds a mutex per request_id (workspace + id), so that
+	// concurrent requests with one request_id answer one after the other:
+	// the first records, the others replay.
+	requests sync.Map
+
 	cmu      sync.Mutex
 	compiled map[string]*compiledCandidate // by id@version
 	order    []string                      // oldest first
@@ -82,6 +87,15 @@ func (s *Service) Candidates() *candidate.Store { return s.cands().store }
 type compiledCandidate struct {
 	base *snapshot.Snapshot
 	proj *project.Project
+}
+
+// lockRequest serializes the requests of one request_id in this process;
+// call the returned function to release it.
+func (st *candidateState) lockRequest(workspace, requestID string) func() {
+	v, _ := st.requests.LoadOrStore(workspace+"\x00"+requestID, &sync.Mutex{})
+	mu := v.(*sync.Mutex)
+	mu.Lock()
+	return mu.Unlock
 }
 
 func cacheKey(id string, version int) string { return fmt.Sprintf("%s@%d", id, version) }

@@ -282,9 +282,13 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	if e != nil {
 		return nil, e
 	}
+	if c.req.RequestID == nil {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "change.propose needs a request_id").WithTarget("field", "request_id")
+	}
 	fp := proposeFingerprint(c, &p)
 	requestID := *c.req.RequestID
 	st := c.s.cands()
+	defer st.lockRequest(c.s.wsID, requestID)()
 	if rec, ok := st.store.Recall(c.s.wsID, requestID); ok {
 		return c.replay(rec, requestID, fp)
 	}

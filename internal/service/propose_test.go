@@ -1,11 +1,13 @@
 package service_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/axiomcore/acore/internal/candidate"
@@ -489,4 +491,88 @@ func TestInspectInsertRelocates(t *testing.T) {
 	expect(t, o, "result.source_diff.0.hunks.0.old_start", 17.0)
 	expect(t, o, "result.source_diff.0.hunks.0.old_lines", 6.0)
 	expect(t, o, "result.source_diff.0.hunks.0.new_lines", 7.0)
+}
+
+// Concurrent requests with one request_id make one candidate: the first
+// records it, the others replay it.
+func TestProposeSameRequestConcurrently(t *testing.T) {
+	s, _, ws, snap := openTaskApp(t)
+	req := propose(ws, snap, "together", setLabel("Add", "Add task"))
+	ids := make([]string, 6)
+	replayed := make([]bool, 6)
+	var wg sync.WaitGroup
+	for i := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var o struct {
+				Result struct {
+					Replayed  bool `json:"replayed"`
+					Candidate struct {
+						ID string `json:"id"`
+					} `json:"candidate"`
+				} `json:"result"`
+			}
+			out := s.Handle(context.Background(), []byte(req))
+			if err := json.Unmarshal(out, &o); err != nil {
+				t.Error(err)
+			}
+			ids[i], replayed[i] = o.Result.Candidate.ID, o.Result.Replayed
+		}()
+	}
+	wg.Wait()
+	fresh := 0
+	for i := range ids {
+		if ids[i] != ids[0] || ids[i] == "" {
+			t.Fatalf("candidates %v", ids)
+		}
+		if !replayed[i] {
+			fresh++
+		}
+	}
+	if fresh != 1 {
+		t.Errorf("%d fresh answers, want 1: %v", fresh, replayed)
+	}
+	o := do(t, s, v1+`"operation": "change.propose", "workspace": "`+ws+`", "base_snapshot": "`+snap+`", "params": {"operations": [`+setLabel("Add", "Add task")+`]}}`)
+	expect(t, o, "error.code", "invalid_arguments")
+}
+
+// An edit on a broken base is a bounded repair: accepted when it leaves
+// fewer errors, with repair in the answer.
+func TestProposeRepair(t *testing.T) {
+	s, dir := taskApp(t)
+	p := filepath.Join(dir, "main.acore")
+	src, _ := os.ReadFile(p)
+	if err := os.WriteFile(p, []byte(strings.Replace(string(src), `label: "Add"`, `label: 42`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := s.WorkspaceID()
+	o := do(t, s, v1+`"operation": "project.overview", "workspace": "`+ws+`", "snapshot": "latest", "params": {}}`)
+	snap := o.str("snapshot.id")
+	if st := o.str("snapshot.semantic_state"); st == "validated" {
+		t.Fatalf("the base is %s", st)
+	}
+	fix := `{"kind": "set_property", "node": "element:Home/view/0/1", "property": "label", "old_value": 42, "new_value": "Add"}`
+	o = do(t, s, v1+`"operation": "edit.plan", "workspace": "`+ws+`", "base_snapshot": "`+snap+`", "params": {"operations": [`+fix+`]}}`)
+	same(t, "required_checks", o.get("result.required_checks"), `["compile", "repair"]`)
+	o = do(t, s, v1+`"operation": "change.propose", "workspace": "`+ws+`", "base_snapshot": "`+snap+`", "request_id": "fix", "params": {"operations": [`+fix+`], "checks": ["repair"]}}`)
+	if o["error"] != nil {
+		t.Fatalf("%v", o["error"])
+	}
+	expect(t, o, "result.repair.base_errors", 1.0)
+	expect(t, o, "result.repair.result_errors", 0.0)
+	expect(t, o, "result.repair.result_state", "validated")
+	expect(t, o, "result.checks.0.status", "passed")
+	expect(t, o, "result.checks.1.check", "repair")
+	expect(t, o, "result.checks.1.status", "passed")
+	o = do(t, s, v1+`"operation": "change.inspect", "workspace": "`+ws+`", "params": {"candidate": "`+o.str("result.candidate.id")+`"}}`)
+	found := false
+	for _, r := range o.list("result.risks") {
+		if r.(map[string]any)["kind"] == "repair" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("risks %v", o.get("result.risks"))
+	}
 }
