@@ -13,7 +13,7 @@ import (
 
 const rowModule = `module tasks.components.row
 
-component Row(title: String) {
+component Tile(title: String) {
   view { Text(title) }
 }
 `
@@ -22,7 +22,7 @@ component Row(title: String) {
 // an unused import.
 func unusedMain(t testing.TB) string {
 	src := replaceOnce(t, taskMain(t), "  state draft: String = \"\"\n", "  state draft: String = \"\"\n  state unused: Int = 0\n")
-	src = replaceOnce(t, src, "use contract Tasks from \"tasks\" audience \"mobile\"\n", "use contract Tasks from \"tasks\" audience \"mobile\"\nuse component Row from \"./components/row\"\n")
+	src = replaceOnce(t, src, "use contract Tasks from \"tasks\" audience \"mobile\"\n", "use contract Tasks from \"tasks\" audience \"mobile\"\nuse component Tile from \"./components/row\"\n")
 	return replaceOnce(t, src, "  view {\n", "  action clear() {\n    draft = \"\"\n  }\n\n  view {\n")
 }
 
@@ -171,19 +171,19 @@ func TestApplyKinds(t *testing.T) {
 		{name: "import add", base: func(t testing.TB) *project.Project {
 			return withFiles(t, map[string]string{"components/row.acore": rowModule})
 		},
-			ops: []string{`{"kind":"import","op":"add","path":"main.acore","import_kind":"component","symbol":"Row","from":"./components/row","handle":"imp"}`},
+			ops: []string{`{"kind":"import","op":"add","path":"main.acore","import_kind":"component","symbol":"Tile","from":"./components/row","handle":"imp"}`},
 			want: func(t testing.TB, s string) string {
-				return replaceOnce(t, s, "audience \"mobile\"\n", "audience \"mobile\"\nuse component Row from \"./components/row\"\n")
+				return replaceOnce(t, s, "audience \"mobile\"\n", "audience \"mobile\"\nuse component Tile from \"./components/row\"\n")
 			},
 			check: func(t *testing.T, r *Result) {
-				if r.Operations[0].Created != "import:main.acore#Row" {
+				if r.Operations[0].Created != "import:main.acore#Tile" {
 					t.Errorf("created %q", r.Operations[0].Created)
 				}
 			}},
 		{name: "import remove", base: unused,
-			ops: []string{`{"kind":"import","op":"remove","path":"main.acore","symbol":"Row","old_text":"use component Row from \"./components/row\""}`},
+			ops: []string{`{"kind":"import","op":"remove","path":"main.acore","symbol":"Tile","old_text":"use component Tile from \"./components/row\""}`},
 			want: func(t testing.TB, s string) string {
-				return replaceOnce(t, s, "use component Row from \"./components/row\"\n", "")
+				return replaceOnce(t, s, "use component Tile from \"./components/row\"\n", "")
 			}},
 	}
 	for _, c := range cases {
@@ -636,4 +636,37 @@ func nodeText(t testing.TB, p *project.Project, id string) string {
 		t.Fatalf("no %s", id)
 	}
 	return string(p.File(n.Path).Src[n.Pos:n.End])
+}
+
+// Splices around one-line owners and files without use lines.
+func TestLayouts(t *testing.T) {
+	about := "page About { view { Text(\"About\") } }\n"
+	src := replaceOnce(t, taskMain(t), "app TasksApp { route \"/\" => Home }\n", "app TasksApp {\n  route \"/\" => Home\n  route \"/about\" => About\n}\n")
+	base := withFiles(t, map[string]string{"main.acore": src, "about.acore": about, "components/row.acore": rowModule})
+	if base.Result.State != "validated" {
+		t.Fatalf("base is %s: %v", base.Result.State, base.Result.Diagnostics)
+	}
+	r := mustApply(t, base,
+		`{"kind":"declaration","op":"create","anchor":"page:About","position":"first","old_text":"page About {","declaration":"state n: Int = 0","handle":"n"}`,
+		`{"kind":"import","op":"add","path":"about.acore","import_kind":"component","symbol":"Tile","from":"./components/row"}`,
+		`{"kind":"list_element","op":"insert","anchor":"element:About/view/0","position":"after","old_text":"Text(\"About\")","element":"Tile(title: \"r\")"}`)
+	want := "use component Tile from \"./components/row\"\n\npage About {\n  state n: Int = 0\n  view { Text(\"About\") Tile(title: \"r\") } }\n"
+	if got := string(r.Files["about.acore"]); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if r.Operations[0].Created != "state:About.n" || r.Operations[1].Created != "import:about.acore#Tile" {
+		t.Errorf("outcomes %+v", r.Operations)
+	}
+	// An empty owner.
+	base = withFiles(t, map[string]string{"main.acore": src, "about.acore": "module about\n\npage About {}\n", "components/row.acore": rowModule})
+	if base.Result.State != "validated" {
+		t.Fatalf("base is %s: %v", base.Result.State, base.Result.Diagnostics)
+	}
+	r = mustApply(t, base,
+		`{"kind":"declaration","op":"create","anchor":"page:About","position":"first","old_text":"page About {","declaration":"state n: Int = 0"}`,
+		`{"kind":"import","op":"add","path":"about.acore","import_kind":"component","symbol":"Tile","from":"./components/row"}`)
+	want = "module about\n\nuse component Tile from \"./components/row\"\n\npage About {\n  state n: Int = 0\n}\n"
+	if got := string(r.Files["about.acore"]); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
 }
