@@ -572,7 +572,7 @@ func (c *call) recordChecks(cand *candidate.Candidate, results []CheckResult) *p
 	}
 	for _, r := range results {
 		diags, _ := json.Marshal(r.Diagnostics)
-		kept := cur.Checks[:0]
+		kept := make([]candidate.Check, 0, len(cur.Checks)+1) // cur shares its arrays with the store
 		for _, old := range cur.Checks {
 			if old.Check != r.Check || old.Version != cur.Version {
 				kept = append(kept, old)

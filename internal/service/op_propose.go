@@ -400,7 +400,8 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	cand := &candidate.Candidate{ID: candidate.NewID(), Workspace: c.s.wsID, Version: 1, State: candidate.Open, Base: b.base.ID,
 		Snapshot: c.s.store.ID(in), RequestID: requestID, InputFingerprint: fp, ExpiresAt: now.Add(candidate.CandidateTTL), Files: candFiles}
 	if b.prev != nil {
-		cand.ID, cand.Version, cand.Checks = b.prev.ID, b.prev.Version+1, b.prev.Checks
+		cand.ID, cand.Version = b.prev.ID, b.prev.Version+1
+		cand.Checks = append([]candidate.Check(nil), b.prev.Checks...) // not the store's array
 	}
 	for _, r := range checkResults {
 		diags, _ := json.Marshal(r.Diagnostics)

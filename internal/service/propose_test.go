@@ -576,3 +576,20 @@ func TestProposeRepair(t *testing.T) {
 		t.Errorf("risks %v", o.get("result.risks"))
 	}
 }
+
+func TestTooManyOperations(t *testing.T) {
+	s, _, ws, snap := openTaskApp(t)
+	var ops []string
+	for i := 0; i < 51; i++ {
+		ops = append(ops, setLabel("Add", "Add task"))
+	}
+	for _, req := range []string{
+		propose(ws, snap, "big", ops...),
+		v1 + `"operation": "edit.plan", "workspace": "` + ws + `", "base_snapshot": "` + snap + `", "params": {"operations": [` + strings.Join(ops, ",") + `]}}`,
+	} {
+		o := do(t, s, req)
+		expect(t, o, "error.code", "resource_limit")
+		expect(t, o, "error.reason", "too_many_operations")
+		expect(t, o, "error.retryable", "none")
+	}
+}

@@ -21,6 +21,17 @@ func validateRequest(top map[string]json.RawMessage) *protocol.Error {
 	if err := dec.Decode(&env); err != nil {
 		return protocol.Errorf(protocol.CodeInvalidArguments, "schema", "%v", err)
 	}
+	// More than operations_max operations is that bound's resource_limit
+	// (too_many_operations), as the reference's Limits table says, not the
+	// schema's maxItems.
+	if op, _ := env["operation"].(string); op == "change.propose" || op == "edit.plan" {
+		params, _ := env["params"].(map[string]any)
+		if ops, ok := params["operations"].([]any); ok && len(ops) > protocol.OperationsMax {
+			return protocol.Errorf(protocol.CodeResourceLimit, "too_many_operations",
+				"%d operations, more than operations_max (%d); split the batch", len(ops), protocol.OperationsMax).
+				WithTarget("field", "params.operations")
+		}
+	}
 	if fe := schema.ValidateRequest(env); fe != nil {
 		if p, ok := valueAt(env, fe.Field).(string); ok && escapes(p) {
 			return protocol.Errorf(protocol.CodePermissionDenied, "path_escape",
