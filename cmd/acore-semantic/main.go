@@ -101,6 +101,12 @@ func serve(ctx context.Context, svc *service.Service, stdin io.Reader, stdout, s
 				fmt.Fprintf(stderr, "acore-semantic: %v\n", ferr)
 				return 1
 			}
+			select {
+			case <-svc.Stopping():
+				fmt.Fprintln(stderr, "acore-semantic: exiting after a timed-out change.apply; start the service again and send the same request")
+				return 1
+			default:
+			}
 		}
 		if err == io.EOF {
 			return 0

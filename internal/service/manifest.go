@@ -61,7 +61,7 @@ func buildManifest() (map[string]any, string) {
 			},
 		},
 		"checks":      []any{map[string]any{"name": "compile", "status": "implemented"}, map[string]any{"name": "repair", "status": "implemented"}},
-		"publication": []any{map[string]any{"profile": "local_filesystem", "status": "planned", "guarantees": []string{}}},
+		"publication": []any{map[string]any{"profile": "local_filesystem", "status": publicationStatus(), "guarantees": publicationGuarantees}},
 		"error_codes": protocol.ErrorCodes,
 		"external_writes": map[string]any{
 			"detection": "content_hash",

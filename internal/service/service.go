@@ -17,11 +17,13 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/axiomcore/acore/internal/catalog"
 	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/publish"
 	"github.com/axiomcore/acore/internal/snapshot"
 )
 
@@ -56,6 +58,9 @@ type Service struct {
 	manifestFingerprint string
 	timeout             time.Duration
 	slots               chan struct{}
+	pub                 *publish.Publisher
+	stop                chan struct{}
+	stopOnce            sync.Once
 }
 
 // New returns a service for the project at cfg.Root.
@@ -94,6 +99,8 @@ func New(cfg Config) (*Service, error) {
 	// restarted servers can read the snapshot ids earlier processes gave.
 	s.store.Persist()
 	s.manifest, s.manifestFingerprint = buildManifest()
+	s.pub, s.stop = publish.New(real), make(chan struct{})
+	s.recoverApplies()
 	return s, nil
 }
 
@@ -185,12 +192,23 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
 		return s.encode(s.errorResponse(op, nil, protocol.Errorf(protocol.CodeResourceLimit, "queue_full",
 			"the service is answering %d requests already; send the same request again", cap(s.slots))))
 	}
+	// A change.apply reports how far it got when it times out.
+	var prog *applyProgress
+	if op == "change.apply" {
+		prog = newApplyProgress(top)
+		ctx = context.WithValue(ctx, applyProgressKey{}, prog)
+	}
 	// The handler runs on its own goroutine so that a request past
 	// timeout_ms is answered; handlers only read immutable snapshots, so
-	// one left running cannot corrupt anything.
+	// one left running cannot corrupt anything (a change.apply left
+	// running is settled by its journal: the process exits after
+	// answering, see applyTimedOut).
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	timedOut := func() []byte {
+		if prog != nil {
+			return s.encode(s.applyTimedOut(prog))
+		}
 		e := protocol.Errorf(protocol.CodeResourceLimit, "timeout", "the request ran past timeout_ms (%d)", s.timeout.Milliseconds()).
 			Detail("timeout_ms", s.timeout.Milliseconds()).Detail("outcome", "not_applied")
 		return s.encode(s.errorResponse(op, nil, e))
@@ -275,6 +293,7 @@ func init() {
 		"context.build":    opContextBuild,
 		"changes.since":    opChangesSince,
 		"node.relocate":    opNodeRelocate,
+		"change.apply":     opChangeApply,
 		"edit.plan":        opEditPlan,
 		"change.propose":   opChangePropose,
 		"change.inspect":   opChangeInspect,

@@ -31,6 +31,9 @@ type lineTransport struct {
 	in      io.Reader
 	out     io.Writer
 	maxLine int
+	// stop, when closed, ends the session after the response being
+	// written (the service's Stopping: after a timed-out change.apply).
+	stop <-chan struct{}
 }
 
 // Connect implements sdk.Transport.
@@ -38,6 +41,7 @@ func (t *lineTransport) Connect(context.Context) (sdk.Connection, error) {
 	c := &lineConn{
 		out:      t.out,
 		maxLine:  t.maxLine,
+		stop:     t.stop,
 		incoming: make(chan jsonrpc.Message),
 		closed:   make(chan struct{}),
 	}
@@ -52,6 +56,7 @@ type lineConn struct {
 	out     io.Writer
 	writeMu sync.Mutex
 	maxLine int
+	stop    <-chan struct{}
 
 	incoming chan jsonrpc.Message // closed after readErr is set
 	readErr  error
@@ -99,6 +104,11 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	err = c.writeLine(data)
 	if _, ok := msg.(*jsonrpc.Response); ok {
 		c.answered()
+		select {
+		case <-c.stop: // the service must exit: end the session
+			c.Close()
+		default:
+		}
 	}
 	return err
 }

@@ -138,7 +138,7 @@ func Serve(ctx context.Context, svc *service.Service, in io.Reader, out io.Write
 	if err != nil {
 		return err
 	}
-	return srv.Run(ctx, &lineTransport{in: in, out: out, maxLine: MaxLineLength})
+	return srv.Run(ctx, &lineTransport{in: in, out: out, maxLine: MaxLineLength, stop: svc.Stopping()})
 }
 
 func handler(svc *service.Service, op string) sdk.ToolHandler {

@@ -1,0 +1,102 @@
+package publish
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// FailpointEnv names the environment variable that arms failpoints, for
+// the kill tests: a comma-separated list of point[:action], where action
+// is kill (the default: the process sends itself SIGKILL at that point),
+// sleep=<duration> (for timeout tests) or error (the step fails as an I/O
+// error would). For example ACORE_FAILPOINT=after_file_1 or
+// ACORE_FAILPOINT=file_2_temp:error.
+//
+// The points, in the order an apply of n files passes them (Points lists
+// them):
+//
+//	before_journal        the prechecks passed; nothing written yet
+//	after_backups         backups written, the journal entry not yet
+//	after_journal         the journal entry (pending) is durable; no project file touched
+//	file_<i>_temp         file i's temp file written and synced, not renamed (i from 1)
+//	file_<i>_renamed      file i renamed into place, its directory not synced
+//	after_file_<i>        file i replaced and its directory synced
+//	after_files           every file replaced; the journal still pending
+//	after_commit          the journal marked committed; no receipt yet
+//	after_receipt         the receipt written; the request record not yet
+//	after_record          the request_id record written; the candidate not marked applied
+//	after_candidate       the candidate marked applied; the journal not yet removed
+//	reconcile_restore_<i> during a rollback, file i restored from its backup
+const FailpointEnv = "ACORE_FAILPOINT"
+
+// Points lists the failpoints an apply of n files passes, in order.
+// reconcile_restore_<i> points are passed only while rolling back.
+func Points(n int) []string {
+	out := []string{"before_journal", "after_backups", "after_journal"}
+	for i := 1; i <= n; i++ {
+		out = append(out, fmt.Sprintf("file_%d_temp", i), fmt.Sprintf("file_%d_renamed", i), fmt.Sprintf("after_file_%d", i))
+	}
+	return append(out, "after_files", "after_commit", "after_receipt", "after_record", "after_candidate")
+}
+
+// ErrInjected is the error of a failpoint armed with the error action.
+var ErrInjected = errors.New("failpoint: injected error")
+
+var (
+	fpMu    sync.Mutex
+	fpArmed = parseFailpoints(os.Getenv(FailpointEnv))
+)
+
+// SetFailpoints arms failpoints as FailpointEnv does, replacing the ones
+// armed before; "" disarms them all. For tests.
+func SetFailpoints(spec string) {
+	fpMu.Lock()
+	fpArmed = parseFailpoints(spec)
+	fpMu.Unlock()
+}
+
+func parseFailpoints(spec string) map[string]string {
+	m := map[string]string{}
+	for _, item := range strings.Split(spec, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		name, action, _ := strings.Cut(item, ":")
+		if action == "" {
+			action = "kill"
+		}
+		m[name] = action
+	}
+	return m
+}
+
+// Fail passes the failpoint name: it kills the process, sleeps or returns
+// ErrInjected when the point is armed, and does nothing otherwise.
+func Fail(name string) error {
+	fpMu.Lock()
+	action, ok := fpArmed[name]
+	fpMu.Unlock()
+	if !ok {
+		return nil
+	}
+	switch {
+	case action == "kill":
+		p, err := os.FindProcess(os.Getpid())
+		if err == nil {
+			_ = p.Kill() // SIGKILL on Unix: no deferred function runs
+		}
+		select {} // the signal is on its way
+	case action == "error":
+		return fmt.Errorf("%s: %w", name, ErrInjected)
+	case strings.HasPrefix(action, "sleep="):
+		if d, err := time.ParseDuration(strings.TrimPrefix(action, "sleep=")); err == nil {
+			time.Sleep(d)
+		}
+	}
+	return nil
+}
