@@ -11,6 +11,7 @@ import (
 
 	"github.com/axiomcore/acore/internal/candidate"
 	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/publish"
 )
@@ -389,11 +390,7 @@ func (s *Service) finishApply(e *publish.Entry) (*publish.Receipt, error) {
 		if !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
-		result := ""
-		if snap, err := s.store.Latest(); err == nil {
-			result = snap.ID
-		}
-		r = e.Receipt(publish.Applied, result)
+		r = e.Receipt(publish.Applied, s.resultSnapshot())
 		if err := s.pub.WriteReceipt(r); err != nil {
 			return nil, err
 		}
@@ -423,6 +420,19 @@ func (s *Service) finishApply(e *publish.Entry) (*publish.Receipt, error) {
 		return nil, err
 	}
 	return r, s.pub.Remove(e)
+}
+
+// resultSnapshot is the id of the snapshot of the files on disk now: the
+// id latest would capture, computed from the inputs' digests without
+// compiling them (the store compiles it when it is first read).
+func (s *Service) resultSnapshot() string {
+	if in, err := load.Load(s.root); err == nil {
+		return s.store.ID(in)
+	}
+	if snap, err := s.store.Latest(); err == nil {
+		return snap.ID
+	}
+	return ""
 }
 
 // recoverApplies settles the journals killed applies left, when the
