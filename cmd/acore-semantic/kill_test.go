@@ -527,3 +527,90 @@ func TestServeExitsAfterApplyTimeout(t *testing.T) {
 	publish.SetFailpoints("")
 	k.finish(t)
 }
+
+// TestConcurrentServeProcesses runs two serve processes on one root, as
+// two clients do, each applying candidates and resending requests the
+// other sent: the publish lock serializes them across processes, every
+// candidate is applied once, and of two candidates writing the same file
+// one wins and the other is concurrent_candidate.
+func TestConcurrentServeProcesses(t *testing.T) {
+	k := newKillCase(t, 1) // the project; its candidate is not used
+	svc, err := service.New(service.Config{Root: k.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := candidate.NewStore(k.dir)
+	put := func(path, content string) string {
+		b, err := os.ReadFile(filepath.Join(k.dir, path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := candidate.NewID()
+		c := &candidate.Candidate{ID: id, Workspace: svc.WorkspaceID(), Version: 1, State: candidate.Open, Base: k.cand.Base,
+			Snapshot: k.cand.Snapshot, RequestID: "propose-" + id, InputFingerprint: candidate.Fingerprint(id),
+			ExpiresAt: time.Now().Add(candidate.CandidateTTL),
+			Files:     []candidate.File{{Path: path, Before: digestOf(sp(string(b))), After: digestOf(&content), Content: []byte(content)}}}
+		if err := store.Put(c); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	c1 := put("m1.acore", "module tasks.app.m1\n// one\n")
+	c2 := put("m2.acore", "module tasks.app.m2\n// two\n")
+	c3 := put("m3.acore", "module tasks.app.m3\n// three\n")
+	c4 := put("m1.acore", "module tasks.app.m1\n// four\n")
+	req := func(rid, cand string) string {
+		return fmt.Sprintf(`{"protocol":"axiom-agent-semantic/v1","operation":"change.apply","request_id":%q,"params":{"candidate":%q,"expected_candidate_version":1}}`, rid, cand)
+	}
+	scripts := [][]string{
+		{req("r1", c1), req("r2", c2), req("r3", c3), req("r1", c1)},
+		{req("r4", c4), req("r3", c3), req("r2", c2), req("r4", c4)},
+	}
+	answers := make([][]map[string]any, len(scripts))
+	var wg sync.WaitGroup
+	for i, lines := range scripts {
+		wg.Add(1)
+		go func(i int, lines []string) {
+			defer wg.Done()
+			cmd := exec.Command(binary, "serve", "--root", k.dir)
+			cmd.Env = killEnv("")
+			cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
+			out, err := cmd.Output()
+			if err != nil {
+				t.Errorf("serve: %v", err)
+				return
+			}
+			for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+				answers[i] = append(answers[i], response(t, []byte(line)))
+			}
+		}(i, lines)
+	}
+	wg.Wait()
+	fresh := map[string]int{}
+	clash := 0
+	for _, as := range answers {
+		for _, a := range as {
+			rid, _ := a["request_id"].(string)
+			switch {
+			case field(a, "result.receipt.outcome") == "applied":
+				if field(a, "result.replayed") == false {
+					fresh[rid]++
+				}
+			case field(a, "error.reason") == "concurrent_candidate":
+				clash++
+			default:
+				t.Errorf("answer: %v", a)
+			}
+		}
+	}
+	if fresh["r2"] != 1 || fresh["r3"] != 1 || fresh["r1"]+fresh["r4"] != 1 {
+		t.Errorf("applied %v", fresh)
+	}
+	if clash != 2 { // the losing candidate, sent twice
+		t.Errorf("%d concurrent_candidate answers, want 2", clash)
+	}
+	m1, _ := os.ReadFile(filepath.Join(k.dir, "m1.acore"))
+	if want := map[bool]string{true: "// one", false: "// four"}[fresh["r1"] == 1]; !strings.Contains(string(m1), want) {
+		t.Errorf("m1.acore = %q", m1)
+	}
+}

@@ -34,6 +34,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/axiomcore/acore/internal/fsutil"
@@ -190,8 +191,9 @@ var ErrAbandoned = errors.New("apply abandoned before writing")
 // and reconciles within the process and, with an advisory file lock,
 // across processes.
 type Publisher struct {
-	root string
-	sem  chan struct{}
+	root  string
+	sem   chan struct{}
+	swept sync.Once
 }
 
 // New returns the publisher of the project at root.
@@ -739,6 +741,9 @@ func (p *Publisher) Receipts(fn func(*Receipt) bool) {
 		}
 	}
 }
+
+// SweepOnce is Sweep, the first time it is called on p.
+func (p *Publisher) SweepOnce(ttl time.Duration) { p.swept.Do(func() { p.Sweep(ttl) }) }
 
 // Sweep removes receipts older than ttl.
 func (p *Publisher) Sweep(ttl time.Duration) {

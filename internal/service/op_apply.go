@@ -218,6 +218,7 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 		return nil, protocol.Errorf(protocol.CodeResourceLimit, "timeout", "waiting for another apply: %v", err)
 	}
 	defer release()
+	c.s.pub.SweepOnce(candidate.RecordTTL) // receipts past the records' lifetime
 	st := c.s.cands()
 	st.mu.Lock() // no version or state change of a candidate while applying
 	defer st.mu.Unlock()
@@ -467,7 +468,7 @@ func (s *Service) recoverApplies() {
 			_, _ = s.finishApply(e)
 		}
 	}
-	s.pub.Sweep(candidate.RecordTTL)
+	s.pub.SweepOnce(candidate.RecordTTL)
 }
 
 // receiptIDMap is the candidate's id_map, composed over its versions, as
