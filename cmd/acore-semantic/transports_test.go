@@ -109,6 +109,19 @@ func (v vars) fill(req string) string {
 // and the candidate from change.propose's.
 func (v vars) learn(t *testing.T, req string, resp []byte) {
 	t.Helper()
+	if strings.Contains(req, `"change.apply"`) {
+		var r struct {
+			Result struct {
+				Receipt struct {
+					ResultSnapshot string `json:"result_snapshot"`
+				} `json:"receipt"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(resp, &r) == nil && r.Result.Receipt.ResultSnapshot != "" {
+			v["head"] = r.Result.Receipt.ResultSnapshot
+		}
+		return
+	}
 	if strings.Contains(req, `"change.propose"`) {
 		var r struct {
 			Result struct {
@@ -139,8 +152,9 @@ func (v vars) learn(t *testing.T, req string, resp []byte) {
 
 // normalize decodes a response envelope and drops snapshot.captured_at,
 // the one field that differs between two captures of the same files, and
-// what differs between two candidates of the same request: expires_at and
-// the random part of candidate ids.
+// what differs between two candidates or applies of the same request:
+// expires_at, recorded_at, the random part of candidate, receipt and
+// journal ids, and a receipt's input_fingerprint (over the candidate id).
 func normalize(t *testing.T, resp []byte) map[string]any {
 	t.Helper()
 	var m map[string]any
@@ -157,6 +171,10 @@ func sameCandidates(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		delete(x, "expires_at")
+		delete(x, "recorded_at")
+		if _, ok := x["receipt_id"]; ok {
+			x["input_fingerprint"] = "…" // over the candidate's id
+		}
 		for k, e := range x {
 			x[k] = sameCandidates(e)
 		}
@@ -167,6 +185,11 @@ func sameCandidates(v any) any {
 	case string:
 		if strings.HasPrefix(x, "cand-") && len(x) == len("cand-")+24 {
 			return "cand-…"
+		}
+		for _, p := range []string{"rcpt-", "jrnl-"} {
+			if strings.HasPrefix(x, p) {
+				return p + "…"
+			}
 		}
 	}
 	return v
@@ -443,6 +466,16 @@ func checkEnvelope(t *testing.T, s step, resp map[string]any) {
 	case strings.Contains(s.req, `"rename-add-1"`) && strings.Contains(s.req, `"Add a task"}`):
 		if errField("reason") != "request_id_reused" {
 			t.Errorf("line %d: %v", s.line, resp["error"])
+		}
+	case strings.Contains(s.req, `"rename-add-2"`):
+		if errField("code") != "stale_snapshot" || errField("reason") != "base_not_head" {
+			t.Errorf("line %d: %v", s.line, resp["error"])
+		}
+	case req["operation"] == "change.apply":
+		r, _ := resp["result"].(map[string]any)
+		receipt, _ := r["receipt"].(map[string]any)
+		if receipt["outcome"] != "applied" {
+			t.Errorf("line %d: %v", s.line, resp)
 		}
 	case req["operation"] == "change.inspect":
 		r, _ := resp["result"].(map[string]any)

@@ -60,7 +60,7 @@ type candidateState struct {
 
 // compiledCacheMax bounds the compiled candidates kept in memory; each
 // holds a compiled project, like a snapshot.
-const compiledCacheMax = 8
+const compiledCacheMax = 4
 
 var candidateStates sync.Map // root → *candidateState
 
