@@ -329,9 +329,9 @@ func randomID(prefix string) string {
 // entry. Call it holding the lock, after Check. start, when not nil, is
 // called with the entry (its ids set, nothing written yet) just before the
 // first write; when it returns false nothing is written and the error is
-// ErrAbandoned. A failure before any file was
-// replaced, or one rolled back, returns a nil entry: nothing was written.
-// A failure that could not be rolled back is an *UnknownError.
+// ErrAbandoned. A failure before any file was replaced, or one rolled
+// back, returns a nil entry: nothing was written. A failure that could not
+// be rolled back is an *UnknownError.
 func (p *Publisher) Apply(plan Plan, start func(*Entry) bool) (*Entry, error) {
 	if err := Fail("before_journal"); err != nil {
 		return nil, err
