@@ -503,11 +503,11 @@ func TestKillAtRandom(t *testing.T) {
 // and exits without reading on.
 func TestServeExitsAfterApplyTimeout(t *testing.T) {
 	k := newKillCase(t, 1)
-	svc, err := service.New(service.Config{Root: k.dir, Timeout: 200 * time.Millisecond})
+	svc, err := service.New(service.Config{Root: k.dir, Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	publish.SetFailpoints("after_file_1:sleep=600ms")
+	publish.SetFailpoints("after_file_1:sleep=1600ms")
 	defer publish.SetFailpoints("")
 	in := strings.NewReader(k.req + "\n" + `{"protocol":"axiom-agent-semantic/v1","operation":"capabilities","params":{}}` + "\n")
 	var out, errOut bytes.Buffer
@@ -523,7 +523,16 @@ func TestServeExitsAfterApplyTimeout(t *testing.T) {
 	if field(v, "error.reason") != "timeout" || field(v, "error.details.outcome") != "unknown" {
 		t.Errorf("answer: %s", lines[0])
 	}
-	time.Sleep(700 * time.Millisecond) // the attempt goes on in this process
+	// The attempt goes on in this process; wait until it lets go.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if release, ok := publish.New(k.dir).TryLock(); ok {
+			release()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the publish lock is still held after 10s")
+		}
+	}
 	publish.SetFailpoints("")
 	k.finish(t)
 }

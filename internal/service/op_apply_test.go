@@ -322,14 +322,14 @@ func TestApplyTimeout(t *testing.T) {
 	}{{"before_journal", "not_applied"}, {"after_file_1", "unknown"}} {
 		t.Run(tc.point, func(t *testing.T) {
 			_, dir := taskApp(t)
-			s, err := service.New(service.Config{Root: dir, Timeout: 300 * time.Millisecond})
+			s, err := service.New(service.Config{Root: dir, Timeout: time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
 			base := applyBase(t, s)
 			before, after := readFile(t, dir, "main.acore"), renamed(t, dir)
 			c := putCandidate(t, s, base, map[string]*string{"main.acore": &after}, false)
-			publish.SetFailpoints(tc.point + ":sleep=800ms")
+			publish.SetFailpoints(tc.point + ":sleep=1600ms")
 			defer publish.SetFailpoints("")
 			o := do(t, s, applyReq("slow-1", c.ID, 1, ``))
 			expect(t, o, "error.code", "resource_limit")
@@ -338,7 +338,7 @@ func TestApplyTimeout(t *testing.T) {
 			expect(t, o, "error.target.candidate", c.ID)
 			expect(t, o, "error.target.request_id", "slow-1")
 			expect(t, o, "error.details.outcome", tc.outcome)
-			expect(t, o, "error.details.timeout_ms", 300)
+			expect(t, o, "error.details.timeout_ms", 1000)
 			expect(t, o, "error.next_actions.0.operation", "change.apply")
 			expect(t, o, "error.next_actions.0.params.candidate", c.ID)
 			if tc.outcome == "unknown" {
@@ -352,7 +352,7 @@ func TestApplyTimeout(t *testing.T) {
 			default:
 				t.Error("the service is not stopping after a timed-out apply")
 			}
-			time.Sleep(time.Second) // the attempt goes on, or gives up
+			settled(t, dir) // the attempt goes on, or gives up
 			publish.SetFailpoints("")
 			switch tc.outcome {
 			case "not_applied":
@@ -373,6 +373,18 @@ func TestApplyTimeout(t *testing.T) {
 			noJournal(t, dir)
 		})
 	}
+}
+
+// settled waits until no apply holds the publish lock of dir.
+func settled(t *testing.T, dir string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if release, ok := publish.New(dir).TryLock(); ok {
+			release()
+			return
+		}
+	}
+	t.Fatal("the publish lock is still held after 10s")
 }
 
 // TestApplyConcurrentClients applies candidates on separate files from
