@@ -215,7 +215,10 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 
 	release, err := c.s.pub.Lock(c.ctx)
 	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeResourceLimit, "timeout", "waiting for another apply: %v", err)
+		if c.ctx.Err() != nil { // answered by Handle as the apply's timeout
+			return nil, protocol.Errorf(protocol.CodeResourceLimit, "timeout", "waiting for another apply: %v", err)
+		}
+		return nil, protocol.Errorf(protocol.CodeInternal, "", "taking the publish lock: %v", err)
 	}
 	defer release()
 	c.s.pub.SweepOnce(candidate.RecordTTL) // receipts past the records' lifetime
