@@ -188,7 +188,7 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	if err := os.Rename(tmpName, path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := syncDir(dir); err != nil {
+	if err := SyncDir(dir); err != nil {
 		// The new content is in place; only its durability is in doubt.
 		// Report it, but there is no temp file left to remove.
 		return fmt.Errorf("write %s: sync directory: %w", path, err)
@@ -196,9 +196,9 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	return nil
 }
 
-// syncDir fsyncs a directory so a rename in it is durable. Windows cannot
+// SyncDir fsyncs a directory so a rename in it is durable. Windows cannot
 // open directories for syncing and commits renames itself.
-func syncDir(dir string) error {
+func SyncDir(dir string) error {
 	if runtime.GOOS == "windows" {
 		return nil
 	}

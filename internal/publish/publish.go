@@ -31,7 +31,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -383,7 +382,7 @@ func (p *Publisher) Apply(plan Plan, start func(*Entry) bool) (*Entry, error) {
 	if err := p.writeEntry(e); err != nil {
 		return discard(err)
 	}
-	if err := syncDir(filepath.Dir(dir)); err != nil {
+	if err := fsutil.SyncDir(filepath.Dir(dir)); err != nil {
 		return discard(err)
 	}
 	if err := Fail("after_journal"); err != nil {
@@ -461,7 +460,7 @@ func (p *Publisher) replace(e *Entry, i int, content []byte, remove bool) error 
 		if err := Fail(renamedPoint); err != nil {
 			return err
 		}
-		if err := syncDir(filepath.Dir(abs)); err != nil {
+		if err := fsutil.SyncDir(filepath.Dir(abs)); err != nil {
 			return err
 		}
 	} else if err := writeAtomic(abs, tempName(abs, e.ID), content, f.Mode, tempPoint, renamedPoint); err != nil {
@@ -492,7 +491,7 @@ func writeAtomic(abs, tmp string, data []byte, mode fs.FileMode, tempPoint, rena
 	if err := Fail(renamedPoint); err != nil {
 		return err
 	}
-	return syncDir(dir)
+	return fsutil.SyncDir(dir)
 }
 
 // writeSynced creates path with data and mode and fsyncs it.
@@ -509,21 +508,6 @@ func writeSynced(path string, data []byte, mode fs.FileMode) error {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
 		err = cerr
 	}
 	return err
@@ -594,7 +578,7 @@ func (p *Publisher) settle(e *Entry, commit bool) (state string, stuck []string,
 			if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return Pending, nil, err
 			}
-			if err := syncDir(filepath.Dir(abs)); err != nil {
+			if err := fsutil.SyncDir(filepath.Dir(abs)); err != nil {
 				return Pending, nil, err
 			}
 		} else {
@@ -634,7 +618,7 @@ func (p *Publisher) Remove(e *Entry) error {
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
-	return syncDir(filepath.Dir(dir))
+	return fsutil.SyncDir(filepath.Dir(dir))
 }
 
 // Entries returns the journals not yet removed, oldest first. A journal
