@@ -243,7 +243,18 @@ func (c *call) nodeEntry(g *graph.Graph, i int32, parts map[string]bool, limit i
 		entry["provenance"] = prov
 	}
 	if parts["edits"] {
-		entry["edits"] = map[string]any{"available": false, "reason": "edits are planned in this build; node.edits lists none"}
+		// A summary of what node.edits offers now: the families with at
+		// least one option; node.edits gives the options themselves.
+		ne := EditsOf(c.snap, i, EditKinds, false, false)
+		families := []string{}
+		seen := map[string]bool{}
+		for _, o := range ne.Options {
+			if !seen[o.Kind] {
+				seen[o.Kind] = true
+				families = append(families, o.Kind)
+			}
+		}
+		entry["edits"] = map[string]any{"node_version": ne.NodeVersion, "families": families, "options": len(ne.Options)}
 	}
 	return entry
 }

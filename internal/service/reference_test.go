@@ -418,3 +418,15 @@ func TestOldSnapshotReportsDiskChanges(t *testing.T) {
 		t.Error("latest kept the old snapshot id")
 	}
 }
+
+func TestNodeGetEditsSummary(t *testing.T) {
+	s, _ := taskApp(t)
+	o := do(t, s, v1+`"operation": "node.get", "snapshot": "latest", "params": {"nodes": ["element:Home/view/0/1"], "include": ["edits"]}}`)
+	if got := jsonOf(o.get("result.nodes.0.edits.families")); got != `["set_property","bind_property","list_element"]` {
+		t.Errorf("families %s", got)
+	}
+	expect(t, o, "result.nodes.0.edits.options", 3.0)
+	if o.str("result.nodes.0.edits.node_version") != o.str("result.nodes.0.node.version") {
+		t.Error("edit summary version differs from the node's")
+	}
+}
