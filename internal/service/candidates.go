@@ -324,6 +324,7 @@ func (c *call) compileCandidate(cand *candidate.Candidate) (*compiledCandidate, 
 			WithTarget("candidate", cand.ID).Next("change.propose", "Propose the change again on latest", nil)
 	}
 	cc := &compiledCandidate{base: base, proj: project.Compile(in)}
+	c.s.store.Add(in, cc.proj)
 	st.cache(cand.ID, cand.Version, cc)
 	return cc, nil
 }

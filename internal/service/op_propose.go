@@ -396,6 +396,9 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	}
 
 	checkResults := runChecks(names, b.base.Project, proj, data.Touched)
+	// The candidate's snapshot is readable like any other: node.get and
+	// the other reads accept its id.
+	c.s.store.Add(in, proj)
 	now := time.Now().UTC()
 	cand := &candidate.Candidate{ID: candidate.NewID(), Workspace: c.s.wsID, Version: 1, State: candidate.Open, Base: b.base.ID,
 		Snapshot: c.s.store.ID(in), RequestID: requestID, InputFingerprint: fp, ExpiresAt: now.Add(candidate.CandidateTTL), Files: candFiles}

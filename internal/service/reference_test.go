@@ -430,3 +430,25 @@ func TestNodeGetEditsSummary(t *testing.T) {
 		t.Error("edit summary version differs from the node's")
 	}
 }
+
+// TestCandidateSnapshotIsReadable reads a candidate's snapshot with the
+// read operations, as the reference says its owner can.
+func TestCandidateSnapshotIsReadable(t *testing.T) {
+	s, _ := taskApp(t)
+	snap := do(t, s, v1+`"operation": "project.overview", "snapshot": "latest", "params": {}}`).str("snapshot.id")
+	o := do(t, s, v1+`"operation": "change.propose", "base_snapshot": "`+snap+`", "request_id": "r-1", "params": {"operations": [{"kind": "set_property", "node": "element:Home/view/0/1", "property": "label", "old_value": "Add", "new_value": "Add task"}]}}`)
+	cand := o.str("result.candidate.snapshot")
+	if cand == "" || cand == snap {
+		t.Fatalf("candidate snapshot %q: %v", cand, o["error"])
+	}
+	o = do(t, s, v1+`"operation": "node.get", "snapshot": "`+cand+`", "params": {"nodes": ["element:Home/view/0/1"]}}`)
+	expect(t, o, "snapshot.id", cand)
+	expect(t, o, "result.nodes.0.properties.0.value", "Add task")
+	// A later process reads it too.
+	s2, err := service.New(service.Config{Root: s.Root()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o = do(t, s2, v1+`"operation": "node.get", "snapshot": "`+cand+`", "params": {"nodes": ["element:Home/view/0/1"]}}`)
+	expect(t, o, "result.nodes.0.properties.0.value", "Add task")
+}

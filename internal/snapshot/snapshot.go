@@ -169,6 +169,33 @@ func (s *Store) Get(id string) (*Snapshot, error) {
 	return nil, ErrExpired
 }
 
+// Add registers a compiled project whose inputs are in, such as a
+// candidate's base plus its files, so that its id can be read like any
+// captured snapshot (and, when persistent, from later processes).
+func (s *Store) Add(in *load.Inputs, p *project.Project) *Snapshot {
+	id := s.ID(in)
+	s.mu.Lock()
+	if snap, ok := s.byID[id]; ok {
+		s.touch(id)
+		s.mu.Unlock()
+		return snap
+	}
+	snap := &Snapshot{ID: id, Project: p, CapturedAt: time.Now().UTC(), Files: files(in)}
+	for _, f := range allFiles(in) {
+		snap.Bytes += compiledFactor * int64(len(f.Data))
+	}
+	s.byID[id] = snap
+	delete(s.expired, id)
+	s.total += snap.Bytes
+	s.touch(id)
+	s.evict(id)
+	s.mu.Unlock()
+	if s.persistent {
+		s.persist(snap, in)
+	}
+	return snap
+}
+
 // Persist makes the store keep every snapshot it captures under the
 // project's .axiom/state, and read them back in later processes. It also
 // removes persisted snapshots past PersistTTL.
