@@ -233,6 +233,7 @@ func Check(in *Input) *Result {
 	c.resolveImports()
 	c.checkImportGraph()
 	c.checkBodies()
+	c.checkAnnotations()
 	c.entryPoints(res)
 	c.unusedImports()
 

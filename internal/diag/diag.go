@@ -163,6 +163,15 @@ var (
 	UnknownMember     = register("AC316", Error, "unknown member")
 )
 
+// AXAG annotations (AC4xx): @axag metadata that cannot be read. A project
+// with only these errors is resolved; AC404 is a warning.
+var (
+	AxagUnknownArg = register("AC401", Error, "unknown annotation argument")
+	AxagBadType    = register("AC402", Error, "annotation argument of the wrong type")
+	AxagBadValue   = register("AC403", Error, "annotation value not allowed")
+	AxagPlacement  = register("AC404", Warning, "annotation has no effect here")
+)
+
 // Project, contracts and lock (AC5xx).
 var (
 	LockMissing      = register("AC501", Error, "no UI lock: the project needs preparation")
