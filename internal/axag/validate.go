@@ -1,0 +1,137 @@
+package axag
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	axagschemas "github.com/axiomcore/acore/schemas/axag"
+)
+
+// Schema $ids.
+const (
+	SchemaID100 = "https://axag.org/schema/manifest/1.0.0"
+	SchemaID110 = "https://axag.org/schema/v1.1/axag-manifest.schema.json"
+)
+
+// SchemaFor returns the embedded schema bytes of a version.
+func SchemaFor(version string) ([]byte, error) {
+	switch version {
+	case Version100:
+		return axagschemas.V100, nil
+	case Version110:
+		return axagschemas.V110, nil
+	}
+	return nil, fmt.Errorf("unknown schema version %q (want %s or %s)", version, Version100, Version110)
+}
+
+type offline struct{}
+
+func (offline) Load(url string) (any, error) {
+	return nil, fmt.Errorf("schema %s is not one of the embedded AXAG schemas (no network or file loading)", url)
+}
+
+var compiled = sync.OnceValues(func() (map[string]*jsonschema.Schema, error) {
+	comp := jsonschema.NewCompiler()
+	comp.UseLoader(offline{})
+	comp.AssertFormat()
+	comp.DefaultDraft(jsonschema.Draft2020)
+	ids := map[string]string{Version100: SchemaID100, Version110: SchemaID110}
+	for _, v := range []string{Version100, Version110} {
+		data, _ := SchemaFor(v)
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("axag schema %s: %v", v, err)
+		}
+		if id, _ := doc.(map[string]any)["$id"].(string); id != ids[v] {
+			return nil, fmt.Errorf("axag schema %s: $id %q, want %q", v, id, ids[v])
+		}
+		if err := comp.AddResource(ids[v], doc); err != nil {
+			return nil, fmt.Errorf("axag schema %s: %v", v, err)
+		}
+	}
+	out := map[string]*jsonschema.Schema{}
+	for v, id := range ids {
+		s, err := comp.Compile(id)
+		if err != nil {
+			return nil, fmt.Errorf("axag schema %s: %v", v, err)
+		}
+		out[v] = s
+	}
+	return out, nil
+})
+
+// Problem is one schema violation: where in the manifest (a JSON pointer,
+// "" for the root) and what is wrong.
+type Problem struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+// ValidationReport is the outcome of Validate.
+type ValidationReport struct {
+	// Version is the schema used; Forced says it was asked for rather
+	// than detected.
+	Version  string    `json:"schema_version"`
+	Forced   bool      `json:"forced,omitempty"`
+	Valid    bool      `json:"valid"`
+	Problems []Problem `json:"problems,omitempty"`
+}
+
+// Validate checks a manifest against the embedded schema of version, or,
+// when version is "", of the version and shape the document declares (see
+// DetectVersion). The error is for input that is not JSON or an unknown
+// version; schema violations are in the report.
+func Validate(manifest []byte, version string) (*ValidationReport, error) {
+	r := &ValidationReport{Version: version, Forced: version != ""}
+	if version == "" {
+		v, err := DetectVersion(manifest)
+		if err != nil {
+			return nil, err
+		}
+		r.Version = v
+	}
+	if _, err := SchemaFor(r.Version); err != nil {
+		return nil, err
+	}
+	schemas, err := compiled()
+	if err != nil {
+		return nil, err
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(manifest))
+	if err != nil {
+		return nil, fmt.Errorf("manifest is not valid JSON: %v", err)
+	}
+	verr := schemas[r.Version].Validate(inst)
+	if verr == nil {
+		r.Valid = true
+		return r, nil
+	}
+	ve, ok := verr.(*jsonschema.ValidationError)
+	if !ok {
+		return nil, verr
+	}
+	seen := map[Problem]bool{}
+	for _, u := range ve.BasicOutput().Errors {
+		if u.Error == nil {
+			continue
+		}
+		if _, group := u.Error.Kind.(*kind.Group); group {
+			continue
+		}
+		p := Problem{Path: u.InstanceLocation, Message: u.Error.String()}
+		if !seen[p] {
+			seen[p] = true
+			r.Problems = append(r.Problems, p)
+		}
+	}
+	if len(r.Problems) == 0 {
+		r.Problems = []Problem{{Message: ve.Error()}}
+	}
+	sort.SliceStable(r.Problems, func(i, j int) bool { return r.Problems[i].Path < r.Problems[j].Path })
+	return r, nil
+}
