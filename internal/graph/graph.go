@@ -6,6 +6,7 @@ package graph
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"sync"
 	"sync/atomic"
 
 	"github.com/axiomcore/acore/internal/syntax"
@@ -133,6 +134,9 @@ type Graph struct {
 	// (which contains its children's) at compile time costs more than the
 	// rest of the graph.
 	versions []atomic.Pointer[string]
+
+	searchOnce sync.Once
+	search     *Search
 }
 
 // New returns an empty graph with room for about n nodes, so that large

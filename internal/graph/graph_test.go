@@ -37,3 +37,27 @@ func TestFreezeKeepsOrderAndDropsRepeats(t *testing.T) {
 		t.Errorf("%d edges", len(g.Edges))
 	}
 }
+
+func TestSearchMatchesInDocumentOrder(t *testing.T) {
+	g := New(4)
+	g.Add(Node{ID: "element:B/view/0", Name: "Button", Path: "b.acore", Pos: 10, Props: []Property{{Name: "label", Value: "Add Task", Literal: true}}})
+	g.Add(Node{ID: "element:A/view/0", Name: "Text", Path: "a.acore", Pos: 50, Props: []Property{{Name: "text", Value: "add", Literal: false}}})
+	g.Add(Node{ID: "page:ADDRESS", Name: "Address", Path: "a.acore", Pos: 5})
+	g.Freeze()
+	s := g.Search()
+	if got := fmt.Sprint(s.Order); got != "[2 1 0]" {
+		t.Errorf("order %s", got)
+	}
+	for _, tc := range []struct {
+		i                 int32
+		q                 string
+		name, id, literal bool
+	}{
+		{0, "add", false, false, true}, {1, "add", false, false, false}, {2, "add", true, true, false}, {0, "view/0", false, true, false},
+	} {
+		n, id, v := s.Match(tc.i, []byte(tc.q))
+		if n != tc.name || id != tc.id || v != tc.literal {
+			t.Errorf("Match(%d, %q) = %v %v %v", tc.i, tc.q, n, id, v)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/axiomcore/acore/internal/graph"
@@ -33,61 +32,47 @@ func opNodeFind(c *call) (any, *protocol.Error) {
 		return nil, e
 	}
 	g := c.graph()
-	q := strings.ToLower(strings.TrimSpace(p.Query))
-	var hits []int32
-	var reasons [][]string
-	for i := range g.Nodes {
+	q := []byte(strings.ToLower(strings.TrimSpace(p.Query)))
+	ix := g.Search()
+	nodes := []NodeSummary{}
+	matches := []findMatch{}
+	var omitted []string
+	extra := 0
+	// Nodes are visited in document order, so the first matches are the
+	// answer; later ones are only counted and named in the omission.
+	for _, i := range ix.Order {
 		n := &g.Nodes[i]
 		if p.Kind != "" && n.Kind != p.Kind || p.Path != "" && n.Path != p.Path || p.Owner != "" && n.Owner != p.Owner {
 			continue
 		}
-		var why []string
-		if q == "" || containsFold(n.Name, q) {
-			why = append(why, "name")
+		name, id, value := ix.Match(i, q)
+		if len(q) == 0 {
+			name, id, value = true, false, false
 		}
-		if q != "" && containsFold(n.ID, q) {
-			why = append(why, "id")
+		if !name && !id && !value {
+			continue
 		}
-		if q != "" {
-			for _, pr := range n.Props {
-				if s, ok := pr.Value.(string); ok && pr.Literal && containsFold(s, q) {
-					why = append(why, "property_value")
-					break
-				}
-			}
-		}
-		if len(why) > 0 {
-			hits = append(hits, int32(i))
-			reasons = append(reasons, why)
-		}
-	}
-	// Document order: by file, then position.
-	idx := make([]int, len(hits))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool {
-		x, y := &g.Nodes[hits[idx[a]]], &g.Nodes[hits[idx[b]]]
-		if x.Path != y.Path {
-			return x.Path < y.Path
-		}
-		return x.Pos < y.Pos
-	})
-	nodes := []NodeSummary{}
-	matches := []findMatch{}
-	var omitted []string
-	for k, i := range idx {
-		n := &g.Nodes[hits[i]]
-		if k >= p.Limit {
+		if len(nodes) == p.Limit {
+			extra++
 			if len(omitted) < 50 {
 				omitted = append(omitted, n.ID)
 			}
 			continue
 		}
+		why := make([]string, 0, 3)
+		if name {
+			why = append(why, "name")
+		}
+		if id {
+			why = append(why, "id")
+		}
+		if value {
+			why = append(why, "property_value")
+		}
 		nodes = append(nodes, summary(g, n))
-		matches = append(matches, findMatch{Node: n.ID, Reasons: reasons[i]})
+		matches = append(matches, findMatch{Node: n.ID, Reasons: why})
 	}
-	if extra := len(hits) - p.Limit; extra > 0 {
+	if extra > 0 {
 		c.trunc.Truncated = true
 		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "limit", Count: extra, Nodes: omitted})
 		c.coverage.Exhaustive = false
@@ -270,34 +255,4 @@ func (c *call) fit(res any) (any, *protocol.Error) {
 			Detail("required_bytes", size)
 	}
 	return res, nil
-}
-
-// containsFold reports whether s contains the lowercase query q, ignoring
-// case, without allocating for ASCII text: node.find runs it over every
-// node of a snapshot.
-func containsFold(s, q string) bool {
-	if len(q) == 0 {
-		return true
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return strings.Contains(strings.ToLower(s), q)
-		}
-	}
-	for i := 0; i+len(q) <= len(s); i++ {
-		j := 0
-		for ; j < len(q); j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != q[j] {
-				break
-			}
-		}
-		if j == len(q) {
-			return true
-		}
-	}
-	return false
 }
