@@ -1,0 +1,603 @@
+package axag
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/syntax"
+)
+
+// Rules of Acore UI sources (AXAG15x). The checker's AC401–AC404
+// diagnostics about @axag annotations are findings too, with their code as
+// the rule.
+const (
+	// RuleAcoreCompile: the project cannot be compiled (error), or has
+	// compile errors, so that the manifest may miss actions (warning).
+	RuleAcoreCompile = "AXAG150"
+	// RuleAcoreContradiction: an annotation contradicts the contract, as
+	// action_type "read" on a mutation (error); the contract's value is kept.
+	RuleAcoreContradiction = "AXAG151"
+	// RuleAcoreTrigger: an element's or action's @axag describes no query
+	// or mutation it runs, or several without an intent that picks one
+	// (warning).
+	RuleAcoreTrigger = "AXAG152"
+	// RuleAcoreConflict: two annotations give one action different values
+	// (warning); the first, in the order of precedence, is kept.
+	RuleAcoreConflict = "AXAG153"
+)
+
+// deleteVerbs are the first words of a deleting mutation's operation name.
+var deleteVerbs = []string{"delete", "remove", "archive"}
+
+// ScanAcore compiles the Acore UI project at root and returns the actions
+// its queries and mutations offer, with findings. The error is for a root
+// that cannot be read; a project that does not compile is a finding.
+func ScanAcore(root string) ([]Action, []Finding, error) {
+	p, err := project.Open(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	actions, findings := AcoreActions(p)
+	return actions, findings, nil
+}
+
+// ManifestFor builds the manifest of an already compiled project, with the
+// findings of its sources and of Build, sorted.
+func ManifestFor(p *project.Project, opt Options) (*Manifest, []Finding) {
+	actions, findings := AcoreActions(p)
+	m, more := Build(actions, opt)
+	findings = append(findings, more...)
+	SortFindings(findings)
+	return m, findings
+}
+
+// acoreAction is an action being assembled: the member it was inferred
+// from, and which annotation set each field.
+type acoreAction struct {
+	a        Action
+	mutation bool
+	// own marks an action of an element or action member that runs no
+	// query or mutation: no contract to contradict.
+	own bool
+	// set maps an annotation key to where it was set, for conflicts.
+	set   map[string]string
+	setBy map[string]any
+}
+
+type site struct {
+	path string
+	pos  int
+}
+
+// AcoreActions returns the actions of a compiled project: one per contract
+// operation that a query or mutation member binds, inferred from the
+// contract and completed by @axag annotations (docs/language.md, section
+// 11).
+func AcoreActions(p *project.Project) ([]Action, []Finding) {
+	var fs []Finding
+	res := p.Result
+	errs := 0
+	for _, d := range res.Diagnostics {
+		if d.Code >= "AC401" && d.Code <= "AC499" {
+			fs = append(fs, Finding{Rule: d.Code, Severity: string(d.Severity), File: d.Path, Line: d.Line, Column: d.Column, Message: d.Message})
+		} else if d.Severity == diag.Error {
+			errs++
+		}
+	}
+	if res.Graph == nil {
+		f := Finding{Rule: RuleAcoreCompile, Severity: SeverityError, File: check.Entry, Line: 1, Column: 1,
+			Message: "the project cannot be compiled (state " + res.State + "), so its actions are unknown"}
+		for _, d := range res.Diagnostics {
+			if d.Severity == diag.Error {
+				f.File, f.Line, f.Column = d.Path, d.Line, d.Column
+				f.Message += ": " + d.Message + " [" + d.Code + "]"
+				break
+			}
+		}
+		if len(res.Preparation) > 0 {
+			f.Fix = "run `" + res.Preparation[0] + "`"
+		}
+		return nil, append(fs, f)
+	}
+	if errs > 0 {
+		fs = append(fs, Finding{Rule: RuleAcoreCompile, Severity: SeverityWarning, File: check.Entry, Line: 1, Column: 1,
+			Message: fmt.Sprintf("the project has %d compile errors (state %s); the manifest describes what resolves", errs, res.State),
+			Fix:     "fix the compile errors"})
+	}
+	anns := annotations(p)
+	g := res.Graph
+	byOp := map[int32]*acoreAction{}
+	byNode := map[int32]*acoreAction{}
+	var order []*acoreAction
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		if n.Kind != graph.KindQuery && n.Kind != graph.KindMutation {
+			continue
+		}
+		op := target(g, int32(i), graph.EdgeInvokes, graph.KindOperation)
+		if op < 0 {
+			continue
+		}
+		x := byOp[op]
+		if x == nil {
+			x = infer(p, g, n, &g.Nodes[op])
+			byOp[op] = x
+			order = append(order, x)
+		}
+		byNode[int32(i)] = x
+		if v := check.ReadAxag(anns[site{n.Path, n.Pos}]); v != nil {
+			fs = apply(x, v, n, fs)
+		}
+	}
+	// Elements and action members that trigger a query or mutation
+	// complete its action; their annotations come after the member's.
+	for i := range g.Nodes {
+		n := &g.Nodes[i]
+		if n.Kind != graph.KindElement && n.Kind != graph.KindAction {
+			continue
+		}
+		v := check.ReadAxag(anns[site{n.Path, n.Pos}])
+		if v == nil {
+			continue
+		}
+		reached := reach(g, int32(i))
+		var xs []*acoreAction
+		for _, r := range reached {
+			if x := byNode[r]; x != nil && !slices.Contains(xs, x) {
+				xs = append(xs, x)
+			}
+		}
+		x := pick(xs, v)
+		if x == nil && len(xs) == 0 {
+			if x = standalone(g, n, v); x != nil {
+				order = append(order, x)
+			}
+		}
+		if x == nil {
+			what := "element " + n.Name
+			if n.Kind == graph.KindAction {
+				what = "action " + n.Name
+			}
+			f := Finding{Rule: RuleAcoreTrigger, Severity: SeverityWarning, File: n.Path, Line: n.Line, Column: n.Column}
+			if len(xs) == 0 {
+				f.Message = fmt.Sprintf("@axag on %s describes nothing: it runs no query or mutation, and has no intent and action_type of its own", what)
+				f.Fix = "annotate the query or mutation member it stands for, give an intent and an action_type, or remove the annotation"
+			} else {
+				f.Message = fmt.Sprintf("@axag on %s: it runs %d queries and mutations and its intent names none of them", what, len(xs))
+				f.Fix = "give the intent of the one it describes, or annotate the members"
+			}
+			fs = append(fs, f)
+			continue
+		}
+		if n.Kind == graph.KindElement && x.a.ElementSelector == "" {
+			x.a.ElementSelector = n.ID
+		}
+		fs = apply(x, v, n, fs)
+	}
+	out := make([]Action, 0, len(order))
+	for _, x := range order {
+		if x.setBy["skip"] == true {
+			continue
+		}
+		out = append(out, x.a)
+	}
+	return out, fs
+}
+
+// standalone returns the action of an element or action member that runs
+// no query or mutation, when its annotation gives an intent and an action
+// type (navigate when it navigates), else nil.
+func standalone(g *graph.Graph, n *graph.Node, v map[string]any) *acoreAction {
+	intent, _ := v["intent"].(string)
+	if intent == "" {
+		return nil
+	}
+	if _, ok := v["action_type"]; !ok && target(g, n.Index, graph.EdgeNavigatesTo, graph.KindRoute) < 0 {
+		return nil
+	}
+	a := Action{ActionType: "navigate", SourceFile: n.Path, SourceLine: n.Line, SourceColumn: n.Column,
+		Description: fmt.Sprintf("%s %s of %s.", n.Kind, n.Name, strings.Replace(n.Owner, ":", " ", 1))}
+	a.Description = strings.ToUpper(a.Description[:1]) + a.Description[1:]
+	if n.Kind == graph.KindElement {
+		a.ElementSelector = n.ID
+	}
+	return &acoreAction{a: a, own: true, set: map[string]string{}, setBy: map[string]any{}}
+}
+
+// pick chooses the action an element's or action member's annotation
+// describes among those it runs: the one whose intent it names, else the
+// only mutation, else the only query.
+func pick(xs []*acoreAction, v map[string]any) *acoreAction {
+	if intent, ok := v["intent"].(string); ok {
+		for _, x := range xs {
+			if x.a.Intent == intent {
+				return x
+			}
+		}
+	}
+	var muts, queries []*acoreAction
+	for _, x := range xs {
+		if x.mutation {
+			muts = append(muts, x)
+		} else {
+			queries = append(queries, x)
+		}
+	}
+	switch {
+	case len(muts) == 1:
+		return muts[0]
+	case len(muts) == 0 && len(queries) == 1:
+		return queries[0]
+	}
+	return nil
+}
+
+// reach returns the queries and mutations node i runs: through triggers
+// and calls to actions, and invokes.
+func reach(g *graph.Graph, from int32) []int32 {
+	seen := map[int32]bool{from: true}
+	queue := []int32{from}
+	var out []int32
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		for _, ei := range g.Out(i) {
+			e := g.Edges[ei]
+			if e.Kind != graph.EdgeTriggers && e.Kind != graph.EdgeCalls && e.Kind != graph.EdgeInvokes {
+				continue
+			}
+			if seen[e.To] {
+				continue
+			}
+			seen[e.To] = true
+			switch g.Nodes[e.To].Kind {
+			case graph.KindQuery, graph.KindMutation:
+				out = append(out, e.To)
+			case graph.KindAction:
+				queue = append(queue, e.To)
+			}
+		}
+	}
+	return out
+}
+
+// target returns the node an edge of kind leads to from i, of node kind
+// nodeKind, or -1.
+func target(g *graph.Graph, i int32, kind, nodeKind string) int32 {
+	for _, ei := range g.Out(i) {
+		e := g.Edges[ei]
+		if e.Kind == kind && g.Nodes[e.To].Kind == nodeKind {
+			return e.To
+		}
+	}
+	return -1
+}
+
+// annotations indexes the annotations of query, mutation and action
+// members and of elements by their file and start.
+func annotations(p *project.Project) map[site][]*syntax.Annotation {
+	out := map[site][]*syntax.Annotation{}
+	var view func(f *syntax.File, items []syntax.ViewItem)
+	view = func(f *syntax.File, items []syntax.ViewItem) {
+		for _, it := range items {
+			switch it := it.(type) {
+			case *syntax.Element:
+				if len(it.Annotations) > 0 {
+					out[site{f.Path, it.Pos}] = it.Annotations
+				}
+				if it.Children != nil {
+					view(f, it.Children.Items)
+				}
+			case *syntax.IfView:
+				for _, b := range it.Branches {
+					view(f, b.Items)
+				}
+			}
+		}
+	}
+	for _, f := range p.Sources {
+		for _, d := range f.Decls {
+			o, ok := d.(*syntax.OwnerDecl)
+			if !ok {
+				continue
+			}
+			for _, m := range o.Members {
+				switch m := m.(type) {
+				case *syntax.DataDecl:
+					if len(m.Annotations) > 0 {
+						out[site{f.Path, m.Pos}] = m.Annotations
+					}
+				case *syntax.ActionDecl:
+					if len(m.Annotations) > 0 {
+						out[site{f.Path, m.Pos}] = m.Annotations
+					}
+				case *syntax.ViewDecl:
+					view(f, m.Items)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// infer builds the action of the contract operation op that member n
+// binds, from the contract alone.
+func infer(p *project.Project, g *graph.Graph, n, op *graph.Node) *acoreAction {
+	contract := strings.TrimPrefix(op.ID, graph.KindOperation+":")
+	if i := strings.IndexByte(contract, '.'); i >= 0 {
+		contract = contract[:i]
+	}
+	var decl *syntax.OpDecl
+	if f := p.File(op.Path); f != nil {
+		for _, d := range f.Decls {
+			if k, ok := d.(*syntax.ContractDecl); ok {
+				for _, od := range k.Ops {
+					if od.Pos == op.Pos {
+						decl = od
+					}
+				}
+			}
+		}
+	}
+	mutation := n.Kind == graph.KindMutation
+	model := ""
+	if mi := target(g, op.Index, graph.EdgeUsesType, graph.KindModel); mi >= 0 {
+		model = g.Nodes[mi].Name
+	}
+	result := ""
+	for _, pr := range op.Props {
+		if pr.Name == "result" {
+			result, _ = pr.Value.(string)
+		}
+	}
+	words := strings.Split(op.Name, "_")
+	verb, noun := words[0], strings.Join(words[1:], "_")
+	if len(words) == 1 {
+		noun = ""
+		switch {
+		case mutation:
+			verb = op.Name
+		case strings.HasPrefix(result, "["):
+			verb = "list"
+		default:
+			verb = "get"
+		}
+	}
+	entity := ""
+	switch {
+	case model != "":
+		entity = snake(model)
+	case noun != "":
+		entity = singular(noun)
+	default:
+		entity = singular(snake(contract))
+	}
+	entity, verb = clean(entity), clean(strings.ToLower(verb))
+	a := Action{
+		Intent:       entity + "." + verb,
+		Entity:       entity,
+		ActionType:   "read",
+		OperationID:  op.Name,
+		SourceFile:   n.Path,
+		SourceLine:   n.Line,
+		SourceColumn: n.Column,
+		Description:  fmt.Sprintf("Runs the contract %s %s.%s, bound as %s in %s.", n.Kind, contract, op.Name, n.Name, strings.Replace(n.Owner, ":", " ", 1)),
+	}
+	if mutation {
+		a.ActionType = "write"
+		if slices.Contains(deleteVerbs, strings.ToLower(words[0])) || (result == "Bool" && decl != nil && hasParam(decl, "id")) {
+			a.ActionType = "delete"
+		}
+	} else {
+		a.Idempotent = Bool(true)
+	}
+	if decl != nil && len(decl.Params) > 0 {
+		a.Parameters = map[string]Parameter{}
+		for _, pd := range decl.Params {
+			if pd.Name == nil || pd.Type == nil {
+				continue
+			}
+			prm := paramOf(pd.Type)
+			prm.Required = pd.Default == nil && !pd.Type.Optional
+			if v, ok := literal(pd.Default); ok {
+				prm.Default, prm.HasDefault = v, true
+			}
+			a.Parameters[pd.Name.Name] = prm
+		}
+	}
+	return &acoreAction{a: a, mutation: mutation, set: map[string]string{}, setBy: map[string]any{}}
+}
+
+func hasParam(d *syntax.OpDecl, name string) bool {
+	for _, p := range d.Params {
+		if p.Name != nil && p.Name.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// paramOf maps an Acore type to a parameter: String string, Int integer,
+// Float number, Bool boolean, a list array (with its items), a model
+// object.
+func paramOf(t *syntax.TypeExpr) Parameter {
+	if t.Elem != nil {
+		item := paramOf(t.Elem)
+		return Parameter{Type: "array", Items: map[string]any{"type": item.Type}}
+	}
+	if t.Name == nil {
+		return Parameter{}
+	}
+	switch t.Name.Name {
+	case "String":
+		return Parameter{Type: "string"}
+	case "Int":
+		return Parameter{Type: "integer"}
+	case "Float":
+		return Parameter{Type: "number"}
+	case "Bool":
+		return Parameter{Type: "boolean"}
+	}
+	return Parameter{Type: "object"}
+}
+
+// literal returns the value of a literal default.
+func literal(e syntax.Expr) (any, bool) {
+	switch e := e.(type) {
+	case *syntax.StringLit:
+		return e.Value, true
+	case *syntax.BoolLit:
+		return e.Value, true
+	case *syntax.NullLit:
+		return nil, true
+	case *syntax.NumberLit:
+		raw := strings.ReplaceAll(e.Raw, "_", "")
+		if e.Float {
+			f, err := strconv.ParseFloat(raw, 64)
+			return f, err == nil
+		}
+		i, err := strconv.ParseInt(raw, 10, 64)
+		return i, err == nil
+	}
+	return nil, false
+}
+
+// singular drops a plural s: tasks → task (not address → addres).
+func singular(s string) string {
+	switch {
+	case strings.HasSuffix(s, "ies") && len(s) > 3:
+		return s[:len(s)-3] + "y"
+	case strings.HasSuffix(s, "ss"), strings.HasSuffix(s, "us"):
+		return s
+	case strings.HasSuffix(s, "s") && len(s) > 1:
+		return s[:len(s)-1]
+	}
+	return s
+}
+
+// clean keeps lowercase letters and _, as intents and entities allow.
+func clean(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r == '_' {
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() == 0 {
+		return "action"
+	}
+	return b.String()
+}
+
+// apply merges the valid @axag arguments v, written on node n, into x.
+func apply(x *acoreAction, v map[string]any, n *graph.Node, fs []Finding) []Finding {
+	keys := make([]string, 0, len(v))
+	for k := range v {
+		keys = append(keys, k)
+	}
+	// intent first: an entity given with it names the entity.
+	sort.Slice(keys, func(i, j int) bool {
+		if (keys[i] == "intent") != (keys[j] == "intent") {
+			return keys[i] == "intent"
+		}
+		return keys[i] < keys[j]
+	})
+	at := Where(n.Path, n.Line, n.Column)
+	for _, k := range keys {
+		val := v[k]
+		if k == "action_type" && !x.own {
+			t := val.(string)
+			if (x.mutation && (t == "read" || t == "navigate")) || (!x.mutation && t != "read") {
+				kind := "query"
+				if x.mutation {
+					kind = "mutation"
+				}
+				fs = append(fs, Finding{Rule: RuleAcoreContradiction, Severity: SeverityError, File: n.Path, Line: n.Line, Column: n.Column,
+					Message: fmt.Sprintf("@axag says action_type %q, but %s runs a contract %s (%s)", t, x.a.Intent, kind, x.a.ActionType),
+					Fix:     fmt.Sprintf("remove action_type, or use %q", allowedTypes(x.mutation))})
+				continue
+			}
+		}
+		if prev, ok := x.set[k]; ok {
+			if !equal(x.setBy[k], val) {
+				fs = append(fs, Finding{Rule: RuleAcoreConflict, Severity: SeverityWarning, File: n.Path, Line: n.Line, Column: n.Column,
+					Message: fmt.Sprintf("@axag gives %s of %s another value than at %s, which is kept", k, x.a.Intent, prev),
+					Fix:     "give the value once, or the same value"})
+			}
+			continue
+		}
+		x.set[k], x.setBy[k] = at, val
+		setField(&x.a, k, val)
+		// The entity follows an intent that names another one, unless an
+		// annotation gives it.
+		if _, given := x.set["entity"]; k == "intent" && !given {
+			x.a.Entity = strings.SplitN(x.a.Intent, ".", 2)[0]
+		}
+	}
+	return fs
+}
+
+func allowedTypes(mutation bool) string {
+	if mutation {
+		return "write or delete"
+	}
+	return "read"
+}
+
+func equal(a, b any) bool {
+	as, aok := a.([]string)
+	bs, bok := b.([]string)
+	if aok && bok {
+		return slices.Equal(as, bs)
+	}
+	return a == b
+}
+
+func setField(a *Action, k string, val any) {
+	s, _ := val.(string)
+	b, _ := val.(bool)
+	l, _ := val.([]string)
+	switch k {
+	case "intent":
+		a.Intent = s
+	case "entity":
+		a.Entity = s
+	case "action_type":
+		a.ActionType = s
+	case "description":
+		a.Description = s
+	case "operation_id":
+		a.OperationID = s
+	case "risk_level":
+		a.RiskLevel = s
+	case "confirmation_required":
+		a.ConfirmationRequired = Bool(b)
+	case "approval_required":
+		a.ApprovalRequired = Bool(b)
+	case "approval_roles":
+		a.ApprovalRoles = l
+	case "required_roles":
+		a.RequiredRoles = l
+	case "idempotent":
+		a.Idempotent = Bool(b)
+	case "async":
+		a.Async = Bool(b)
+	case "scope":
+		a.Scope = s
+	case "tenant_boundary":
+		a.TenantBoundary = s
+	case "preconditions":
+		a.Preconditions = l
+	case "postconditions":
+		a.Postconditions = l
+	case "side_effects":
+		a.SideEffects = l
+	}
+}
