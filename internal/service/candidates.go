@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axiomcore/acore/internal/axag"
 	"github.com/axiomcore/acore/internal/candidate"
 	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/diag"
@@ -435,13 +436,37 @@ type CheckResult struct {
 	Check       string                `json:"check"`
 	Status      string                `json:"status"`
 	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
+	// Axag is the summary of the axag check (checkResult allows more
+	// properties than the schema names).
+	Axag *AxagSummary `json:"axag,omitempty"`
 }
 
 // Checks this build runs.
 const (
 	CheckCompile = "compile"
 	CheckRepair  = "repair"
+	CheckAxag    = "axag"
 )
+
+// AxagSummary is what the axag check adds to its result: the conformance
+// level of the candidate's AXAG manifest and of its base's, so that an
+// agent sees an edit that lowers it, each action's level and what keeps it
+// from the next, and the findings.
+type AxagSummary struct {
+	Level     string         `json:"level"`
+	BaseLevel string         `json:"base_level"`
+	Actions   int            `json:"actions"`
+	Levels    []AxagLevel    `json:"action_levels"`
+	Findings  []axag.Finding `json:"findings"`
+}
+
+// AxagLevel is one action's conformance level and the fields it misses
+// for the next level.
+type AxagLevel struct {
+	Intent  string   `json:"intent"`
+	Level   string   `json:"level"`
+	Missing []string `json:"missing"`
+}
 
 // checkNames validates and deduplicates check names, with compile first
 // when withCompile. An unknown name is unsupported_operation
@@ -453,9 +478,9 @@ func checkNames(names []string, withCompile bool) ([]string, *protocol.Error) {
 		out, seen[CheckCompile] = append(out, CheckCompile), true
 	}
 	for _, n := range names {
-		if n != CheckCompile && n != CheckRepair {
+		if n != CheckCompile && n != CheckRepair && n != CheckAxag {
 			return nil, protocol.Errorf(protocol.CodeUnsupportedOperation, "unknown_check",
-				"check %q is not a check of this build; the checks are compile and repair", n).
+				"check %q is not a check of this build; the checks are compile, repair and axag", n).
 				WithTarget("check", n).Next("capabilities", "Read the checks this build runs", map[string]any{})
 		}
 		if !seen[n] {
@@ -476,6 +501,10 @@ func checkNames(names []string, withCompile bool) ([]string, *protocol.Error) {
 //     than in the base, and the candidate has fewer errors than a broken
 //     base (or none, on a validated base); its diagnostics are the
 //     candidate's errors.
+//   - axag passes when the candidate's AXAG manifest (internal/axag,
+//     built from the compiled project) has no error finding; its
+//     diagnostics are the findings (at most 200), and its axag summary
+//     gives the levels of the candidate and of the base.
 func runChecks(names []string, base, cand *project.Project, touched []string) []CheckResult {
 	out := make([]CheckResult, 0, len(names))
 	for _, n := range names {
@@ -493,6 +522,8 @@ func runChecks(names []string, base, cand *project.Project, touched []string) []
 				r.Status = "failed"
 			}
 			out = append(out, r)
+		case CheckAxag:
+			out = append(out, axagCheck(base, cand))
 		}
 	}
 	return out
@@ -644,4 +675,42 @@ func (st *candidateState) drop(id string, version int) {
 			break
 		}
 	}
+}
+
+// axagCheck runs the axag check on cand, a change of base.
+func axagCheck(base, cand *project.Project) CheckResult {
+	m, fs := axag.ManifestFor(cand, axag.Options{})
+	sum := &AxagSummary{Level: m.Conformance, BaseLevel: m.Conformance, Actions: len(m.Actions), Levels: []AxagLevel{}, Findings: fs}
+	if fs == nil {
+		sum.Findings = []axag.Finding{}
+	}
+	if base != cand {
+		bm, _ := axag.ManifestFor(base, axag.Options{})
+		sum.BaseLevel = bm.Conformance
+	}
+	for _, a := range m.Actions {
+		l, miss := axag.Gaps(a)
+		if miss == nil {
+			miss = []string{}
+		}
+		sum.Levels = append(sum.Levels, AxagLevel{Intent: a.Intent, Level: l, Missing: miss})
+	}
+	r := CheckResult{Check: CheckAxag, Status: "passed", Diagnostics: []protocol.Diagnostic{}, Axag: sum}
+	for _, f := range fs {
+		if f.Severity == axag.SeverityError {
+			r.Status = "failed"
+		}
+		if len(r.Diagnostics) == 200 || (f.Severity != axag.SeverityError && f.Severity != axag.SeverityWarning) {
+			continue
+		}
+		d := protocol.Diagnostic{Code: f.Rule, Severity: f.Severity, Path: f.File, Line: max(f.Line, 1), Column: max(f.Column, 1), Message: f.Message}
+		if d.Path == "" {
+			d.Path = check.Entry
+		}
+		if f.Fix != "" {
+			d.Message += " (fix: " + f.Fix + ")"
+		}
+		r.Diagnostics = append(r.Diagnostics, d)
+	}
+	return r
 }

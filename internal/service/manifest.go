@@ -60,7 +60,7 @@ func buildManifest() (map[string]any, string) {
 				"sources_bytes_max":       load.SourcesBytesMax,
 			},
 		},
-		"checks":      []any{map[string]any{"name": "compile", "status": "implemented"}, map[string]any{"name": "repair", "status": "implemented"}},
+		"checks":      []any{map[string]any{"name": "compile", "status": "implemented"}, map[string]any{"name": "repair", "status": "implemented"}, map[string]any{"name": "axag", "status": "implemented"}},
 		"publication": []any{map[string]any{"profile": "local_filesystem", "status": publicationStatus(), "guarantees": publicationGuarantees}},
 		"error_codes": protocol.ErrorCodes,
 		"external_writes": map[string]any{

@@ -6,7 +6,7 @@ import (
 	"github.com/axiomcore/acore/internal/syntax"
 )
 
-// check.run runs the checks compile and repair (see runChecks) on a
+// check.run runs the checks compile, repair and axag (see runChecks) on a
 // candidate's current version, or on the envelope snapshot with overlay
 // files in place of (or in addition to) its inputs.
 //
