@@ -1,7 +1,10 @@
 package service_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -105,4 +108,29 @@ func hasCode(ds []any, code string) bool {
 		}
 	}
 	return false
+}
+
+// TestCheckRunAxagLowered: on a base at the intermediate level, an overlay
+// that drops the annotations shows base_level intermediate and level basic.
+func TestCheckRunAxagLowered(t *testing.T) {
+	s, dir := taskApp(t)
+	annotated, err := os.ReadFile("../axag/testdata/acore/intermediate/src/main.acore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := os.ReadFile(filepath.Join(dir, "main.acore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.acore"), annotated, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := do(t, s, v1+`"operation": "workspace.open", "snapshot": "latest", "params": {"roots": [{"path": "`+dir+`"}]}}`)
+	ws, snap := o.str("workspace"), o.str("snapshot.id")
+	sum := sha256.Sum256(annotated)
+	o = do(t, s, v1+`"operation": "check.run", "workspace": "`+ws+`", "snapshot": "`+snap+`", "params": {"files": [{"path": "main.acore", "content": `+
+		jsonOf(string(plain))+`, "sha256": "`+hex.EncodeToString(sum[:])+`"}], "checks": ["axag"]}}`)
+	expect(t, o, "result.checks.0.axag.base_level", "intermediate")
+	expect(t, o, "result.checks.0.axag.level", "basic")
+	expect(t, o, "result.checks.0.status", "failed")
 }
