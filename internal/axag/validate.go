@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 
 	axagschemas "github.com/axiomcore/acore/schemas/axag"
 )
@@ -116,22 +118,37 @@ func Validate(manifest []byte, version string) (*ValidationReport, error) {
 		return nil, verr
 	}
 	seen := map[Problem]bool{}
-	for _, u := range ve.BasicOutput().Errors {
-		if u.Error == nil {
-			continue
+	var leaves func(e *jsonschema.ValidationError)
+	leaves = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			p := Problem{Path: "/" + strings.Join(escapePointer(e.InstanceLocation), "/"), Message: e.ErrorKind.LocalizedString(printer)}
+			if p.Path == "/" {
+				p.Path = ""
+			}
+			if !seen[p] {
+				seen[p] = true
+				r.Problems = append(r.Problems, p)
+			}
+			return
 		}
-		if _, group := u.Error.Kind.(*kind.Group); group {
-			continue
-		}
-		p := Problem{Path: u.InstanceLocation, Message: u.Error.String()}
-		if !seen[p] {
-			seen[p] = true
-			r.Problems = append(r.Problems, p)
+		for _, c := range e.Causes {
+			leaves(c)
 		}
 	}
+	leaves(ve)
 	if len(r.Problems) == 0 {
 		r.Problems = []Problem{{Message: ve.Error()}}
 	}
 	sort.SliceStable(r.Problems, func(i, j int) bool { return r.Problems[i].Path < r.Problems[j].Path })
 	return r, nil
+}
+
+var printer = message.NewPrinter(language.English)
+
+func escapePointer(tokens []string) []string {
+	out := make([]string, len(tokens))
+	for i, t := range tokens {
+		out[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
+	}
+	return out
 }

@@ -1,0 +1,533 @@
+// Command axag generates, validates and uses AXAG semantic manifests: what
+// an application can do, described for runtime agents.
+//
+// Usage:
+//
+//	axag generate <src> --manifest <file> [--validate] [--schema-version V] [--no-timestamp]
+//	axag validate <src> [--level basic|intermediate|full] [--strict] [--manifest <file>]
+//	axag validate --manifest <file> [--schema-version V]
+//	axag tools --manifest <file> --output <dir>
+//
+// <src> is a directory of web sources (.html, .htm, .jsx, .tsx, .vue,
+// *.component.html), a single such file, or an Acore UI project (a
+// directory with main.acore). Every command takes --format json.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/axiomcore/acore/internal/axag"
+	"github.com/axiomcore/acore/internal/fsutil"
+)
+
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+// toolVersion is written in the manifests' source block.
+const toolVersion = "0.1.0"
+
+const usage = `usage: axag <command> [arguments]
+
+commands:
+  generate <src> --manifest <file> [--validate] [--schema-version 1.0.0|1.1.0]
+           [--no-timestamp | --generated-at <RFC 3339>] [--source-url <url>]
+      scan <src> and write its manifest (--manifest - for standard output);
+      with --validate, validate it against the schema in the same step
+  validate <src> [--level basic|intermediate|full] [--strict] [--manifest <file>]
+      check the annotations against a conformance level and the rules;
+      with --manifest, report drift between the manifest and the sources
+  validate --manifest <file> [--schema-version V]
+      validate a manifest against the schema of its version (or V)
+  tools --manifest <file> --output <dir>
+      write the MCP tool registry of a manifest (<dir>/tools.json)
+
+every command takes --format text|json (default text).
+<src>: web sources (.html .htm .jsx .tsx .vue, *.component.html; node_modules,
+dist and build are skipped) or an Acore UI project (a directory with main.acore).
+exit status: 0 ok, 1 errors (or warnings with --strict), 2 usage.
+SOURCE_DATE_EPOCH, when set, fixes generated_at.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "generate":
+		return generate(args[1:], stdout, stderr)
+	case "validate":
+		return validate(args[1:], stdout, stderr)
+	case "tools", "generate-tools":
+		return tools(args[1:], stdout, stderr)
+	case "help", "-h", "--help", "-help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "axag: unknown command %q\n\n%s", args[0], usage)
+	return exitUsage
+}
+
+// parse parses flags that may come before or after the positional
+// arguments.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
+	fs := flag.NewFlagSet("axag "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	format := fs.String("format", "text", "output: text or json")
+	return fs, format
+}
+
+func usageError(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "axag: %v\n\n%s", err, usage)
+	return exitUsage
+}
+
+func checkFormat(f string) error {
+	if f != "text" && f != "json" {
+		return fmt.Errorf("--format %q: want text or json", f)
+	}
+	return nil
+}
+
+func checkVersion(v string) error {
+	if v != "" && v != axag.Version100 && v != axag.Version110 {
+		return fmt.Errorf("--schema-version %q: want %s or %s", v, axag.Version100, axag.Version110)
+	}
+	return nil
+}
+
+// scanned is what a source gives.
+type scanned struct {
+	kind     string // "web" or "acore"
+	actions  []axag.Action
+	dynamic  []axag.DynamicAction
+	findings []axag.Finding
+}
+
+func scan(src string) (*scanned, error) {
+	st, err := os.Stat(src)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", src, errors.Unwrap(err))
+	}
+	if st.IsDir() {
+		if _, err := os.Stat(filepath.Join(src, "main.acore")); err == nil {
+			actions, findings, err := axag.ScanAcore(src)
+			if err != nil {
+				return nil, fmt.Errorf("acore UI project %s: %v", src, err)
+			}
+			return &scanned{kind: "acore", actions: actions, findings: findings}, nil
+		}
+	}
+	res, err := axag.ScanWeb(src)
+	if err != nil {
+		return nil, err
+	}
+	return &scanned{kind: "web", actions: res.Actions, dynamic: res.Dynamic, findings: res.Findings}, nil
+}
+
+func generatedAt(noTimestamp bool, at string) (time.Time, error) {
+	if noTimestamp {
+		return time.Time{}, nil
+	}
+	if at != "" {
+		t, err := time.Parse(time.RFC3339, at)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("--generated-at %q: want an RFC 3339 time such as 2026-01-02T15:04:05Z", at)
+		}
+		return t.UTC(), nil
+	}
+	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH %q is not a number of seconds", s)
+		}
+		return time.Unix(n, 0).UTC(), nil
+	}
+	return time.Now().UTC().Truncate(time.Second), nil
+}
+
+type summary struct {
+	Command       string                 `json:"command"`
+	Source        string                 `json:"source,omitempty"`
+	SourceKind    string                 `json:"source_kind,omitempty"`
+	Manifest      string                 `json:"manifest,omitempty"`
+	SchemaVersion string                 `json:"schema_version,omitempty"`
+	Level         string                 `json:"level,omitempty"`
+	Conformance   string                 `json:"conformance,omitempty"`
+	Actions       int                    `json:"actions"`
+	ActionLevels  []actionLevel          `json:"action_levels,omitempty"`
+	Findings      []axag.Finding         `json:"findings"`
+	Errors        int                    `json:"errors"`
+	Warnings      int                    `json:"warnings"`
+	Validation    *axag.ValidationReport `json:"validation,omitempty"`
+	Output        string                 `json:"output,omitempty"`
+	OK            bool                   `json:"ok"`
+	Error         string                 `json:"error,omitempty"`
+	extra         []string
+}
+
+type actionLevel struct {
+	Intent string   `json:"intent"`
+	Level  string   `json:"level"`
+	Next   []string `json:"missing_for_next,omitempty"`
+}
+
+func levels(actions []axag.Action) []actionLevel {
+	var out []actionLevel
+	for _, a := range actions {
+		l, gaps := axag.Gaps(a)
+		out = append(out, actionLevel{Intent: a.Intent, Level: l, Next: gaps})
+	}
+	return out
+}
+
+func count(s *summary) {
+	s.Errors, s.Warnings = 0, 0
+	for _, f := range s.Findings {
+		switch f.Severity {
+		case axag.SeverityError:
+			s.Errors++
+		case axag.SeverityWarning:
+			s.Warnings++
+		}
+	}
+}
+
+// report prints s and returns the exit status.
+func report(s *summary, format string, stdout, stderr io.Writer) int {
+	if s.Findings == nil {
+		s.Findings = []axag.Finding{}
+	}
+	count(s)
+	code := exitOK
+	if !s.OK {
+		code = exitFail
+	}
+	if format == "json" {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(s)
+		_, _ = stdout.Write(buf.Bytes())
+		return code
+	}
+	w := stdout
+	if s.Manifest == "-" {
+		w = stderr // the manifest is on standard output
+	}
+	for _, f := range s.Findings {
+		fmt.Fprintf(w, "%s: %s: %s [%s]\n", orNone(axag.Where(f.File, f.Line, f.Column)), f.Severity, f.Message, f.Rule)
+		if f.Fix != "" {
+			fmt.Fprintf(w, "    fix: %s\n", f.Fix)
+		}
+	}
+	if s.Validation != nil && !s.Validation.Valid {
+		for _, p := range s.Validation.Problems {
+			fmt.Fprintf(w, "%s: schema %s: %s%s\n", orNone(s.Manifest), s.Validation.Version, pointer(p.Path), p.Message)
+		}
+	}
+	for _, l := range s.extra {
+		fmt.Fprintln(w, l)
+	}
+	if s.Error != "" {
+		fmt.Fprintf(stderr, "axag: %s\n", s.Error)
+	}
+	return code
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func pointer(p string) string {
+	if p == "" {
+		return "(root): "
+	}
+	return p + ": "
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+func generate(args []string, stdout, stderr io.Writer) int {
+	fs, format := newFlags("generate", stderr)
+	manifest := fs.String("manifest", "", "manifest file to write (- for standard output)")
+	doValidate := fs.Bool("validate", false, "validate the manifest against its schema")
+	version := fs.String("schema-version", axag.DefaultVersion, "1.0.0 or 1.1.0")
+	noTS := fs.Bool("no-timestamp", false, "leave generated_at out")
+	at := fs.String("generated-at", "", "generated_at to write (RFC 3339)")
+	sourceURL := fs.String("source-url", "", "source url to record")
+	strict := fs.Bool("strict", false, "fail on warnings too")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	if len(pos) != 1 {
+		return usageError(stderr, errors.New("generate takes one <src>"))
+	}
+	if *manifest == "" {
+		return usageError(stderr, errors.New("generate needs --manifest <file> (- for standard output)"))
+	}
+	for _, err := range []error{checkFormat(*format), checkVersion(*version)} {
+		if err != nil {
+			return usageError(stderr, err)
+		}
+	}
+	ts, err := generatedAt(*noTS, *at)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	s := &summary{Command: "generate", Source: pos[0], Manifest: *manifest, SchemaVersion: *version}
+	sc, err := scan(pos[0])
+	if err != nil {
+		s.Error = err.Error()
+		return report(s, *format, stdout, stderr)
+	}
+	s.SourceKind = sc.kind
+	m, findings := axag.Build(sc.actions, axag.Options{
+		GeneratedAt: ts, SourceURL: *sourceURL, Paths: []string{filepath.ToSlash(pos[0])},
+		ToolVersion: toolVersion, DynamicActions: sc.dynamic,
+	})
+	s.Findings = append(sc.findings, findings...)
+	axag.SortFindings(s.Findings)
+	s.Conformance, s.Actions, s.ActionLevels = m.Conformance, len(m.Actions), levels(m.Actions)
+	data, err := m.JSON(*version)
+	if err != nil {
+		s.Error = err.Error()
+		return report(s, *format, stdout, stderr)
+	}
+	if *doValidate {
+		r, err := axag.Validate(data, *version)
+		if err != nil {
+			s.Error = err.Error()
+			return report(s, *format, stdout, stderr)
+		}
+		s.Validation = r
+	}
+	if *manifest == "-" {
+		if *format == "json" {
+			return usageError(stderr, errors.New("--manifest - and --format json both use standard output"))
+		}
+		_, _ = stdout.Write(data)
+	} else if err := fsutil.WriteFileAtomic(*manifest, data, 0o644); err != nil {
+		s.Error = fmt.Sprintf("cannot write %s: %v", *manifest, err)
+		return report(s, *format, stdout, stderr)
+	}
+	count(s)
+	s.OK = !axag.HasErrors(s.Findings, *strict) && (s.Validation == nil || s.Validation.Valid)
+	line := fmt.Sprintf("%s: %s, conformance %s (schema %s), %s, %s", orNone(*manifest), plural(s.Actions, "action"), s.Conformance, *version, plural(s.Errors, "error"), plural(s.Warnings, "warning"))
+	if s.Validation != nil {
+		if s.Validation.Valid {
+			line += "; valid against the schema"
+		} else {
+			line += fmt.Sprintf("; %s against the schema", plural(len(s.Validation.Problems), "problem"))
+		}
+	}
+	s.extra = append(s.extra, line)
+	return report(s, *format, stdout, stderr)
+}
+
+func validate(args []string, stdout, stderr io.Writer) int {
+	fs, format := newFlags("validate", stderr)
+	manifest := fs.String("manifest", "", "manifest to validate, or to compare with the sources")
+	level := fs.String("level", axag.LevelBasic, "basic, intermediate or full")
+	strict := fs.Bool("strict", false, "fail on warnings too")
+	version := fs.String("schema-version", "", "force the schema version (default: from the manifest)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	if len(pos) > 1 {
+		return usageError(stderr, errors.New("validate takes at most one <src>"))
+	}
+	if len(pos) == 0 && *manifest == "" {
+		return usageError(stderr, errors.New("validate needs <src> or --manifest <file>"))
+	}
+	if axag.LevelRank(*level) < 1 {
+		return usageError(stderr, fmt.Errorf("--level %q: want basic, intermediate or full", *level))
+	}
+	for _, err := range []error{checkFormat(*format), checkVersion(*version)} {
+		if err != nil {
+			return usageError(stderr, err)
+		}
+	}
+	if len(pos) == 0 {
+		return validateManifest(*manifest, *version, *strict, *format, stdout, stderr)
+	}
+	s := &summary{Command: "validate", Source: pos[0], Level: *level, Manifest: *manifest}
+	sc, err := scan(pos[0])
+	if err != nil {
+		s.Error = err.Error()
+		return report(s, *format, stdout, stderr)
+	}
+	s.SourceKind = sc.kind
+	m, findings := axag.Build(sc.actions, axag.Options{DynamicActions: sc.dynamic})
+	s.Findings = append(append(sc.findings, findings...), axag.CheckLevel(m.Actions, *level)...)
+	s.Conformance, s.Actions, s.ActionLevels = m.Conformance, len(m.Actions), levels(m.Actions)
+	if *manifest != "" {
+		data, err := os.ReadFile(*manifest)
+		if err != nil {
+			s.Error = fmt.Sprintf("cannot read %s: %v", *manifest, errors.Unwrap(err))
+			return report(s, *format, stdout, stderr)
+		}
+		old, _, err := axag.ParseManifest(data)
+		if err != nil {
+			s.Error = fmt.Sprintf("%s: %v", *manifest, err)
+			return report(s, *format, stdout, stderr)
+		}
+		s.Findings = append(s.Findings, axag.Drift(m, old, *manifest)...)
+	}
+	axag.SortFindings(s.Findings)
+	count(s)
+	s.OK = !axag.HasErrors(s.Findings, *strict)
+	verdict := "meets"
+	if axag.LevelRank(s.Conformance) < axag.LevelRank(*level) {
+		verdict = "is below"
+	}
+	s.extra = append(s.extra, fmt.Sprintf("%s: %s, conformance %s (%s level %s), %s, %s", pos[0], plural(s.Actions, "action"), s.Conformance, verdict, *level, plural(s.Errors, "error"), plural(s.Warnings, "warning")))
+	return report(s, *format, stdout, stderr)
+}
+
+// RuleConformanceClaim: a manifest's conformance field claims more than
+// its actions declare.
+const ruleConformanceClaim = "AXAG110"
+
+func validateManifest(file, version string, strict bool, format string, stdout, stderr io.Writer) int {
+	s := &summary{Command: "validate", Manifest: file}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		s.Error = fmt.Sprintf("cannot read %s: %v", file, errors.Unwrap(err))
+		return report(s, format, stdout, stderr)
+	}
+	r, err := axag.Validate(data, version)
+	if err != nil {
+		s.Error = fmt.Sprintf("%s: %v", file, err)
+		return report(s, format, stdout, stderr)
+	}
+	s.Validation, s.SchemaVersion = r, r.Version
+	if m, _, err := axag.ParseManifest(data); err == nil && r.Valid {
+		computed := axag.ManifestLevel(m.Actions)
+		s.Conformance, s.Actions, s.ActionLevels = computed, len(m.Actions), levels(m.Actions)
+		if m.Conformance != "" && axag.LevelRank(m.Conformance) > axag.LevelRank(computed) {
+			s.Findings = append(s.Findings, axag.Finding{Rule: ruleConformanceClaim, Severity: axag.SeverityWarning, File: file,
+				Message: fmt.Sprintf("the manifest claims conformance %s, its actions reach %s", m.Conformance, computed),
+				Fix:     "regenerate the manifest with axag generate"})
+		}
+	}
+	count(s)
+	s.OK = r.Valid && !axag.HasErrors(s.Findings, strict)
+	how := "detected"
+	if r.Forced {
+		how = "forced"
+	}
+	if r.Valid {
+		s.extra = append(s.extra, fmt.Sprintf("%s: valid against schema %s (%s), %s, conformance %s", file, r.Version, how, plural(s.Actions, "action"), s.Conformance))
+	} else {
+		s.extra = append(s.extra, fmt.Sprintf("%s: invalid against schema %s (%s): %s", file, r.Version, how, plural(len(r.Problems), "problem")))
+	}
+	return report(s, format, stdout, stderr)
+}
+
+func tools(args []string, stdout, stderr io.Writer) int {
+	fs, format := newFlags("tools", stderr)
+	manifest := fs.String("manifest", "", "manifest to read")
+	output := fs.String("output", "", "directory to write tools.json into")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	if len(pos) != 0 || *manifest == "" || *output == "" {
+		return usageError(stderr, errors.New("tools takes --manifest <file> and --output <dir>"))
+	}
+	if err := checkFormat(*format); err != nil {
+		return usageError(stderr, err)
+	}
+	s := &summary{Command: "tools", Manifest: *manifest}
+	data, err := os.ReadFile(*manifest)
+	if err != nil {
+		s.Error = fmt.Sprintf("cannot read %s: %v", *manifest, errors.Unwrap(err))
+		return report(s, *format, stdout, stderr)
+	}
+	r, err := axag.Validate(data, "")
+	if err != nil {
+		s.Error = fmt.Sprintf("%s: %v", *manifest, err)
+		return report(s, *format, stdout, stderr)
+	}
+	if !r.Valid {
+		s.Validation = r
+		s.Error = fmt.Sprintf("%s is not a valid AXAG manifest (schema %s); run axag validate --manifest %s", *manifest, r.Version, *manifest)
+		return report(s, *format, stdout, stderr)
+	}
+	m, _, err := axag.ParseManifest(data)
+	if err != nil {
+		s.Error = err.Error()
+		return report(s, *format, stdout, stderr)
+	}
+	reg := axag.Tools(m)
+	sort.Slice(reg.Tools, func(i, j int) bool { return reg.Tools[i].Name < reg.Tools[j].Name })
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(reg); err != nil {
+		s.Error = err.Error()
+		return report(s, *format, stdout, stderr)
+	}
+	if err := os.MkdirAll(*output, 0o755); err != nil {
+		s.Error = fmt.Sprintf("cannot create %s: %v", *output, err)
+		return report(s, *format, stdout, stderr)
+	}
+	out := filepath.Join(*output, "tools.json")
+	if err := fsutil.WriteFileAtomic(out, buf.Bytes(), 0o644); err != nil {
+		s.Error = fmt.Sprintf("cannot write %s: %v", out, err)
+		return report(s, *format, stdout, stderr)
+	}
+	s.Output, s.Actions, s.OK = out, len(reg.Tools), true
+	names := make([]string, len(reg.Tools))
+	for i, t := range reg.Tools {
+		names[i] = t.Name
+	}
+	s.extra = append(s.extra, fmt.Sprintf("%s: %s (%s)", out, plural(len(reg.Tools), "tool"), strings.Join(names, ", ")))
+	return report(s, *format, stdout, stderr)
+}

@@ -1,0 +1,334 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/axiomcore/acore/internal/axag"
+	"github.com/axiomcore/acore/internal/scaffold"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+var binary string
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "axag-cmd")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "axag")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		os.Stderr.Write(out)
+		panic(err)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+const corpus = "../../internal/axag/testdata/web"
+
+// axagRun runs the command in dir and returns stdout, stderr and the exit
+// status.
+func axagRun(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH=")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if info.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs (go test -update to accept):\n%s", path, got)
+	}
+}
+
+func TestGenerateWeb(t *testing.T) {
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "m.json")
+	stdout, stderr, code := axagRun(t, corpus, "generate", "src", "--manifest", out, "--validate", "--no-timestamp")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "10 actions, conformance basic (schema 1.1.0), 0 errors, 2 warnings; valid against the schema") ||
+		!strings.Contains(stdout, "legacy.htm:4:3: warning: intent task.create is declared again here; the first declaration at index.html:12:5 is kept [AXAG101]") ||
+		!strings.Contains(stdout, "    fix: ") {
+		t.Errorf("output:\n%s", stdout)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "web-1.1.0.json", data)
+	// Regenerating an unchanged source gives the same bytes.
+	axagRun(t, corpus, "generate", "src", "--manifest", out, "--no-timestamp")
+	again, _ := os.ReadFile(out)
+	if !bytes.Equal(data, again) {
+		t.Error("regeneration changed the manifest")
+	}
+	// A fixed time.
+	axagRun(t, corpus, "generate", "src", "--manifest", out, "--generated-at", "2026-01-02T03:04:05Z")
+	stamped, _ := os.ReadFile(out)
+	if !bytes.Contains(stamped, []byte(`"generated_at": "2026-01-02T03:04:05Z"`)) {
+		t.Errorf("no fixed time:\n%s", stamped)
+	}
+	// Standard output.
+	stdout, stderr, code = axagRun(t, corpus, "generate", "src", "--manifest", "-", "--no-timestamp")
+	if code != 0 || stdout != string(data) || !strings.Contains(stderr, "AXAG101") {
+		t.Errorf("stdout manifest: %d\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+func TestGenerate100(t *testing.T) {
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "m.json")
+	// The corpus has a navigate action, which 1.0.0 cannot express.
+	_, stderr, code := axagRun(t, corpus, "generate", "src", "--manifest", out, "--schema-version", "1.0.0")
+	if code != 1 || !strings.Contains(stderr, "navigate cannot be written in schema 1.0.0") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	stdout, stderr, code := axagRun(t, corpus, "generate", "src/index.html", "--manifest", out, "--schema-version", "1.0.0", "--validate", "--no-timestamp")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	data, _ := os.ReadFile(out)
+	golden(t, "index-1.0.0.json", data)
+	if r, err := axag.Validate(data, ""); err != nil || !r.Valid || r.Version != "1.0.0" {
+		t.Fatalf("%v %+v", err, r)
+	}
+}
+
+func TestGenerateErrors(t *testing.T) {
+	tmp := t.TempDir()
+	if err := os.WriteFile(filepath.Join(tmp, "a.html"), []byte(`<b axag-intent="task.go" axag-action-type="jump"
+  axag-side-effects='["x" "y"]'></b>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, code := axagRun(t, tmp, "generate", ".", "--manifest", "m.json", "--validate")
+	if code != 1 {
+		t.Fatalf("exit %d\n%s", code, stdout)
+	}
+	for _, want := range []string{
+		`a.html:1:1: error: intent task.go: action type "jump" is not one of read, write, delete, navigate [AXAG002]`,
+		`a.html:2:27: error: axag-side-effects: invalid JSON`,
+		"[AXAG006]",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	// The manifest is still written, and valid, without the broken action.
+	data, _ := os.ReadFile(filepath.Join(tmp, "m.json"))
+	if r, _ := axag.Validate(data, ""); r == nil || !r.Valid {
+		t.Fatalf("%s", data)
+	}
+	if _, stderr, code := axagRun(t, tmp, "generate", "missing", "--manifest", "m.json"); code != 1 || !strings.Contains(stderr, "cannot read missing") {
+		t.Errorf("missing source: %d %s", code, stderr)
+	}
+	for _, args := range [][]string{
+		{"generate", "."},
+		{"generate", "--manifest", "m.json"},
+		{"generate", ".", "--manifest", "m.json", "--schema-version", "2.0.0"},
+		{"validate", ".", "--level", "gold"},
+		{"validate"},
+		{"tools", "--manifest", "m.json"},
+		{"frobnicate"},
+	} {
+		if _, stderr, code := axagRun(t, tmp, args...); code != 2 || !strings.Contains(stderr, "usage:") {
+			t.Errorf("%v: exit %d %s", args, code, stderr)
+		}
+	}
+}
+
+func TestValidateLevels(t *testing.T) {
+	stdout, _, code := axagRun(t, corpus, "validate", "src", "--level", "basic")
+	if code != 0 || !strings.Contains(stdout, "conformance basic (meets level basic), 0 errors, 2 warnings") {
+		t.Fatalf("basic: %d\n%s", code, stdout)
+	}
+	if _, _, code := axagRun(t, corpus, "validate", "src", "--level", "basic", "--strict"); code != 1 {
+		t.Fatalf("strict: exit %d", code)
+	}
+	stdout, _, code = axagRun(t, corpus, "validate", "src", "--level", "intermediate")
+	if code != 1 || !strings.Contains(stdout, "components/Board.jsx:13:7: error: intent task.move is at basic, below intermediate: it lacks parameters.column.type, parameters.id.type for intermediate [AXAG104]") {
+		t.Fatalf("intermediate: %d\n%s", code, stdout)
+	}
+	stdout, _, code = axagRun(t, corpus, "validate", "src/index.html", "--level", "full", "--format", "json")
+	var s summary
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if code != 1 || s.OK || s.Conformance != "basic" || s.Actions != 3 || s.Errors != 1 || len(s.ActionLevels) != 3 {
+		t.Fatalf("json: %d %+v", code, s)
+	}
+	if s.ActionLevels[0].Intent != "task.create" || s.ActionLevels[0].Level != "full" || s.ActionLevels[1].Level != "full" {
+		t.Errorf("levels: %+v", s.ActionLevels)
+	}
+}
+
+func TestValidateDrift(t *testing.T) {
+	tmp := t.TempDir()
+	copyDir(t, filepath.Join(corpus, "src"), filepath.Join(tmp, "src"))
+	if _, _, code := axagRun(t, tmp, "generate", "src", "--manifest", "m.json"); code != 0 {
+		t.Fatal(code)
+	}
+	stdout, _, code := axagRun(t, tmp, "validate", "src", "--manifest", "m.json", "--strict")
+	if code != 1 || strings.Contains(stdout, "AXAG007") || strings.Contains(stdout, "AXAG105") {
+		t.Fatalf("no drift expected (strict fails on the corpus warnings only): %d\n%s", code, stdout)
+	}
+	// Change one action, remove one, add one.
+	idx := filepath.Join(tmp, "src", "index.html")
+	data, _ := os.ReadFile(idx)
+	data = bytes.Replace(data, []byte(`axag-risk-level=low`), []byte(`axag-risk-level=medium`), 1)
+	data = bytes.Replace(data, []byte(`axag-intent="task.list"`), []byte(`axag-intent="task.browse"`), 1)
+	if err := os.WriteFile(idx, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, code = axagRun(t, tmp, "validate", "src", "--manifest", "m.json")
+	if code != 0 {
+		t.Fatalf("drift is a warning: %d\n%s", code, stdout)
+	}
+	for _, want := range []string{
+		"index.html:12:5: warning: intent task.create differs from m.json in risk_level [AXAG007]",
+		"index.html:28:5: warning: intent task.browse is missing from m.json [AXAG007]",
+		"m.json: warning: intent task.list of the manifest is no longer in the sources [AXAG105]",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+func TestValidateManifest(t *testing.T) {
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "m.json")
+	axagRun(t, corpus, "generate", "src", "--manifest", out)
+	stdout, _, code := axagRun(t, tmp, "validate", "--manifest", "m.json")
+	if code != 0 || !strings.Contains(stdout, "m.json: valid against schema 1.1.0 (detected), 10 actions, conformance basic") {
+		t.Fatalf("%d\n%s", code, stdout)
+	}
+	stdout, _, code = axagRun(t, tmp, "validate", "--manifest", "m.json", "--schema-version", "1.0.0")
+	if code != 1 || !strings.Contains(stdout, "missing property 'entities'") || !strings.Contains(stdout, "(forced)") {
+		t.Fatalf("%d\n%s", code, stdout)
+	}
+	bad := `{"version": "1.1.0", "conformance": "full", "actions": [{"intent": "task.create", "entity": "task", "action_type": "write", "description": "x", "risk_level": "extreme"}]}`
+	os.WriteFile(filepath.Join(tmp, "bad.json"), []byte(bad), 0o644)
+	stdout, _, code = axagRun(t, tmp, "validate", "--manifest", "bad.json")
+	if code != 1 || !strings.Contains(stdout, "bad.json: schema 1.1.0: /actions/0/risk_level: value must be one of") {
+		t.Fatalf("%d\n%s", code, stdout)
+	}
+	claim := `{"version": "1.1.0", "conformance": "full", "actions": [{"intent": "task.create", "entity": "task", "action_type": "write", "description": "x"}]}`
+	os.WriteFile(filepath.Join(tmp, "claim.json"), []byte(claim), 0o644)
+	stdout, _, code = axagRun(t, tmp, "validate", "--manifest", "claim.json")
+	if code != 0 || !strings.Contains(stdout, "claims conformance full, its actions reach basic [AXAG110]") {
+		t.Fatalf("%d\n%s", code, stdout)
+	}
+	if _, _, code := axagRun(t, tmp, "validate", "--manifest", "claim.json", "--strict"); code != 1 {
+		t.Fatalf("strict claim: %d", code)
+	}
+	os.WriteFile(filepath.Join(tmp, "nojson.json"), []byte("{"), 0o644)
+	if _, stderr, code := axagRun(t, tmp, "validate", "--manifest", "nojson.json"); code != 1 || !strings.Contains(stderr, "not a JSON object") {
+		t.Fatalf("%d %s", code, stderr)
+	}
+}
+
+func TestTools(t *testing.T) {
+	tmp := t.TempDir()
+	axagRun(t, corpus, "generate", "src", "--manifest", filepath.Join(tmp, "m.json"), "--no-timestamp")
+	stdout, stderr, code := axagRun(t, tmp, "tools", "--manifest", "m.json", "--output", "reg")
+	if code != 0 || !strings.Contains(stdout, "reg/tools.json: 10 tools (board_archive, comment_add,") {
+		t.Fatalf("%d\n%s%s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(tmp, "reg", "tools.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "web-tools.json", data)
+	var reg axag.ToolRegistry
+	if err := json.Unmarshal(data, &reg); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range reg.Tools {
+		if tool.Name == "task_create" {
+			if strings.Join(tool.InputSchema.Required, ",") != "title" || tool.InputSchema.Properties["due"]["format"] != "date" || tool.Metadata.SourceIntent != "task.create" {
+				t.Errorf("%+v", tool)
+			}
+		}
+	}
+	os.WriteFile(filepath.Join(tmp, "bad.json"), []byte(`{"version": "1.1.0", "actions": [{"intent": "x"}]}`), 0o644)
+	if _, stderr, code := axagRun(t, tmp, "tools", "--manifest", "bad.json", "--output", "reg2"); code != 1 || !strings.Contains(stderr, "not a valid AXAG manifest") {
+		t.Fatalf("%d %s", code, stderr)
+	}
+}
+
+func TestAcoreProject(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "task-app")
+	if _, err := scaffold.New(dir); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := axagRun(t, dir, "generate", ".", "--manifest", "axag.json", "--validate", "--format", "json")
+	var s summary
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatalf("%v\n%s%s", err, stdout, stderr)
+	}
+	if s.SourceKind != "acore" || s.Actions == 0 || s.Validation == nil || !s.Validation.Valid {
+		t.Fatalf("%d %+v", code, s)
+	}
+	for _, v := range []string{"1.0.0", "1.1.0"} {
+		axagRun(t, dir, "generate", ".", "--manifest", "m.json", "--schema-version", v)
+		data, _ := os.ReadFile(filepath.Join(dir, "m.json"))
+		if r, err := axag.Validate(data, ""); err != nil || !r.Valid || r.Version != v {
+			t.Fatalf("%s: %v %+v", v, err, r)
+		}
+	}
+}
