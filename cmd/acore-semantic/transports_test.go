@@ -42,8 +42,26 @@ func buildAndRun(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "building acore-semantic: %v\n", err)
 		return 1
 	}
+	raceBinary = binary
+	if raceEnabled {
+		// The concurrency tests run a binary built with the race detector
+		// too; a race makes it exit with status 66 (GORACE below). The
+		// kill tests keep the plain binary: they start many processes.
+		raceBinary = filepath.Join(dir, "acore-semantic-race")
+		cmd := exec.Command("go", "build", "-race", "-o", raceBinary, ".")
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintf(os.Stderr, "building acore-semantic -race: %v\n", err)
+			return 1
+		}
+		os.Setenv("GORACE", "halt_on_error=1 exitcode=66")
+	}
 	return m.Run()
 }
+
+// raceBinary is the binary the concurrency tests run: built with -race
+// when the tests run with it.
+var raceBinary string
 
 // taskApp makes the reference's task-app, as axiom new does.
 func taskApp(t *testing.T) string {
