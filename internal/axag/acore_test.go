@@ -10,6 +10,7 @@ import (
 
 	"github.com/axiomcore/acore/internal/prepare"
 	"github.com/axiomcore/acore/internal/project"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 var updateAcore = flag.Bool("update-acore", false, "rewrite the golden files of testdata/acore")
@@ -266,5 +267,68 @@ func copyTree(t *testing.T, from, to string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestAcoreCheckCorpus runs AcoreActions on every project of the
+// checker's test corpus (broken ones included): no panic, and every action
+// it returns has an intent, an entity and an action type.
+func TestAcoreCheckCorpus(t *testing.T) {
+	files, _ := filepath.Glob("../project/testdata/check/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no corpus")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			for _, f := range ar.Files {
+				if f.Name == "want" {
+					continue
+				}
+				p := filepath.Join(dir, filepath.FromSlash(f.Name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_, _ = prepare.Run(dir)
+			p, err := project.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			as, _ := AcoreActions(p)
+			for _, a := range as {
+				if !ValidIntent(a.Intent) || !ValidEntity(a.Entity) || a.ActionType == "" {
+					t.Errorf("action %+v", a)
+				}
+			}
+			if m, _ := ManifestFor(p, Options{}); m == nil {
+				t.Error("no manifest")
+			}
+		})
+	}
+}
+
+// TestAcoreComponent: a component's mutation is an action, and an element
+// inside the component annotates it.
+func TestAcoreComponent(t *testing.T) {
+	p := openCase(t, "component")
+	if p.Result.State != "validated" {
+		t.Fatalf("state %s: %v", p.Result.State, p.Result.Diagnostics)
+	}
+	as, fs := AcoreActions(p)
+	d := find(t, as, "task.delete")
+	if d.ActionType != "delete" || d.RiskLevel != "high" || d.ConfirmationRequired == nil || d.SourceFile != "row.acore" ||
+		d.ElementSelector != "element:TaskRow/view/0/1" || d.Parameters["id"].Type != "string" {
+		t.Errorf("task.delete %+v", d)
+	}
+	if len(fs) != 0 {
+		t.Errorf("findings %v", fs)
 	}
 }
