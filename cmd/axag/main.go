@@ -447,8 +447,14 @@ func validateManifest(file, version string, strict bool, format string, stdout, 
 	}
 	s.Validation, s.SchemaVersion = r, r.Version
 	if m, _, err := axag.ParseManifest(data); err == nil && r.Valid {
+		// The manifest's own conformance is what its generator computed
+		// from the sources; recomputing from the manifest can only see
+		// what was written (an untyped parameter is written as a string).
 		computed := axag.ManifestLevel(m.Actions)
-		s.Conformance, s.Actions, s.ActionLevels = computed, len(m.Actions), levels(m.Actions)
+		s.Conformance, s.Actions, s.ActionLevels = m.Conformance, len(m.Actions), levels(m.Actions)
+		if s.Conformance == "" {
+			s.Conformance = computed
+		}
 		if m.Conformance != "" && axag.LevelRank(m.Conformance) > axag.LevelRank(computed) {
 			s.Findings = append(s.Findings, axag.Finding{Rule: ruleConformanceClaim, Severity: axag.SeverityWarning, File: file,
 				Message: fmt.Sprintf("the manifest claims conformance %s, its actions reach %s", m.Conformance, computed),
