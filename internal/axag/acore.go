@@ -53,9 +53,32 @@ func ScanAcore(root string) ([]Action, []Finding, error) {
 func ManifestFor(p *project.Project, opt Options) (*Manifest, []Finding) {
 	actions, findings := AcoreActions(p)
 	m, more := Build(actions, opt)
-	findings = append(findings, more...)
+	for _, f := range more {
+		findings = append(findings, AcoreFix(f))
+	}
 	SortFindings(findings)
 	return m, findings
+}
+
+// acoreFixes are the fix hints of the per-action rules in the terms of
+// @axag annotations.
+var acoreFixes = map[string]string{
+	RuleHighRiskConfirmation: "add confirmation_required: true to its @axag",
+	RuleMutationIdempotent:   "add idempotent: true or false to the @axag of the mutation member",
+	RuleApprovalRoles:        `add approval_roles: ["role"] to its @axag`,
+	RuleReadCritical:         "lower risk_level in its @axag, or bind a mutation if it changes state",
+	RuleMutationRisk:         `add risk_level: "none", "low", "medium", "high" or "critical" to the @axag of the mutation member`,
+	RuleDeleteRisk:           `use risk_level: "high" (or "critical") in its @axag`,
+}
+
+// AcoreFix rewrites the fix hint of a finding about an Acore UI source
+// (a .acore file) in the terms of @axag annotations instead of web
+// attributes; other findings are returned as they are.
+func AcoreFix(f Finding) Finding {
+	if fix, ok := acoreFixes[f.Rule]; ok && strings.HasSuffix(f.File, ".acore") {
+		f.Fix = fix
+	}
+	return f
 }
 
 // acoreAction is an action being assembled: the member it was inferred
