@@ -96,6 +96,10 @@ func Check(a Action) []Finding {
 	sort.Strings(names)
 	for _, n := range names {
 		p := a.Parameters[n]
+		if n == "" {
+			add(RuleInvalidValue, SeverityError, fmt.Sprintf("intent %s: a parameter has an empty name", name), "give every parameter a name")
+			continue
+		}
 		if p.Type != "" && !slices.Contains(ParameterTypes, p.Type) {
 			add(RuleInvalidValue, SeverityError, fmt.Sprintf("intent %s: parameter %s has type %q, not one of %s", name, n, p.Type, strings.Join(ParameterTypes, ", ")), "use one of "+strings.Join(ParameterTypes, ", "))
 		}
@@ -216,6 +220,9 @@ func sanitize(a Action) Action {
 	if a.Parameters != nil {
 		ps := make(map[string]Parameter, len(a.Parameters))
 		for n, p := range a.Parameters {
+			if n == "" {
+				continue
+			}
 			if p.Type != "" && !slices.Contains(ParameterTypes, p.Type) {
 				p.Type = ""
 			}

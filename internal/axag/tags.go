@@ -426,8 +426,17 @@ func (p *jsxParser) element(i int, parent *element) int {
 	if !ok {
 		if next >= len(src) {
 			p.problems = append(p.problems, parseProblem{i, "unterminated tag <" + el.Name})
+			return len(src)
 		}
-		return i + 1
+		// Not a tag after all (a comparison or a type argument): keep the
+		// elements its "attributes" held and go on after what was read,
+		// never reading the same bytes twice (nested failures would
+		// otherwise cost exponential time).
+		for _, c := range el.Children {
+			c.Parent = parent
+			parent.Children = append(parent.Children, c)
+		}
+		return max(next, i+1)
 	}
 	el.Parent = parent
 	parent.Children = append(parent.Children, el)

@@ -465,6 +465,10 @@ func (f *webFile) params(a *Action, v attrValue, required bool) {
 				}
 			}
 		}
+		if name == "" {
+			f.finding(v.a.ValPos, RuleInvalidValue, SeverityError, fmt.Sprintf("%s: a parameter has an empty name", v.a.Name), "give every parameter a name")
+			continue
+		}
 		p.Required = required
 		if old, dup := a.Parameters[name]; dup {
 			if old.Required != required {
