@@ -137,6 +137,18 @@ type scanned struct {
 	findings []axag.Finding
 }
 
+// fix rewrites the fix hints of an Acore UI project's findings in @axag
+// terms (web sources keep the axag-* attribute terms).
+func (sc *scanned) fix(fs []axag.Finding) []axag.Finding {
+	if sc.kind != "acore" {
+		return fs
+	}
+	for i := range fs {
+		fs[i] = axag.AcoreFix(fs[i])
+	}
+	return fs
+}
+
 func scan(src string) (*scanned, error) {
 	st, err := os.Stat(src)
 	if err != nil {
@@ -329,7 +341,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		GeneratedAt: ts, SourceURL: *sourceURL, Paths: []string{filepath.ToSlash(pos[0])},
 		ToolVersion: toolVersion, DynamicActions: sc.dynamic,
 	})
-	s.Findings = append(sc.findings, findings...)
+	s.Findings = sc.fix(append(sc.findings, findings...))
 	axag.SortFindings(s.Findings)
 	s.Conformance, s.Actions, s.ActionLevels = m.Conformance, len(m.Actions), levels(m.Actions)
 	data, err := m.JSON(*version)
@@ -403,7 +415,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	}
 	s.SourceKind = sc.kind
 	m, findings := axag.Build(sc.actions, axag.Options{DynamicActions: sc.dynamic})
-	s.Findings = append(append(sc.findings, findings...), axag.CheckLevel(m.Actions, *level)...)
+	s.Findings = sc.fix(append(append(sc.findings, findings...), axag.CheckLevel(m.Actions, *level)...))
 	s.Conformance, s.Actions, s.ActionLevels = m.Conformance, len(m.Actions), levels(m.Actions)
 	if *manifest != "" {
 		data, err := os.ReadFile(*manifest)

@@ -324,6 +324,10 @@ func TestAcoreProject(t *testing.T) {
 	if s.SourceKind != "acore" || s.Actions == 0 || s.Validation == nil || !s.Validation.Valid {
 		t.Fatalf("%d %+v", code, s)
 	}
+	stdout, _, code = axagRun(t, dir, "validate", ".", "--level", "intermediate")
+	if code != 1 || !strings.Contains(stdout, "below intermediate") || !strings.Contains(stdout, "fix: add risk_level:") || strings.Contains(stdout, "axag-risk-level") {
+		t.Errorf("validate: %d\n%s", code, stdout)
+	}
 	for _, v := range []string{"1.0.0", "1.1.0"} {
 		axagRun(t, dir, "generate", ".", "--manifest", "m.json", "--schema-version", v)
 		data, _ := os.ReadFile(filepath.Join(dir, "m.json"))
