@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	axag generate <src> --manifest <file> [--validate] [--schema-version V] [--no-timestamp]
+//	axag generate <src> --manifest <file> [--validate] [--schema-version V] [--no-timestamp] [--tools <dir>]
 //	axag validate <src> [--level basic|intermediate|full] [--strict] [--manifest <file>]
 //	axag validate --manifest <file> [--schema-version V]
 //	axag tools --manifest <file> --output <dir>
@@ -45,8 +45,10 @@ const usage = `usage: axag <command> [arguments]
 commands:
   generate <src> --manifest <file> [--validate] [--schema-version 1.0.0|1.1.0]
            [--no-timestamp | --generated-at <RFC 3339>] [--source-url <url>]
+           [--tools <dir>] [--strict]
       scan <src> and write its manifest (--manifest - for standard output);
-      with --validate, validate it against the schema in the same step
+      with --validate, validate it against the schema in the same step;
+      with --tools, also write the MCP tool registry (<dir>/tools.json)
   validate <src> [--level basic|intermediate|full] [--strict] [--manifest <file>]
       check the annotations against a conformance level and the rules;
       with --manifest, report drift between the manifest and the sources
@@ -311,6 +313,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	at := fs.String("generated-at", "", "generated_at to write (RFC 3339)")
 	sourceURL := fs.String("source-url", "", "source url to record")
 	strict := fs.Bool("strict", false, "fail on warnings too")
+	toolsDir := fs.String("tools", "", "also write the MCP tool registry into this directory")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return usageError(stderr, err)
@@ -365,6 +368,15 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	} else if err := fsutil.WriteFileAtomic(*manifest, data, 0o644); err != nil {
 		s.Error = fmt.Sprintf("cannot write %s: %v", *manifest, err)
 		return report(s, *format, stdout, stderr)
+	}
+	if *toolsDir != "" {
+		out, n, err := writeTools(m, *toolsDir)
+		if err != nil {
+			s.Error = err.Error()
+			return report(s, *format, stdout, stderr)
+		}
+		s.Output = out
+		s.extra = append(s.extra, fmt.Sprintf("%s: %s", out, plural(n, "tool")))
 	}
 	count(s)
 	s.OK = !axag.HasErrors(s.Findings, *strict) && (s.Validation == nil || s.Validation.Valid)
@@ -522,6 +534,24 @@ func tools(args []string, stdout, stderr io.Writer) int {
 		s.Error = err.Error()
 		return report(s, *format, stdout, stderr)
 	}
+	out, n, err := writeTools(m, *output)
+	if err != nil {
+		s.Error = err.Error()
+		return report(s, *format, stdout, stderr)
+	}
+	s.Output, s.Actions, s.OK = out, n, true
+	names := make([]string, len(m.Actions))
+	for i, a := range m.Actions {
+		names[i] = axag.ToolName(a.Intent)
+	}
+	sort.Strings(names)
+	s.extra = append(s.extra, fmt.Sprintf("%s: %s (%s)", out, plural(n, "tool"), strings.Join(names, ", ")))
+	return report(s, *format, stdout, stderr)
+}
+
+// writeTools writes dir/tools.json, the MCP tool registry of m, and returns
+// its path and the number of tools.
+func writeTools(m *axag.Manifest, dir string) (string, int, error) {
 	reg := axag.Tools(m)
 	sort.Slice(reg.Tools, func(i, j int) bool { return reg.Tools[i].Name < reg.Tools[j].Name })
 	var buf bytes.Buffer
@@ -529,23 +559,14 @@ func tools(args []string, stdout, stderr io.Writer) int {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(reg); err != nil {
-		s.Error = err.Error()
-		return report(s, *format, stdout, stderr)
+		return "", 0, err
 	}
-	if err := os.MkdirAll(*output, 0o755); err != nil {
-		s.Error = fmt.Sprintf("cannot create %s: %v", *output, err)
-		return report(s, *format, stdout, stderr)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", 0, fmt.Errorf("cannot create %s: %v", dir, err)
 	}
-	out := filepath.Join(*output, "tools.json")
+	out := filepath.Join(dir, "tools.json")
 	if err := fsutil.WriteFileAtomic(out, buf.Bytes(), 0o644); err != nil {
-		s.Error = fmt.Sprintf("cannot write %s: %v", out, err)
-		return report(s, *format, stdout, stderr)
+		return "", 0, fmt.Errorf("cannot write %s: %v", out, err)
 	}
-	s.Output, s.Actions, s.OK = out, len(reg.Tools), true
-	names := make([]string, len(reg.Tools))
-	for i, t := range reg.Tools {
-		names[i] = t.Name
-	}
-	s.extra = append(s.extra, fmt.Sprintf("%s: %s (%s)", out, plural(len(reg.Tools), "tool"), strings.Join(names, ", ")))
-	return report(s, *format, stdout, stderr)
+	return out, len(reg.Tools), nil
 }

@@ -294,6 +294,13 @@ func TestTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "web-tools.json", data)
+	// generate --tools writes the same registry.
+	if _, _, code := axagRun(t, corpus, "generate", "src", "--manifest", filepath.Join(tmp, "m2.json"), "--tools", filepath.Join(tmp, "reg2")); code != 0 {
+		t.Fatal(code)
+	}
+	if again, _ := os.ReadFile(filepath.Join(tmp, "reg2", "tools.json")); !bytes.Equal(again, data) {
+		t.Errorf("generate --tools differs from tools:\n%s", again)
+	}
 	var reg axag.ToolRegistry
 	if err := json.Unmarshal(data, &reg); err != nil {
 		t.Fatal(err)
@@ -306,7 +313,7 @@ func TestTools(t *testing.T) {
 		}
 	}
 	os.WriteFile(filepath.Join(tmp, "bad.json"), []byte(`{"version": "1.1.0", "actions": [{"intent": "x"}]}`), 0o644)
-	if _, stderr, code := axagRun(t, tmp, "tools", "--manifest", "bad.json", "--output", "reg2"); code != 1 || !strings.Contains(stderr, "not a valid AXAG manifest") {
+	if _, stderr, code := axagRun(t, tmp, "tools", "--manifest", "bad.json", "--output", "reg3"); code != 1 || !strings.Contains(stderr, "not a valid AXAG manifest") {
 		t.Fatalf("%d %s", code, stderr)
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// TestAjv validates the generated manifests of both versions (and broken
-// ones) with ajv and ajv-formats, a second validator independent of the Go
+// TestAjv validates the generated manifests of both versions (the web
+// corpus, the Acore UI goldens, and broken ones) with ajv and ajv-formats, a second validator independent of the Go
 // library. It needs node and a directory holding node_modules/ajv and
 // node_modules/ajv-formats, named by AXAG_AJV_DIR (.ci/run installs them
 // with npm when the registry is reachable); otherwise it skips.
@@ -66,13 +66,22 @@ func TestAjv(t *testing.T) {
 		} else {
 			bad = write("bad-"+v+".json", []byte(strings.Replace(string(data), `"generated_at": "2026-01-02T03:04:05Z"`, `"generated_at": "yesterday"`, 1)))
 		}
-		out, err := exec.Command(node, script, dir, schemaFile, good, golden, bad).CombinedOutput()
+		// The Acore UI goldens of that version too.
+		acore, _ := filepath.Glob("testdata/acore/*/manifest-" + v + ".json")
+		args := append([]string{script, dir, schemaFile, good, golden}, acore...)
+		args = append(args, bad)
+		out, err := exec.Command(node, args...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", v, err, out)
 		}
 		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-		if len(lines) != 3 || !strings.HasPrefix(lines[0], "valid ") || !strings.HasPrefix(lines[1], "valid ") || !strings.HasPrefix(lines[2], "invalid ") {
+		if len(lines) != 3+len(acore) || !strings.HasPrefix(lines[len(lines)-1], "invalid ") {
 			t.Fatalf("%s: ajv says:\n%s", v, out)
+		}
+		for _, l := range lines[:len(lines)-1] {
+			if !strings.HasPrefix(l, "valid ") {
+				t.Errorf("%s: ajv says: %s", v, l)
+			}
 		}
 		// The Go validator agrees.
 		badData, _ := os.ReadFile(bad)

@@ -170,6 +170,7 @@ func TestWebRules(t *testing.T) {
 		{RuleUnknownAttribute, "a.html", `<b axag-intent="t.a" ` + okButton + ` axag-risk="low"></b>`, `<b axag-intent="t.a" ` + okButton + ` data-risk="low"></b>`},
 		{RuleDynamicValue, "a.jsx", `x = <b axag-intent={name} ` + okButton + ` />;`, `x = <b axag-intent={"t.a"} ` + okButton + ` />;`},
 		{RuleDynamicValue, "a.vue", `<template><b axag-intent="t.a" ` + okButton + ` :axag-scope="s"></b></template>`, `<template><b axag-intent="t.a" ` + okButton + ` :axag-scope="'user'"></b></template>`},
+		{RuleDynamicValue, "a.component.html", `<b [attr.axag-intent]="intent" ` + okButton + `></b>`, `<b axag-intent="t.a" ` + okButton + `></b>`},
 		{RuleNoIntent, "a.html", `<b axag-action-type="read"></b>`, `<b axag-scope="user"></b>`},
 		{RuleDuplicateIntent, "a.html", `<b axag-intent="t.a" ` + okButton + `></b>` + "\n" + `<i axag-intent="t.a" ` + okButton + `></i>`,
 			`<b axag-intent="t.a" ` + okButton + `></b>` + "\n" + `<i axag-intent="t.b" ` + okButton + `></i>`},
