@@ -46,6 +46,10 @@ func IsWebSource(name string) bool {
 	return false
 }
 
+// MaxWebFileBytes bounds the size of a web source ScanWeb reads from a
+// directory; a larger file is a finding (AXAG109) and is not scanned.
+var MaxWebFileBytes int64 = 8 << 20
+
 // skippedDirs are never entered.
 var skippedDirs = map[string]bool{"node_modules": true, "dist": true, "build": true}
 
@@ -92,6 +96,12 @@ func ScanWeb(root string) (*WebScan, error) {
 			return nil
 		}
 		if !d.Type().IsRegular() || !IsWebSource(d.Name()) {
+			return nil
+		}
+		if info, err := d.Info(); err == nil && info.Size() > MaxWebFileBytes {
+			res.Findings = append(res.Findings, Finding{Rule: RuleUnreadable, Severity: SeverityError, File: rel,
+				Message: fmt.Sprintf("%d bytes, more than the %d a web source may have; not scanned", info.Size(), MaxWebFileBytes),
+				Fix:     "move generated or bundled files into dist or build, which are skipped"})
 			return nil
 		}
 		data, err := os.ReadFile(p)

@@ -241,3 +241,25 @@ func TestScanWebSkipsDirs(t *testing.T) {
 		t.Fatal("missing root accepted")
 	}
 }
+
+func TestScanWebTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	big := strings.Repeat("<p>x</p>\n", 20)
+	if err := os.WriteFile(filepath.Join(dir, "big.html"), []byte(big), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := MaxWebFileBytes
+	MaxWebFileBytes = 100
+	defer func() { MaxWebFileBytes = old }()
+	res, err := ScanWeb(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := findRule(res.Findings, RuleUnreadable); f == nil || f.File != "big.html" || !strings.Contains(f.Message, "not scanned") {
+		t.Fatalf("%+v", res.Findings)
+	}
+	MaxWebFileBytes = 1000
+	if res, _ := ScanWeb(dir); len(res.Findings) != 0 {
+		t.Fatalf("%+v", res.Findings)
+	}
+}
