@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/axiomcore/acore/internal/suggest"
 	"io/fs"
 	"math"
 	"os"
@@ -229,7 +230,7 @@ func (f *webFile) attrs(el *element) (map[string]attrValue, []string) {
 		short := strings.ToLower(n[5:])
 		if !slices.Contains(webAttributes, short) {
 			fix := "remove it, or use one of axag-" + strings.Join(webAttributes, ", axag-")
-			if s := closest(short, webAttributes); s != "" {
+			if s := suggest.Closest(short, webAttributes); s != "" {
 				fix = "did you mean axag-" + s + "?"
 			}
 			f.finding(a.Pos, RuleUnknownAttribute, SeverityWarning, fmt.Sprintf("unknown attribute %s", a.Name), fix)
@@ -544,35 +545,4 @@ func (f *webFile) action(el *element, attrs map[string]attrValue, ctx webContext
 		a.ElementSelector = fmt.Sprintf("[axag-intent=%q]", a.Intent)
 	}
 	f.res.Actions = append(f.res.Actions, a)
-}
-
-// closest returns the candidate within edit distance 2 of s, or "".
-func closest(s string, candidates []string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

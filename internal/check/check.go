@@ -320,28 +320,32 @@ func (c *checker) errorf(f *syntax.File, n syntax.Node, code, format string, arg
 // "<kind> <name>"; bounded repair compares the declarations with errors.
 func declAt(f *syntax.File, pos int) string {
 	for _, d := range f.Decls {
-		s := d.Bounds()
-		if pos < s.Pos || pos >= s.End {
-			continue
+		if s := d.Bounds(); pos >= s.Pos && pos < s.End {
+			return DeclName(d)
 		}
-		switch d := d.(type) {
-		case *syntax.OwnerDecl:
-			return d.Kind.String() + " " + d.Name.Name
-		case *syntax.AppDecl:
-			return "app " + d.Name.Name
-		case *syntax.ModelDecl:
-			return "model " + d.Name.Name
-		case *syntax.ExternDecl:
-			return "extern " + d.Name.Name
-		case *syntax.ContractDecl:
-			return "contract " + d.Name.Name
-		}
-		return ""
 	}
 	for _, u := range f.Uses {
 		if pos >= u.Pos && pos < u.End {
 			return "use " + u.Name.Name
 		}
+	}
+	return ""
+}
+
+// DeclName names a top-level declaration as diagnostics' Decl does:
+// "<kind> <name>", or "" for a skipped (bad) declaration.
+func DeclName(d syntax.Decl) string {
+	switch d := d.(type) {
+	case *syntax.OwnerDecl:
+		return d.Kind.String() + " " + d.Name.Name
+	case *syntax.AppDecl:
+		return "app " + d.Name.Name
+	case *syntax.ModelDecl:
+		return "model " + d.Name.Name
+	case *syntax.ExternDecl:
+		return "extern " + d.Name.Name
+	case *syntax.ContractDecl:
+		return "contract " + d.Name.Name
 	}
 	return ""
 }

@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	suggestpkg "github.com/axiomcore/acore/internal/suggest"
 	"strings"
 
 	"github.com/axiomcore/acore/internal/diag"
@@ -246,34 +247,8 @@ func quoteList(list []string) string {
 // suggest returns "; did you mean X?" for the closest candidate, if any
 // is close enough to be a likely typo.
 func suggest(name string, candidates []string) string {
-	best, bestD := "", 3
-	for _, cand := range candidates {
-		if d := editDistance(strings.ToLower(name), strings.ToLower(cand)); d < bestD || d == bestD && cand < best {
-			best, bestD = cand, d
-		}
+	if best := suggestpkg.Closest(name, candidates); best != "" {
+		return "; did you mean " + best + "?"
 	}
-	if best == "" || bestD > len(name)/2 {
-		return ""
-	}
-	return "; did you mean " + best + "?"
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return ""
 }

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/syntax"
@@ -183,7 +184,7 @@ func changedDecls(before, after *syntax.File) []string {
 		for _, d := range f.Decls {
 			s := d.Bounds()
 			if s.Pos <= hi && lo <= s.End {
-				if name := declName(d); name != "" {
+				if name := check.DeclName(d); name != "" {
 					out = append(out, f.Path+": "+name)
 				}
 			}
@@ -197,22 +198,4 @@ func changedDecls(before, after *syntax.File) []string {
 	collect(before, pre, len(a)-suf)
 	collect(after, pre, len(b)-suf)
 	return out
-}
-
-// declName names a top-level declaration as the checker does in
-// diagnostics ("<kind> <name>").
-func declName(d syntax.Decl) string {
-	switch d := d.(type) {
-	case *syntax.OwnerDecl:
-		return d.Kind.String() + " " + d.Name.Name
-	case *syntax.AppDecl:
-		return "app " + d.Name.Name
-	case *syntax.ModelDecl:
-		return "model " + d.Name.Name
-	case *syntax.ExternDecl:
-		return "extern " + d.Name.Name
-	case *syntax.ContractDecl:
-		return "contract " + d.Name.Name
-	}
-	return ""
 }
