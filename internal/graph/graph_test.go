@@ -48,16 +48,24 @@ func TestSearchMatchesInDocumentOrder(t *testing.T) {
 	if got := fmt.Sprint(s.Order); got != "[2 1 0]" {
 		t.Errorf("order %s", got)
 	}
-	for _, tc := range []struct {
-		i                 int32
-		q                 string
-		name, id, literal bool
-	}{
-		{0, "add", false, false, true}, {1, "add", false, false, false}, {2, "add", true, true, false}, {0, "view/0", false, true, false},
-	} {
-		n, id, v := s.Match(tc.i, []byte(tc.q))
-		if n != tc.name || id != tc.id || v != tc.literal {
-			t.Errorf("Match(%d, %q) = %v %v %v", tc.i, tc.q, n, id, v)
-		}
+	var got []string
+	s.Find([]byte("add"), func(i int32, name, id, value bool) {
+		got = append(got, fmt.Sprint(g.Nodes[i].ID, name, id, value))
+	})
+	// Document order: page:ADDRESS (a.acore:5) before the Button (b.acore);
+	// the Text's "add" is not a literal.
+	if fmt.Sprint(got) != "[page:ADDRESStrue true false element:B/view/0false false true]" {
+		t.Errorf("Find(add) = %v", got)
+	}
+	got = nil
+	s.Find([]byte("view/0"), func(i int32, name, id, value bool) { got = append(got, g.Nodes[i].ID) })
+	if fmt.Sprint(got) != "[element:A/view/0 element:B/view/0]" {
+		t.Errorf("Find(view/0) = %v", got)
+	}
+	got = nil
+	s.Find([]byte("x\x00"), func(i int32, name, id, value bool) { got = append(got, g.Nodes[i].ID) })
+	s.Find([]byte("textadd"), func(i int32, name, id, value bool) { got = append(got, g.Nodes[i].ID) })
+	if len(got) != 0 {
+		t.Errorf("matches across parts or with NUL: %v", got)
 	}
 }

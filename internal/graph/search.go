@@ -5,17 +5,18 @@ import (
 	"sort"
 )
 
-// Search is an index for substring queries over a frozen graph: nodes in
-// document order (by file, then position), and for each node its name, id
-// and literal string property values in lower case, packed in one array
-// so that a query over every node reads a few megabytes sequentially
-// instead of chasing each node's strings.
+// Search is an index for substring queries over a frozen graph: for each
+// node, in document order (by file, then position), its name, id and
+// literal string property values in lower case, packed in one array. A
+// query is one pass of bytes.Index over that array, so it costs a few
+// hundred microseconds however many nodes the project has.
 type Search struct {
 	// Order lists node indexes in document order.
 	Order []int32
 	text  []byte
-	// For node i: name is text[at[i]:idAt[i]], id text[idAt[i]:propAt[i]],
-	// literal values text[propAt[i]:at[i+1]] (separated by NUL bytes).
+	// For the k-th node in Order: name is text[at[k]:idAt[k]-1], id
+	// text[idAt[k]:propAt[k]-1], literal values text[propAt[k]:at[k+1]-1];
+	// each part ends with a NUL byte, so no match spans two parts.
 	at, idAt, propAt []int32
 }
 
@@ -28,27 +29,9 @@ func (g *Graph) Search() *Search {
 func buildSearch(g *Graph) *Search {
 	n := len(g.Nodes)
 	s := &Search{Order: make([]int32, n), at: make([]int32, n+1), idAt: make([]int32, n), propAt: make([]int32, n)}
-	size := 0
-	for i := range g.Nodes {
-		size += len(g.Nodes[i].Name) + len(g.Nodes[i].ID) + 8
-	}
-	s.text = make([]byte, 0, size)
-	for i := range g.Nodes {
-		nd := &g.Nodes[i]
+	for i := range s.Order {
 		s.Order[i] = int32(i)
-		s.at[i] = int32(len(s.text))
-		s.text = append(s.text, bytes.ToLower([]byte(nd.Name))...)
-		s.idAt[i] = int32(len(s.text))
-		s.text = append(s.text, bytes.ToLower([]byte(nd.ID))...)
-		s.propAt[i] = int32(len(s.text))
-		for _, p := range nd.Props {
-			if v, ok := p.Value.(string); ok && p.Literal {
-				s.text = append(s.text, 0)
-				s.text = append(s.text, bytes.ToLower([]byte(v))...)
-			}
-		}
 	}
-	s.at[n] = int32(len(s.text))
 	sort.SliceStable(s.Order, func(a, b int) bool {
 		x, y := &g.Nodes[s.Order[a]], &g.Nodes[s.Order[b]]
 		if x.Path != y.Path {
@@ -56,16 +39,59 @@ func buildSearch(g *Graph) *Search {
 		}
 		return x.Pos < y.Pos
 	})
+	size := 0
+	for i := range g.Nodes {
+		size += len(g.Nodes[i].Name) + len(g.Nodes[i].ID) + 8
+	}
+	s.text = make([]byte, 0, size)
+	for k, i := range s.Order {
+		nd := &g.Nodes[i]
+		s.at[k] = int32(len(s.text))
+		s.text = append(append(s.text, bytes.ToLower([]byte(nd.Name))...), 0)
+		s.idAt[k] = int32(len(s.text))
+		s.text = append(append(s.text, bytes.ToLower([]byte(nd.ID))...), 0)
+		s.propAt[k] = int32(len(s.text))
+		for _, p := range nd.Props {
+			if v, ok := p.Value.(string); ok && p.Literal {
+				s.text = append(append(s.text, bytes.ToLower([]byte(v))...), 0)
+			}
+		}
+	}
+	s.at[n] = int32(len(s.text))
 	return s
 }
 
-// Match reports which parts of node i contain the lower-case query q:
-// its name, its id, a literal string property value.
-func (s *Search) Match(i int32, q []byte) (name, id, value bool) {
-	name = bytes.Contains(s.text[s.at[i]:s.idAt[i]], q)
-	id = bytes.Contains(s.text[s.idAt[i]:s.propAt[i]], q)
-	if s.propAt[i] < s.at[i+1] {
-		value = bytes.Contains(s.text[s.propAt[i]:s.at[i+1]], q)
-	}
+// match reports which parts of the k-th node in document order contain q.
+func (s *Search) match(k int, q []byte) (name, id, value bool) {
+	name = bytes.Contains(s.text[s.at[k]:s.idAt[k]], q)
+	id = bytes.Contains(s.text[s.idAt[k]:s.propAt[k]], q)
+	value = bytes.Contains(s.text[s.propAt[k]:s.at[k+1]], q)
 	return
+}
+
+// Find calls fn, in document order, for every node whose name, id or a
+// literal string property value contains the lower-case query q, saying
+// which of them do. An empty q matches every node by name.
+func (s *Search) Find(q []byte, fn func(node int32, name, id, value bool)) {
+	if len(q) == 0 {
+		for _, i := range s.Order {
+			fn(i, true, false, false)
+		}
+		return
+	}
+	if bytes.IndexByte(q, 0) >= 0 {
+		return // no part contains a NUL byte
+	}
+	for off := 0; off < len(s.text); {
+		j := bytes.Index(s.text[off:], q)
+		if j < 0 {
+			return
+		}
+		// The node whose parts hold the match: the last start at or before it.
+		k := sort.Search(len(s.Order), func(k int) bool { return int(s.at[k+1]) > off+j })
+		if name, id, value := s.match(k, q); name || id || value {
+			fn(s.Order[k], name, id, value)
+		}
+		off = int(s.at[k+1])
+	}
 }

@@ -38,26 +38,19 @@ func opNodeFind(c *call) (any, *protocol.Error) {
 	matches := []findMatch{}
 	var omitted []string
 	extra := 0
-	// Nodes are visited in document order, so the first matches are the
-	// answer; later ones are only counted and named in the omission.
-	for _, i := range ix.Order {
+	// Matches come in document order, so the first ones are the answer;
+	// later ones are only counted and named in the omission.
+	ix.Find(q, func(i int32, name, id, value bool) {
 		n := &g.Nodes[i]
 		if p.Kind != "" && n.Kind != p.Kind || p.Path != "" && n.Path != p.Path || p.Owner != "" && n.Owner != p.Owner {
-			continue
-		}
-		name, id, value := ix.Match(i, q)
-		if len(q) == 0 {
-			name, id, value = true, false, false
-		}
-		if !name && !id && !value {
-			continue
+			return
 		}
 		if len(nodes) == p.Limit {
 			extra++
 			if len(omitted) < 50 {
 				omitted = append(omitted, n.ID)
 			}
-			continue
+			return
 		}
 		why := make([]string, 0, 3)
 		if name {
@@ -71,7 +64,7 @@ func opNodeFind(c *call) (any, *protocol.Error) {
 		}
 		nodes = append(nodes, summary(g, n))
 		matches = append(matches, findMatch{Node: n.ID, Reasons: why})
-	}
+	})
 	if extra > 0 {
 		c.trunc.Truncated = true
 		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "limit", Count: extra, Nodes: omitted})
