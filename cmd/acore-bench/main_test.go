@@ -1,0 +1,62 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/axiomcore/acore/internal/bench"
+)
+
+// TestQuick runs the whole benchmark quickly on the smallest project and
+// requires every operation, through both transports, and every floor.
+func TestQuick(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds acore-semantic and runs the benchmark")
+	}
+	dir := t.TempDir()
+	js, svg := filepath.Join(dir, "out.json"), filepath.Join(dir, "plot.svg")
+	if code := run([]string{"--quick", "--sizes", "1", "--json", js, "--svg", svg}); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	b, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res bench.Result
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, r := range res.Rows {
+		if r.N == 0 || r.P50ms <= 0 || r.P99ms < r.P50ms {
+			t.Errorf("row %+v", r)
+		}
+		have[r.Transport+" "+r.Op] = true
+	}
+	for _, op := range append(append([]string{}, bench.ReadOps...), bench.EditOps...) {
+		if !have["in_process "+op] {
+			t.Errorf("no in-process row for %s", op)
+		}
+	}
+	for _, op := range bench.ReadOps {
+		if !have["serve "+op] {
+			t.Errorf("no serve row for %s", op)
+		}
+	}
+	floors := map[string]bool{}
+	for _, f := range res.Floors {
+		floors[f.Name] = f.Value > 0
+	}
+	for _, name := range []string{"cold_open_over_read_hash.1", "acore.parse", "go.parser", "acore.parse+check", "go.parser+types", "peak_rss.20_snapshots_candidates", "one_shot.task_app.node.find"} {
+		if !floors[name] {
+			t.Errorf("floor %s missing or zero", name)
+		}
+	}
+	s, err := os.ReadFile(svg)
+	if err != nil || !strings.HasPrefix(string(s), "<svg") || !strings.Contains(string(s), "</svg>") {
+		t.Errorf("svg: %v %.100s", err, s)
+	}
+}

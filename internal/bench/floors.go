@@ -1,0 +1,288 @@
+package bench
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io/fs"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/axiomcore/acore/internal/load"
+	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/scaffold"
+	"github.com/axiomcore/acore/internal/syntax"
+)
+
+func mbps(bytes int, d time.Duration) float64 {
+	return math.Round(float64(bytes)/1e6/d.Seconds()*10) / 10
+}
+
+// best runs f reps times and returns the fastest.
+func best(reps int, f func()) time.Duration {
+	b := time.Duration(math.MaxInt64)
+	for range reps {
+		start := time.Now()
+		f()
+		b = min(b, time.Since(start))
+	}
+	return b
+}
+
+// goFile is one Go source file of GOROOT/src.
+type goFile struct {
+	path string
+	data []byte
+}
+
+// goPackages returns GOROOT/src's packages (non-test files, vendor and
+// testdata skipped), sorted by directory.
+func goPackages() (map[string][]goFile, []string, error) {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return nil, nil, err
+	}
+	src := filepath.Join(strings.TrimSpace(string(out)), "src")
+	pkgs := map[string][]goFile{}
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); n == "vendor" || n == "testdata" || strings.HasPrefix(n, ".") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		pkgs[filepath.Dir(p)] = append(pkgs[filepath.Dir(p)], goFile{p, b})
+		return nil
+	})
+	var dirs []string
+	for d := range pkgs {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	return pkgs, dirs, err
+}
+
+// floors measures parse and check throughput beside go/parser and
+// go/types, peak RSS with 20 snapshots and candidates alive, and a
+// one-shot request on the task-app as a whole process.
+func floors(o Options, bin, tmp, largest string, files int) ([]Floor, error) {
+	var fl []Floor
+	// Peak RSS first, before the Go sources below are read, with 20 snapshots and candidates alive.
+	fresh := filepath.Join(tmp, "rss")
+	if err := writeProject(fresh, files); err != nil {
+		return nil, err
+	}
+	rss, err := peakRSS(fresh, 20)
+	if err != nil {
+		return nil, fmt.Errorf("peak RSS: %w", err)
+	}
+	fl = append(fl, Floor{Name: "peak_rss.20_snapshots_candidates", Value: rss, Unit: "MiB", Note: "VmHWM of this process, reset before: 20 applied snapshots and 20 open candidates on the largest project"})
+
+	in, err := load.Load(largest)
+	if err != nil {
+		return nil, err
+	}
+	acoreBytes := 0
+	for _, f := range in.Sources {
+		acoreBytes += len(f.Data)
+	}
+	reps := 5
+	if o.Quick {
+		reps = 2
+	}
+	dParse := best(reps, func() {
+		for _, f := range in.Sources {
+			syntax.Parse(f.Path, f.Data)
+		}
+	})
+	fl = append(fl, Floor{Name: "acore.parse", Value: mbps(acoreBytes, dParse), Unit: "MB/s", Note: fmt.Sprintf("syntax.Parse, one core, %d bytes of the largest project", acoreBytes)})
+
+	pkgs, dirs, err := goPackages()
+	if err != nil {
+		return nil, err
+	}
+	// go/parser on an equal number of bytes of Go source.
+	var goFiles []goFile
+	goBytes := 0
+	for _, d := range dirs {
+		for _, f := range pkgs[d] {
+			if goBytes >= acoreBytes {
+				break
+			}
+			goFiles = append(goFiles, f)
+			goBytes += len(f.data)
+		}
+	}
+	dGo := best(reps, func() {
+		fset := token.NewFileSet()
+		for _, f := range goFiles {
+			parser.ParseFile(fset, f.path, f.data, parser.SkipObjectResolution)
+		}
+	})
+	fl = append(fl, Floor{Name: "go.parser", Value: mbps(goBytes, dGo), Unit: "MB/s", Note: fmt.Sprintf("go/parser.ParseFile, one core, %d bytes of GOROOT/src", goBytes)})
+
+	dCompile := best(reps, func() { project.Compile(in) })
+	fl = append(fl, Floor{Name: "acore.parse+check", Value: mbps(acoreBytes, dCompile), Unit: "MB/s", Note: fmt.Sprintf("project.Compile (parses on %d cores)", runtime.GOMAXPROCS(0))})
+
+	// go/types on packages that import nothing: type-checking stdlib
+	// packages with imports would check their dependencies too, from
+	// source, which is not equal work.
+	type pkg struct {
+		files []goFile
+	}
+	var leaf []pkg
+	leafBytes := 0
+	for _, d := range dirs {
+		if leafBytes >= acoreBytes {
+			break
+		}
+		fset := token.NewFileSet()
+		ok := true
+		n := 0
+		name := ""
+		for _, f := range pkgs[d] {
+			af, err := parser.ParseFile(fset, f.path, f.data, parser.ImportsOnly|parser.ParseComments)
+			if err != nil || len(af.Imports) > 0 || hasBuildTag(af) || (name != "" && af.Name.Name != name) {
+				ok = false
+				break
+			}
+			name = af.Name.Name
+			n += len(f.data)
+		}
+		if ok && n > 0 {
+			leaf = append(leaf, pkg{pkgs[d]})
+			leafBytes += n
+		}
+	}
+	var typeErrs int
+	dTypes := best(reps, func() {
+		typeErrs = 0
+		for _, p := range leaf {
+			fset := token.NewFileSet()
+			var files []*ast.File
+			for _, f := range p.files {
+				af, err := parser.ParseFile(fset, f.path, f.data, parser.SkipObjectResolution)
+				if err == nil {
+					files = append(files, af)
+				}
+			}
+			conf := types.Config{Error: func(error) { typeErrs++ }}
+			conf.Check(files[0].Name.Name, fset, files, &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}})
+		}
+	})
+	fl = append(fl, Floor{Name: "go.parser+types", Value: mbps(leafBytes, dTypes), Unit: "MB/s", Note: fmt.Sprintf("go/parser + go/types, one core, on the %d GOROOT/src packages that import nothing (%d bytes; type errors %d): packages with imports would need their dependencies checked from source", len(leaf), leafBytes, typeErrs)})
+
+	// One-shot request on the task-app as a whole process.
+	app := filepath.Join(tmp, "task-app")
+	if _, err := scaffold.New(app); err != nil {
+		return nil, err
+	}
+	if app, err = filepath.EvalSymlinks(app); err != nil {
+		return nil, err
+	}
+	req := `{"protocol":"axiom-agent-semantic/v1","operation":"node.find","snapshot":"latest","params":{"query":"Add","kind":"element","limit":10}}`
+	runs := 20
+	var sum time.Duration
+	for range runs {
+		cmd := exec.Command(bin, "--root", app)
+		cmd.Stdin = strings.NewReader(req)
+		start := time.Now()
+		out, err := cmd.Output()
+		if err != nil {
+			return nil, fmt.Errorf("one-shot: %v %s", err, trim(out))
+		}
+		sum += time.Since(start)
+		if _, _, err := decode(out); err != nil {
+			return nil, fmt.Errorf("one-shot: %w", err)
+		}
+	}
+	fl = append(fl, Floor{Name: "one_shot.task_app.node.find", Value: math.Round(float64(sum/time.Duration(runs))/1e3) / 1e3, Unit: "ms", Note: "acore-semantic --root <task-app> with a node.find request, whole process, mean of 20"})
+	return fl, nil
+}
+
+func hasBuildTag(f *ast.File) bool {
+	for _, g := range f.Comments {
+		for _, c := range g.List {
+			if strings.HasPrefix(c.Text, "//go:build") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// peakRSS resets the process's peak RSS, holds n snapshots and n
+// candidates alive on the project at dir, and reads VmHWM in MiB.
+func peakRSS(dir string, n int) (float64, error) {
+	runtime.GC()
+	debug.FreeOSMemory()
+	os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
+	v, snap, err := open(dir)
+	if err != nil {
+		return 0, err
+	}
+	ts, err := targets(v, snap, 1)
+	if err != nil {
+		return 0, err
+	}
+	head, old := snap, ""
+	var cands []string
+	for i := range n {
+		c, err := v.propose(head, ts, old, fmt.Sprintf(" r%d", i))
+		old = fmt.Sprintf(" r%d", i)
+		if err != nil {
+			return 0, err
+		}
+		if err := v.check(c); err != nil {
+			return 0, err
+		}
+		if head, err = v.apply(c); err != nil {
+			return 0, err
+		}
+		c, err = v.propose(head, ts, old, fmt.Sprintf(" open%d", i))
+		if err != nil {
+			return 0, err
+		}
+		cands = append(cands, c)
+	}
+	// Every snapshot is still named: a read on the first answers.
+	if _, _, err := v.call(`"snapshot":"` + snap + `","operation":"node.get","params":{"nodes":["` + ts[0].node + `"]}}`); err != nil {
+		return 0, err
+	}
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, err
+	}
+	runtime.KeepAlive(v)
+	runtime.KeepAlive(cands)
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, err := strconv.Atoi(f[1])
+			if err != nil {
+				return 0, err
+			}
+			return math.Round(float64(kb)/1024*10) / 10, nil
+		}
+	}
+	return 0, fmt.Errorf("no VmHWM in /proc/self/status")
+}
