@@ -100,13 +100,28 @@ func (p *Project) File(path string) *syntax.File {
 }
 
 // parseAll parses files on every core: files are independent until the
-// checker reads them together.
+// checker reads them together. A file whose path and content were parsed
+// before reuses that tree (trees are never changed after parsing), so a
+// candidate that edits one file re-parses one file, and snapshots that
+// share files share their trees.
 func parseAll(files []load.File) []*syntax.File {
 	out := make([]*syntax.File, len(files))
-	workers := min(runtime.GOMAXPROCS(0), len(files))
+	var todo []int
+	for i, f := range files {
+		if t := parsed.get(f.Path, f.SHA256); t != nil {
+			out[i] = t
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	parse := func(i int) {
+		out[i] = syntax.Parse(files[i].Path, files[i].Data)
+		parsed.put(files[i].Path, files[i].SHA256, out[i], len(files[i].Data))
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(todo))
 	if workers <= 1 {
-		for i, f := range files {
-			out[i] = syntax.Parse(f.Path, f.Data)
+		for _, i := range todo {
+			parse(i)
 		}
 		return out
 	}
@@ -117,14 +132,77 @@ func parseAll(files []load.File) []*syntax.File {
 		go func() {
 			defer wg.Done()
 			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(files) {
+				k := int(next.Add(1)) - 1
+				if k >= len(todo) {
 					return
 				}
-				out[i] = syntax.Parse(files[i].Path, files[i].Data)
+				parse(todo[k])
 			}
 		}()
 	}
 	wg.Wait()
 	return out
+}
+
+// parseCacheBytes bounds the source bytes whose trees the cache keeps:
+// 16 MiB of sources, four projects at sources_bytes_max.
+const parseCacheBytes = 16 << 20
+
+// parsed is the process's cache of syntax trees by path and content.
+var parsed = &treeCache{m: map[treeKey]*treeEntry{}}
+
+type treeKey struct{ path, sha string }
+
+type treeEntry struct {
+	file *syntax.File
+	size int
+	used int64
+}
+
+type treeCache struct {
+	mu    sync.Mutex
+	m     map[treeKey]*treeEntry
+	total int
+	tick  int64
+}
+
+func (c *treeCache) get(path, sha string) *syntax.File {
+	if sha == "" {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.m[treeKey{path, sha}]
+	if e == nil {
+		return nil
+	}
+	c.tick++
+	e.used = c.tick
+	return e.file
+}
+
+func (c *treeCache) put(path, sha string, f *syntax.File, size int) {
+	if sha == "" || size > parseCacheBytes/4 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := treeKey{path, sha}
+	if _, ok := c.m[k]; ok {
+		return
+	}
+	c.tick++
+	c.m[k] = &treeEntry{file: f, size: size, used: c.tick}
+	c.total += size
+	for c.total > parseCacheBytes {
+		var oldest treeKey
+		var oe *treeEntry
+		for k, e := range c.m {
+			if oe == nil || e.used < oe.used {
+				oldest, oe = k, e
+			}
+		}
+		c.total -= oe.size
+		delete(c.m, oldest)
+	}
 }
