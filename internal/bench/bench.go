@@ -378,6 +378,26 @@ func measureSize(o Options, dir string, files int) ([]Row, []Floor, error) {
 		d, _ := timeN(o.calls(), func(int) error { v.s.Handle(context.Background(), []byte(proto+r[1])); return nil })
 		rows = append(rows, stats(r[0], "in_process", files, bytes, d))
 	}
+	// Context economy: context.build's answer beside the owning file and
+	// what it imports (main.acore uses the Store contract only).
+	var read int
+	for _, f := range []string{"main.acore", "contracts/store.axiom"} {
+		if fi, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			read += int(fi.Size())
+		}
+	}
+	for _, r := range reads(snap) {
+		if !strings.HasPrefix(r[0], "context.build.") {
+			continue
+		}
+		m, out, err := v.call(r[1])
+		if err != nil {
+			return nil, nil, err
+		}
+		tr, _ := m["truncation"].(map[string]any)
+		fls = append(fls, Floor{Name: fmt.Sprintf("context_economy.%s.%d", strings.TrimPrefix(r[0], "context.build."), files), Value: math.Round(float64(len(out))/float64(read)*1000) / 10, Unit: "%",
+			Note: fmt.Sprintf("bytes of the whole answer (%d, truncated %v) / bytes of main.acore + contracts/store.axiom (%d)", len(out), tr["truncated"], read)})
+	}
 	ts, err := targets(v, snap, 50)
 	if err != nil {
 		return nil, nil, err
