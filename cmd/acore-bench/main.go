@@ -16,6 +16,7 @@ import (
 )
 
 func main() {
+	bench.Child()
 	os.Exit(run(os.Args[1:]))
 }
 

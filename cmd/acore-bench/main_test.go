@@ -10,6 +10,12 @@ import (
 	"github.com/axiomcore/acore/internal/bench"
 )
 
+// TestMain lets the benchmark start this binary to measure peak RSS.
+func TestMain(m *testing.M) {
+	bench.Child()
+	os.Exit(m.Run())
+}
+
 // TestQuick runs the whole benchmark quickly on the smallest project and
 // requires every operation, through both transports, and every floor.
 func TestQuick(t *testing.T) {
