@@ -61,8 +61,13 @@ const (
 )
 
 type compiled struct {
-	files   []string
-	docs    map[string]any
+	files []string
+	docs  map[string]any
+	// Schemas are compiled on first use: a process that answers one
+	// request (the one-shot command) compiles what that request needs,
+	// not the result schemas only tests validate against.
+	mu      sync.Mutex
+	comp    *jsonschema.Compiler
 	schemas map[string]*jsonschema.Schema
 	// patternMessages maps a pattern of common.json to a message that
 	// says what the value must be, instead of repeating the regexp.
@@ -128,15 +133,27 @@ func compile(fsys fs.FS) (*compiled, error) {
 		}
 		c.docs[f] = doc
 	}
-	for _, f := range files {
-		s, err := comp.Compile(BaseID + f)
-		if err != nil {
-			return nil, fmt.Errorf("schema %s: %v", f, err)
-		}
-		c.schemas[f] = s
-	}
+	c.comp = comp
 	c.patternMessages = patternMessages(c.docs[CommonFile])
 	return c, nil
+}
+
+// schema returns the compiled schema of file, compiling it on first use.
+func (c *compiled) schema(file string) (*jsonschema.Schema, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s, ok := c.schemas[file]; ok {
+		return s, nil
+	}
+	if _, ok := c.docs[file]; !ok {
+		return nil, fmt.Errorf("no schema file %q", file)
+	}
+	s, err := c.comp.Compile(BaseID + file)
+	if err != nil {
+		return nil, fmt.Errorf("schema %s: %v", file, err)
+	}
+	c.schemas[file] = s
+	return s, nil
 }
 
 // patternMessages reads the patterns of common.json's string definitions
@@ -280,11 +297,11 @@ func validate(file string, v any, prefix string) *FieldError {
 	if c.err != nil {
 		return &FieldError{Message: "schema: " + c.err.Error()}
 	}
-	s, ok := c.schemas[file]
-	if !ok {
-		return &FieldError{Message: fmt.Sprintf("schema: no schema file %q", file)}
+	s, err := c.schema(file)
+	if err != nil {
+		return &FieldError{Message: "schema: " + err.Error()}
 	}
-	v, err := normalize(v)
+	v, err = normalize(v)
 	if err != nil {
 		return &FieldError{Field: prefix, Message: err.Error()}
 	}
