@@ -230,41 +230,17 @@ func (a *applier) setProperty(o *operation) (*change, *protocol.Error) {
 }
 
 func (a *applier) bindProperty(o *operation) (*change, *protocol.Error) {
-	n, i, e := a.node(o.Node, "node")
-	if e != nil {
-		return nil, e
-	}
-	pr, e := a.property(n, o.Property)
-	if e != nil {
-		return nil, e
-	}
-	tid, e := a.resolve(o.Target, "target")
-	if e != nil {
-		return nil, e
-	}
-	opts, why := a.options(n, i, "bind_property")
-	opt := findOption(opts, func(x *EditOption) bool { return x.Property == o.Property })
-	if opt == nil {
-		if len(opts) > 0 {
-			why = fmt.Sprintf("bind_property is offered for %s, not %s", propNames(opts), o.Property)
-		}
-		return nil, notOffered("bind_property", n.ID, why).WithTarget("property", o.Property)
-	}
-	if !contains(opt.States, tid) {
-		return nil, notOffered("bind_property", n.ID, fmt.Sprintf("%s can be bound to %s, not %s", o.Property, strings.Join(opt.States, ", "), tid)).
-			WithTarget("property", o.Property)
-	}
-	if e := a.preconditions(o, n, opt); e != nil {
-		return nil, e
-	}
-	if cur := a.value(n, pr); !jsonEqual(cur, o.OldValue) {
-		return nil, oldValueMismatch(n.ID, o.Property, cur, o.OldValue)
-	}
-	st, _ := a.proj.Result.Graph.Node(tid)
-	return &change{path: n.Path, sp: splice{pos: pr.ValuePos, end: pr.ValueEnd, text: st.Name}, createdAt: -1, node: n.ID, owner: ownerOf(n), property: o.Property}, nil
+	return a.pointProperty(o, "bind_property", "can be bound to", func(x *EditOption) []string { return x.States })
 }
 
 func (a *applier) setReference(o *operation) (*change, *protocol.Error) {
+	return a.pointProperty(o, "set_reference", "can point at", func(x *EditOption) []string { return x.Targets })
+}
+
+// pointProperty makes a property name another node of the owner: a state
+// (bind_property) or an action (set_reference). The node.edits option of
+// the family lists the nodes it may name.
+func (a *applier) pointProperty(o *operation, family, verb string, allowed func(*EditOption) []string) (*change, *protocol.Error) {
 	n, i, e := a.node(o.Node, "node")
 	if e != nil {
 		return nil, e
@@ -277,16 +253,16 @@ func (a *applier) setReference(o *operation) (*change, *protocol.Error) {
 	if e != nil {
 		return nil, e
 	}
-	opts, why := a.options(n, i, "set_reference")
+	opts, why := a.options(n, i, family)
 	opt := findOption(opts, func(x *EditOption) bool { return x.Property == o.Property })
 	if opt == nil {
 		if len(opts) > 0 {
-			why = fmt.Sprintf("set_reference is offered for %s, not %s", propNames(opts), o.Property)
+			why = fmt.Sprintf("%s is offered for %s, not %s", family, propNames(opts), o.Property)
 		}
-		return nil, notOffered("set_reference", n.ID, why).WithTarget("property", o.Property)
+		return nil, notOffered(family, n.ID, why).WithTarget("property", o.Property)
 	}
-	if !contains(opt.Targets, tid) {
-		return nil, notOffered("set_reference", n.ID, fmt.Sprintf("%s can point at %s, not %s", o.Property, strings.Join(opt.Targets, ", "), tid)).
+	if !contains(allowed(opt), tid) {
+		return nil, notOffered(family, n.ID, fmt.Sprintf("%s %s %s, not %s", o.Property, verb, strings.Join(allowed(opt), ", "), tid)).
 			WithTarget("property", o.Property)
 	}
 	if e := a.preconditions(o, n, opt); e != nil {
@@ -295,8 +271,8 @@ func (a *applier) setReference(o *operation) (*change, *protocol.Error) {
 	if cur := a.value(n, pr); !jsonEqual(cur, o.OldValue) {
 		return nil, oldValueMismatch(n.ID, o.Property, cur, o.OldValue)
 	}
-	act, _ := a.proj.Result.Graph.Node(tid)
-	return &change{path: n.Path, sp: splice{pos: pr.ValuePos, end: pr.ValueEnd, text: act.Name}, createdAt: -1, node: n.ID, owner: ownerOf(n), property: o.Property}, nil
+	target, _ := a.proj.Result.Graph.Node(tid)
+	return &change{path: n.Path, sp: splice{pos: pr.ValuePos, end: pr.ValueEnd, text: target.Name}, createdAt: -1, node: n.ID, owner: ownerOf(n), property: o.Property}, nil
 }
 
 // listOption returns the list_element option of n offering op.
