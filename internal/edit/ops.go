@@ -393,10 +393,9 @@ func (a *applier) declCreate(o *operation) (*change, *protocol.Error) {
 	if _, e := a.declOption(o, n, i, "create"); e != nil {
 		return nil, e
 	}
-	text := trimFragment(o.Declaration)
-	m, errs := parseMember(text)
-	if m == nil {
-		return nil, fragmentError("declaration must be the source of exactly one state or action", errs, text)
+	text, m, e := declarationSource(o.Declaration)
+	if e != nil {
+		return nil, e
 	}
 	kind, _ := memberKindName(m)
 	d := a.data(n.Path)
@@ -461,10 +460,9 @@ func (a *applier) declUpdate(o *operation) (*change, *protocol.Error) {
 	if _, e := a.declOption(o, n, i, "update"); e != nil {
 		return nil, e
 	}
-	text := trimFragment(o.Declaration)
-	m, errs := parseMember(text)
-	if m == nil {
-		return nil, fragmentError("declaration must be the source of exactly one state or action", errs, text)
+	text, m, e := declarationSource(o.Declaration)
+	if e != nil {
+		return nil, e
 	}
 	kind, name := memberKindName(m)
 	if kind != n.Kind || name != n.Name {
@@ -674,4 +672,15 @@ func findElement(f *syntax.File, pos int) *syntax.Element {
 		}
 	}
 	return nil
+}
+
+// declarationSource parses the declaration of a create or update: exactly
+// one state or action.
+func declarationSource(src string) (string, syntax.Member, *protocol.Error) {
+	text := trimFragment(src)
+	m, errs := parseMember(text)
+	if m == nil {
+		return "", nil, fragmentError("declaration must be the source of exactly one state or action", errs, text)
+	}
+	return text, m, nil
 }

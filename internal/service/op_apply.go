@@ -123,7 +123,7 @@ func newApplyProgress(top map[string]json.RawMessage) *applyProgress {
 	_ = json.Unmarshal(top["params"], &params)
 	p.candidate = params.Candidate
 	p.req = &protocol.Request{}
-	_ = decodeLoose(top, p.req)
+	_ = json.Unmarshal(encodeEnvelope(top), p.req)
 	return p
 }
 

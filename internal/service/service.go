@@ -326,12 +326,15 @@ func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.R
 			top["workspace"], _ = json.Marshal(s.wsID)
 		}
 	}
+	// The envelope, with the workspace filled in, is encoded once and both
+	// validated and decoded from those bytes.
+	env := encodeEnvelope(top)
 	var req protocol.Request
-	if fe := validateRequest(top); fe != nil {
-		_ = decodeLoose(top, &req)
+	if fe := validateRequest(env); fe != nil {
+		_ = json.Unmarshal(env, &req) // what it can, to echo request_id and limits
 		return s.errorResponse(op, &req, fe)
 	}
-	if err := decodeLoose(top, &req); err != nil {
+	if err := json.Unmarshal(env, &req); err != nil {
 		return s.errorResponse(op, &req, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "%v", err))
 	}
 	c := &call{s: s, ctx: ctx, req: &req, limits: req.Limits.Apply(), coverage: protocol.Complete()}
@@ -389,11 +392,10 @@ func quoteOr(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// decodeLoose decodes the envelope fields it can, for echoing request_id
-// and limits in errors.
-func decodeLoose(top map[string]json.RawMessage, req *protocol.Request) error {
+// encodeEnvelope encodes the request's top-level fields back to JSON.
+func encodeEnvelope(top map[string]json.RawMessage) []byte {
 	b, _ := json.Marshal(top)
-	return json.Unmarshal(b, req)
+	return b
 }
 
 // jsonDepth returns the deepest nesting of arrays and objects in raw,

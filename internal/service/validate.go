@@ -13,8 +13,7 @@ import (
 // validateRequest checks the envelope, including the per-operation table of
 // envelope fields, and the params against the published schemas; a failure
 // is invalid_arguments (schema) naming the field.
-func validateRequest(top map[string]json.RawMessage) *protocol.Error {
-	b, _ := json.Marshal(top)
+func validateRequest(b []byte) *protocol.Error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var env map[string]any
