@@ -139,8 +139,8 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 	byOp := map[int32]*acoreAction{}
 	byNode := map[int32]*acoreAction{}
 	var order []*acoreAction
-	for i := range g.Nodes {
-		n := &g.Nodes[i]
+	for i := range int32(g.Len()) {
+		n := g.At(i)
 		if n.Kind != graph.KindQuery && n.Kind != graph.KindMutation {
 			continue
 		}
@@ -150,7 +150,7 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 		}
 		x := byOp[op]
 		if x == nil {
-			x = infer(p, g, n, &g.Nodes[op])
+			x = infer(p, g, n, g.At(op))
 			byOp[op] = x
 			order = append(order, x)
 		}
@@ -161,8 +161,8 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 	}
 	// Elements and action members that trigger a query or mutation
 	// complete its action; their annotations come after the member's.
-	for i := range g.Nodes {
-		n := &g.Nodes[i]
+	for i := range int32(g.Len()) {
+		n := g.At(i)
 		if n.Kind != graph.KindElement && n.Kind != graph.KindAction {
 			continue
 		}
@@ -280,7 +280,7 @@ func reach(g *graph.Graph, from int32) []int32 {
 				continue
 			}
 			seen[e.To] = true
-			switch g.Nodes[e.To].Kind {
+			switch g.At(e.To).Kind {
 			case graph.KindQuery, graph.KindMutation:
 				out = append(out, e.To)
 			case graph.KindAction:
@@ -296,7 +296,7 @@ func reach(g *graph.Graph, from int32) []int32 {
 func target(g *graph.Graph, i int32, kind, nodeKind string) int32 {
 	for _, ei := range g.Out(i) {
 		e := g.Edges[ei]
-		if e.Kind == kind && g.Nodes[e.To].Kind == nodeKind {
+		if e.Kind == kind && g.At(e.To).Kind == nodeKind {
 			return e.To
 		}
 	}
@@ -372,7 +372,7 @@ func infer(p *project.Project, g *graph.Graph, n, op *graph.Node) *acoreAction {
 	mutation := n.Kind == graph.KindMutation
 	model := ""
 	if mi := target(g, op.Index, graph.EdgeUsesType, graph.KindModel); mi >= 0 {
-		model = g.Nodes[mi].Name
+		model = g.At(mi).Name
 	}
 	result := ""
 	for _, pr := range op.Props {

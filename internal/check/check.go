@@ -368,8 +368,7 @@ func (c *checker) edge(from, to int32, kind, layer string) {
 	if from < 0 || to < 0 {
 		return
 	}
-	n := &c.g.Nodes[from]
-	c.g.AddEdge(graph.Edge{From: from, To: to, Kind: kind, Layer: layer, Path: n.Path, Line: n.Line, Column: n.Column})
+	c.g.AddEdge(graph.Edge{From: from, To: to, Kind: kind, Layer: layer})
 }
 
 // declare creates module-level symbols and the nodes of declarations.
@@ -392,7 +391,7 @@ func (c *checker) declare() {
 		m.node = c.node(f, graph.KindModule, "module:"+p, p, syntax.Span{Pos: 0, End: len(f.Src)}, at, "")
 		if f.Module != nil {
 			name := f.Text(f.Module.Name)
-			c.g.Nodes[m.node].Name = name
+			c.g.At(m.node).Name = name
 			if other, dup := moduleNames[name]; dup {
 				c.errorf(f, f.Module.Name, diag.DuplicateModule, "module %s is also declared by %s; module names are unique in a project", name, other)
 			} else {
@@ -449,10 +448,10 @@ func (c *checker) declare() {
 					continue
 				}
 				ex := &extern{decl: d, node: c.node(f, graph.KindExtension, id, d.Name.Name, d, d.Name, "")}
-				c.g.Nodes[ex.node].Foreign = true
-				c.g.Nodes[ex.node].Signature = "extern action " + d.Name.Name + paramText(f, d.Params)
+				c.g.At(ex.node).Foreign = true
+				c.g.At(ex.node).Signature = "extern action " + d.Name.Name + paramText(f, d.Params)
 				if d.From != nil {
-					c.g.Nodes[ex.node].Props = append(c.g.Nodes[ex.node].Props, graph.Property{Name: "from", Type: "String", Value: d.From.Value, ValuePos: -1, ValueEnd: -1})
+					c.g.At(ex.node).Props = append(c.g.At(ex.node).Props, graph.Property{Name: "from", Type: "String", Value: d.From.Value, ValuePos: -1, ValueEnd: -1})
 				}
 				c.edge(ex.node, m.node, graph.EdgeDeclaredIn, graph.Declared)
 				m.externs[d.Name.Name] = ex
@@ -474,8 +473,8 @@ func (c *checker) declare() {
 				mod.Fields = append(mod.Fields, Field{Name: fd.Name.Name, Type: c.typeOf(m, fd.Type)})
 			}
 			if i, ok := c.g.Lookup(mod.NodeID); ok {
-				c.g.Nodes[i].Props = modelProps(mod)
-				c.g.Nodes[i].Signature = "model " + mod.Name
+				c.g.At(i).Props = modelProps(mod)
+				c.g.At(i).Signature = "model " + mod.Name
 			}
 		}
 	}
@@ -551,7 +550,7 @@ func (c *checker) entryPoints(res *Result) {
 	f := m.file
 	a := m.app
 	appNode := c.node(f, graph.KindApp, "app:"+a.Name.Name, a.Name.Name, a, a.Name, "")
-	c.g.Nodes[appNode].Signature = "app " + a.Name.Name
+	c.g.At(appNode).Signature = "app " + a.Name.Name
 	c.edge(appNode, m.node, graph.EdgeDeclaredIn, graph.Declared)
 	seen := map[string]bool{}
 	paths := map[string]bool{}
@@ -566,7 +565,7 @@ func (c *checker) entryPoints(res *Result) {
 		}
 		rn := c.node(f, graph.KindRoute, "route:"+r.Path.Value, r.Path.Value, r, r.Path, "")
 		c.sig(rn, r.Pos, r.End)
-		c.g.Nodes[rn].Props = []graph.Property{{Name: "path", Type: "String", Value: r.Path.Value, Editable: true, Literal: true, ValuePos: r.Path.Pos, ValueEnd: r.Path.End}}
+		c.g.At(rn).Props = []graph.Property{{Name: "path", Type: "String", Value: r.Path.Value, Editable: true, Literal: true, ValuePos: r.Path.Pos, ValueEnd: r.Path.End}}
 		c.edge(rn, appNode, graph.EdgeChildOf, graph.Declared)
 		// Pages cannot be imported: a route names any page of the project.
 		o := c.owners[r.Target.Name]
@@ -696,5 +695,5 @@ func resolveImportPath(from, rel string) (string, bool) {
 // sig makes node i's signature the one-line form of [pos, end) of its
 // file, computed when asked for.
 func (c *checker) sig(i int32, pos, end int) {
-	c.g.Nodes[i].SigPos, c.g.Nodes[i].SigEnd = pos, end
+	c.g.At(i).SigPos, c.g.At(i).SigEnd = pos, end
 }

@@ -229,7 +229,7 @@ func (c *checker) importContract(k *contract) {
 	k.imported = true
 	f := k.file
 	k.node = c.node(f, graph.KindContractImport, "contract_import:"+k.name, k.name, k.decl, k.decl.Name, "")
-	n := &c.g.Nodes[k.node]
+	n := c.g.At(k.node)
 	n.Foreign = false
 	n.Signature = "contract " + k.name
 	n.Props = []graph.Property{{Name: "id", Type: "String", Value: k.id, ValuePos: -1, ValueEnd: -1},
@@ -241,8 +241,8 @@ func (c *checker) importContract(k *contract) {
 			continue
 		}
 		mi := c.node(f, graph.KindModel, mod.NodeID, md.Name.Name, md, md.Name, "")
-		c.g.Nodes[mi].Props = modelProps(mod)
-		c.g.Nodes[mi].Signature = "model " + mod.Name
+		c.g.At(mi).Props = modelProps(mod)
+		c.g.At(mi).Signature = "model " + mod.Name
 		c.edge(mi, k.node, graph.EdgeDeclaredIn, graph.Declared)
 	}
 	for _, od := range k.decl.Ops {
@@ -251,7 +251,7 @@ func (c *checker) importContract(k *contract) {
 			continue
 		}
 		op.node = c.node(f, graph.KindOperation, graph.KindOperation+":"+k.name+"."+od.Name.Name, od.Name.Name, od, od.Name, "")
-		on := &c.g.Nodes[op.node]
+		on := c.g.At(op.node)
 		on.Signature = f.Compact(od.Pos, od.End)
 		on.Props = []graph.Property{{Name: "kind", Type: "String", Value: od.Kind.String(), ValuePos: -1, ValueEnd: -1},
 			{Name: "result", Type: "Type", Value: op.result.String(), ValuePos: -1, ValueEnd: -1}}

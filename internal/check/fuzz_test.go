@@ -85,7 +85,8 @@ func FuzzCheck(f *testing.F) {
 		}
 		g := res.Graph
 		seen := map[string]bool{}
-		for _, n := range g.Nodes {
+		for i := range int32(g.Len()) {
+			n := g.At(i)
 			if seen[n.ID] {
 				t.Fatalf("duplicate node id %s", n.ID)
 			}
@@ -93,12 +94,12 @@ func FuzzCheck(f *testing.F) {
 			if n.Path == "main.acore" && (n.Pos < 0 || n.Pos > n.End || n.End > len(src)) {
 				t.Fatalf("node %s span [%d,%d) outside the file", n.ID, n.Pos, n.End)
 			}
-			if n.Line < 1 || n.Column < 1 || len(g.Version(&n)) != 64 {
-				t.Fatalf("node %s has position %d:%d version %q", n.ID, n.Line, n.Column, g.Version(&n))
+			if n.Line < 1 || n.Column < 1 || len(g.Version(n)) != 64 {
+				t.Fatalf("node %s has position %d:%d version %q", n.ID, n.Line, n.Column, g.Version(n))
 			}
 		}
 		for _, e := range g.Edges {
-			if int(e.From) >= len(g.Nodes) || int(e.To) >= len(g.Nodes) || e.From < 0 || e.To < 0 {
+			if int(e.From) >= g.Len() || int(e.To) >= g.Len() || e.From < 0 || e.To < 0 {
 				t.Fatalf("edge %+v out of range", e)
 			}
 		}

@@ -95,7 +95,7 @@ func (c *checker) checkProps(o *owner) {
 		}
 		s.typ = c.typeOf(o.mod, p.Type)
 		s.required = p.Default == nil && !s.typ.Optional
-		n := &c.g.Nodes[s.node]
+		n := c.g.At(s.node)
 		c.sig(s.node, p.Pos, p.End)
 		n.Props = []graph.Property{{Name: "type", Type: "Type", Value: s.typ.String(), ValuePos: -1, ValueEnd: -1}}
 		if p.Default != nil {
@@ -170,7 +170,7 @@ func (c *checker) checkOwner(o *owner) {
 			if s == nil || s.decl != mem {
 				continue
 			}
-			n := &c.g.Nodes[s.node]
+			n := c.g.At(s.node)
 			c.sig(s.node, mem.Pos, mem.End)
 			n.Props = []graph.Property{{Name: "type", Type: "Type", Value: s.typ.String(), ValuePos: -1, ValueEnd: -1}}
 			c.modelEdges(s.node, s.typ)
@@ -178,7 +178,7 @@ func (c *checker) checkOwner(o *owner) {
 				x := base
 				x.from = s.node
 				c.expect(x, mem.Init, s.typ, words{"the initial value of state", mem.Name.Name})
-				c.g.Nodes[s.node].Props = append(c.g.Nodes[s.node].Props, literalProp(f, "initial", s.typ.String(), mem.Init))
+				c.g.At(s.node).Props = append(c.g.At(s.node).Props, literalProp(f, "initial", s.typ.String(), mem.Init))
 			} else if !s.typ.Optional && s.typ.Kind != TList && s.typ.Kind != Invalid {
 				c.errorf(f, mem.Name, diag.TypeMismatch, "state %s of type %s needs an initial value (= ...); only optional and list states start empty", mem.Name.Name, s.typ)
 			}
@@ -295,7 +295,7 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 	}
 	c.edge(s.node, op.node, graph.EdgeInvokes, graph.Resolved)
 	c.modelEdges(s.node, op.result)
-	n := &c.g.Nodes[s.node]
+	n := c.g.At(s.node)
 	n.Props = []graph.Property{{Name: "operation", Type: "Operation", Value: k.name + "." + op.decl.Name.Name, ValuePos: sel.Pos, ValueEnd: sel.End}}
 	seen := map[string]bool{}
 	for i, a := range call.Args {
@@ -324,7 +324,7 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 		}
 		seen[p.name] = true
 		c.expect(x, a.Value, p.typ, words{"argument", p.name, "of", k.name + "." + op.decl.Name.Name})
-		n = &c.g.Nodes[s.node]
+		n = c.g.At(s.node)
 		n.Props = append(n.Props, literalProp(f, "arg."+p.name, p.typ.String(), a.Value))
 	}
 	var missing []string

@@ -23,7 +23,7 @@ func (c *checker) viewItems(x ctx, items []syntax.ViewItem, parent int32, prefix
 		case *syntax.IfView:
 			n := c.node(x.f, graph.KindConditional, graph.KindConditional+":"+path, "if", it, nil, x.o.id)
 			c.edge(n, parent, graph.EdgeChildOf, graph.Declared)
-			c.g.Nodes[n].Signature = conditionalSignature(x.f, it)
+			c.g.At(n).Signature = conditionalSignature(x.f, it)
 			y := x
 			y.from = n
 			for b, br := range it.Branches {
@@ -89,7 +89,7 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, path string) {
 	}
 
 	given := make([]bool, len(props)) // by index into props
-	c.g.Nodes[n].Props = make([]graph.Property, 0, len(e.Args))
+	c.g.At(n).Props = make([]graph.Property, 0, len(e.Args))
 	var itemsType *Type
 	for i, a := range e.Args {
 		name := ""
@@ -136,7 +136,7 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, path string) {
 		if spec.cat != nil && spec.cat.Type == catalog.Action || spec.typ != nil && spec.typ.Kind == TAction {
 			prop.Editable = false
 		}
-		c.g.Nodes[n].Props = append(c.g.Nodes[n].Props, prop)
+		c.g.At(n).Props = append(c.g.At(n).Props, prop)
 	}
 	if known {
 		var missing []string

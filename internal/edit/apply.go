@@ -583,8 +583,8 @@ func (a *applier) owner(s string) {
 // findCreated returns the id of the node the operation created.
 func (a *applier) findCreated(c *change) string {
 	g := a.proj.Result.Graph
-	for k := range g.Nodes {
-		n := &g.Nodes[k]
+	for k := range int32(g.Len()) {
+		n := g.At(k)
 		if n.Path == c.path && n.Pos == c.createdAt && contains(c.createdKinds, n.Kind) {
 			return n.ID
 		}

@@ -47,8 +47,8 @@ func labelOps(b *testing.B, p *project.Project, n int) []json.RawMessage {
 	var out []json.RawMessage
 	seenPath := map[string]int{}
 	for pass := 0; len(out) < n && pass < 64; pass++ {
-		for k := range g.Nodes {
-			nd := &g.Nodes[k]
+		for k := range int32(g.Len()) {
+			nd := g.At(k)
 			if len(out) == n {
 				break
 			}

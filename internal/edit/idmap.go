@@ -30,13 +30,13 @@ func strp(s string) *string { return &s }
 func diffIDs(pre, post *graph.Graph, path string, sp splice) ([]IDMapEntry, []string) {
 	delta := sp.delta()
 	byspan := map[spanKey]int32{}
-	for k := range post.Nodes {
-		n := &post.Nodes[k]
+	for k := range int32(post.Len()) {
+		n := post.At(k)
 		if n.Path == path {
 			byspan[spanKey{n.Kind, n.Pos, n.End}] = int32(k)
 		}
 	}
-	claimed := make([]bool, len(post.Nodes))
+	claimed := make([]bool, post.Len())
 	entries := []IDMapEntry{}
 	add := func(n *graph.Node, to *graph.Node) {
 		if to == nil {
@@ -53,8 +53,8 @@ func diffIDs(pre, post *graph.Graph, path string, sp splice) ([]IDMapEntry, []st
 		entries = append(entries, IDMapEntry{OldID: strp(n.ID), NewID: strp(to.ID), Change: ch})
 	}
 	var inside []*graph.Node
-	for k := range pre.Nodes {
-		n := &pre.Nodes[k]
+	for k := range int32(pre.Len()) {
+		n := pre.At(k)
 		if n.Path != path || n.Kind == graph.KindModule {
 			if j, ok := post.Lookup(n.ID); ok {
 				claimed[j] = true
@@ -67,14 +67,14 @@ func diffIDs(pre, post *graph.Graph, path string, sp splice) ([]IDMapEntry, []st
 		if ok {
 			if j, found := byspan[spanKey{n.Kind, p, e}]; found && !claimed[j] {
 				claimed[j] = true
-				add(n, &post.Nodes[j])
+				add(n, post.At(j))
 				continue
 			}
 		}
 		inside = append(inside, n)
 	}
 	for _, n := range inside {
-		if j, ok := post.Lookup(n.ID); ok && !claimed[j] && post.Nodes[j].Kind == n.Kind && post.Nodes[j].Name == n.Name {
+		if j, ok := post.Lookup(n.ID); ok && !claimed[j] && post.At(j).Kind == n.Kind && post.At(j).Name == n.Name {
 			claimed[j] = true
 			continue
 		}
@@ -86,9 +86,9 @@ func diffIDs(pre, post *graph.Graph, path string, sp splice) ([]IDMapEntry, []st
 		return a < b
 	})
 	var added []string
-	for k := range post.Nodes {
+	for k := range int32(post.Len()) {
 		if !claimed[k] {
-			added = append(added, post.Nodes[k].ID)
+			added = append(added, post.At(k).ID)
 		}
 	}
 	return entries, added
@@ -196,7 +196,7 @@ func (a *applier) composed(final *project.Project) []IDMapEntry {
 		if to != nil {
 			e.Change = "moved"
 			if final != nil {
-				if n, ok := final.Result.Graph.Node(*to); ok && n.Name != g.Nodes[i].Name {
+				if n, ok := final.Result.Graph.Node(*to); ok && n.Name != g.At(i).Name {
 					e.Change = "renamed"
 				}
 			}

@@ -140,7 +140,7 @@ func OptionFingerprint(snapID, nodeID, nodeVersion string, o *EditOption) string
 // replace_region as unavailable even on a snapshot that is not syntax.
 func EditsOf(snapID string, p *project.Project, i int32, families []string, listRegion, unavailable bool) NodeEdits {
 	g := p.Result.Graph
-	n := &g.Nodes[i]
+	n := g.At(i)
 	r := &editRules{snapID: snapID, p: p, g: g, i: i, n: n, f: p.File(n.Path)}
 	ne := NodeEdits{Node: n.ID, NodeVersion: g.Version(n), Options: []EditOption{}}
 	for _, fam := range families {
@@ -241,8 +241,8 @@ func (r *editRules) ownerMembers(kind string) []*graph.Node {
 	var out []*graph.Node
 	for _, ei := range r.g.In(oi) {
 		e := &r.g.Edges[ei]
-		if e.Kind == graph.EdgeDeclaredIn && r.g.Nodes[e.From].Kind == kind {
-			out = append(out, &r.g.Nodes[e.From])
+		if e.Kind == graph.EdgeDeclaredIn && r.g.At(e.From).Kind == kind {
+			out = append(out, r.g.At(e.From))
 		}
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Pos < out[b].Pos })

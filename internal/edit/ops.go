@@ -56,7 +56,7 @@ func (a *applier) node(r nodeRef, field string) (*graph.Node, int32, *protocol.E
 	if !ok {
 		return nil, 0, protocol.Errorf(protocol.CodeNotFound, "node_unknown", "%s: %s is not a node of the batch's current state", field, id).WithTarget("node", id)
 	}
-	n := &g.Nodes[i]
+	n := g.At(i)
 	if !isSource(a.proj.Inputs, n.Path) {
 		return nil, 0, protocol.Errorf(protocol.CodeReadOnlyOrigin, "", "%s is declared in %s, which the project does not author (a contract artifact); edit its source instead", n.ID, n.Path).
 			WithTarget("node", n.ID)
@@ -374,7 +374,7 @@ func (a *applier) stillReferenced(n *graph.Node, i int32) *protocol.Error {
 		if ed.Kind == graph.EdgeDeclaredIn || ed.Kind == graph.EdgeChildOf {
 			continue
 		}
-		id := g.Nodes[ed.From].ID
+		id := g.At(ed.From).ID
 		if !seen[id] {
 			seen[id] = true
 			by = append(by, id)
@@ -491,7 +491,7 @@ func (a *applier) module(path string) (*graph.Node, int32, *protocol.Error) {
 	if !ok || !isSource(a.proj.Inputs, path) {
 		return nil, 0, protocol.Errorf(protocol.CodeNotFound, "path_unknown", "%s is not a module (.acore source) of the project", path).WithTarget("path", path)
 	}
-	return &g.Nodes[i], i, nil
+	return g.At(i), i, nil
 }
 
 func (a *applier) importAdd(o *operation) (*change, *protocol.Error) {
@@ -568,7 +568,7 @@ func (a *applier) importRemove(o *operation) (*change, *protocol.Error) {
 	cands := []*EditOption{opt}
 	target := n
 	if j, ok := a.proj.Result.Graph.Lookup("import:" + o.Path + "#" + o.Symbol); ok {
-		in := &a.proj.Result.Graph.Nodes[j]
+		in := a.proj.Result.Graph.At(j)
 		iopts, _ := a.options(in, j, "import")
 		for k := range iopts {
 			cands = append(cands, &iopts[k])

@@ -47,6 +47,6 @@ func TestGeneratedProjectsValidate(t *testing.T) {
 		if total > 4<<20 {
 			t.Errorf("%d files total %d bytes, over sources_bytes_max", size.files, total)
 		}
-		t.Logf("%d files, %d bytes, %d nodes, %d edges", size.files, total, len(r.Graph.Nodes), len(r.Graph.Edges))
+		t.Logf("%d files, %d bytes, %d nodes, %d edges", size.files, total, r.Graph.Len(), len(r.Graph.Edges))
 	}
 }

@@ -99,29 +99,31 @@ type Node struct {
 	// is read from, on demand (see Graph.Signature).
 	Signature      string
 	SigPos, SigEnd int
-	// Index is the node's position in Graph.Nodes.
+	// Index is the node's index in its graph (Graph.At).
 	Index int32
 	// Foreign marks a node whose implementation the compiler cannot see;
 	// walks report it as a boundary.
 	Foreign bool
 }
 
-// Edge is one relation between two nodes. Site is where the relation is
-// written: the source node's identifying token.
+// Edge is one relation between two nodes. It is written at the source
+// node's identifying token (see Graph.Site).
 type Edge struct {
 	From, To int32
 	Kind     string
 	Layer    string
-	Path     string
-	Line     int
-	Column   int
 }
 
-// Graph holds nodes in document order and edges with indexes both ways.
+// Graph holds nodes in creation order and edges with indexes both ways.
 // It is built with Add and AddEdge, then frozen by Freeze, after which it
 // is read-only and safe for concurrent use.
+//
+// Nodes live in fixed-size pages, so that a graph derived from another
+// (Derive) copies only the pages whose nodes an edit re-created and shares
+// the rest, with the edges, their indexes and the id map.
 type Graph struct {
-	Nodes []Node
+	pages [][]Node
+	n     int
 	Edges []Edge
 	byID  map[string]int32
 	// Edge indexes by source and by target, in insertion order, as
@@ -137,12 +139,45 @@ type Graph struct {
 
 	searchOnce sync.Once
 	search     *Search
+
+	perPathOnce sync.Once
+	perPath     map[string]int32
+
+	// patch is set while the graph is being derived from a base.
+	patch *patch
+	// From is the graph this one was derived from, and Changed the nodes
+	// it re-created (in index order); both are nil for a graph built whole.
+	From    *Graph
+	Changed []int32
 }
 
 // New returns an empty graph with room for about n nodes, so that large
 // projects do not pay for repeated growth of the node slice.
 func New(n int) *Graph {
-	return &Graph{Nodes: make([]Node, 0, n), Edges: make([]Edge, 0, 2*n), byID: make(map[string]int32, n)}
+	return &Graph{pages: make([][]Node, 0, n/pageSize+1), Edges: make([]Edge, 0, 2*n), byID: make(map[string]int32, n)}
+}
+
+// pageBits sets the page size: 1024 nodes, about 180 KB.
+const (
+	pageBits = 10
+	pageSize = 1 << pageBits
+)
+
+// Len returns the number of nodes.
+func (g *Graph) Len() int {
+	if g.patch != nil {
+		return g.n + len(g.patch.extra)
+	}
+	return g.n
+}
+
+// At returns node i. The node may be changed only while the graph is
+// being built.
+func (g *Graph) At(i int32) *Node {
+	if int(i) >= g.n && g.patch != nil {
+		return &g.patch.extra[int(i)-g.n]
+	}
+	return &g.pages[i>>pageBits][i&(pageSize-1)]
 }
 
 // Fingerprint is a node version: the SHA-256 of its kind, name, file and
@@ -162,12 +197,20 @@ func Fingerprint(kind, name, path string, text []byte) string {
 // Add appends n and returns its index. A node whose id already exists is
 // not added; the existing index is returned with false.
 func (g *Graph) Add(n Node) (int32, bool) {
+	if g.patch != nil {
+		return g.patch.add(g, n)
+	}
 	if i, ok := g.byID[n.ID]; ok {
 		return i, false
 	}
-	i := int32(len(g.Nodes))
+	i := int32(g.n)
 	n.Index = i
-	g.Nodes = append(g.Nodes, n)
+	if g.n&(pageSize-1) == 0 {
+		g.pages = append(g.pages, make([]Node, 0, pageSize))
+	}
+	last := len(g.pages) - 1
+	g.pages[last] = append(g.pages[last], n)
+	g.n++
 	g.byID[n.ID] = i
 	return i, true
 }
@@ -178,11 +221,18 @@ func (g *Graph) AddEdge(e Edge) {
 	g.Edges = append(g.Edges, e)
 }
 
+// Site returns where edge e is written: its source node's identifying
+// token.
+func (g *Graph) Site(e *Edge) (path string, line, column int) {
+	n := g.At(e.From)
+	return n.Path, n.Line, n.Column
+}
+
 // Freeze removes repeated edges and builds the indexes of edges by source
 // and target. Building rows once, at the end, costs two slices instead of
 // two per node.
 func (g *Graph) Freeze() {
-	n := len(g.Nodes)
+	n := g.n
 	from := func(i int) int32 { return g.Edges[i].From }
 	g.outAt, g.out = rows(n, len(g.Edges), from)
 	// Drop repeats: an edge is a repeat of an earlier one with the same
@@ -236,17 +286,20 @@ func rows(n, m int, node func(int) int32) (at, idx []int32) {
 
 // Lookup returns the index of the node with id.
 func (g *Graph) Lookup(id string) (int32, bool) {
+	if g.patch != nil {
+		return g.patch.lookup(g, id)
+	}
 	i, ok := g.byID[id]
 	return i, ok
 }
 
 // Node returns the node with id.
 func (g *Graph) Node(id string) (*Node, bool) {
-	i, ok := g.byID[id]
+	i, ok := g.Lookup(id)
 	if !ok {
 		return nil, false
 	}
-	return &g.Nodes[i], true
+	return g.At(i), true
 }
 
 // Out returns the indexes of the edges leaving node i, in insertion order.
@@ -263,7 +316,7 @@ func (g *Graph) SetFiles(files []*syntax.File) {
 	for _, f := range files {
 		g.files[f.Path] = f
 	}
-	g.versions = make([]atomic.Pointer[string], len(g.Nodes))
+	g.versions = make([]atomic.Pointer[string], g.Len())
 }
 
 // File returns the parsed file at path.

@@ -13,17 +13,17 @@ func TestFreezeKeepsOrderAndDropsRepeats(t *testing.T) {
 	if _, fresh := g.Add(Node{ID: "a"}); fresh {
 		t.Error("a node added twice")
 	}
-	g.AddEdge(Edge{From: 0, To: 1, Kind: EdgeReads, Line: 1})
-	g.AddEdge(Edge{From: 2, To: 1, Kind: EdgeWrites, Line: 2})
-	g.AddEdge(Edge{From: 0, To: 2, Kind: EdgeCalls, Line: 3})
-	g.AddEdge(Edge{From: 0, To: 1, Kind: EdgeReads, Line: 4}) // repeat: dropped, first site kept
-	g.AddEdge(Edge{From: 0, To: 1, Kind: EdgeWrites, Line: 5})
+	g.AddEdge(Edge{From: 0, To: 1, Kind: EdgeReads, Layer: "1"})
+	g.AddEdge(Edge{From: 2, To: 1, Kind: EdgeWrites, Layer: "2"})
+	g.AddEdge(Edge{From: 0, To: 2, Kind: EdgeCalls, Layer: "3"})
+	g.AddEdge(Edge{From: 0, To: 1, Kind: EdgeReads, Layer: "4"}) // repeat: dropped, first site kept
+	g.AddEdge(Edge{From: 0, To: 1, Kind: EdgeWrites, Layer: "5"})
 	g.Freeze()
 	row := func(list []int32) string {
 		s := ""
 		for _, ei := range list {
 			e := g.Edges[ei]
-			s += fmt.Sprintf("%s>%s:%s@%d ", g.Nodes[e.From].ID, g.Nodes[e.To].ID, e.Kind, e.Line)
+			s += fmt.Sprintf("%s>%s:%s@%s ", g.At(e.From).ID, g.At(e.To).ID, e.Kind, e.Layer)
 		}
 		return s
 	}
@@ -50,7 +50,7 @@ func TestSearchMatchesInDocumentOrder(t *testing.T) {
 	}
 	var got []string
 	s.Find([]byte("add"), func(i int32, name, id, value bool) {
-		got = append(got, fmt.Sprint(g.Nodes[i].ID, name, id, value))
+		got = append(got, fmt.Sprint(g.At(i).ID, name, id, value))
 	})
 	// Document order: page:ADDRESS (a.acore:5) before the Button (b.acore);
 	// the Text's "add" is not a literal.
@@ -58,13 +58,13 @@ func TestSearchMatchesInDocumentOrder(t *testing.T) {
 		t.Errorf("Find(add) = %v", got)
 	}
 	got = nil
-	s.Find([]byte("view/0"), func(i int32, name, id, value bool) { got = append(got, g.Nodes[i].ID) })
+	s.Find([]byte("view/0"), func(i int32, name, id, value bool) { got = append(got, g.At(i).ID) })
 	if fmt.Sprint(got) != "[element:A/view/0 element:B/view/0]" {
 		t.Errorf("Find(view/0) = %v", got)
 	}
 	got = nil
-	s.Find([]byte("x\x00"), func(i int32, name, id, value bool) { got = append(got, g.Nodes[i].ID) })
-	s.Find([]byte("textadd"), func(i int32, name, id, value bool) { got = append(got, g.Nodes[i].ID) })
+	s.Find([]byte("x\x00"), func(i int32, name, id, value bool) { got = append(got, g.At(i).ID) })
+	s.Find([]byte("textadd"), func(i int32, name, id, value bool) { got = append(got, g.At(i).ID) })
 	if len(got) != 0 {
 		t.Errorf("matches across parts or with NUL: %v", got)
 	}

@@ -27,25 +27,25 @@ func (g *Graph) Search() *Search {
 }
 
 func buildSearch(g *Graph) *Search {
-	n := len(g.Nodes)
+	n := g.Len()
 	s := &Search{Order: make([]int32, n), at: make([]int32, n+1), idAt: make([]int32, n), propAt: make([]int32, n)}
 	for i := range s.Order {
 		s.Order[i] = int32(i)
 	}
 	sort.SliceStable(s.Order, func(a, b int) bool {
-		x, y := &g.Nodes[s.Order[a]], &g.Nodes[s.Order[b]]
+		x, y := g.At(s.Order[a]), g.At(s.Order[b])
 		if x.Path != y.Path {
 			return x.Path < y.Path
 		}
 		return x.Pos < y.Pos
 	})
 	size := 0
-	for i := range g.Nodes {
-		size += len(g.Nodes[i].Name) + len(g.Nodes[i].ID) + 8
+	for i := range int32(g.Len()) {
+		size += len(g.At(i).Name) + len(g.At(i).ID) + 8
 	}
 	s.text = make([]byte, 0, size)
 	for k, i := range s.Order {
-		nd := &g.Nodes[i]
+		nd := g.At(i)
 		s.at[k] = int32(len(s.text))
 		s.text = append(append(s.text, bytes.ToLower([]byte(nd.Name))...), 0)
 		s.idAt[k] = int32(len(s.text))

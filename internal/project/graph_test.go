@@ -28,21 +28,23 @@ func taskApp(t testing.TB) *project.Project {
 // dumpGraph renders every node with its properties and outgoing edges.
 func dumpGraph(g *graph.Graph) string {
 	var b strings.Builder
-	for i, n := range g.Nodes {
+	for i := range int32(g.Len()) {
+		n := g.At(i)
 		fmt.Fprintf(&b, "%s kind=%s name=%q %s:%d:%d owner=%q\n", n.ID, n.Kind, n.Name, n.Path, n.Line, n.Column, n.Owner)
-		if sig := g.Signature(&g.Nodes[i]); sig != "" {
+		if sig := g.Signature(g.At(i)); sig != "" {
 			fmt.Fprintf(&b, "  signature %s\n", sig)
 		}
-		fmt.Fprintf(&b, "  version %s\n", g.Version(&g.Nodes[i])[:12])
+		fmt.Fprintf(&b, "  version %s\n", g.Version(g.At(i))[:12])
 		for _, p := range n.Props {
 			if p.Name == "sha256" {
 				p.Value = "…"
 			}
 			fmt.Fprintf(&b, "  prop %s: %s = %#v editable=%v\n", p.Name, p.Type, p.Value, p.Editable)
 		}
-		for _, ei := range g.Out(int32(i)) {
-			e := g.Edges[ei]
-			fmt.Fprintf(&b, "  %s -> %s (%s) at %s:%d:%d\n", e.Kind, g.Nodes[e.To].ID, e.Layer, e.Path, e.Line, e.Column)
+		for _, ei := range g.Out(i) {
+			e := &g.Edges[ei]
+			path, line, col := g.Site(e)
+			fmt.Fprintf(&b, "  %s -> %s (%s) at %s:%d:%d\n", e.Kind, g.At(e.To).ID, e.Layer, path, line, col)
 		}
 	}
 	return b.String()
@@ -99,7 +101,7 @@ func TestTaskAppReferenceFacts(t *testing.T) {
 	var edges []string
 	for _, ei := range g.Out(bi) {
 		e := g.Edges[ei]
-		edges = append(edges, e.Kind+" "+e.Layer+" "+g.Nodes[e.To].ID)
+		edges = append(edges, e.Kind+" "+e.Layer+" "+g.At(e.To).ID)
 	}
 	if got := strings.Join(edges, "; "); got != "child_of declared element:Home/view/0; triggers resolved action:Home.submit" {
 		t.Errorf("Button edges: %s", got)
@@ -108,8 +110,9 @@ func TestTaskAppReferenceFacts(t *testing.T) {
 		ti, _ := g.Lookup(to)
 		out := map[string]string{}
 		for _, ei := range g.In(ti) {
-			e := g.Edges[ei]
-			out[g.Nodes[e.From].ID] = fmt.Sprintf("%s %s %s:%d:%d", e.Kind, e.Layer, e.Path, e.Line, e.Column)
+			e := &g.Edges[ei]
+			path, line, col := g.Site(e)
+			out[g.At(e.From).ID] = fmt.Sprintf("%s %s %s:%d:%d", e.Kind, e.Layer, path, line, col)
 		}
 		return out
 	}

@@ -194,7 +194,7 @@ func (c *compiled) message(e *jsonschema.ValidationError, inst any) string {
 	case *kind.UniqueItems:
 		return fmt.Sprintf("items %d and %d are equal; items must be unique", k.Duplicates[0], k.Duplicates[1])
 	case *kind.Pattern:
-		if m, ok := c.patternMessages[k.Want]; ok {
+		if m, ok := c.patternMessages()[k.Want]; ok {
 			return m
 		}
 		return "must match the pattern " + k.Want

@@ -14,9 +14,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -61,7 +63,12 @@ const (
 )
 
 type compiled struct {
+	fsys  fs.FS
 	files []string
+	// Files are decoded on first use too: the one-shot command reads the
+	// envelope, common.json and its operation's request schema, not the
+	// result schemas.
+	docMu sync.Mutex
 	docs  map[string]any
 	// Schemas are compiled on first use: a process that answers one
 	// request (the one-shot command) compiles what that request needs,
@@ -71,7 +78,7 @@ type compiled struct {
 	schemas map[string]*jsonschema.Schema
 	// patternMessages maps a pattern of common.json to a message that
 	// says what the value must be, instead of repeating the regexp.
-	patternMessages map[string]string
+	patternMessages func() map[string]string
 	err             error
 }
 
@@ -83,10 +90,14 @@ var load = sync.OnceValue(func() *compiled {
 	return c
 })
 
-// offline refuses every URL: all references must resolve to embedded files.
-type offline struct{}
+// embedded loads the schema files the compiler asks for, from the
+// embedded files only; it refuses every other URL.
+type embedded struct{ c *compiled }
 
-func (offline) Load(url string) (any, error) {
+func (l embedded) Load(url string) (any, error) {
+	if f, ok := strings.CutPrefix(url, BaseID); ok && slices.Contains(l.c.files, f) {
+		return l.c.doc(f)
+	}
 	return nil, fmt.Errorf("schema %s is not one of the embedded files (no network or file loading)", url)
 }
 
@@ -107,35 +118,48 @@ func compile(fsys fs.FS) (*compiled, error) {
 	}
 	sort.Strings(files)
 	c := &compiled{
+		fsys:    fsys,
 		files:   files,
 		docs:    map[string]any{},
 		schemas: map[string]*jsonschema.Schema{},
 	}
 	comp := jsonschema.NewCompiler()
-	comp.UseLoader(offline{})
+	comp.UseLoader(embedded{c})
 	comp.AssertFormat()
 	comp.DefaultDraft(jsonschema.Draft2020)
-	for _, f := range files {
-		data, err := fs.ReadFile(fsys, f)
-		if err != nil {
-			return nil, err
-		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-		if err != nil {
-			return nil, fmt.Errorf("schema %s: %v", f, err)
-		}
-		obj, _ := doc.(map[string]any)
-		if id, _ := obj["$id"].(string); id != BaseID+f {
-			return nil, fmt.Errorf("schema %s: $id is %q, want %q", f, id, BaseID+f)
-		}
-		if err := comp.AddResource(BaseID+f, doc); err != nil {
-			return nil, fmt.Errorf("schema %s: %v", f, err)
-		}
-		c.docs[f] = doc
-	}
 	c.comp = comp
-	c.patternMessages = patternMessages(c.docs[CommonFile])
+	c.patternMessages = sync.OnceValue(func() map[string]string {
+		common, _ := c.doc(CommonFile)
+		return patternMessages(common)
+	})
 	return c, nil
+}
+
+// doc returns the decoded JSON of one schema file, decoding it on first
+// use and checking that its $id is BaseID followed by its path.
+func (c *compiled) doc(file string) (any, error) {
+	c.docMu.Lock()
+	defer c.docMu.Unlock()
+	if doc, ok := c.docs[file]; ok {
+		return doc, nil
+	}
+	if !slices.Contains(c.files, file) {
+		return nil, fmt.Errorf("no schema file %q", file)
+	}
+	data, err := fs.ReadFile(c.fsys, file)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("schema %s: %v", file, err)
+	}
+	obj, _ := doc.(map[string]any)
+	if id, _ := obj["$id"].(string); id != BaseID+file {
+		return nil, fmt.Errorf("schema %s: $id is %q, want %q", file, id, BaseID+file)
+	}
+	c.docs[file] = doc
+	return doc, nil
 }
 
 // schema returns the compiled schema of file, compiling it on first use.
@@ -145,7 +169,7 @@ func (c *compiled) schema(file string) (*jsonschema.Schema, error) {
 	if s, ok := c.schemas[file]; ok {
 		return s, nil
 	}
-	if _, ok := c.docs[file]; !ok {
+	if !slices.Contains(c.files, file) {
 		return nil, fmt.Errorf("no schema file %q", file)
 	}
 	s, err := c.comp.Compile(BaseID + file)
@@ -154,6 +178,76 @@ func (c *compiled) schema(file string) (*jsonschema.Schema, error) {
 	}
 	c.schemas[file] = s
 	return s, nil
+}
+
+// envelopeURL names the in-memory envelope schema of one operation ("" for
+// a request whose operation is missing or not one of v1). Its query keeps
+// it apart from the file while relative references resolve as the
+// file's do.
+func envelopeURL(op string) string {
+	return BaseID + EnvelopeRequestFile + "?operation=" + op
+}
+
+// envelope returns envelope.request.json as it applies to a request of
+// operation op: the same document with only the allOf branches whose
+// condition can hold for op. The other branches are if/then pairs on
+// another operation const, without else: for a request of op their
+// condition fails and they neither fail nor annotate, so the document
+// validates exactly as the file does, with the same errors, while
+// compiling it compiles one operation's request schema instead of all 17.
+func (c *compiled) envelope(op string) (*jsonschema.Schema, error) {
+	key := envelopeURL(op)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s, ok := c.schemas[key]; ok {
+		return s, nil
+	}
+	doc, err := c.doc(EnvelopeRequestFile)
+	if err != nil {
+		return nil, err
+	}
+	env := maps.Clone(doc.(map[string]any))
+	env["$id"] = key
+	branches, _ := env["allOf"].([]any)
+	var keep []any
+	for _, b := range branches {
+		if cond, ok := operationCondition(b); !ok || cond == op {
+			keep = append(keep, b)
+		}
+	}
+	delete(env, "allOf")
+	if len(keep) > 0 {
+		env["allOf"] = keep
+	}
+	if err := c.comp.AddResource(key, env); err != nil {
+		return nil, fmt.Errorf("schema %s: %v", EnvelopeRequestFile, err)
+	}
+	s, err := c.comp.Compile(key)
+	if err != nil {
+		return nil, fmt.Errorf("schema %s: %v", EnvelopeRequestFile, err)
+	}
+	c.schemas[key] = s
+	return s, nil
+}
+
+// operationCondition reads a branch of the envelope's allOf of the form
+// {"if": {"properties": {"operation": {"const": op}}, "required":
+// ["operation"]}, "then": ...} without else, and returns op; ok is false
+// for a branch of any other form, which is kept whatever the operation.
+func operationCondition(branch any) (op string, ok bool) {
+	b, _ := branch.(map[string]any)
+	if _, hasElse := b["else"]; hasElse || len(b) != 2 || b["then"] == nil {
+		return "", false
+	}
+	cond, _ := b["if"].(map[string]any)
+	props, _ := cond["properties"].(map[string]any)
+	operation, _ := props["operation"].(map[string]any)
+	req, _ := cond["required"].([]any)
+	op, ok = operation["const"].(string)
+	if !ok || len(cond) != 2 || len(props) != 1 || len(operation) != 1 || len(req) != 1 || req[0] != "operation" {
+		return "", false
+	}
+	return op, true
 }
 
 // patternMessages reads the patterns of common.json's string definitions
@@ -192,9 +286,9 @@ func Document(file string) (any, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	doc, ok := c.docs[file]
-	if !ok {
-		return nil, fmt.Errorf("schema: no schema file %q", file)
+	doc, err := c.doc(file)
+	if err != nil {
+		return nil, fmt.Errorf("schema: %v", err)
 	}
 	return doc, nil
 }
@@ -267,7 +361,7 @@ func ValidateParams(op string, params any) *FieldError {
 // the caller answers another protocol with unsupported_operation
 // (protocol_unsupported) before validating.
 func ValidateRequest(env any) *FieldError {
-	fe := validate(EnvelopeRequestFile, env, "")
+	fe := validateEnvelope(env)
 	if fe == nil {
 		return nil
 	}
@@ -305,7 +399,36 @@ func validate(file string, v any, prefix string) *FieldError {
 	if err != nil {
 		return &FieldError{Field: prefix, Message: err.Error()}
 	}
-	err = s.Validate(v)
+	return c.check(s, v, prefix)
+}
+
+// validateEnvelope validates a request envelope as validate does against
+// envelope.request.json, with the envelope schema of its operation.
+func validateEnvelope(env any) *FieldError {
+	c := load()
+	if c.err != nil {
+		return &FieldError{Message: "schema: " + c.err.Error()}
+	}
+	env, err := normalize(env)
+	if err != nil {
+		return &FieldError{Message: err.Error()}
+	}
+	op := ""
+	if obj, ok := env.(map[string]any); ok {
+		if o, ok := obj["operation"].(string); ok && IsOperation(o) {
+			op = o
+		}
+	}
+	s, err := c.envelope(op)
+	if err != nil {
+		return &FieldError{Message: "schema: " + err.Error()}
+	}
+	return c.check(s, env, "")
+}
+
+// check validates the normalized value v against s.
+func (c *compiled) check(s *jsonschema.Schema, v any, prefix string) *FieldError {
+	err := s.Validate(v)
 	if err == nil {
 		return nil
 	}

@@ -77,6 +77,12 @@ type Site struct {
 	Column int    `json:"column"`
 }
 
+// edgeSite is where e is written: its source node's identifying token.
+func edgeSite(g *graph.Graph, e *graph.Edge) Site {
+	path, line, col := g.Site(e)
+	return Site{path, line, col}
+}
+
 func wireDiagnostics(r *check.Result, max int) []protocol.Diagnostic {
 	out := []protocol.Diagnostic{}
 	for _, d := range r.Diagnostics {
@@ -116,17 +122,18 @@ func edgeRank(kind string) int {
 
 func sortEdges(g *graph.Graph, es []int32) {
 	sort.SliceStable(es, func(a, b int) bool {
-		x, y := g.Edges[es[a]], g.Edges[es[b]]
+		x, y := &g.Edges[es[a]], &g.Edges[es[b]]
 		if rx, ry := edgeRank(x.Kind), edgeRank(y.Kind); rx != ry {
 			return rx < ry
 		}
-		if x.Path != y.Path {
-			return x.Path < y.Path
+		xs, ys := g.At(x.From), g.At(y.From)
+		if xs.Path != ys.Path {
+			return xs.Path < ys.Path
 		}
-		if x.Line != y.Line {
-			return x.Line < y.Line
+		if xs.Line != ys.Line {
+			return xs.Line < ys.Line
 		}
-		return x.Column < y.Column
+		return xs.Column < ys.Column
 	})
 }
 

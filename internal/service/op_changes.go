@@ -324,8 +324,8 @@ func relocate(old, now *snapshot.Snapshot, ids []string) []Relocation {
 	// New nodes by text key, without those that are the unchanged node of
 	// their own old id.
 	byText := map[string][]int32{}
-	for i := range ng.Nodes {
-		n := &ng.Nodes[i]
+	for i := range int32(ng.Len()) {
+		n := ng.At(i)
 		if o, ok := og.Node(n.ID); ok && og.Version(o) == ng.Version(n) {
 			continue
 		}
@@ -351,7 +351,7 @@ func relocate(old, now *snapshot.Snapshot, ids []string) []Relocation {
 		if cands := byText[textKey(old, o)]; len(cands) > 0 {
 			best := cands[0]
 			score := func(i int32) int {
-				n := &ng.Nodes[i]
+				n := ng.At(i)
 				d := n.Pos - o.Pos
 				if d < 0 {
 					d = -d
@@ -366,8 +366,8 @@ func relocate(old, now *snapshot.Snapshot, ids []string) []Relocation {
 					best = cnd
 				}
 			}
-			if ng.Nodes[best].ID != id {
-				nid := ng.Nodes[best].ID
+			if ng.At(best).ID != id {
+				nid := ng.At(best).ID
 				r.NewID, r.Status, r.Basis = &nid, "moved", "text"
 				out = append(out, r)
 				continue

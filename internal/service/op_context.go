@@ -196,10 +196,10 @@ func opContextBuild(c *call) (any, *protocol.Error) {
 
 	b := &ctxBuilder{c: c, g: g, inc: inc, pos: map[int32]int{}, maxDepth: c.limits.MaxDepth}
 	for _, f := range focus {
-		b.add(f, 0, true, ContextReason{Kind: "focus", Text: g.Nodes[f].ID + ": focus of " + p.Purpose})
+		b.add(f, 0, true, ContextReason{Kind: "focus", Text: g.At(f).ID + ": focus of " + p.Purpose})
 	}
 	for _, x := range expanded {
-		b.add(x, 0, true, ContextReason{Kind: "expand", Text: g.Nodes[x].ID + ": passed in params.expand"})
+		b.add(x, 0, true, ContextReason{Kind: "expand", Text: g.At(x).ID + ": passed in params.expand"})
 	}
 	for _, f := range focus {
 		b.recipe(p.Purpose, f)
@@ -211,7 +211,7 @@ func opContextBuild(c *call) (any, *protocol.Error) {
 		if inc["consumers"] {
 			for _, ei := range g.In(f) {
 				if e := &g.Edges[ei]; e.Kind == graph.EdgeReads {
-					b.add(e.From, 1, false, ContextReason{Kind: "consumer", Text: g.Nodes[e.From].ID + ": it reads " + g.Nodes[f].ID, Via: g.Nodes[f].ID})
+					b.add(e.From, 1, false, ContextReason{Kind: "consumer", Text: g.At(e.From).ID + ": it reads " + g.At(f).ID, Via: g.At(f).ID})
 				}
 			}
 		}
@@ -247,7 +247,7 @@ func (b *ctxBuilder) add(i int32, depth int, required bool, r ContextReason) {
 		return
 	}
 	b.pos[i] = len(b.items)
-	b.items = append(b.items, ContextItem{Node: summary(b.g, &b.g.Nodes[i]), Depth: depth, Required: required, Reasons: []ContextReason{r}, idx: i})
+	b.items = append(b.items, ContextItem{Node: summary(b.g, b.g.At(i)), Depth: depth, Required: required, Reasons: []ContextReason{r}, idx: i})
 }
 
 var edgeVerb = map[string]string{
@@ -257,7 +257,7 @@ var edgeVerb = map[string]string{
 
 func (b *ctxBuilder) recipe(purpose string, f int32) {
 	g := b.g
-	fn := &g.Nodes[f]
+	fn := g.At(f)
 	switch purpose {
 	case "understand":
 		if fn.Kind == graph.KindPage || fn.Kind == graph.KindComponent {
@@ -268,14 +268,14 @@ func (b *ctxBuilder) recipe(purpose string, f int32) {
 		}
 		for _, ei := range g.In(f) {
 			if e := &g.Edges[ei]; e.Kind == graph.EdgeChildOf {
-				b.add(e.From, 1, false, ContextReason{Kind: "child", Text: g.Nodes[e.From].ID + ": child of " + fn.ID, Via: fn.ID})
+				b.add(e.From, 1, false, ContextReason{Kind: "child", Text: g.At(e.From).ID + ": child of " + fn.ID, Via: fn.ID})
 			}
 		}
 	case "change_input":
 		for _, ei := range g.Out(f) {
 			e := &g.Edges[ei]
 			if e.Kind == graph.EdgeTriggers || e.Kind == graph.EdgeReads {
-				b.add(e.To, 1, false, ContextReason{Kind: "signature", Text: g.Nodes[e.To].ID + ": " + fn.ID + " " + edgeVerb[e.Kind] + " it", Via: fn.ID})
+				b.add(e.To, 1, false, ContextReason{Kind: "signature", Text: g.At(e.To).ID + ": " + fn.ID + " " + edgeVerb[e.Kind] + " it", Via: fn.ID})
 			}
 		}
 	case "change_behavior":
@@ -284,14 +284,14 @@ func (b *ctxBuilder) recipe(purpose string, f int32) {
 			actions = append(actions, f)
 		}
 		for _, ei := range g.Out(f) {
-			if e := &g.Edges[ei]; e.Kind == graph.EdgeTriggers && g.Nodes[e.To].Kind == graph.KindAction {
-				b.add(e.To, 1, false, ContextReason{Kind: "behavior", Text: g.Nodes[e.To].ID + ": " + fn.ID + " triggers it", Via: fn.ID})
+			if e := &g.Edges[ei]; e.Kind == graph.EdgeTriggers && g.At(e.To).Kind == graph.KindAction {
+				b.add(e.To, 1, false, ContextReason{Kind: "behavior", Text: g.At(e.To).ID + ": " + fn.ID + " triggers it", Via: fn.ID})
 				actions = append(actions, e.To)
 			}
 		}
 		for _, ei := range g.In(f) {
-			if e := &g.Edges[ei]; e.Kind == graph.EdgeWrites && g.Nodes[e.From].Kind == graph.KindAction {
-				b.add(e.From, 1, false, ContextReason{Kind: "behavior", Text: g.Nodes[e.From].ID + ": it writes " + fn.ID, Via: fn.ID})
+			if e := &g.Edges[ei]; e.Kind == graph.EdgeWrites && g.At(e.From).Kind == graph.KindAction {
+				b.add(e.From, 1, false, ContextReason{Kind: "behavior", Text: g.At(e.From).ID + ": it writes " + fn.ID, Via: fn.ID})
 				actions = append(actions, e.From)
 			}
 		}
@@ -304,7 +304,7 @@ func (b *ctxBuilder) recipe(purpose string, f int32) {
 				e := &g.Edges[ei]
 				switch e.Kind {
 				case graph.EdgeWrites, graph.EdgeInvokes, graph.EdgeCalls, graph.EdgeNavigatesTo:
-					b.add(e.To, d+1, false, ContextReason{Kind: "effect", Text: g.Nodes[e.To].ID + ": " + g.Nodes[a].ID + " " + edgeVerb[e.Kind] + " it", Via: g.Nodes[a].ID})
+					b.add(e.To, d+1, false, ContextReason{Kind: "effect", Text: g.At(e.To).ID + ": " + g.At(a).ID + " " + edgeVerb[e.Kind] + " it", Via: g.At(a).ID})
 				}
 			}
 			b.callers(a, d+1)
@@ -316,14 +316,14 @@ func (b *ctxBuilder) recipe(purpose string, f int32) {
 				continue
 			}
 			if inFile == nil {
-				for i := range g.Nodes {
-					if g.Nodes[i].Path == fn.Path {
+				for i := range int32(g.Len()) {
+					if g.At(i).Path == fn.Path {
 						inFile = append(inFile, int32(i))
 					}
 				}
 			}
 			if at := innermost(g, inFile, d.Pos); at >= 0 {
-				text := fmt.Sprintf("%s: %s %s at %s:%d:%d: %s", g.Nodes[at].ID, d.Severity, d.Code, d.Path, d.Line, d.Column, d.Message)
+				text := fmt.Sprintf("%s: %s %s at %s:%d:%d: %s", g.At(at).ID, d.Severity, d.Code, d.Path, d.Line, d.Column, d.Message)
 				b.add(at, 1, false, ContextReason{Kind: "diagnostic", Text: text})
 			}
 		}
@@ -335,7 +335,7 @@ func (b *ctxBuilder) members(o int32, depth int) {
 	g := b.g
 	for _, ei := range g.In(o) {
 		if e := &g.Edges[ei]; e.Kind == graph.EdgeDeclaredIn {
-			b.add(e.From, depth, false, ContextReason{Kind: "member", Text: g.Nodes[e.From].ID + ": member of " + g.Nodes[o].ID, Via: g.Nodes[o].ID})
+			b.add(e.From, depth, false, ContextReason{Kind: "member", Text: g.At(e.From).ID + ": member of " + g.At(o).ID, Via: g.At(o).ID})
 		}
 	}
 }
@@ -345,7 +345,7 @@ func (b *ctxBuilder) callers(t int32, depth int) {
 	g := b.g
 	for _, ei := range g.In(t) {
 		if e := &g.Edges[ei]; e.Kind == graph.EdgeTriggers || e.Kind == graph.EdgeCalls {
-			b.add(e.From, depth, false, ContextReason{Kind: "caller", Text: g.Nodes[e.From].ID + ": it " + edgeVerb[e.Kind] + " " + g.Nodes[t].ID, Via: g.Nodes[t].ID})
+			b.add(e.From, depth, false, ContextReason{Kind: "caller", Text: g.At(e.From).ID + ": it " + edgeVerb[e.Kind] + " " + g.At(t).ID, Via: g.At(t).ID})
 		}
 	}
 }
@@ -355,11 +355,11 @@ func (b *ctxBuilder) callers(t int32, depth int) {
 func innermost(g *graph.Graph, nodes []int32, pos int) int32 {
 	best := int32(-1)
 	for _, i := range nodes {
-		n := &g.Nodes[i]
+		n := g.At(i)
 		if pos < n.Pos || pos > n.End {
 			continue
 		}
-		if best < 0 || n.End-n.Pos < g.Nodes[best].End-g.Nodes[best].Pos {
+		if best < 0 || n.End-n.Pos < g.At(best).End-g.At(best).Pos {
 			best = i
 		}
 	}
@@ -368,7 +368,7 @@ func innermost(g *graph.Graph, nodes []int32, pos int) int32 {
 
 // fill sets the parts include asks for on it.
 func (b *ctxBuilder) fill(it *ContextItem) {
-	n := &b.g.Nodes[it.idx]
+	n := b.g.At(it.idx)
 	if s := b.g.Signature(n); b.inc["signature"] && s != "" {
 		it.Signature = &s
 	}
@@ -393,7 +393,7 @@ func (b *ctxBuilder) fill(it *ContextItem) {
 // from the catalog or from the component it renders, a state's value.
 func (b *ctxBuilder) constraints(i int32) []InputConstraint {
 	g := b.g
-	n := &g.Nodes[i]
+	n := g.At(i)
 	set := map[string]bool{}
 	for _, pr := range n.Props {
 		set[pr.Name] = true
@@ -419,7 +419,7 @@ func (b *ctxBuilder) constraints(i int32) []InputConstraint {
 			}
 			for _, pi := range g.In(e.To) {
 				pe := &g.Edges[pi]
-				pn := &g.Nodes[pe.From]
+				pn := g.At(pe.From)
 				if pe.Kind != graph.EdgeDeclaredIn || pn.Kind != graph.KindProp {
 					continue
 				}
@@ -456,13 +456,13 @@ func (b *ctxBuilder) fit(purpose string, focus []string) (any, *protocol.Error) 
 		for _, ei := range g.Out(i) {
 			e := &g.Edges[ei]
 			if included[e.To] || e.To == i {
-				out = append(out, ContextEdge{From: g.Nodes[e.From].ID, Kind: e.Kind, To: g.Nodes[e.To].ID, Layer: e.Layer, Site: Site{e.Path, e.Line, e.Column}})
+				out = append(out, ContextEdge{From: g.At(e.From).ID, Kind: e.Kind, To: g.At(e.To).ID, Layer: e.Layer, Site: edgeSite(g, e)})
 			}
 		}
 		for _, ei := range g.In(i) {
 			e := &g.Edges[ei]
 			if included[e.From] && e.From != i {
-				out = append(out, ContextEdge{From: g.Nodes[e.From].ID, Kind: e.Kind, To: g.Nodes[e.To].ID, Layer: e.Layer, Site: Site{e.Path, e.Line, e.Column}})
+				out = append(out, ContextEdge{From: g.At(e.From).ID, Kind: e.Kind, To: g.At(e.To).ID, Layer: e.Layer, Site: edgeSite(g, e)})
 			}
 		}
 		return out

@@ -143,10 +143,10 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 	var boundaries []Boundary
 	addEdge := func(ei int32, d int) {
 		e := &g.Edges[ei]
-		edges = append(edges, GraphEdge{From: g.Nodes[e.From].ID, Kind: e.Kind, To: g.Nodes[e.To].ID, Layer: e.Layer, Depth: d, Site: Site{e.Path, e.Line, e.Column}})
+		edges = append(edges, GraphEdge{From: g.At(e.From).ID, Kind: e.Kind, To: g.At(e.To).ID, Layer: e.Layer, Depth: d, Site: edgeSite(g, e)})
 		mentioned[e.From], mentioned[e.To] = true, true
-		if t := &g.Nodes[e.To]; t.Foreign && !incoming {
-			boundaries = append(boundaries, Boundary{Node: t.ID, Reason: "foreign_implementation", Via: g.Nodes[e.From].ID,
+		if t := g.At(e.To); t.Foreign && !incoming {
+			boundaries = append(boundaries, Boundary{Node: t.ID, Reason: "foreign_implementation", Via: g.At(e.From).ID,
 				Detail: t.ID + " is implemented outside the project; the compiler cannot see what it reads or writes"})
 		}
 	}
@@ -169,7 +169,7 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 		for _, path := range paths {
 			ids := make([]string, len(path.nodes))
 			for i, n := range path.nodes {
-				ids[i] = g.Nodes[n].ID
+				ids[i] = g.At(n).ID
 			}
 			out = append(out, map[string]any{"nodes": ids})
 		}
@@ -194,11 +194,11 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 	for _, i := range ids {
 		if len(nodes) == c.limits.MaxNodes {
 			if len(omitted) < 50 {
-				omitted = append(omitted, g.Nodes[i].ID)
+				omitted = append(omitted, g.At(i).ID)
 			}
 			continue
 		}
-		nodes = append(nodes, summary(g, &g.Nodes[i]))
+		nodes = append(nodes, summary(g, g.At(i)))
 	}
 	if extra := len(ids) - len(nodes); extra > 0 {
 		c.trunc.Truncated = true
@@ -343,12 +343,12 @@ func opImpactAnalyze(c *call) (any, *protocol.Error) {
 			if len(impacted) == c.limits.MaxNodes {
 				extra++
 				if len(omitted) < 50 {
-					omitted = append(omitted, g.Nodes[node].ID)
+					omitted = append(omitted, g.At(node).ID)
 				}
 				continue
 			}
-			impacted = append(impacted, Impacted{Node: summary(g, &g.Nodes[node]), Depth: st.depth, From: g.Nodes[from].ID,
-				EdgeKind: e.Kind, Layer: e.Layer, Site: Site{e.Path, e.Line, e.Column}})
+			impacted = append(impacted, Impacted{Node: summary(g, g.At(node)), Depth: st.depth, From: g.At(from).ID,
+				EdgeKind: e.Kind, Layer: e.Layer, Site: edgeSite(g, e)})
 		}
 	}
 	if p.Direction == "dependents" || p.Direction == "both" {

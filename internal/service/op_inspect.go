@@ -291,8 +291,8 @@ func semanticDiff(base, cand *graph.Graph, paths []string, data *CandidateData) 
 		}
 	}
 	var out []DiffEntry
-	for i := range cand.Nodes {
-		n := &cand.Nodes[i]
+	for i := range int32(cand.Len()) {
+		n := cand.At(i)
 		_, isMoved := moved[n.ID]
 		if !inPaths[n.Path] && !isMoved {
 			continue
@@ -319,8 +319,8 @@ func semanticDiff(base, cand *graph.Graph, paths []string, data *CandidateData) 
 			out = append(out, DiffEntry{Node: n.ID, Change: "modified", Expected: expected[n.ID], Properties: props})
 		}
 	}
-	for i := range base.Nodes {
-		n := &base.Nodes[i]
+	for i := range int32(base.Len()) {
+		n := base.At(i)
 		if !inPaths[n.Path] && !gone[n.ID] {
 			continue
 		}

@@ -41,7 +41,7 @@ func opNodeFind(c *call) (any, *protocol.Error) {
 	// Matches come in document order, so the first ones are the answer;
 	// later ones are only counted and named in the omission.
 	ix.Find(q, func(i int32, name, id, value bool) {
-		n := &g.Nodes[i]
+		n := g.At(i)
 		if p.Kind != "" && n.Kind != p.Kind || p.Path != "" && n.Path != p.Path || p.Owner != "" && n.Owner != p.Owner {
 			return
 		}
@@ -170,7 +170,7 @@ func opNodeGet(c *call) (any, *protocol.Error) {
 }
 
 func (c *call) nodeEntry(g *graph.Graph, i int32, parts map[string]bool, limit int) map[string]any {
-	n := &g.Nodes[i]
+	n := g.At(i)
 	entry := map[string]any{"node": summary(g, n)}
 	if parts["properties"] {
 		props := []Property{}
@@ -190,7 +190,7 @@ func (c *call) nodeEntry(g *graph.Graph, i int32, parts map[string]bool, limit i
 					break
 				}
 				e := g.Edges[ei]
-				edges = append(edges, Edge{Direction: "outgoing", Kind: e.Kind, Layer: e.Layer, Node: g.Nodes[e.To].ID, Site: Site{e.Path, e.Line, e.Column}})
+				edges = append(edges, Edge{Direction: "outgoing", Kind: e.Kind, Layer: e.Layer, Node: g.At(e.To).ID, Site: edgeSite(g, &e)})
 			}
 		}
 		if parts["incoming"] {
@@ -201,7 +201,7 @@ func (c *call) nodeEntry(g *graph.Graph, i int32, parts map[string]bool, limit i
 					break
 				}
 				e := g.Edges[ei]
-				edges = append(edges, Edge{Direction: "incoming", Kind: e.Kind, Layer: e.Layer, Node: g.Nodes[e.From].ID, Site: Site{e.Path, e.Line, e.Column}})
+				edges = append(edges, Edge{Direction: "incoming", Kind: e.Kind, Layer: e.Layer, Node: g.At(e.From).ID, Site: edgeSite(g, &e)})
 			}
 		}
 		entry["edges"] = edges

@@ -710,7 +710,7 @@ func affectedIDs(g *graph.Graph, diff []DiffEntry, max int) ([]string, bool) {
 			if e.Kind == graph.EdgeChildOf {
 				continue
 			}
-			add(g.Nodes[e.From].ID)
+			add(g.At(e.From).ID)
 		}
 	}
 	return out, more
