@@ -29,7 +29,19 @@ import (
 //     the actions it triggers, the actions that write it if it is a state;
 //     reason behavior), what those actions write, invoke, call or navigate
 //     to (reason effect, one step further) and their callers (reason
-//     caller).
+//     caller). The answer is kept to what changing the actions needs:
+//     a reason's via names the related node and its text states the
+//     relation without repeating the ids ("the action writes it", "it
+//     triggers the action", "the focus triggers it", "it writes the
+//     focus"); the edges are those of the actions involved and of the
+//     required items (a relation between two other items, such as a
+//     mutation reading a state, is in the signature of the item that
+//     holds it), without a site (an edge's site is its source node's
+//     token, which the item already identifies); and with the default
+//     include, the implementation is given only for the actions involved
+//     and the required items, and not when it is the signature itself
+//     (the other items are summarized by their signature); an item has
+//     one of the two, since an implementation begins with its signature.
 //   - diagnose: for each diagnostic of a focus's file, the innermost node
 //     whose span holds it (reason diagnostic).
 //
@@ -41,7 +53,9 @@ import (
 // and authorization add a coverage gap each: this profile has neither.
 // Without include, the parts are: understand signature; change_input
 // signature and input_constraints; change_behavior signature and
-// implementation; diagnose signature and diagnostics.
+// implementation (the implementation narrowed as above); diagnose
+// signature and diagnostics. An explicit include gives its parts on every
+// item.
 //
 // Only the focus and expanded nodes are required. Required context is
 // never cut: if the required items alone, with the edges between them, do
@@ -93,13 +107,14 @@ type ContextItem struct {
 	idx int32
 }
 
-// ContextEdge is a relation between two included nodes.
+// ContextEdge is a relation between two included nodes. Site is nil in
+// change_behavior.
 type ContextEdge struct {
 	From  string `json:"from"`
 	Kind  string `json:"kind"`
 	To    string `json:"to"`
 	Layer string `json:"layer"`
-	Site  Site   `json:"site"`
+	Site  *Site  `json:"site,omitempty"`
 }
 
 type contextResult struct {
@@ -195,6 +210,10 @@ func opContextBuild(c *call) (any, *protocol.Error) {
 	}
 
 	b := &ctxBuilder{c: c, g: g, inc: inc, pos: map[int32]int{}, maxDepth: c.limits.MaxDepth}
+	if p.Purpose == "change_behavior" {
+		b.actions = map[int32]bool{}
+		b.narrowBodies = p.Include == nil
+	}
 	for _, f := range focus {
 		b.add(f, 0, true, ContextReason{Kind: "focus", Text: g.At(f).ID + ": focus of " + p.Purpose})
 	}
@@ -226,6 +245,12 @@ type ctxBuilder struct {
 	items    []ContextItem
 	pos      map[int32]int
 	maxDepth int
+	// actions, set in change_behavior, holds the actions involved: the
+	// edges kept are theirs and the required items' (site-less), and
+	// with narrowBodies (the default include) only they and the required
+	// items get an implementation.
+	actions      map[int32]bool
+	narrowBodies bool
 }
 
 // add includes node i, or merges a new reason into it.
@@ -285,17 +310,18 @@ func (b *ctxBuilder) recipe(purpose string, f int32) {
 		}
 		for _, ei := range g.Out(f) {
 			if e := &g.Edges[ei]; e.Kind == graph.EdgeTriggers && g.At(e.To).Kind == graph.KindAction {
-				b.add(e.To, 1, false, ContextReason{Kind: "behavior", Text: g.At(e.To).ID + ": " + fn.ID + " triggers it", Via: fn.ID})
+				b.add(e.To, 1, false, ContextReason{Kind: "behavior", Text: "the focus triggers it", Via: fn.ID})
 				actions = append(actions, e.To)
 			}
 		}
 		for _, ei := range g.In(f) {
 			if e := &g.Edges[ei]; e.Kind == graph.EdgeWrites && g.At(e.From).Kind == graph.KindAction {
-				b.add(e.From, 1, false, ContextReason{Kind: "behavior", Text: g.At(e.From).ID + ": it writes " + fn.ID, Via: fn.ID})
+				b.add(e.From, 1, false, ContextReason{Kind: "behavior", Text: "it writes the focus", Via: fn.ID})
 				actions = append(actions, e.From)
 			}
 		}
 		for _, a := range actions {
+			b.actions[a] = true
 			d := 1
 			if a == f {
 				d = 0
@@ -304,10 +330,14 @@ func (b *ctxBuilder) recipe(purpose string, f int32) {
 				e := &g.Edges[ei]
 				switch e.Kind {
 				case graph.EdgeWrites, graph.EdgeInvokes, graph.EdgeCalls, graph.EdgeNavigatesTo:
-					b.add(e.To, d+1, false, ContextReason{Kind: "effect", Text: g.At(e.To).ID + ": " + g.At(a).ID + " " + edgeVerb[e.Kind] + " it", Via: g.At(a).ID})
+					b.add(e.To, d+1, false, ContextReason{Kind: "effect", Text: "the action " + edgeVerb[e.Kind] + " it", Via: g.At(a).ID})
 				}
 			}
-			b.callers(a, d+1)
+			for _, ei := range g.In(a) {
+				if e := &g.Edges[ei]; e.Kind == graph.EdgeTriggers || e.Kind == graph.EdgeCalls {
+					b.add(e.From, d+1, false, ContextReason{Kind: "caller", Text: "it " + edgeVerb[e.Kind] + " the action", Via: g.At(a).ID})
+				}
+			}
 		}
 	case "diagnose":
 		var inFile []int32
@@ -369,13 +399,30 @@ func innermost(g *graph.Graph, nodes []int32, pos int) int32 {
 // fill sets the parts include asks for on it.
 func (b *ctxBuilder) fill(it *ContextItem) {
 	n := b.g.At(it.idx)
-	if s := b.g.Signature(n); b.inc["signature"] && s != "" {
-		it.Signature = &s
+	sig := ""
+	if b.inc["signature"] {
+		sig = b.g.Signature(n)
 	}
 	f := b.c.snap.Project.File(n.Path)
-	if b.inc["implementation"] && f != nil && n.Pos <= n.End && n.End <= len(f.Src) {
-		s := string(f.Src[n.Pos:n.End])
-		it.Implementation = &s
+	body, hasBody := "", b.inc["implementation"] && f != nil && n.Pos <= n.End && n.End <= len(f.Src)
+	if hasBody {
+		body = string(f.Src[n.Pos:n.End])
+	}
+	if hasBody && b.narrowBodies {
+		// The default change_behavior include gives one of the two: the
+		// implementation of the actions involved and of the required
+		// items (unless it is the signature itself), the signature of
+		// the others.
+		hasBody = (b.actions[it.idx] || it.Required) && body != sig
+		if hasBody {
+			sig = ""
+		}
+	}
+	if sig != "" {
+		it.Signature = &sig
+	}
+	if hasBody {
+		it.Implementation = &body
 	}
 	if b.inc["input_constraints"] {
 		it.InputConstraints = b.constraints(it.idx)
@@ -449,6 +496,23 @@ func (b *ctxBuilder) fit(purpose string, focus []string) (any, *protocol.Error) 
 	included := map[int32]bool{}
 	res := contextResult{Items: []ContextItem{}, Edges: []ContextEdge{}}
 	size := len(`{"items":[],"edges":[]}`)
+	// In change_behavior (b.actions set), only the edges of the actions
+	// involved and of the required items are kept, without a site.
+	isRequired := map[int32]bool{}
+	for _, it := range b.items {
+		if it.Required {
+			isRequired[it.idx] = true
+		}
+	}
+	edge := func(e *graph.Edge) (ContextEdge, bool) {
+		ce := ContextEdge{From: g.At(e.From).ID, Kind: e.Kind, To: g.At(e.To).ID, Layer: e.Layer}
+		if b.actions == nil {
+			s := edgeSite(g, e)
+			ce.Site = &s
+			return ce, true
+		}
+		return ce, b.actions[e.From] || b.actions[e.To] || isRequired[e.From] || isRequired[e.To]
+	}
 	// edgesTo returns the edges between node i and the included nodes
 	// (and i itself).
 	edgesTo := func(i int32) []ContextEdge {
@@ -456,13 +520,17 @@ func (b *ctxBuilder) fit(purpose string, focus []string) (any, *protocol.Error) 
 		for _, ei := range g.Out(i) {
 			e := &g.Edges[ei]
 			if included[e.To] || e.To == i {
-				out = append(out, ContextEdge{From: g.At(e.From).ID, Kind: e.Kind, To: g.At(e.To).ID, Layer: e.Layer, Site: edgeSite(g, e)})
+				if ce, ok := edge(e); ok {
+					out = append(out, ce)
+				}
 			}
 		}
 		for _, ei := range g.In(i) {
 			e := &g.Edges[ei]
 			if included[e.From] && e.From != i {
-				out = append(out, ContextEdge{From: g.At(e.From).ID, Kind: e.Kind, To: g.At(e.To).ID, Layer: e.Layer, Site: edgeSite(g, e)})
+				if ce, ok := edge(e); ok {
+					out = append(out, ce)
+				}
 			}
 		}
 		return out
