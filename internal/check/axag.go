@@ -170,7 +170,8 @@ var axagKindWords = map[string]string{AxagString: "a string", AxagBool: "true or
 // query, mutation or action member, or an element). Other annotations
 // have no meaning to the checker.
 func (c *checker) checkAnnotations() {
-	for _, f := range c.in.Sources {
+	for _, m := range c.work {
+		f := m.file
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *syntax.AppDecl:

@@ -6,6 +6,7 @@ package check
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -70,6 +71,8 @@ type Result struct {
 	Contracts   []ContractInfo
 	// Preparation lists the commands that make the project compilable.
 	Preparation []string
+	// st is the checker's state, kept for Recheck.
+	st *checker
 }
 
 // ModuleInfo summarizes one source file.
@@ -117,6 +120,12 @@ type checker struct {
 	contractByName map[string]*contract
 	lockBroken     bool
 	pendingNav     []pendingNav
+	// work lists the modules whose declarations and bodies this compile
+	// checks: all of them, or for Recheck the changed ones.
+	work []*module
+	// derived is set for Recheck; failed then says why it cannot be used.
+	derived bool
+	failed  string
 }
 
 type module struct {
@@ -249,6 +258,7 @@ func Check(in *Input) *Result {
 		res.Graph = c.g
 	}
 	c.summaries(res)
+	res.st = c
 	return res
 }
 
@@ -378,28 +388,48 @@ func (c *checker) declare() {
 		paths = append(paths, f.Path)
 	}
 	sort.Strings(paths)
-	moduleNames := map[string]string{}
 	for _, p := range paths {
-		f := c.files[p]
-		m := &module{file: f, owners: map[string]*owner{}, models: map[string]*Model{}, externs: map[string]*extern{}, uses: map[string]*useSym{}}
+		m := newModule(c.files[p])
 		c.modules[p] = m
 		c.order = append(c.order, m)
+	}
+	c.work = c.order
+	c.declareModules()
+}
+
+func newModule(f *syntax.File) *module {
+	return &module{file: f, owners: map[string]*owner{}, models: map[string]*Model{}, externs: map[string]*extern{}, uses: map[string]*useSym{}}
+}
+
+// declareModules declares the modules of c.work: their nodes, then their
+// top-level declarations, then the fields of their models.
+func (c *checker) declareModules() {
+	moduleNames := map[string]string{}
+	if c.derived {
+		for _, m := range c.order {
+			if m.file.Module != nil && !slices.Contains(c.work, m) {
+				moduleNames[m.file.Text(m.file.Module.Name)] = m.file.Path
+			}
+		}
+	}
+	for _, m := range c.work {
+		f := m.file
 		var at syntax.Node // a nil *ModuleDecl must not become a non-nil Node
 		if f.Module != nil {
 			at = f.Module
 		}
-		m.node = c.node(f, graph.KindModule, "module:"+p, p, syntax.Span{Pos: 0, End: len(f.Src)}, at, "")
+		m.node = c.node(f, graph.KindModule, "module:"+f.Path, f.Path, syntax.Span{Pos: 0, End: len(f.Src)}, at, "")
 		if f.Module != nil {
 			name := f.Text(f.Module.Name)
 			c.g.At(m.node).Name = name
 			if other, dup := moduleNames[name]; dup {
 				c.errorf(f, f.Module.Name, diag.DuplicateModule, "module %s is also declared by %s; module names are unique in a project", name, other)
 			} else {
-				moduleNames[name] = p
+				moduleNames[name] = f.Path
 			}
 		}
 	}
-	for _, m := range c.order {
+	for _, m := range c.work {
 		f := m.file
 		for _, d := range f.Decls {
 			switch d := d.(type) {
@@ -460,7 +490,7 @@ func (c *checker) declare() {
 	}
 	// Model fields resolve after every model is known, so models may refer
 	// to each other in any order.
-	for _, m := range c.order {
+	for _, m := range c.work {
 		for _, d := range m.modelDecls {
 			mod := m.models[d.Name.Name]
 			seen := map[string]bool{}
@@ -583,8 +613,12 @@ func (c *checker) entryPoints(res *Result) {
 			res.EntryPoints = append(res.EntryPoints, o.id)
 		}
 	}
-	// navigate() and Link(to:) calls were checked before the routes had
-	// nodes; their edges are added now.
+	c.resolveNav(a)
+}
+
+// resolveNav adds the edges of navigate() and Link(to:) calls, which were
+// checked before the routes had nodes.
+func (c *checker) resolveNav(a *syntax.AppDecl) {
 	for _, nav := range c.pendingNav {
 		if ri, ok := c.g.Lookup("route:" + nav.path); ok {
 			c.edge(nav.from, ri, graph.EdgeNavigatesTo, graph.Resolved)
@@ -630,29 +664,41 @@ func (c *checker) summaries(res *Result) {
 		counts[d.Path] = k
 	}
 	for _, m := range c.order {
-		mi := ModuleInfo{Path: m.file.Path, Errors: counts[m.file.Path][0], Warnings: counts[m.file.Path][1]}
-		if m.file.Module != nil {
-			mi.Name = m.file.Text(m.file.Module.Name)
-		}
-		for _, d := range m.file.Decls {
-			if o, ok := d.(*syntax.OwnerDecl); ok && m.owners[o.Name.Name] != nil && m.owners[o.Name.Name].decl == o {
-				mi.Owners = append(mi.Owners, m.owners[o.Name.Name].id)
-			}
-		}
-		for _, u := range m.file.Uses {
-			if s := m.uses[u.Name.Name]; s != nil && s.decl == u {
-				switch {
-				case s.contract != nil:
-					mi.Imports = append(mi.Imports, "contract_import:"+s.contract.name)
-				case s.owner != nil:
-					mi.Imports = append(mi.Imports, s.owner.mod.file.Path)
-				case s.model != nil:
-					mi.Imports = append(mi.Imports, c.modelModule(s.model))
-				}
-			}
-		}
-		res.Modules = append(res.Modules, mi)
+		res.Modules = append(res.Modules, c.moduleInfo(m, counts[m.file.Path]))
 	}
+	res.Contracts = c.contractInfos()
+}
+
+// moduleInfo summarizes m, which has counts[0] errors and counts[1]
+// warnings.
+func (c *checker) moduleInfo(m *module, counts [2]int) ModuleInfo {
+	mi := ModuleInfo{Path: m.file.Path, Errors: counts[0], Warnings: counts[1]}
+	if m.file.Module != nil {
+		mi.Name = m.file.Text(m.file.Module.Name)
+	}
+	for _, d := range m.file.Decls {
+		if o, ok := d.(*syntax.OwnerDecl); ok && m.owners[o.Name.Name] != nil && m.owners[o.Name.Name].decl == o {
+			mi.Owners = append(mi.Owners, m.owners[o.Name.Name].id)
+		}
+	}
+	for _, u := range m.file.Uses {
+		if s := m.uses[u.Name.Name]; s != nil && s.decl == u {
+			switch {
+			case s.contract != nil:
+				mi.Imports = append(mi.Imports, "contract_import:"+s.contract.name)
+			case s.owner != nil:
+				mi.Imports = append(mi.Imports, s.owner.mod.file.Path)
+			case s.model != nil:
+				mi.Imports = append(mi.Imports, c.modelModule(s.model))
+			}
+		}
+	}
+	return mi
+}
+
+// contractInfos lists the imported contracts by id.
+func (c *checker) contractInfos() []ContractInfo {
+	var out []ContractInfo
 	ids := make([]string, 0, len(c.contracts))
 	for id := range c.contracts {
 		ids = append(ids, id)
@@ -663,8 +709,9 @@ func (c *checker) summaries(res *Result) {
 		if !k.imported {
 			continue
 		}
-		res.Contracts = append(res.Contracts, ContractInfo{ID: id, Name: k.name, Node: "contract_import:" + k.name, Path: k.file.Path, SHA256: c.in.ContractSHA[k.file.Path], Signed: k.signed})
+		out = append(out, ContractInfo{ID: id, Name: k.name, Node: "contract_import:" + k.name, Path: k.file.Path, SHA256: c.in.ContractSHA[k.file.Path], Signed: k.signed})
 	}
+	return out
 }
 
 func (c *checker) modelModule(mod *Model) string {

@@ -226,6 +226,12 @@ func (c *checker) importContract(k *contract) {
 	if k.imported {
 		return
 	}
+	if c.derived {
+		// Contracts are shared with the base compile, which never imported
+		// this one: only a whole compile may.
+		c.failed = "a contract imported for the first time"
+		return
+	}
 	k.imported = true
 	f := k.file
 	k.node = c.node(f, graph.KindContractImport, "contract_import:"+k.name, k.name, k.decl, k.decl.Name, "")

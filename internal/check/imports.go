@@ -13,7 +13,7 @@ import (
 // resolveImports binds every use line to the contract, component or model
 // it names.
 func (c *checker) resolveImports() {
-	for _, m := range c.order {
+	for _, m := range c.work {
 		f := m.file
 		for _, u := range m.file.Uses {
 			if u.Name.Name == "" {
@@ -195,7 +195,7 @@ func (c *checker) checkImportGraph() {
 
 // unusedImports warns about use lines nothing refers to.
 func (c *checker) unusedImports() {
-	for _, m := range c.order {
+	for _, m := range c.work {
 		for _, u := range m.file.Uses {
 			s := m.uses[u.Name.Name]
 			if s == nil || s.decl != u || s.used {

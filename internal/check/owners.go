@@ -43,7 +43,7 @@ func (x ctx) with(name string, t *Type) ctx {
 }
 
 func (c *checker) checkBodies() {
-	for _, m := range c.order {
+	for _, m := range c.work {
 		for _, d := range m.file.Decls {
 			if od, ok := d.(*syntax.OwnerDecl); ok {
 				if o := m.owners[od.Name.Name]; o != nil && o.decl == od {
@@ -52,7 +52,7 @@ func (c *checker) checkBodies() {
 			}
 		}
 	}
-	for _, m := range c.order {
+	for _, m := range c.work {
 		for _, d := range m.file.Decls {
 			if od, ok := d.(*syntax.OwnerDecl); ok {
 				if o := m.owners[od.Name.Name]; o != nil && o.decl == od {
@@ -106,6 +106,12 @@ func (c *checker) checkProps(o *owner) {
 		}
 		c.modelEdges(s.node, s.typ)
 		o.props = append(o.props, s)
+	}
+	// Built here, not when first rendered: after checking, an owner is
+	// read concurrently by rechecks of other modules.
+	o.specs = make([]propSpec, 0, len(o.props))
+	for _, s := range o.props {
+		o.specs = append(o.specs, propSpec{name: s.name, typ: s.typ, required: s.required})
 	}
 }
 

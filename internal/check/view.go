@@ -72,12 +72,6 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, path string) {
 		props = catalogSpecs[ce.Name]
 	} else if o := c.lookupOwner(x.o.mod, e.Name.Name); o != nil && o.decl.Kind == syntax.Component {
 		c.edge(n, o.node, graph.EdgeRenders, graph.Resolved)
-		if o.specs == nil {
-			o.specs = make([]propSpec, 0, len(o.props))
-			for _, s := range o.props {
-				o.specs = append(o.specs, propSpec{name: s.name, typ: s.typ, required: s.required})
-			}
-		}
 		props = o.specs
 	} else {
 		known = false

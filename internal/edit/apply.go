@@ -379,7 +379,7 @@ func (a *applier) compile() *protocol.Error {
 		}
 	}
 	t := time.Now()
-	p := project.Compile(&in)
+	p := project.CompileFrom(a.proj, &in)
 	a.spent += time.Since(t)
 	a.proj, a.pending, a.cur, a.overlay = p, map[string][]splice{}, map[string][]byte{}, map[string]any{}
 	if a.spent > a.budget {

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"slices"
+	"sync/atomic"
 
 	"github.com/axiomcore/acore/internal/syntax"
 )
@@ -16,10 +17,12 @@ import (
 type patch struct {
 	base  *Graph
 	paths map[string]bool
-	// claimed marks base nodes re-created so far, by index.
-	claimed map[int32]bool
+	// claimed marks base nodes re-created so far, by index; count
+	// counts them.
+	claimed []bool
+	count   int
 	// owned marks the pages this graph copied from its base.
-	owned map[int32]bool
+	owned []bool
 	// extra holds nodes the base does not have; any makes Finish fail.
 	extra  []Node
 	failed string
@@ -29,7 +32,7 @@ type patch struct {
 // re-creates every node and edge of the files at paths. Nodes of other
 // files are read from base and must not be changed.
 func Derive(base *Graph, paths []string) *Graph {
-	p := &patch{base: base, paths: map[string]bool{}, claimed: map[int32]bool{}, owned: map[int32]bool{}}
+	p := &patch{base: base, paths: map[string]bool{}, claimed: make([]bool, base.n), owned: make([]bool, len(base.pages))}
 	for _, path := range paths {
 		p.paths[path] = true
 	}
@@ -55,6 +58,7 @@ func (p *patch) add(g *Graph, n Node) (int32, bool) {
 		p.fail("a node moved to another file or kind: " + n.ID)
 	default:
 		p.claimed[i] = true
+		p.count++
 		page := i >> pageBits
 		if !p.owned[page] {
 			p.owned[page] = true
@@ -95,66 +99,85 @@ func (g *Graph) Finish(files []*syntax.File) string {
 	base := p.base
 	want := int32(0)
 	for path := range p.paths {
-		want += base.nodesIn(path)
+		want += int32(len(base.NodesIn(path)))
 	}
-	if int32(len(p.claimed)) != want {
+	if int32(p.count) != want {
 		return "a node of the base is gone"
 	}
-	// The edges: as Freeze keeps them, the first of each source, target
-	// and kind, which must be the base's edges of the same sources.
-	type key struct {
-		from, to int32
-		kind     string
-	}
-	seen := make(map[key]string, len(g.Edges))
-	for _, e := range g.Edges {
-		if !p.claimed[e.From] {
-			return "an edge from a node outside the re-created files"
+	// The edges: each re-created node's, as Freeze keeps them (the first
+	// of each target and kind, in order), must be its edges in the base.
+	outAt, out := rows(base.n, len(g.Edges), func(k int) int32 { return g.Edges[k].From })
+	g.Changed = make([]int32, 0, p.count)
+	for i, ok := range p.claimed {
+		if !ok {
+			if outAt[i] != outAt[i+1] {
+				return "an edge from a node outside the re-created files"
+			}
+			continue
 		}
-		k := key{e.From, e.To, e.Kind}
-		if _, dup := seen[k]; !dup {
-			seen[k] = e.Layer
-		}
-	}
-	n := 0
-	for i := range p.claimed {
-		for _, ei := range base.Out(i) {
-			e := &base.Edges[ei]
-			if l, ok := seen[key{e.From, e.To, e.Kind}]; !ok || l != e.Layer {
+		g.Changed = append(g.Changed, int32(i))
+		row, have := out[outAt[i]:outAt[i+1]], base.Out(int32(i))
+		k := 0
+	next:
+		for j, ei := range row {
+			e := &g.Edges[ei]
+			for _, ej := range row[:j] {
+				if d := &g.Edges[ej]; d.To == e.To && d.Kind == e.Kind {
+					continue next // a repeat, which Freeze drops
+				}
+			}
+			if k == len(have) {
 				return "the edges changed"
 			}
-			n++
+			if b := &base.Edges[have[k]]; b.To != e.To || b.Kind != e.Kind || b.Layer != e.Layer {
+				return "the edges changed"
+			}
+			k++
 		}
-	}
-	if n != len(seen) {
-		return "the edges changed"
+		if k != len(have) {
+			return "the edges changed"
+		}
 	}
 	g.Edges, g.out, g.in, g.outAt, g.inAt = base.Edges, base.out, base.in, base.outAt, base.inAt
-	g.SetFiles(files)
-	for i := range g.versions {
-		if !p.claimed[int32(i)] {
-			g.versions[i].Store(base.versions[i].Load())
+	g.setFiles(files)
+	// Versions: the base's, except on the pages of re-created nodes.
+	g.versions = slices.Clone(base.versions)
+	for k, owned := range p.owned {
+		if !owned {
+			continue
 		}
+		page := make([]atomic.Pointer[string], pageSize)
+		for j := range page {
+			if i := k<<pageBits + j; i < base.n && !p.claimed[i] {
+				page[j].Store(base.versions[k][j].Load())
+			}
+		}
+		g.versions[k] = page
 	}
 	g.From = base
-	g.Changed = make([]int32, 0, len(p.claimed))
-	for i := range p.claimed {
-		g.Changed = append(g.Changed, i)
-	}
-	slices.Sort(g.Changed)
 	g.patch = nil
 	return ""
 }
 
-// nodesIn counts the nodes of the file at path.
-func (g *Graph) nodesIn(path string) int32 {
+// NodesIn returns the indexes of the nodes of the file at path, in
+// index order.
+func (g *Graph) NodesIn(path string) []int32 {
 	g.perPathOnce.Do(func() {
-		g.perPath = map[string]int32{}
-		for _, page := range g.pages {
-			for k := range page {
-				g.perPath[page[k].Path]++
-			}
+		if g.From != nil {
+			// Derived graphs have their base's nodes at the same indexes.
+			g.perPath = g.From.perPathIndex()
+			return
+		}
+		g.perPath = map[string][]int32{}
+		for i := range int32(g.n) {
+			p := g.At(i).Path
+			g.perPath[p] = append(g.perPath[p], i)
 		}
 	})
 	return g.perPath[path]
+}
+
+func (g *Graph) perPathIndex() map[string][]int32 {
+	g.NodesIn("")
+	return g.perPath
 }

@@ -135,13 +135,14 @@ type Graph struct {
 	// a large project are never asked for, and hashing each node's text
 	// (which contains its children's) at compile time costs more than the
 	// rest of the graph.
-	versions []atomic.Pointer[string]
+	// They are paged as the nodes are.
+	versions [][]atomic.Pointer[string]
 
 	searchOnce sync.Once
 	search     *Search
 
 	perPathOnce sync.Once
-	perPath     map[string]int32
+	perPath     map[string][]int32
 
 	// patch is set while the graph is being derived from a base.
 	patch *patch
@@ -312,11 +313,26 @@ func (g *Graph) In(i int32) []int32 { return g.in[g.inAt[i]:g.inAt[i+1]] }
 // versions and signatures computed on demand. Call it before the graph is
 // shared.
 func (g *Graph) SetFiles(files []*syntax.File) {
+	g.setFiles(files)
+	g.versions = make([][]atomic.Pointer[string], len(g.pages))
+	for k := range g.versions {
+		g.versions[k] = make([]atomic.Pointer[string], pageSize)
+	}
+}
+
+func (g *Graph) setFiles(files []*syntax.File) {
 	g.files = make(map[string]*syntax.File, len(files))
 	for _, f := range files {
 		g.files[f.Path] = f
 	}
-	g.versions = make([]atomic.Pointer[string], g.Len())
+}
+
+// version is the cache slot of node i's version, or nil.
+func (g *Graph) version(i int32) *atomic.Pointer[string] {
+	if int(i>>pageBits) < len(g.versions) {
+		return &g.versions[i>>pageBits][i&(pageSize-1)]
+	}
+	return nil
 }
 
 // File returns the parsed file at path.
@@ -325,8 +341,9 @@ func (g *Graph) File(path string) *syntax.File { return g.files[path] }
 // Version returns the node's version: a fingerprint of its kind, name, file
 // and authored text. It is safe for concurrent use.
 func (g *Graph) Version(n *Node) string {
-	if int(n.Index) < len(g.versions) {
-		if v := g.versions[n.Index].Load(); v != nil {
+	slot := g.version(n.Index)
+	if slot != nil {
+		if v := slot.Load(); v != nil {
 			return *v
 		}
 	}
@@ -335,8 +352,8 @@ func (g *Graph) Version(n *Node) string {
 		text = f.Src[n.Pos:n.End]
 	}
 	v := Fingerprint(n.Kind, n.Name, n.Path, text)
-	if int(n.Index) < len(g.versions) {
-		g.versions[n.Index].Store(&v)
+	if slot != nil {
+		slot.Store(&v)
 	}
 	return v
 }

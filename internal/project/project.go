@@ -22,6 +22,10 @@ type Project struct {
 	Sources   []*syntax.File
 	Contracts []*syntax.File
 	Result    *check.Result
+	// Changed lists the sources that were rechecked over the project this
+	// one was compiled from (see CompileFrom), which it shares the rest
+	// with; it is nil for a whole compile.
+	Changed []string
 }
 
 // Open loads and compiles the project at root. Bounds hit while loading
@@ -58,6 +62,68 @@ func limitCode(reason string) string {
 
 // Compile parses and checks loaded inputs.
 func Compile(in *load.Inputs) *Project {
+	p, ci := parse(in)
+	p.Result = check.Check(ci)
+	return p
+}
+
+// CompileFrom compiles in as Compile does, reusing the compile of base
+// when in differs from base's inputs only in the content of a few .acore
+// sources that the rest of the project cannot see change (check.Recheck):
+// then only those modules are checked, and the graph shares base's other
+// nodes. base may be nil.
+func CompileFrom(base *Project, in *load.Inputs) *Project {
+	changed, ok := changedSources(base, in)
+	if !ok {
+		return Compile(in)
+	}
+	p, ci := parse(in)
+	if p.Result = check.Recheck(base.Result, ci, changed); p.Result == nil {
+		p.Result = check.Check(ci)
+	} else {
+		p.Changed = changed
+	}
+	return p
+}
+
+// changedSources lists the sources whose content differs between base's
+// inputs and in, when nothing else differs.
+func changedSources(base *Project, in *load.Inputs) ([]string, bool) {
+	if base == nil || base.Result == nil || base.Inputs == nil {
+		return nil, false
+	}
+	b := base.Inputs
+	if b.Root != in.Root || len(b.Sources) != len(in.Sources) || !sameFiles(b.Contracts, in.Contracts) ||
+		!sameFiles(b.ContractSources, in.ContractSources) || (b.Lock == nil) != (in.Lock == nil) ||
+		b.Lock != nil && (b.Lock.SHA256 != in.Lock.SHA256 || b.Lock.SHA256 == "") {
+		return nil, false
+	}
+	var changed []string
+	for i, f := range in.Sources {
+		if b.Sources[i].Path != f.Path || f.SHA256 == "" {
+			return nil, false
+		}
+		if b.Sources[i].SHA256 != f.SHA256 {
+			changed = append(changed, f.Path)
+		}
+	}
+	return changed, len(changed) > 0
+}
+
+func sameFiles(a, b []load.File) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Path != b[i].Path || a[i].SHA256 != b[i].SHA256 || a[i].SHA256 == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// parse parses in and makes the checker's input.
+func parse(in *load.Inputs) (*Project, *check.Input) {
 	p := &Project{Inputs: in}
 	ci := &check.Input{Root: in.Root, ContractSHA: map[string]string{}}
 	p.Sources = parseAll(in.Sources)
@@ -80,8 +146,7 @@ func Compile(in *load.Inputs) *Project {
 			ci.Lock = l
 		}
 	}
-	p.Result = check.Check(ci)
-	return p
+	return p, ci
 }
 
 // File returns the parsed source or contract file at path.

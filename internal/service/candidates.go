@@ -324,7 +324,7 @@ func (c *call) compileCandidate(cand *candidate.Candidate) (*compiledCandidate, 
 			"candidate %s was stored by another compiler build (its snapshot %s is %s here)", cand.ID, cand.Snapshot, id).
 			WithTarget("candidate", cand.ID).Next("change.propose", "Propose the change again on latest", nil)
 	}
-	cc := &compiledCandidate{base: base, proj: project.Compile(in)}
+	cc := &compiledCandidate{base: base, proj: project.CompileFrom(base.Project, in)}
 	c.s.store.Add(in, cc.proj)
 	st.cache(cand.ID, cand.Version, cc)
 	return cc, nil

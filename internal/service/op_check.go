@@ -119,7 +119,7 @@ func opCheckRun(c *call) (any, *protocol.Error) {
 		if e != nil {
 			return nil, e
 		}
-		cand = project.Compile(in)
+		cand = project.CompileFrom(base, in)
 		paths := map[string]bool{}
 		for p := range files {
 			paths[p] = true

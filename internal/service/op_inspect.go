@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/axiomcore/acore/internal/candidate"
@@ -291,12 +292,27 @@ func semanticDiff(base, cand *graph.Graph, paths []string, data *CandidateData) 
 		}
 	}
 	var out []DiffEntry
-	for i := range int32(cand.Len()) {
-		n := cand.At(i)
-		_, isMoved := moved[n.ID]
-		if !inPaths[n.Path] && !isMoved {
-			continue
+	// Only nodes of the candidate's files, and nodes that moved, can
+	// differ; they are visited in index order.
+	nodesOf := func(g *graph.Graph, ids map[string]bool) []int32 {
+		var list []int32
+		for _, p := range paths {
+			list = append(list, g.NodesIn(p)...)
 		}
+		for id := range ids {
+			if i, ok := g.Lookup(id); ok && !inPaths[g.At(i).Path] {
+				list = append(list, i)
+			}
+		}
+		slices.Sort(list)
+		return list
+	}
+	movedIDs := map[string]bool{}
+	for id := range moved {
+		movedIDs[id] = true
+	}
+	for _, i := range nodesOf(cand, movedIDs) {
+		n := cand.At(i)
 		if old, ok := moved[n.ID]; ok {
 			e := DiffEntry{Node: n.ID, Change: "relocated", From: old, Expected: true}
 			if on, ok := base.Node(old); ok {
@@ -315,15 +331,12 @@ func semanticDiff(base, cand *graph.Graph, paths []string, data *CandidateData) 
 			continue
 		}
 		props := propertyDiff(on, n)
-		if len(props) > 0 || base.Signature(on) != cand.Signature(n) || on.Kind != n.Kind {
+		if len(props) > 0 || !sameSignature(base, on, cand, n) || on.Kind != n.Kind {
 			out = append(out, DiffEntry{Node: n.ID, Change: "modified", Expected: expected[n.ID], Properties: props})
 		}
 	}
-	for i := range int32(base.Len()) {
+	for _, i := range nodesOf(base, gone) {
 		n := base.At(i)
-		if !inPaths[n.Path] && !gone[n.ID] {
-			continue
-		}
 		if _, ok := cand.Lookup(n.ID); ok || gone[n.ID] {
 			continue
 		}
@@ -337,6 +350,18 @@ func semanticDiff(base, cand *graph.Graph, paths []string, data *CandidateData) 
 		out = []DiffEntry{}
 	}
 	return out
+}
+
+// sameSignature reports whether nodes a of ga and b of gb have the same
+// signature, comparing their source text before compacting it.
+func sameSignature(ga *graph.Graph, a *graph.Node, gb *graph.Graph, b *graph.Node) bool {
+	if a.Signature == "" && b.Signature == "" && a.SigEnd > a.SigPos && b.SigEnd > b.SigPos {
+		if fa, fb := ga.File(a.Path), gb.File(b.Path); fa != nil && fb != nil && a.SigEnd <= len(fa.Src) && b.SigEnd <= len(fb.Src) &&
+			string(fa.Src[a.SigPos:a.SigEnd]) == string(fb.Src[b.SigPos:b.SigEnd]) {
+			return true
+		}
+	}
+	return ga.Signature(a) == gb.Signature(b)
 }
 
 // propertyDiff lists the properties whose value differs, in the new

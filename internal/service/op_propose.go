@@ -347,7 +347,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	}
 	proj := res.Project
 	if proj.Inputs == nil || proj.Inputs.Fingerprint() != in.Fingerprint() {
-		proj = project.Compile(in)
+		proj = project.CompileFrom(b.base.Project, in)
 	}
 	if e := limitDiagnostic(proj.Result, stringSet(paths)); e != nil {
 		return nil, e

@@ -54,6 +54,10 @@ type Store struct {
 	// expired remembers evicted ids so that they answer snapshot_expired
 	// rather than not_found.
 	expired map[string]bool
+	// last is the snapshot captured or added last: a new capture is
+	// compiled from it, so that it rechecks only the modules that changed
+	// and shares the rest.
+	last *Snapshot
 }
 
 // DefaultBudget bounds the memory a store keeps, estimated as
@@ -111,11 +115,10 @@ func (s *Store) Latest() (*Snapshot, error) {
 		s.mu.Unlock()
 		return snap, nil
 	}
+	base := s.base()
 	s.mu.Unlock()
-	snap := &Snapshot{ID: id, Project: project.Compile(in), CapturedAt: time.Now().UTC(), Files: files(in)}
-	for _, f := range allFiles(in) {
-		snap.Bytes += compiledFactor * int64(len(f.Data))
-	}
+	p := project.CompileFrom(base, in)
+	snap := &Snapshot{ID: id, Project: p, CapturedAt: time.Now().UTC(), Files: files(in), Bytes: estimate(in, p)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if prev, ok := s.byID[id]; ok { // captured concurrently
@@ -123,6 +126,7 @@ func (s *Store) Latest() (*Snapshot, error) {
 		return prev, nil
 	}
 	s.byID[id] = snap
+	s.last = snap
 	delete(s.expired, id)
 	s.total += snap.Bytes
 	s.touch(id)
@@ -131,6 +135,38 @@ func (s *Store) Latest() (*Snapshot, error) {
 		s.persist(snap, in)
 	}
 	return snap, nil
+}
+
+// base returns the project a new capture is compiled from, or nil. The
+// caller holds s.mu.
+func (s *Store) base() *project.Project {
+	if s.last == nil {
+		return nil
+	}
+	return s.last.Project
+}
+
+// estimate is the memory a compiled snapshot adds: compiledFactor times
+// its input bytes, or only its rechecked sources' when it shares the rest
+// with the project it was compiled from.
+func estimate(in *load.Inputs, p *project.Project) int64 {
+	var n int64
+	if p.Changed != nil {
+		changed := map[string]bool{}
+		for _, path := range p.Changed {
+			changed[path] = true
+		}
+		for _, f := range in.Sources {
+			if changed[f.Path] {
+				n += compiledFactor * int64(len(f.Data))
+			}
+		}
+		return n
+	}
+	for _, f := range allFiles(in) {
+		n += compiledFactor * int64(len(f.Data))
+	}
+	return n
 }
 
 // Get returns the snapshot with id. An id this store does not hold is
@@ -150,10 +186,11 @@ func (s *Store) Get(id string) (*Snapshot, error) {
 	}
 	if s.persistent {
 		if in, at, ok := s.restore(id); ok {
-			snap := &Snapshot{ID: id, Project: project.Compile(in), CapturedAt: at, Files: files(in)}
-			for _, f := range allFiles(in) {
-				snap.Bytes += compiledFactor * int64(len(f.Data))
-			}
+			s.mu.Lock()
+			base := s.base()
+			s.mu.Unlock()
+			p := project.CompileFrom(base, in)
+			snap := &Snapshot{ID: id, Project: p, CapturedAt: at, Files: files(in), Bytes: estimate(in, p)}
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			if prev, ok := s.byID[id]; ok {
@@ -180,11 +217,9 @@ func (s *Store) Add(in *load.Inputs, p *project.Project) *Snapshot {
 		s.mu.Unlock()
 		return snap
 	}
-	snap := &Snapshot{ID: id, Project: p, CapturedAt: time.Now().UTC(), Files: files(in)}
-	for _, f := range allFiles(in) {
-		snap.Bytes += compiledFactor * int64(len(f.Data))
-	}
+	snap := &Snapshot{ID: id, Project: p, CapturedAt: time.Now().UTC(), Files: files(in), Bytes: estimate(in, p)}
 	s.byID[id] = snap
+	s.last = snap
 	delete(s.expired, id)
 	s.total += snap.Bytes
 	s.touch(id)

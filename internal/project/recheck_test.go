@@ -1,0 +1,209 @@
+package project_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/axiomcore/acore/internal/gen"
+	"github.com/axiomcore/acore/internal/load"
+	"github.com/axiomcore/acore/internal/project"
+)
+
+// genInputs writes a small generated project and loads it.
+func genInputs(t testing.TB, files, size int) *load.Inputs {
+	t.Helper()
+	dir := t.TempDir()
+	if err := gen.Write(dir, gen.Project(files, size)); err != nil {
+		t.Fatal(err)
+	}
+	in, err := load.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+// withSources returns in with the sources at the given paths replaced.
+func withSources(in *load.Inputs, repl map[string][]byte) *load.Inputs {
+	out := *in
+	out.Sources = append([]load.File(nil), in.Sources...)
+	for i, f := range out.Sources {
+		if d, ok := repl[f.Path]; ok {
+			sum := sha256.Sum256(d)
+			out.Sources[i].Data, out.Sources[i].SHA256 = d, hex.EncodeToString(sum[:])
+		}
+	}
+	return &out
+}
+
+func source(in *load.Inputs, path string) []byte {
+	for _, f := range in.Sources {
+		if f.Path == path {
+			return f.Data
+		}
+	}
+	return nil
+}
+
+// sameCompile fails unless a and b are the same compile as a user sees
+// it: state, diagnostics, summaries and every node and edge.
+func sameCompile(t *testing.T, what string, got, want *project.Project) {
+	t.Helper()
+	g, w := got.Result, want.Result
+	if g.State != w.State || g.Status != w.Status || !reflect.DeepEqual(g.EntryPoints, w.EntryPoints) ||
+		!reflect.DeepEqual(g.Modules, w.Modules) || !reflect.DeepEqual(g.Contracts, w.Contracts) || !reflect.DeepEqual(g.Preparation, w.Preparation) {
+		t.Fatalf("%s: results differ:\ngot  %s %s %v %+v %+v\nwant %s %s %v %+v %+v", what, g.State, g.Status, g.EntryPoints, g.Modules, g.Contracts,
+			w.State, w.Status, w.EntryPoints, w.Modules, w.Contracts)
+	}
+	if !reflect.DeepEqual(g.Diagnostics, w.Diagnostics) {
+		t.Fatalf("%s: diagnostics differ:\ngot  %+v\nwant %+v", what, g.Diagnostics, w.Diagnostics)
+	}
+	if (g.Graph == nil) != (w.Graph == nil) {
+		t.Fatalf("%s: graph %v, want %v", what, g.Graph != nil, w.Graph != nil)
+	}
+	if g.Graph != nil {
+		if gd, wd := dumpGraph(g.Graph), dumpGraph(w.Graph); gd != wd {
+			gl, wl := strings.Split(gd, "\n"), strings.Split(wd, "\n")
+			for i := range min(len(gl), len(wl)) {
+				if gl[i] != wl[i] {
+					t.Fatalf("%s: graphs differ at line %d:\ngot  %s\nwant %s", what, i+1, gl[i], wl[i])
+				}
+			}
+			t.Fatalf("%s: graphs differ in length: %d lines, want %d", what, len(gl), len(wl))
+		}
+	}
+}
+
+func TestCompileFromMatchesCompile(t *testing.T) {
+	in := genInputs(t, 8, 120000)
+	base := project.Compile(in)
+	if base.Result.State != "validated" {
+		t.Fatalf("base state %s", base.Result.State)
+	}
+	p1, p2 := string(source(in, "pages/p1.acore")), string(source(in, "pages/p2.acore"))
+	main := string(source(in, "main.acore"))
+	for _, tc := range []struct {
+		name    string
+		files   map[string]string
+		derived bool // whether only the changed modules are checked
+	}{
+		{"literal", map[string]string{"pages/p1.acore": strings.Replace(p1, `label: "Add"`, `label: "Add item"`, 1)}, true},
+		{"lines shift", map[string]string{"pages/p1.acore": strings.Replace(p1, "  state draft", "\n\n  state draft", 1)}, true},
+		{"comment", map[string]string{"pages/p1.acore": strings.Replace(p1, "page P1_0 {", "// the first page\npage P1_0 {", 1)}, true},
+		{"type error", map[string]string{"pages/p1.acore": strings.Replace(p1, "state count: Int = 0", `state count: Int = "none"`, 1)}, true},
+		{"two files", map[string]string{
+			"pages/p1.acore": strings.Replace(p1, `label: "Add"`, `label: "Add one"`, 1),
+			"pages/p2.acore": strings.Replace(p2, `label: "Add"`, `label: "Add two"`, 1)}, true},
+		{"new element", map[string]string{"pages/p1.acore": strings.Replace(p1, `Text("Added "`, `Text("new") Text("Added "`, 1)}, false},
+		{"renamed state", map[string]string{"pages/p1.acore": strings.ReplaceAll(p1, "count", "total")}, false},
+		{"prop type", map[string]string{"pages/p1.acore": strings.Replace(p1, "(item: Item, on_open: Action)", "(item: Item?, on_open: Action)", 1)}, false},
+		{"syntax error", map[string]string{"pages/p1.acore": strings.Replace(p1, "page P1_0 {", "page P1_0 {{", 1)}, true},
+		{"main", map[string]string{"main.acore": main + "\n// end\n"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repl := map[string][]byte{}
+			for p, s := range tc.files {
+				if s == string(source(in, p)) {
+					t.Fatalf("the edit of %s changes nothing", p)
+				}
+				repl[p] = []byte(s)
+			}
+			next := withSources(in, repl)
+			got, want := project.CompileFrom(base, next), project.Compile(next)
+			if derived := got.Result.Graph != nil && got.Result.Graph.From != nil; derived != tc.derived {
+				t.Errorf("derived from the base: %v, want %v", derived, tc.derived)
+			}
+			sameCompile(t, tc.name, got, want)
+			// And once more from the derived compile, back to the base.
+			again := project.CompileFrom(got, in)
+			sameCompile(t, tc.name+", back", again, project.Compile(in))
+		})
+	}
+}
+
+// TestCompileFromRandomEdits makes random small edits to one or two
+// modules, chained, and compares each compile with a whole compile.
+func TestCompileFromRandomEdits(t *testing.T) {
+	in := genInputs(t, 8, 40000)
+	prev := project.Compile(in)
+	rng := rand.New(rand.NewPCG(1, 2))
+	edits := []func(src []byte) []byte{
+		// A string literal's content.
+		func(src []byte) []byte {
+			q := bytes.Count(src, []byte(`"`)) / 2
+			if q == 0 {
+				return src
+			}
+			k := rng.IntN(q)
+			at := 0
+			for range 2*k + 1 {
+				at += bytes.IndexByte(src[at:], '"') + 1
+			}
+			return append(append(append([]byte{}, src[:at]...), fmt.Sprintf("x%d ", rng.IntN(100))...), src[at:]...)
+		},
+		// A line break where a space was.
+		func(src []byte) []byte {
+			at := bytes.IndexByte(src[rng.IntN(len(src)):], ' ')
+			if at < 0 {
+				return src
+			}
+			at += len(src) - len(src[at:]) // keep at as an index into src
+			out := append([]byte{}, src...)
+			out[at] = '\n'
+			return out
+		},
+		// A number changed.
+		func(src []byte) []byte {
+			for range 20 {
+				at := rng.IntN(len(src))
+				if src[at] >= '0' && src[at] <= '9' {
+					out := append([]byte{}, src...)
+					out[at] = byte('0' + rng.IntN(10))
+					return out
+				}
+			}
+			return src
+		},
+		// One byte deleted, which usually breaks the file.
+		func(src []byte) []byte {
+			at := rng.IntN(len(src))
+			return append(append([]byte{}, src[:at]...), src[at+1:]...)
+		},
+	}
+	cur := in
+	derived := 0
+	for i := range 80 {
+		repl := map[string][]byte{}
+		for range 1 + rng.IntN(2) {
+			f := cur.Sources[rng.IntN(len(cur.Sources))]
+			if f.Path == "main.acore" {
+				continue
+			}
+			src := f.Data
+			if d, ok := repl[f.Path]; ok {
+				src = d
+			}
+			repl[f.Path] = edits[rng.IntN(len(edits))](src)
+		}
+		next := withSources(cur, repl)
+		got := project.CompileFrom(prev, next)
+		sameCompile(t, fmt.Sprintf("edit %d", i), got, project.Compile(next))
+		if got.Result.Graph != nil && got.Result.Graph.From != nil {
+			derived++
+		}
+		// Broken edits are undone, so the walk stays near a valid project.
+		if got.Result.State == "validated" {
+			prev, cur = got, next
+		}
+	}
+	if derived < 20 {
+		t.Errorf("only %d of 80 edits were compiled by rechecking their modules", derived)
+	}
+	t.Logf("%d of 80 edits rechecked their modules only", derived)
+}
