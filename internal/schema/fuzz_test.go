@@ -26,6 +26,7 @@ func FuzzValidateRequest(f *testing.F) {
 		if fe := ValidateRequest(v); fe != nil && fe.Message == "" {
 			t.Errorf("failure without a message: %+v", fe)
 		}
+		sameAsFile(t, "fuzzed request", v)
 		if m, ok := v.(map[string]any); ok {
 			if op, ok := m["operation"].(string); ok {
 				if fe := ValidateParams(op, m["params"]); fe != nil && fe.Message == "" {

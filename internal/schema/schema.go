@@ -2,11 +2,13 @@
 // axiom-agent-semantic/v1 protocol against the published JSON Schema files
 // (draft 2020-12) that the schemas directory at the repository root embeds.
 //
-// Every file is registered under its $id before anything is compiled, and
-// the compiler has no loader for any URL scheme: references resolve only
-// against the embedded files, never against the network or the local
-// filesystem. Format assertions (date-time) are on. The compiled schemas are
-// built once and are safe for concurrent use.
+// The compiler's only loader serves the embedded files, each under its $id
+// (checked when the file is first read): references resolve only against
+// the embedded files, never against the network or the local filesystem.
+// Format assertions (date-time) are on. Files are read and schemas
+// compiled on first use, each once, and are safe for concurrent use; a
+// request is validated with schemas compiled for its operation alone (see
+// request.go).
 package schema
 
 import (
@@ -14,7 +16,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -76,6 +77,10 @@ type compiled struct {
 	mu      sync.Mutex
 	comp    *jsonschema.Compiler
 	schemas map[string]*jsonschema.Schema
+	// requests validate the requests of each operation ("" for a request
+	// whose operation is missing or not of v1), each compiled on first
+	// use with only the schemas that operation's requests need.
+	requests map[string]*request
 	// patternMessages maps a pattern of common.json to a message that
 	// says what the value must be, instead of repeating the regexp.
 	patternMessages func() map[string]string
@@ -90,15 +95,33 @@ var load = sync.OnceValue(func() *compiled {
 	return c
 })
 
-// embedded loads the schema files the compiler asks for, from the
-// embedded files only; it refuses every other URL.
-type embedded struct{ c *compiled }
+// embedded loads the schema files a compiler asks for, from the embedded
+// files only; it refuses every other URL. With a need, a file is pruned
+// to what the need lists.
+type embedded struct {
+	c    *compiled
+	need needs
+}
 
 func (l embedded) Load(url string) (any, error) {
 	if f, ok := strings.CutPrefix(url, BaseID); ok && slices.Contains(l.c.files, f) {
-		return l.c.doc(f)
+		doc, err := l.c.doc(f)
+		if err != nil || l.need == nil {
+			return doc, err
+		}
+		return l.need.prune(f, doc), nil
 	}
 	return nil, fmt.Errorf("schema %s is not one of the embedded files (no network or file loading)", url)
+}
+
+// newCompiler returns a compiler of the embedded files, pruned to need
+// unless need is nil.
+func (c *compiled) newCompiler(need needs) *jsonschema.Compiler {
+	comp := jsonschema.NewCompiler()
+	comp.UseLoader(embedded{c, need})
+	comp.AssertFormat()
+	comp.DefaultDraft(jsonschema.Draft2020)
+	return comp
 }
 
 func compile(fsys fs.FS) (*compiled, error) {
@@ -118,16 +141,16 @@ func compile(fsys fs.FS) (*compiled, error) {
 	}
 	sort.Strings(files)
 	c := &compiled{
-		fsys:    fsys,
-		files:   files,
-		docs:    map[string]any{},
-		schemas: map[string]*jsonschema.Schema{},
+		fsys:     fsys,
+		files:    files,
+		docs:     map[string]any{},
+		schemas:  map[string]*jsonschema.Schema{},
+		requests: map[string]*request{"": {}},
 	}
-	comp := jsonschema.NewCompiler()
-	comp.UseLoader(embedded{c})
-	comp.AssertFormat()
-	comp.DefaultDraft(jsonschema.Draft2020)
-	c.comp = comp
+	for _, op := range operations {
+		c.requests[op] = &request{}
+	}
+	c.comp = c.newCompiler(nil)
 	c.patternMessages = sync.OnceValue(func() map[string]string {
 		common, _ := c.doc(CommonFile)
 		return patternMessages(common)
@@ -178,76 +201,6 @@ func (c *compiled) schema(file string) (*jsonschema.Schema, error) {
 	}
 	c.schemas[file] = s
 	return s, nil
-}
-
-// envelopeURL names the in-memory envelope schema of one operation ("" for
-// a request whose operation is missing or not one of v1). Its query keeps
-// it apart from the file while relative references resolve as the
-// file's do.
-func envelopeURL(op string) string {
-	return BaseID + EnvelopeRequestFile + "?operation=" + op
-}
-
-// envelope returns envelope.request.json as it applies to a request of
-// operation op: the same document with only the allOf branches whose
-// condition can hold for op. The other branches are if/then pairs on
-// another operation const, without else: for a request of op their
-// condition fails and they neither fail nor annotate, so the document
-// validates exactly as the file does, with the same errors, while
-// compiling it compiles one operation's request schema instead of all 17.
-func (c *compiled) envelope(op string) (*jsonschema.Schema, error) {
-	key := envelopeURL(op)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if s, ok := c.schemas[key]; ok {
-		return s, nil
-	}
-	doc, err := c.doc(EnvelopeRequestFile)
-	if err != nil {
-		return nil, err
-	}
-	env := maps.Clone(doc.(map[string]any))
-	env["$id"] = key
-	branches, _ := env["allOf"].([]any)
-	var keep []any
-	for _, b := range branches {
-		if cond, ok := operationCondition(b); !ok || cond == op {
-			keep = append(keep, b)
-		}
-	}
-	delete(env, "allOf")
-	if len(keep) > 0 {
-		env["allOf"] = keep
-	}
-	if err := c.comp.AddResource(key, env); err != nil {
-		return nil, fmt.Errorf("schema %s: %v", EnvelopeRequestFile, err)
-	}
-	s, err := c.comp.Compile(key)
-	if err != nil {
-		return nil, fmt.Errorf("schema %s: %v", EnvelopeRequestFile, err)
-	}
-	c.schemas[key] = s
-	return s, nil
-}
-
-// operationCondition reads a branch of the envelope's allOf of the form
-// {"if": {"properties": {"operation": {"const": op}}, "required":
-// ["operation"]}, "then": ...} without else, and returns op; ok is false
-// for a branch of any other form, which is kept whatever the operation.
-func operationCondition(branch any) (op string, ok bool) {
-	b, _ := branch.(map[string]any)
-	if _, hasElse := b["else"]; hasElse || len(b) != 2 || b["then"] == nil {
-		return "", false
-	}
-	cond, _ := b["if"].(map[string]any)
-	props, _ := cond["properties"].(map[string]any)
-	operation, _ := props["operation"].(map[string]any)
-	req, _ := cond["required"].([]any)
-	op, ok = operation["const"].(string)
-	if !ok || len(cond) != 2 || len(props) != 1 || len(operation) != 1 || len(req) != 1 || req[0] != "operation" {
-		return "", false
-	}
-	return op, true
 }
 
 // patternMessages reads the patterns of common.json's string definitions
@@ -352,7 +305,19 @@ func ValidateParams(op string, params any) *FieldError {
 	if !IsOperation(op) {
 		return &FieldError{Field: "operation", Message: fmt.Sprintf("unknown operation %q", op)}
 	}
-	return validate(RequestFile(op), params, "params")
+	c := load()
+	if c.err != nil {
+		return &FieldError{Message: "schema: " + c.err.Error()}
+	}
+	r := c.request(op)
+	if r.err != nil {
+		return &FieldError{Message: "schema: " + r.err.Error()}
+	}
+	params, err := normalize(params)
+	if err != nil {
+		return &FieldError{Field: "params", Message: err.Error()}
+	}
+	return c.check(r.params, params, "params")
 }
 
 // ValidateRequest validates a whole request envelope against
@@ -403,7 +368,8 @@ func validate(file string, v any, prefix string) *FieldError {
 }
 
 // validateEnvelope validates a request envelope as validate does against
-// envelope.request.json, with the envelope schema of its operation.
+// envelope.request.json, with the envelope schema of its operation (see
+// request.go).
 func validateEnvelope(env any) *FieldError {
 	c := load()
 	if c.err != nil {
@@ -419,11 +385,11 @@ func validateEnvelope(env any) *FieldError {
 			op = o
 		}
 	}
-	s, err := c.envelope(op)
-	if err != nil {
-		return &FieldError{Message: "schema: " + err.Error()}
+	r := c.request(op)
+	if r.err != nil {
+		return &FieldError{Message: "schema: " + r.err.Error()}
 	}
-	return c.check(s, env, "")
+	return c.check(r.envelope, env, "")
 }
 
 // check validates the normalized value v against s.
