@@ -17,13 +17,14 @@ import (
 // other node, the edges and the indexes with base's. Recheck returns nil
 // when that does not hold, and the caller compiles in whole.
 //
-// base must be a compile without errors; main.acore, contracts and the
-// lock must be unchanged (the caller compares their hashes).
+// base must be a compile without errors; contracts and the lock must be
+// unchanged (the caller compares their hashes).
 func Recheck(base *Result, in *Input, changed []string) *Result {
 	old := base.st
-	// Rechecking a quarter of the modules costs about what a whole
-	// compile does, once the graph's edges are compared.
-	if old == nil || base.Graph == nil || in.Limit != "" || len(changed) == 0 || 4*len(changed) > len(old.order) {
+	// Rechecking more than a quarter of the modules costs about what a
+	// whole compile does, once the graph's edges are compared; one module
+	// is always rechecked, so that its graph shares the rest.
+	if old == nil || base.Graph == nil || in.Limit != "" || len(changed) == 0 || len(changed) > 1 && 4*len(changed) > len(old.order) {
 		return nil
 	}
 	for _, d := range base.Diagnostics {
@@ -53,7 +54,7 @@ func Recheck(base *Result, in *Input, changed []string) *Result {
 	isChanged := map[string]bool{}
 	for _, p := range changed {
 		f, om := files[p], old.modules[p]
-		if p == Entry || f == nil || om == nil || f.Limit != "" || isChanged[p] {
+		if f == nil || om == nil || f.Limit != "" || isChanged[p] {
 			return nil
 		}
 		isChanged[p] = true
@@ -84,7 +85,12 @@ func Recheck(base *Result, in *Input, changed []string) *Result {
 	c.resolveImports()
 	c.checkBodies()
 	c.checkAnnotations()
-	if main := c.modules[Entry]; main != nil && main.app != nil {
+	res := &Result{Status: base.Status, EntryPoints: base.EntryPoints, Preparation: base.Preparation}
+	if isChanged[Entry] {
+		// The app and its routes are re-created with the entry module.
+		res.EntryPoints = nil
+		c.entryPoints(res)
+	} else if main := c.modules[Entry]; main != nil && main.app != nil {
 		c.resolveNav(main.app)
 	}
 	c.unusedImports()
@@ -115,7 +121,7 @@ func Recheck(base *Result, in *Input, changed []string) *Result {
 	}
 	c.diags = append(diags, c.diags...)
 	diag.Sort(c.diags)
-	res := &Result{Status: base.Status, Diagnostics: c.diags, Graph: c.g, EntryPoints: base.EntryPoints, Preparation: base.Preparation}
+	res.Diagnostics, res.Graph = c.diags, c.g
 	res.State = c.state()
 	// Only the changed modules' summaries can differ; contracts are shared.
 	res.Modules = slices.Clone(base.Modules)

@@ -104,7 +104,10 @@ func TestCompileFromMatchesCompile(t *testing.T) {
 		{"renamed state", map[string]string{"pages/p1.acore": strings.ReplaceAll(p1, "count", "total")}, false},
 		{"prop type", map[string]string{"pages/p1.acore": strings.Replace(p1, "(item: Item, on_open: Action)", "(item: Item?, on_open: Action)", 1)}, false},
 		{"syntax error", map[string]string{"pages/p1.acore": strings.Replace(p1, "page P1_0 {", "page P1_0 {{", 1)}, true},
-		{"main", map[string]string{"main.acore": main + "\n// end\n"}, false},
+		{"main", map[string]string{"main.acore": strings.Replace(main, `label: "Add"`, `label: "Add it"`, 1)}, true},
+		{"main and a page", map[string]string{"main.acore": main + "\n// end\n", "pages/p2.acore": p2 + "\n"}, true},
+		{"new route", map[string]string{"main.acore": strings.Replace(main, "app Generated {", "app Generated {\n  route \"/again\" => P0_0", 1)}, false},
+		{"route path", map[string]string{"main.acore": strings.Replace(main, `route "/p0_0"`, `route "/first"`, 1)}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			repl := map[string][]byte{}
@@ -182,9 +185,6 @@ func TestCompileFromRandomEdits(t *testing.T) {
 		repl := map[string][]byte{}
 		for range 1 + rng.IntN(2) {
 			f := cur.Sources[rng.IntN(len(cur.Sources))]
-			if f.Path == "main.acore" {
-				continue
-			}
 			src := f.Data
 			if d, ok := repl[f.Path]; ok {
 				src = d
@@ -206,4 +206,24 @@ func TestCompileFromRandomEdits(t *testing.T) {
 		t.Errorf("only %d of 80 edits were compiled by rechecking their modules", derived)
 	}
 	t.Logf("%d of 80 edits rechecked their modules only", derived)
+}
+
+// TestCompileFromTaskApp rechecks the scaffolded app, whose one module
+// imports a contract and has a warning.
+func TestCompileFromTaskApp(t *testing.T) {
+	base := taskApp(t)
+	in := base.Inputs
+	src := string(source(in, "main.acore"))
+	for _, edit := range []string{
+		strings.Replace(src, `label: "Add"`, `label: "Add a task"`, 1),
+		strings.Replace(src, `placeholder: "Add a task"`, "placeholder:\n  \"Add\"", 1),
+		strings.Replace(src, `draft = ""`, `draft = 1`, 1),
+	} {
+		next := withSources(in, map[string][]byte{"main.acore": []byte(edit)})
+		got := project.CompileFrom(base, next)
+		if got.Result.Graph == nil || got.Result.Graph.From == nil {
+			t.Errorf("not rechecked: %d", len(edit))
+		}
+		sameCompile(t, "task-app", got, project.Compile(next))
+	}
 }
