@@ -196,15 +196,15 @@ type symbol struct {
 
 // Check compiles the input. It never fails; problems are diagnostics.
 func Check(in *Input) *Result {
-	tokens := 0
+	size := 0
 	for _, f := range in.Sources {
-		tokens += len(f.Tokens)
+		size += len(f.Src)
 	}
 	c := &checker{
 		in: in,
-		// About one node per ten tokens in generated views; the
+		// About one node per 40 source bytes in generated views; the
 		// slices grow if a project is denser.
-		g:              graph.New(tokens/10 + 64),
+		g:              graph.New(size/40 + 64),
 		files:          map[string]*syntax.File{},
 		modules:        map[string]*module{},
 		owners:         map[string]*owner{},

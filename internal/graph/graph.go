@@ -158,9 +158,10 @@ func New(n int) *Graph {
 	return &Graph{pages: make([][]Node, 0, n/pageSize+1), Edges: make([]Edge, 0, 2*n), byID: make(map[string]int32, n)}
 }
 
-// pageBits sets the page size: 1024 nodes, about 180 KB.
+// pageBits sets the page size: 256 nodes, about 45 KB, so that a derived
+// graph copies little beyond the nodes it re-creates.
 const (
-	pageBits = 10
+	pageBits = 8
 	pageSize = 1 << pageBits
 )
 

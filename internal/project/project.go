@@ -181,6 +181,9 @@ func parseAll(files []load.File) []*syntax.File {
 	}
 	parse := func(i int) {
 		out[i] = syntax.Parse(files[i].Path, files[i].Data)
+		// Trees are kept, with their snapshots and in the cache; their
+		// tokens are not needed after parsing.
+		out[i].DropTokens()
 		parsed.put(files[i].Path, files[i].SHA256, out[i], len(files[i].Data))
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(todo))

@@ -26,6 +26,7 @@ func BenchmarkPropose(b *testing.B) {
 		ops  []string
 	}{
 		{"set_property", []string{setLabel("P7_3")}},
+		{"set_property_main", []string{setLabel("P0_0")}},
 		{"batch50", fifty},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
@@ -39,7 +40,7 @@ func BenchmarkPropose(b *testing.B) {
 					Error json.RawMessage `json:"error"`
 				}
 				if json.Unmarshal(out, &o) != nil || o.Error != nil {
-					b.Fatalf("%.2000s", out)
+					b.Fatalf("%.3000s", out[len(out)-min(len(out), 1500):])
 				}
 			}
 		})

@@ -155,8 +155,20 @@ func Dump(f *File) string {
 // single space wherever the source had spaces, line breaks or comments
 // between them. Signatures use it, so a declaration written over several
 // lines is still summarized on one.
+//
+// A file whose tokens were dropped (DropTokens) lexes [pos, end) again.
 func (f *File) Compact(pos, end int) string {
 	toks := f.Tokens
+	src := f.Src
+	if toks == nil && pos >= 0 && pos <= end && end <= len(f.Src) {
+		// [pos, end) are node bounds, which no token crosses.
+		src = f.Src[:end]
+		toks, _ = lex(f.Src[pos:end], func(int, int, string, string) {})
+		for k := range toks {
+			toks[k].Pos += pos
+			toks[k].End += pos
+		}
+	}
 	i := sort.Search(len(toks), func(i int) bool { return toks[i].Pos >= pos })
 	var b strings.Builder
 	prev := -1
@@ -165,8 +177,13 @@ func (f *File) Compact(pos, end int) string {
 		if prev >= 0 && t.Pos > prev {
 			b.WriteByte(' ')
 		}
-		b.Write(f.Src[t.Pos:t.End])
+		b.Write(src[t.Pos:t.End])
 		prev = t.End
 	}
 	return b.String()
 }
+
+// DropTokens frees the file's tokens. A tree kept after parsing needs
+// them only for Compact, which lexes again without them; they take about
+// six times the source's bytes.
+func (f *File) DropTokens() { f.Tokens = nil }
