@@ -2,8 +2,11 @@ package check
 
 import (
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/graph"
@@ -52,12 +55,57 @@ func (c *checker) checkBodies() {
 			}
 		}
 	}
-	for _, m := range c.work {
-		for _, d := range m.file.Decls {
-			if od, ok := d.(*syntax.OwnerDecl); ok {
-				if o := m.owners[od.Name.Name]; o != nil && o.decl == od {
-					c.checkOwner(o)
+	if c.derived || len(c.work) < 2 || runtime.GOMAXPROCS(0) < 2 {
+		for _, m := range c.work {
+			c.checkOwners(m)
+		}
+		return
+	}
+	// Modules' bodies are independent: each is checked on its own copy of
+	// the checker, into a fragment of the graph, and the fragments are
+	// appended in module order, which gives the graph, the diagnostics
+	// and the pending navigations of checking them one after another.
+	ws := make([]*checker, len(c.work))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(c.work)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(c.work) {
+					return
 				}
+				w := *c
+				w.g, w.diags, w.pendingNav = c.g.Fragment(), nil, nil
+				w.checkOwners(c.work[k])
+				ws[k] = &w
+			}
+		}()
+	}
+	wg.Wait()
+	for k, w := range ws {
+		index := c.g.Append(w.g)
+		c.diags = append(c.diags, w.diags...)
+		for _, nav := range w.pendingNav {
+			nav.from = index(nav.from)
+			c.pendingNav = append(c.pendingNav, nav)
+		}
+		for _, o := range c.work[k].owners {
+			for _, s := range o.members {
+				s.node = index(s.node)
+			}
+		}
+	}
+}
+
+// checkOwners checks the bodies of m's pages and components.
+func (c *checker) checkOwners(m *module) {
+	for _, d := range m.file.Decls {
+		if od, ok := d.(*syntax.OwnerDecl); ok {
+			if o := m.owners[od.Name.Name]; o != nil && o.decl == od {
+				c.checkOwner(o)
 			}
 		}
 	}

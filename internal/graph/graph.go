@@ -144,8 +144,10 @@ type Graph struct {
 	perPathOnce sync.Once
 	perPath     map[string][]int32
 
-	// patch is set while the graph is being derived from a base.
+	// patch is set while the graph is being derived from a base, frag
+	// while it is a fragment of another.
 	patch *patch
+	frag  *fragment
 	// From is the graph this one was derived from, and Changed the nodes
 	// it re-created (in index order); both are nil for a graph built whole.
 	From    *Graph
@@ -176,6 +178,12 @@ func (g *Graph) Len() int {
 // At returns node i. The node may be changed only while the graph is
 // being built.
 func (g *Graph) At(i int32) *Node {
+	if g.frag != nil {
+		if i&fragFlag != 0 {
+			return &g.frag.nodes[i&^fragFlag]
+		}
+		return g.frag.parent.At(i)
+	}
 	if int(i) >= g.n && g.patch != nil {
 		return &g.patch.extra[int(i)-g.n]
 	}
@@ -201,6 +209,9 @@ func Fingerprint(kind, name, path string, text []byte) string {
 func (g *Graph) Add(n Node) (int32, bool) {
 	if g.patch != nil {
 		return g.patch.add(g, n)
+	}
+	if g.frag != nil {
+		return g.frag.add(g, n)
 	}
 	if i, ok := g.byID[n.ID]; ok {
 		return i, false
@@ -290,6 +301,11 @@ func rows(n, m int, node func(int) int32) (at, idx []int32) {
 func (g *Graph) Lookup(id string) (int32, bool) {
 	if g.patch != nil {
 		return g.patch.lookup(g, id)
+	}
+	if g.frag != nil {
+		if i, ok := g.frag.parent.Lookup(id); ok {
+			return i, true
+		}
 	}
 	i, ok := g.byID[id]
 	return i, ok

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -225,5 +226,33 @@ func TestCompileFromTaskApp(t *testing.T) {
 			t.Errorf("not rechecked: %d", len(edit))
 		}
 		sameCompile(t, "task-app", got, project.Compile(next))
+	}
+}
+
+// TestParallelCheckMatchesSequential compiles projects with modules
+// checked on two cores and on one, with errors in several modules.
+func TestParallelCheckMatchesSequential(t *testing.T) {
+	in := genInputs(t, 8, 80000)
+	broken := withSources(in, map[string][]byte{
+		"pages/p1.acore": bytes.Replace(source(in, "pages/p1.acore"), []byte("state count: Int = 0"), []byte(`state count: Int = "x"`), 1),
+		"pages/p3.acore": bytes.Replace(source(in, "pages/p3.acore"), []byte(`label: "Add"`), []byte(`label: 1, nothing: 2`), 1),
+		"pages/p5.acore": bytes.Replace(source(in, "pages/p5.acore"), []byte(`navigate("/`), []byte(`navigate("/nowhere`), 1),
+	})
+	for _, next := range []*load.Inputs{in, broken} {
+		prev := runtime.GOMAXPROCS(2)
+		two := project.Compile(next)
+		runtime.GOMAXPROCS(1)
+		one := project.Compile(next)
+		runtime.GOMAXPROCS(prev)
+		sameCompile(t, "two cores against one", two, one)
+	}
+	errFiles := map[string]bool{}
+	for _, d := range project.Compile(broken).Result.Diagnostics {
+		if d.Severity == "error" {
+			errFiles[d.Path] = true
+		}
+	}
+	if len(errFiles) < 2 {
+		t.Errorf("errors in %v, want errors in two modules at least", errFiles)
 	}
 }
