@@ -140,12 +140,14 @@ func (g *Graph) Finish(files []*syntax.File) string {
 	}
 	g.Edges, g.out, g.in, g.outAt, g.inAt = base.Edges, base.out, base.in, base.outAt, base.inAt
 	g.setFiles(files)
-	// Versions: the base's, except on the pages of re-created nodes.
+	// Versions: the base's, except on the pages of re-created nodes, whose
+	// text may have changed even where their node did not.
 	g.versions = slices.Clone(base.versions)
 	for k, owned := range p.owned {
 		if !owned {
 			continue
 		}
+		g.shareSame(base, k)
 		page := make([]atomic.Pointer[string], pageSize)
 		for j := range page {
 			if i := k<<pageBits + j; i < base.n && !p.claimed[i] {
@@ -157,6 +159,51 @@ func (g *Graph) Finish(files []*syntax.File) string {
 	g.From = base
 	g.patch = nil
 	return ""
+}
+
+// shareSame makes the re-created nodes of page k that equal the base's
+// share the base's strings and properties, and the page itself when all
+// of them do, so that a derived graph keeps only what changed.
+func (g *Graph) shareSame(base *Graph, k int) {
+	page, bp := g.pages[k], base.pages[k]
+	all := true
+	for j := range page {
+		if i := k<<pageBits + j; g.patch.claimed[i] {
+			if sameNode(&page[j], &bp[j]) {
+				page[j] = bp[j]
+			} else {
+				all = false
+			}
+		}
+	}
+	if all {
+		g.pages[k] = bp
+	}
+}
+
+func sameNode(a, b *Node) bool {
+	if a.ID != b.ID || a.Kind != b.Kind || a.Name != b.Name || a.Path != b.Path || a.Pos != b.Pos || a.End != b.End ||
+		a.Line != b.Line || a.Column != b.Column || a.Owner != b.Owner || a.Signature != b.Signature ||
+		a.SigPos != b.SigPos || a.SigEnd != b.SigEnd || a.Foreign != b.Foreign || len(a.Props) != len(b.Props) {
+		return false
+	}
+	for i := range a.Props {
+		x, y := &a.Props[i], &b.Props[i]
+		if x.Name != y.Name || x.Type != y.Type || x.Editable != y.Editable || x.Literal != y.Literal ||
+			x.ValuePos != y.ValuePos || x.ValueEnd != y.ValueEnd || !sameValue(x.Value, y.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameValue compares property values, which are scalars.
+func sameValue(a, b any) bool {
+	switch a.(type) {
+	case nil, string, bool, float64, int64, int:
+		return a == b
+	}
+	return false
 }
 
 // NodesIn returns the indexes of the nodes of the file at path, in
