@@ -134,7 +134,7 @@ func (s *Store) Put(c *Candidate) error {
 	if err != nil {
 		return err
 	}
-	if err := fsutil.WriteFileAtomic(p, b, 0o600); err != nil {
+	if err := fsutil.ReplaceFile(p, b, 0o600); err != nil {
 		return fmt.Errorf("store candidate %s: %w", c.ID, err)
 	}
 	s.mu.Lock()
@@ -215,7 +215,7 @@ func (s *Store) Remember(workspace, requestID string, r Record) error {
 	if err != nil {
 		return err
 	}
-	return fsutil.WriteFileAtomic(p, b, 0o600)
+	return fsutil.ReplaceFile(p, b, 0o600)
 }
 
 // Recall returns the record of request_id in workspace, if one is kept.

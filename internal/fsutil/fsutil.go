@@ -142,7 +142,20 @@ var testHookBeforeRename func(tmp string) error
 //
 // WriteFileAtomic does not confine path to a project root; callers pass a
 // path obtained from Resolve.
-func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	return writeAtomic(path, data, perm, true)
+}
+
+// ReplaceFile is WriteFileAtomic without the fsyncs: readers still see the
+// old content or the new, and a killed process leaves one or the other,
+// but after a power loss the file may be old or empty. It is for state the
+// service can rebuild or do without (candidates, request records), where
+// the fsyncs would cost milliseconds on every request.
+func ReplaceFile(path string, data []byte, perm os.FileMode) error {
+	return writeAtomic(path, data, perm, false)
+}
+
+func writeAtomic(path string, data []byte, perm os.FileMode, sync bool) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -173,8 +186,10 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	if err := tmp.Chmod(perm); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: sync: %w", path, err)
+	if sync {
+		if err := tmp.Sync(); err != nil {
+			return fmt.Errorf("write %s: sync: %w", path, err)
+		}
 	}
 	closed = true
 	if err := tmp.Close(); err != nil {
@@ -187,6 +202,9 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	}
 	if err := os.Rename(tmpName, path); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if !sync {
+		return nil
 	}
 	if err := SyncDir(dir); err != nil {
 		// The new content is in place; only its durability is in doubt.

@@ -311,3 +311,22 @@ func mustSymlink(t *testing.T, target, link string) {
 		t.Skipf("symlinks unavailable: %v", err)
 	}
 }
+
+func TestReplaceFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "a", "b.json")
+	for _, content := range []string{"first", "second, longer"} {
+		if err := ReplaceFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(p)
+		if err != nil || string(got) != content {
+			t.Fatalf("read %q, %v; want %q", got, err, content)
+		}
+		if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
+			t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(p), ".*tmp*")); len(left) > 0 {
+		t.Errorf("temp files left: %v", left)
+	}
+}

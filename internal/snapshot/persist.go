@@ -93,18 +93,7 @@ func (s *Store) putBlob(f load.File) {
 // writeQuiet writes through a temporary file and a rename, without fsync:
 // a torn file after a crash is caught by its digest when read.
 func writeQuiet(p string, data []byte) {
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil || os.Rename(tmp.Name(), p) != nil {
-		os.Remove(tmp.Name())
-	}
+	_ = fsutil.ReplaceFile(p, data, 0o600)
 }
 
 // restore rebuilds the inputs of a persisted snapshot, verifying every
