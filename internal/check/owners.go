@@ -78,7 +78,8 @@ func (c *checker) checkBodies() {
 					return
 				}
 				w := *c
-				w.g, w.diags, w.pendingNav = c.g.Fragment(), nil, nil
+				// About one node per 40 source bytes, as for the graph.
+				w.g, w.diags, w.pendingNav = c.g.Fragment(len(c.work[k].file.Src)/40), nil, nil
 				w.checkOwners(c.work[k])
 				ws[k] = &w
 			}

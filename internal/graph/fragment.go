@@ -14,22 +14,18 @@ type fragment struct {
 	nodes  []Node
 }
 
-// Fragment returns an empty fragment of g.
-func (g *Graph) Fragment() *Graph {
-	return &Graph{byID: map[string]int32{}, frag: &fragment{parent: g}}
+// Fragment returns an empty fragment of g with room for about n nodes.
+// A fragment's nodes are not found by Lookup, which looks in g: the
+// checker looks up only declarations, which g has, and a fragment's ids
+// are new (Append gives a repeated id the index of its first node).
+func (g *Graph) Fragment(n int) *Graph {
+	return &Graph{frag: &fragment{parent: g, nodes: make([]Node, 0, n)}}
 }
 
-func (f *fragment) add(g *Graph, n Node) (int32, bool) {
-	if i, ok := f.parent.byID[n.ID]; ok {
-		return i, false
-	}
-	if i, ok := g.byID[n.ID]; ok {
-		return i, false
-	}
+func (f *fragment) add(n Node) (int32, bool) {
 	i := int32(len(f.nodes)) | fragFlag
 	n.Index = i
 	f.nodes = append(f.nodes, n)
-	g.byID[n.ID] = i
 	return i, true
 }
 

@@ -211,7 +211,7 @@ func (g *Graph) Add(n Node) (int32, bool) {
 		return g.patch.add(g, n)
 	}
 	if g.frag != nil {
-		return g.frag.add(g, n)
+		return g.frag.add(n)
 	}
 	if i, ok := g.byID[n.ID]; ok {
 		return i, false
@@ -303,9 +303,7 @@ func (g *Graph) Lookup(id string) (int32, bool) {
 		return g.patch.lookup(g, id)
 	}
 	if g.frag != nil {
-		if i, ok := g.frag.parent.Lookup(id); ok {
-			return i, true
-		}
+		return g.frag.parent.Lookup(id)
 	}
 	i, ok := g.byID[id]
 	return i, ok
