@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/gen"
+	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/service"
 )
 
@@ -353,8 +354,10 @@ func (v svc) apply(cand string) (string, error) {
 func measureSize(o Options, dir string, files int) ([]Row, []Floor, error) {
 	bytes, _ := sourceBytes(dir)
 	var rows []Row
-	// Cold open: a fresh service each time.
+	// Cold open: a fresh service each time, and no syntax tree kept from
+	// an earlier open.
 	cold, err := timeN(max(3, o.edits()/2), func(int) error {
+		project.ForgetTrees()
 		_, _, err := open(dir)
 		return err
 	})

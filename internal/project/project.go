@@ -216,6 +216,15 @@ func parseAll(files []load.File) []*syntax.File {
 // 16 MiB of sources, four projects at sources_bytes_max.
 const parseCacheBytes = 16 << 20
 
+// ForgetTrees empties the process's cache of syntax trees, so that a
+// benchmark can time a cold open (read, hash, parse, check) in a process
+// that opened the project before.
+func ForgetTrees() {
+	parsed.mu.Lock()
+	defer parsed.mu.Unlock()
+	parsed.m, parsed.total = map[treeKey]*treeEntry{}, 0
+}
+
 // parsed is the process's cache of syntax trees by path and content.
 var parsed = &treeCache{m: map[treeKey]*treeEntry{}}
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/gen"
+	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/service"
 )
 
@@ -47,6 +48,7 @@ func BenchmarkWorkspaceOpenCold(b *testing.B) {
 	}
 	req := []byte(`{"protocol":"axiom-agent-semantic/v1","operation":"workspace.open","params":{"roots":[{"path":"` + dir + `"}]}}`)
 	for b.Loop() {
+		project.ForgetTrees()
 		s, err := service.New(service.Config{Root: dir})
 		if err != nil {
 			b.Fatal(err)
