@@ -74,11 +74,11 @@ func (p *printer) elements() []element {
 		if t.Kind == syntax.EOF {
 			break
 		}
-		for ci < len(f.Comments) && f.Comments[ci].Pos < t.Pos {
+		for ci < len(f.Comments) && f.Comments[ci].Pos < int(t.Pos) {
 			els = append(els, element{f.Comments[ci].Pos, f.Comments[ci].End, -1})
 			ci++
 		}
-		els = append(els, element{t.Pos, t.End, ti})
+		els = append(els, element{int(t.Pos), int(t.End), ti})
 	}
 	for ; ci < len(f.Comments); ci++ {
 		els = append(els, element{f.Comments[ci].Pos, f.Comments[ci].End, -1})

@@ -71,7 +71,7 @@ func respace(f *syntax.File) []byte {
 			out = append(out, ' ')
 		}
 		out = append(out, f.Src[t.Pos:t.End]...)
-		at = t.End
+		at = int(t.End)
 	}
 	return append(out, f.Src[at:]...)
 }

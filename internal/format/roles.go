@@ -58,13 +58,13 @@ func (c *collector) tokenAt(off int) int {
 	lo, hi := 0, len(toks)
 	for lo < hi {
 		m := (lo + hi) / 2
-		if toks[m].Pos < off {
+		if int(toks[m].Pos) < off {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo < len(toks) && toks[lo].Pos == off {
+	if lo < len(toks) && int(toks[lo].Pos) == off {
 		return lo
 	}
 	return -1
@@ -84,7 +84,7 @@ func (c *collector) item(n syntax.Node, anns []*syntax.Annotation) {
 	c.r.itemStart[n.Bounds().Pos] = true
 	if len(anns) > 0 {
 		if i := c.tokenAfter(anns[len(anns)-1].End); i >= 0 {
-			c.r.itemStart[c.f.Tokens[i].Pos] = true
+			c.r.itemStart[int(c.f.Tokens[i].Pos)] = true
 		}
 	}
 	for _, a := range anns {
@@ -104,7 +104,7 @@ func (c *collector) tokenAfter(off int) int {
 			return -1
 		}
 		m := (lo + hi) / 2
-		if toks[m].Pos < off {
+		if int(toks[m].Pos) < off {
 			lo = m + 1
 		} else {
 			hi = m
@@ -115,7 +115,7 @@ func (c *collector) tokenAfter(off int) int {
 // elseBefore marks the `else` token in front of the node at pos.
 func (c *collector) elseBefore(pos int) {
 	if i := c.tokenAt(pos); i > 0 {
-		c.r.itemStart[c.f.Tokens[i-1].Pos] = true
+		c.r.itemStart[int(c.f.Tokens[i-1].Pos)] = true
 	}
 }
 

@@ -66,7 +66,7 @@ func FuzzLex(f *testing.F) {
 }
 
 func checkTokens(src []byte, toks []Token, comments []Comment) error {
-	if len(toks) == 0 || toks[len(toks)-1].Kind != EOF || toks[len(toks)-1].Pos != len(src) {
+	if len(toks) == 0 || toks[len(toks)-1].Kind != EOF || int(toks[len(toks)-1].Pos) != len(src) {
 		return fmt.Errorf("tokens do not end with EOF at %d", len(src))
 	}
 	type piece struct{ pos, end int }
@@ -78,7 +78,7 @@ func checkTokens(src []byte, toks []Token, comments []Comment) error {
 		if t.End <= t.Pos {
 			return fmt.Errorf("empty token %v at %d", t.Kind, t.Pos)
 		}
-		pieces = append(pieces, piece{t.Pos, t.End})
+		pieces = append(pieces, piece{int(t.Pos), int(t.End)})
 	}
 	for _, c := range comments {
 		if c.End <= c.Pos {

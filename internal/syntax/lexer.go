@@ -66,7 +66,7 @@ func lex(src []byte, errf func(pos, end int, code, msg string)) (toks []Token, c
 			comments = append(comments, Comment{start, i})
 			continue
 		}
-		t := Token{Pos: i, NewlineBefore: nl}
+		t := Token{Pos: int32(i), NewlineBefore: nl}
 		nl = false
 		switch {
 		case isIdentStart(c):
@@ -95,10 +95,10 @@ func lex(src []byte, errf func(pos, end int, code, msg string)) (toks []Token, c
 				i += size
 			}
 		}
-		t.End = i
+		t.End = int32(i)
 		toks = append(toks, t)
 	}
-	toks = append(toks, Token{Kind: EOF, Pos: len(src), End: len(src), NewlineBefore: true})
+	toks = append(toks, Token{Kind: EOF, Pos: int32(len(src)), End: int32(len(src)), NewlineBefore: true})
 	return toks, comments
 }
 

@@ -66,7 +66,7 @@ func (p *parser) newIdent(sp Span, name string) *Ident {
 
 func (p *parser) newString(t Token) *StringLit {
 	s := p.strs.new()
-	s.Span = Span{t.Pos, t.End}
+	s.Span = Span{int(t.Pos), int(t.End)}
 	s.Value = Unquote(p.f.Src[t.Pos:t.End])
 	return s
 }
@@ -189,7 +189,7 @@ func (p *parser) describe(t Token) string {
 
 // is reports whether the current token is the identifier kw.
 func (p *parser) is(kw string) bool {
-	return p.tok.Kind == Name && p.tok.End-p.tok.Pos == len(kw) && string(p.f.Src[p.tok.Pos:p.tok.End]) == kw
+	return p.tok.Kind == Name && int(p.tok.End)-int(p.tok.Pos) == len(kw) && string(p.f.Src[int(p.tok.Pos):int(p.tok.End)]) == kw
 }
 
 // end is the end of a node that starts at pos: the end of the last token
@@ -205,7 +205,7 @@ func (p *parser) prevEnd() int {
 	if p.i == 0 {
 		return 0
 	}
-	return p.toks[p.i-1].End
+	return int(p.toks[p.i-1].End)
 }
 
 // missing is the empty span of a node that is absent from the source. It
@@ -229,7 +229,7 @@ func (p *parser) span(pos int) Span {
 }
 
 func (p *parser) unexpected(want string) {
-	p.errorAt(p.tok.Pos, p.tok.End, diag.UnexpectedToken, fmt.Sprintf("expected %s, found %s", want, p.describe(p.tok)))
+	p.errorAt(int(p.tok.Pos), int(p.tok.End), diag.UnexpectedToken, fmt.Sprintf("expected %s, found %s", want, p.describe(p.tok)))
 }
 
 // expect consumes a token of kind k or reports it missing without
@@ -244,7 +244,7 @@ func (p *parser) expect(k Kind, context string) bool {
 		code = diag.Unclosed
 	}
 	msg := fmt.Sprintf("expected `%s` %s, found %s", k, context, p.describe(p.tok))
-	p.errorAt(p.tok.Pos, p.tok.End, code, msg)
+	p.errorAt(int(p.tok.Pos), int(p.tok.End), code, msg)
 	return false
 }
 
@@ -253,7 +253,7 @@ func (p *parser) ident(context string) *Ident {
 		p.unexpected("a name " + context)
 		return &Ident{Span: p.missing()}
 	}
-	id := p.newIdent(Span{p.tok.Pos, p.tok.End}, p.name(p.tok))
+	id := p.newIdent(Span{int(p.tok.Pos), int(p.tok.End)}, p.name(p.tok))
 	p.next()
 	return id
 }
@@ -295,7 +295,7 @@ func (p *parser) skip(stop func() bool) {
 // bad skips to stop and returns a BadDecl over what was skipped, making
 // progress even when the current token already satisfies stop.
 func (p *parser) bad(stop func() bool) *BadDecl {
-	start := p.tok.Pos
+	start := int(p.tok.Pos)
 	// A stray closer is consumed too: every caller's loop stops at the
 	// closer it expects before calling bad, so one here is unbalanced, and
 	// leaving it would loop forever.
@@ -355,7 +355,7 @@ func (p *parser) parseFile() {
 	f := p.f
 	seenDecl := false
 	for p.tok.Kind != EOF {
-		start := p.tok.Pos
+		start := int(p.tok.Pos)
 		var anns []*Annotation
 		if p.tok.Kind == At {
 			anns = p.annotations()
@@ -420,7 +420,7 @@ func (p *parser) parseFile() {
 func (p *parser) annotations() []*Annotation {
 	var out []*Annotation
 	for p.tok.Kind == At {
-		a := &Annotation{Span: Span{Pos: p.tok.Pos}}
+		a := &Annotation{Span: Span{Pos: int(p.tok.Pos)}}
 		p.next()
 		a.Name = p.ident("after @")
 		if p.tok.Kind == LParen && !p.tok.NewlineBefore {
@@ -433,7 +433,7 @@ func (p *parser) annotations() []*Annotation {
 }
 
 func (p *parser) moduleDecl() *ModuleDecl {
-	m := &ModuleDecl{Span: Span{Pos: p.tok.Pos}}
+	m := &ModuleDecl{Span: Span{Pos: int(p.tok.Pos)}}
 	p.next()
 	m.Name = p.qualName()
 	m.End = p.end(m.Pos)
@@ -441,7 +441,7 @@ func (p *parser) moduleDecl() *ModuleDecl {
 }
 
 func (p *parser) qualName() *QualName {
-	q := &QualName{Span: Span{Pos: p.tok.Pos}}
+	q := &QualName{Span: Span{Pos: int(p.tok.Pos)}}
 	if p.tok.Kind != Name {
 		// The first part is missing and sits at the previous token's end;
 		// the name starts there too, so that it contains its parts.
@@ -457,7 +457,7 @@ func (p *parser) qualName() *QualName {
 }
 
 func (p *parser) useDecl() *UseDecl {
-	u := &UseDecl{Span: Span{Pos: p.tok.Pos}}
+	u := &UseDecl{Span: Span{Pos: int(p.tok.Pos)}}
 	p.next()
 	switch {
 	case p.is("contract"):
@@ -484,7 +484,7 @@ func (p *parser) useDecl() *UseDecl {
 	u.From = p.stringLit("after from")
 	if p.is("audience") && !p.tok.NewlineBefore {
 		if u.Kind != UseContract {
-			p.errorAt(p.tok.Pos, p.tok.End, diag.UnexpectedToken, "only a contract import has an audience")
+			p.errorAt(int(p.tok.Pos), int(p.tok.End), diag.UnexpectedToken, "only a contract import has an audience")
 		}
 		p.next()
 		u.Audience = p.stringLit("after audience")
@@ -507,7 +507,7 @@ func (p *parser) appDecl() *AppDecl {
 				}
 				continue
 			}
-			r := &RouteDecl{Span: Span{Pos: p.tok.Pos}}
+			r := &RouteDecl{Span: Span{Pos: int(p.tok.Pos)}}
 			p.next()
 			r.Path = p.stringLit("after route")
 			p.expect(Arrow, "after the route path")
@@ -530,18 +530,18 @@ func (p *parser) ownerDecl() *OwnerDecl {
 	d.Name = p.ident("after " + d.Kind.String())
 	if p.tok.Kind == LParen {
 		if d.Kind == Page {
-			p.errorAt(p.tok.Pos, p.tok.End, diag.UnexpectedToken, "a page takes no props; only components do")
+			p.errorAt(int(p.tok.Pos), int(p.tok.End), diag.UnexpectedToken, "a page takes no props; only components do")
 		}
 		d.Params = p.params(true)
 	}
-	d.LBrace = p.tok.Pos
+	d.LBrace = int(p.tok.Pos)
 	if !p.expect(LBrace, "to open the "+d.Kind.String()) {
 		p.skip(func() bool { return p.tok.Kind == LBrace || p.atTopStart() })
 		if p.tok.Kind != LBrace {
 			d.End = p.end(d.Pos)
 			return d
 		}
-		d.LBrace = p.tok.Pos
+		d.LBrace = int(p.tok.Pos)
 		p.next()
 	}
 	for p.tok.Kind != RBrace && p.tok.Kind != EOF {
@@ -559,7 +559,7 @@ func (p *parser) ownerDecl() *OwnerDecl {
 		}
 	}
 	if p.tok.Kind == RBrace {
-		d.RBrace = p.tok.Pos
+		d.RBrace = int(p.tok.Pos)
 	}
 	p.expect(RBrace, "to close "+d.Kind.String()+" "+d.Name.Name)
 	d.End = p.end(d.Pos)
@@ -573,7 +573,7 @@ func (p *parser) atMemberStart() bool {
 }
 
 func (p *parser) member() Member {
-	start := p.tok.Pos
+	start := int(p.tok.Pos)
 	var anns []*Annotation
 	if p.tok.Kind == At {
 		anns = p.annotations()
@@ -635,7 +635,7 @@ func (p *parser) member() Member {
 	}
 	setSpan(m, start, p.end(start))
 	if p.tok.Kind != RBrace && p.tok.Kind != EOF && !p.tok.NewlineBefore {
-		p.errorAt(p.tok.Pos, p.tok.End, diag.StatementSeparator, fmt.Sprintf("expected a new line after the member, found %s", p.describe(p.tok)))
+		p.errorAt(int(p.tok.Pos), int(p.tok.End), diag.StatementSeparator, fmt.Sprintf("expected a new line after the member, found %s", p.describe(p.tok)))
 		p.skip(func() bool { return p.tok.NewlineBefore })
 	}
 	return m
@@ -669,7 +669,7 @@ func (p *parser) modelDecl() *ModelDecl {
 			if p.tok.Kind == Comma {
 				p.next()
 			} else if p.tok.Kind != RBrace && p.tok.Kind != EOF && !p.tok.NewlineBefore {
-				p.errorAt(p.tok.Pos, p.tok.End, diag.StatementSeparator, fmt.Sprintf("expected a new line or `,` after the field, found %s", p.describe(p.tok)))
+				p.errorAt(int(p.tok.Pos), int(p.tok.End), diag.StatementSeparator, fmt.Sprintf("expected a new line or `,` after the field, found %s", p.describe(p.tok)))
 				p.skip(func() bool { return p.tok.NewlineBefore })
 			}
 		}
@@ -702,7 +702,7 @@ func (p *parser) externDecl() *ExternDecl {
 }
 
 func (p *parser) contractDecl() *ContractDecl {
-	d := &ContractDecl{Span: Span{Pos: p.tok.Pos}}
+	d := &ContractDecl{Span: Span{Pos: int(p.tok.Pos)}}
 	p.next()
 	d.Name = p.ident("after contract")
 	if p.is("audience") {
@@ -715,7 +715,7 @@ func (p *parser) contractDecl() *ContractDecl {
 	}
 	if p.expect(LBrace, "to open the contract") {
 		for p.tok.Kind != RBrace && p.tok.Kind != EOF {
-			start := p.tok.Pos
+			start := int(p.tok.Pos)
 			var anns []*Annotation
 			if p.tok.Kind == At {
 				anns = p.annotations()
@@ -785,7 +785,7 @@ func (p *parser) params(typed bool) []*Param {
 }
 
 func (p *parser) param(typed bool) *Param {
-	pr := &Param{Span: Span{Pos: p.tok.Pos}}
+	pr := &Param{Span: Span{Pos: int(p.tok.Pos)}}
 	pr.Name = p.ident("")
 	if p.tok.Kind == Colon {
 		p.next()
@@ -802,7 +802,7 @@ func (p *parser) param(typed bool) *Param {
 }
 
 func (p *parser) typeExpr() *TypeExpr {
-	t := &TypeExpr{Span: Span{Pos: p.tok.Pos}}
+	t := &TypeExpr{Span: Span{Pos: int(p.tok.Pos)}}
 	switch p.tok.Kind {
 	case LBrack:
 		p.next()
@@ -834,14 +834,14 @@ func (p *parser) enter() bool {
 	p.depth++
 	if p.depth > maxRecursion {
 		p.depth--
-		p.errorAt(p.tok.Pos, p.tok.End, diag.NestingLimit, fmt.Sprintf("expression nested more than %d deep", maxRecursion))
+		p.errorAt(int(p.tok.Pos), int(p.tok.End), diag.NestingLimit, fmt.Sprintf("expression nested more than %d deep", maxRecursion))
 		return false
 	}
 	return true
 }
 
 func (p *parser) block() *Block {
-	b := &Block{Span: Span{Pos: p.tok.Pos}}
+	b := &Block{Span: Span{Pos: int(p.tok.Pos)}}
 	if !p.expect(LBrace, "to open the block") {
 		b.Span = p.missing()
 		return b
@@ -865,7 +865,7 @@ func (p *parser) block() *Block {
 }
 
 func (p *parser) stmt() Stmt {
-	start := p.tok.Pos
+	start := int(p.tok.Pos)
 	var s Stmt
 	if p.is("if") {
 		s = p.ifStmt()
@@ -894,14 +894,14 @@ func (p *parser) stmt() Stmt {
 		}
 	}
 	if p.tok.Kind != RBrace && p.tok.Kind != EOF && !p.tok.NewlineBefore {
-		p.errorAt(p.tok.Pos, p.tok.End, diag.StatementSeparator, fmt.Sprintf("expected a new line after the statement, found %s", p.describe(p.tok)))
+		p.errorAt(int(p.tok.Pos), int(p.tok.End), diag.StatementSeparator, fmt.Sprintf("expected a new line after the statement, found %s", p.describe(p.tok)))
 		p.skip(func() bool { return p.tok.NewlineBefore })
 	}
 	return s
 }
 
 func (p *parser) ifStmt() *IfStmt {
-	s := &IfStmt{Span: Span{Pos: p.tok.Pos}}
+	s := &IfStmt{Span: Span{Pos: int(p.tok.Pos)}}
 	p.next()
 	s.Cond = p.expr()
 	s.Then = p.block()
@@ -943,7 +943,7 @@ func (p *parser) viewItems() []ViewItem {
 }
 
 func (p *parser) viewItem() ViewItem {
-	start := p.tok.Pos
+	start := int(p.tok.Pos)
 	if p.is("if") {
 		return p.ifView()
 	}
@@ -958,7 +958,7 @@ func (p *parser) viewItem() ViewItem {
 		return b
 	}
 	if p.is("else") {
-		p.errorAt(p.tok.Pos, p.tok.End, diag.UnexpectedToken, "`else` without a preceding `if` branch")
+		p.errorAt(int(p.tok.Pos), int(p.tok.End), diag.UnexpectedToken, "`else` without a preceding `if` branch")
 		b := p.bad(p.atViewItemStart)
 		b.Pos = start
 		return b
@@ -978,7 +978,7 @@ func (p *parser) viewItem() ViewItem {
 }
 
 func (p *parser) children() *Children {
-	c := &Children{Span: Span{Pos: p.tok.Pos}}
+	c := &Children{Span: Span{Pos: int(p.tok.Pos)}}
 	p.next()
 	if p.tok.Kind == Name && p.peek(1).Kind == Arrow {
 		c.Param = p.ident("")
@@ -991,9 +991,9 @@ func (p *parser) children() *Children {
 }
 
 func (p *parser) ifView() *IfView {
-	v := &IfView{Span: Span{Pos: p.tok.Pos}}
+	v := &IfView{Span: Span{Pos: int(p.tok.Pos)}}
 	for {
-		br := &Branch{Span: Span{Pos: p.tok.Pos}}
+		br := &Branch{Span: Span{Pos: int(p.tok.Pos)}}
 		if p.is("if") {
 			p.next()
 			br.Cond = p.expr()
@@ -1023,7 +1023,7 @@ func (p *parser) args() []*Arg {
 	out := []*Arg{}
 	for p.tok.Kind != RParen && p.tok.Kind != EOF {
 		a := p.argSlab.new()
-		a.Span = Span{Pos: p.tok.Pos}
+		a.Span = Span{Pos: int(p.tok.Pos)}
 		if p.tok.Kind == Name && p.peek(1).Kind == Colon {
 			a.Name = p.ident("")
 			p.next()
@@ -1080,7 +1080,7 @@ func precedence(k Kind) int {
 
 func (p *parser) expr() Expr {
 	if !p.enter() {
-		start := p.tok.Pos
+		start := int(p.tok.Pos)
 		p.skip(func() bool { return p.tok.NewlineBefore || p.tok.Kind == Comma })
 		return &BadExpr{Span: p.span(start)}
 	}
@@ -1105,7 +1105,7 @@ func (p *parser) binary(minPrec int) Expr {
 
 func (p *parser) unary() Expr {
 	if p.tok.Kind == Not || p.tok.Kind == Minus {
-		start, op := p.tok.Pos, p.tok.Kind
+		start, op := int(p.tok.Pos), p.tok.Kind
 		p.next()
 		if !p.enter() {
 			return &BadExpr{Span: Span{start, p.end(start)}}
@@ -1140,7 +1140,7 @@ func (p *parser) postfix(x Expr) Expr {
 
 func (p *parser) primary() Expr {
 	t := p.tok
-	sp := Span{t.Pos, t.End}
+	sp := Span{int(t.Pos), int(t.End)}
 	switch t.Kind {
 	case Name:
 		p.next()
@@ -1163,10 +1163,10 @@ func (p *parser) primary() Expr {
 		p.next()
 		x := p.expr()
 		p.expect(RParen, "to close the parenthesis")
-		return &ParenExpr{Span: Span{t.Pos, p.prevEnd()}, X: x}
+		return &ParenExpr{Span: Span{int(t.Pos), p.prevEnd()}, X: x}
 	case LBrack:
 		p.next()
-		l := &ListLit{Span: Span{Pos: t.Pos}}
+		l := &ListLit{Span: Span{Pos: int(t.Pos)}}
 		for p.tok.Kind != RBrack && p.tok.Kind != EOF {
 			l.Elems = append(l.Elems, p.expr())
 			if p.tok.Kind != Comma {
@@ -1179,7 +1179,7 @@ func (p *parser) primary() Expr {
 		return l
 	case Pipe, OrOr:
 		p.next()
-		lam := &LambdaExpr{Span: Span{Pos: t.Pos}}
+		lam := &LambdaExpr{Span: Span{Pos: int(t.Pos)}}
 		if t.Kind == Pipe {
 			for p.tok.Kind == Name {
 				lam.Params = append(lam.Params, p.ident(""))

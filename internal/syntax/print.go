@@ -18,7 +18,7 @@ func Print(f *File) []byte {
 	ci := 0
 	for _, t := range f.Tokens {
 		// The gap before t is trivia: whitespace and comments, in order.
-		for ci < len(f.Comments) && f.Comments[ci].Pos < t.Pos {
+		for ci < len(f.Comments) && f.Comments[ci].Pos < int(t.Pos) {
 			c := f.Comments[ci]
 			b.Write(f.Src[at:c.Pos])
 			b.Write(f.Src[c.Pos:c.End])
@@ -27,7 +27,7 @@ func Print(f *File) []byte {
 		}
 		b.Write(f.Src[at:t.Pos])
 		b.Write(f.Src[t.Pos:t.End])
-		at = t.End
+		at = int(t.End)
 	}
 	b.Write(f.Src[at:])
 	return b.Bytes()
@@ -165,14 +165,14 @@ func (f *File) Compact(pos, end int) string {
 		src = f.Src[:end]
 		toks, _ = lex(f.Src[pos:end], func(int, int, string, string) {})
 		for k := range toks {
-			toks[k].Pos += pos
-			toks[k].End += pos
+			toks[k].Pos += int32(pos)
+			toks[k].End += int32(pos)
 		}
 	}
-	i := sort.Search(len(toks), func(i int) bool { return toks[i].Pos >= pos })
+	i := sort.Search(len(toks), func(i int) bool { return int(toks[i].Pos) >= pos })
 	var b strings.Builder
-	prev := -1
-	for ; i < len(toks) && toks[i].End <= end && toks[i].Kind != EOF; i++ {
+	prev := int32(-1)
+	for ; i < len(toks) && int(toks[i].End) <= end && toks[i].Kind != EOF; i++ {
 		t := toks[i]
 		if prev >= 0 && t.Pos > prev {
 			b.WriteByte(' ')

@@ -12,7 +12,7 @@ func TestCompactWithoutTokens(t *testing.T) {
 	toks := with.Tokens
 	for i := range toks {
 		for j := i; j < len(toks); j++ {
-			pos, end := toks[i].Pos, toks[j].End
+			pos, end := int(toks[i].Pos), int(toks[j].End)
 			if got, want := without.Compact(pos, end), with.Compact(pos, end); got != want {
 				t.Fatalf("Compact(%d, %d) = %q without tokens, %q with", pos, end, got, want)
 			}

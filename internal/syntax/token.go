@@ -65,8 +65,10 @@ func (k Kind) String() string {
 // they are the gaps between tokens, so the source is the concatenation of
 // the gaps and the tokens, which is what keeps the tree lossless.
 type Token struct {
-	Pos  int // offset of the first byte
-	End  int // offset after the last byte
+	// Pos and End are 32-bit: files are far smaller than 2 GiB, and a
+	// token array is about six times its source's bytes.
+	Pos  int32 // offset of the first byte
+	End  int32 // offset after the last byte
 	Kind Kind
 	// NewlineBefore reports a line break in the trivia before the token;
 	// calls and member access do not continue across one.
