@@ -273,7 +273,7 @@ func reach(g *graph.Graph, from int32) []int32 {
 		queue = queue[1:]
 		for _, ei := range g.Out(i) {
 			e := g.Edges[ei]
-			if e.Kind != graph.EdgeTriggers && e.Kind != graph.EdgeCalls && e.Kind != graph.EdgeInvokes {
+			if e.Kind() != graph.EdgeTriggers && e.Kind() != graph.EdgeCalls && e.Kind() != graph.EdgeInvokes {
 				continue
 			}
 			if seen[e.To] {
@@ -296,7 +296,7 @@ func reach(g *graph.Graph, from int32) []int32 {
 func target(g *graph.Graph, i int32, kind, nodeKind string) int32 {
 	for _, ei := range g.Out(i) {
 		e := g.Edges[ei]
-		if e.Kind == kind && g.At(e.To).Kind == nodeKind {
+		if e.Kind() == kind && g.At(e.To).Kind == nodeKind {
 			return e.To
 		}
 	}

@@ -378,7 +378,7 @@ func (c *checker) edge(from, to int32, kind, layer string) {
 	if from < 0 || to < 0 {
 		return
 	}
-	c.g.AddEdge(graph.Edge{From: from, To: to, Kind: kind, Layer: layer})
+	c.g.AddEdge(from, to, kind, layer)
 }
 
 // declare creates module-level symbols and the nodes of declarations.

@@ -241,7 +241,7 @@ func (r *editRules) ownerMembers(kind string) []*graph.Node {
 	var out []*graph.Node
 	for _, ei := range r.g.In(oi) {
 		e := &r.g.Edges[ei]
-		if e.Kind == graph.EdgeDeclaredIn && r.g.At(e.From).Kind == kind {
+		if e.Kind() == graph.EdgeDeclaredIn && r.g.At(e.From).Kind == kind {
 			out = append(out, r.g.At(e.From))
 		}
 	}
@@ -317,7 +317,7 @@ func (r *editRules) listElement() ([]EditOption, string) {
 // containment ends at node i.
 func referenced(g *graph.Graph, i int32) bool {
 	for _, ei := range g.In(i) {
-		switch g.Edges[ei].Kind {
+		switch g.Edges[ei].Kind() {
 		case graph.EdgeDeclaredIn, graph.EdgeChildOf:
 		default:
 			return true

@@ -371,7 +371,7 @@ func (a *applier) stillReferenced(n *graph.Node, i int32) *protocol.Error {
 	seen := map[string]bool{}
 	for _, ei := range g.In(i) {
 		ed := &g.Edges[ei]
-		if ed.Kind == graph.EdgeDeclaredIn || ed.Kind == graph.EdgeChildOf {
+		if ed.Kind() == graph.EdgeDeclaredIn || ed.Kind() == graph.EdgeChildOf {
 			continue
 		}
 		id := g.At(ed.From).ID

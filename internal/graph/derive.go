@@ -122,14 +122,14 @@ func (g *Graph) Finish(files []*syntax.File) string {
 		for j, ei := range row {
 			e := &g.Edges[ei]
 			for _, ej := range row[:j] {
-				if d := &g.Edges[ej]; d.To == e.To && d.Kind == e.Kind {
+				if d := &g.Edges[ej]; d.To == e.To && d.kind == e.kind {
 					continue next // a repeat, which Freeze drops
 				}
 			}
 			if k == len(have) {
 				return "the edges changed"
 			}
-			if b := &base.Edges[have[k]]; b.To != e.To || b.Kind != e.Kind || b.Layer != e.Layer {
+			if b := &base.Edges[have[k]]; b.To != e.To || b.kind != e.kind || b.layer != e.layer {
 				return "the edges changed"
 			}
 			k++

@@ -45,7 +45,7 @@ func (g *Graph) Append(frag *Graph) func(int32) int32 {
 	}
 	for _, e := range frag.Edges {
 		e.From, e.To = index(e.From), index(e.To)
-		g.AddEdge(e)
+		g.Edges = append(g.Edges, e)
 	}
 	return index
 }

@@ -107,11 +107,29 @@ type Node struct {
 }
 
 // Edge is one relation between two nodes. It is written at the source
-// node's identifying token (see Graph.Site).
+// node's identifying token (see Graph.Site). Its kind and layer are kept
+// as small codes: a large project has hundreds of thousands of edges.
 type Edge struct {
-	From, To int32
-	Kind     string
-	Layer    string
+	From, To    int32
+	kind, layer uint8
+}
+
+// Kind returns the edge's kind, one of EdgeKinds.
+func (e Edge) Kind() string { return EdgeKinds[e.kind] }
+
+// Layer returns the edge's fact layer, Declared or Resolved.
+func (e Edge) Layer() string { return layers[e.layer] }
+
+var layers = [...]string{Declared, Resolved}
+
+// code returns the index of s in list; s must be in it.
+func code(list []string, s string) uint8 {
+	for i, x := range list {
+		if x == s {
+			return uint8(i)
+		}
+	}
+	panic("graph: unknown edge kind or layer " + s)
 }
 
 // Graph holds nodes in creation order and edges with indexes both ways.
@@ -230,8 +248,8 @@ func (g *Graph) Add(n Node) (int32, bool) {
 
 // AddEdge records an edge. Freeze drops repeats of the same kind between
 // the same nodes, keeping the first site.
-func (g *Graph) AddEdge(e Edge) {
-	g.Edges = append(g.Edges, e)
+func (g *Graph) AddEdge(from, to int32, kind, layer string) {
+	g.Edges = append(g.Edges, Edge{From: from, To: to, kind: code(EdgeKinds, kind), layer: code(layers[:], layer)})
 }
 
 // Site returns where edge e is written: its source node's identifying
@@ -257,7 +275,7 @@ func (g *Graph) Freeze() {
 		row := g.out[g.outAt[v]:g.outAt[v+1]]
 		for j, ei := range row {
 			for _, ek := range row[:j] {
-				if !drop[ek] && g.Edges[ek].To == g.Edges[ei].To && g.Edges[ek].Kind == g.Edges[ei].Kind {
+				if !drop[ek] && g.Edges[ek].To == g.Edges[ei].To && g.Edges[ek].kind == g.Edges[ei].kind {
 					drop[ei] = true
 					dup++
 					break

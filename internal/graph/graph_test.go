@@ -13,24 +13,24 @@ func TestFreezeKeepsOrderAndDropsRepeats(t *testing.T) {
 	if _, fresh := g.Add(Node{ID: "a"}); fresh {
 		t.Error("a node added twice")
 	}
-	g.AddEdge(Edge{From: 0, To: 1, Kind: EdgeReads, Layer: "1"})
-	g.AddEdge(Edge{From: 2, To: 1, Kind: EdgeWrites, Layer: "2"})
-	g.AddEdge(Edge{From: 0, To: 2, Kind: EdgeCalls, Layer: "3"})
-	g.AddEdge(Edge{From: 0, To: 1, Kind: EdgeReads, Layer: "4"}) // repeat: dropped, first site kept
-	g.AddEdge(Edge{From: 0, To: 1, Kind: EdgeWrites, Layer: "5"})
+	g.AddEdge(0, 1, EdgeReads, Declared)
+	g.AddEdge(2, 1, EdgeWrites, Resolved)
+	g.AddEdge(0, 2, EdgeCalls, Resolved)
+	g.AddEdge(0, 1, EdgeReads, Resolved) // repeat: dropped, the first kept
+	g.AddEdge(0, 1, EdgeWrites, Declared)
 	g.Freeze()
 	row := func(list []int32) string {
 		s := ""
 		for _, ei := range list {
 			e := g.Edges[ei]
-			s += fmt.Sprintf("%s>%s:%s@%s ", g.At(e.From).ID, g.At(e.To).ID, e.Kind, e.Layer)
+			s += fmt.Sprintf("%s>%s:%s@%s ", g.At(e.From).ID, g.At(e.To).ID, e.Kind(), e.Layer())
 		}
 		return s
 	}
-	if got := row(g.Out(0)); got != "a>b:reads@1 a>c:calls@3 a>b:writes@5 " {
+	if got := row(g.Out(0)); got != "a>b:reads@declared a>c:calls@resolved a>b:writes@declared " {
 		t.Errorf("out(a) = %s", got)
 	}
-	if got := row(g.In(1)); got != "a>b:reads@1 c>b:writes@2 a>b:writes@5 " {
+	if got := row(g.In(1)); got != "a>b:reads@declared c>b:writes@resolved a>b:writes@declared " {
 		t.Errorf("in(b) = %s", got)
 	}
 	if len(g.Edges) != 4 || len(g.Out(1)) != 0 {

@@ -44,7 +44,7 @@ func dumpGraph(g *graph.Graph) string {
 		for _, ei := range g.Out(i) {
 			e := &g.Edges[ei]
 			path, line, col := g.Site(e)
-			fmt.Fprintf(&b, "  %s -> %s (%s) at %s:%d:%d\n", e.Kind, g.At(e.To).ID, e.Layer, path, line, col)
+			fmt.Fprintf(&b, "  %s -> %s (%s) at %s:%d:%d\n", e.Kind(), g.At(e.To).ID, e.Layer(), path, line, col)
 		}
 	}
 	return b.String()
@@ -101,7 +101,7 @@ func TestTaskAppReferenceFacts(t *testing.T) {
 	var edges []string
 	for _, ei := range g.Out(bi) {
 		e := g.Edges[ei]
-		edges = append(edges, e.Kind+" "+e.Layer+" "+g.At(e.To).ID)
+		edges = append(edges, e.Kind()+" "+e.Layer()+" "+g.At(e.To).ID)
 	}
 	if got := strings.Join(edges, "; "); got != "child_of declared element:Home/view/0; triggers resolved action:Home.submit" {
 		t.Errorf("Button edges: %s", got)
@@ -112,7 +112,7 @@ func TestTaskAppReferenceFacts(t *testing.T) {
 		for _, ei := range g.In(ti) {
 			e := &g.Edges[ei]
 			path, line, col := g.Site(e)
-			out[g.At(e.From).ID] = fmt.Sprintf("%s %s %s:%d:%d", e.Kind, e.Layer, path, line, col)
+			out[g.At(e.From).ID] = fmt.Sprintf("%s %s %s:%d:%d", e.Kind(), e.Layer(), path, line, col)
 		}
 		return out
 	}

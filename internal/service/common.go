@@ -123,7 +123,7 @@ func edgeRank(kind string) int {
 func sortEdges(g *graph.Graph, es []int32) {
 	sort.SliceStable(es, func(a, b int) bool {
 		x, y := &g.Edges[es[a]], &g.Edges[es[b]]
-		if rx, ry := edgeRank(x.Kind), edgeRank(y.Kind); rx != ry {
+		if rx, ry := edgeRank(x.Kind()), edgeRank(y.Kind()); rx != ry {
 			return rx < ry
 		}
 		xs, ys := g.At(x.From), g.At(y.From)

@@ -229,7 +229,7 @@ func opContextBuild(c *call) (any, *protocol.Error) {
 		}
 		if inc["consumers"] {
 			for _, ei := range g.In(f) {
-				if e := &g.Edges[ei]; e.Kind == graph.EdgeReads {
+				if e := &g.Edges[ei]; e.Kind() == graph.EdgeReads {
 					b.add(e.From, 1, false, ContextReason{Kind: "consumer", Text: g.At(e.From).ID + ": it reads " + g.At(f).ID, Via: g.At(f).ID})
 				}
 			}
@@ -292,15 +292,15 @@ func (b *ctxBuilder) recipe(purpose string, f int32) {
 			b.members(oi, 2)
 		}
 		for _, ei := range g.In(f) {
-			if e := &g.Edges[ei]; e.Kind == graph.EdgeChildOf {
+			if e := &g.Edges[ei]; e.Kind() == graph.EdgeChildOf {
 				b.add(e.From, 1, false, ContextReason{Kind: "child", Text: g.At(e.From).ID + ": child of " + fn.ID, Via: fn.ID})
 			}
 		}
 	case "change_input":
 		for _, ei := range g.Out(f) {
 			e := &g.Edges[ei]
-			if e.Kind == graph.EdgeTriggers || e.Kind == graph.EdgeReads {
-				b.add(e.To, 1, false, ContextReason{Kind: "signature", Text: g.At(e.To).ID + ": " + fn.ID + " " + edgeVerb[e.Kind] + " it", Via: fn.ID})
+			if e.Kind() == graph.EdgeTriggers || e.Kind() == graph.EdgeReads {
+				b.add(e.To, 1, false, ContextReason{Kind: "signature", Text: g.At(e.To).ID + ": " + fn.ID + " " + edgeVerb[e.Kind()] + " it", Via: fn.ID})
 			}
 		}
 	case "change_behavior":
@@ -309,13 +309,13 @@ func (b *ctxBuilder) recipe(purpose string, f int32) {
 			actions = append(actions, f)
 		}
 		for _, ei := range g.Out(f) {
-			if e := &g.Edges[ei]; e.Kind == graph.EdgeTriggers && g.At(e.To).Kind == graph.KindAction {
+			if e := &g.Edges[ei]; e.Kind() == graph.EdgeTriggers && g.At(e.To).Kind == graph.KindAction {
 				b.add(e.To, 1, false, ContextReason{Kind: "behavior", Text: "the focus triggers it", Via: fn.ID})
 				actions = append(actions, e.To)
 			}
 		}
 		for _, ei := range g.In(f) {
-			if e := &g.Edges[ei]; e.Kind == graph.EdgeWrites && g.At(e.From).Kind == graph.KindAction {
+			if e := &g.Edges[ei]; e.Kind() == graph.EdgeWrites && g.At(e.From).Kind == graph.KindAction {
 				b.add(e.From, 1, false, ContextReason{Kind: "behavior", Text: "it writes the focus", Via: fn.ID})
 				actions = append(actions, e.From)
 			}
@@ -328,14 +328,14 @@ func (b *ctxBuilder) recipe(purpose string, f int32) {
 			}
 			for _, ei := range g.Out(a) {
 				e := &g.Edges[ei]
-				switch e.Kind {
+				switch e.Kind() {
 				case graph.EdgeWrites, graph.EdgeInvokes, graph.EdgeCalls, graph.EdgeNavigatesTo:
-					b.add(e.To, d+1, false, ContextReason{Kind: "effect", Text: "the action " + edgeVerb[e.Kind] + " it", Via: g.At(a).ID})
+					b.add(e.To, d+1, false, ContextReason{Kind: "effect", Text: "the action " + edgeVerb[e.Kind()] + " it", Via: g.At(a).ID})
 				}
 			}
 			for _, ei := range g.In(a) {
-				if e := &g.Edges[ei]; e.Kind == graph.EdgeTriggers || e.Kind == graph.EdgeCalls {
-					b.add(e.From, d+1, false, ContextReason{Kind: "caller", Text: "it " + edgeVerb[e.Kind] + " the action", Via: g.At(a).ID})
+				if e := &g.Edges[ei]; e.Kind() == graph.EdgeTriggers || e.Kind() == graph.EdgeCalls {
+					b.add(e.From, d+1, false, ContextReason{Kind: "caller", Text: "it " + edgeVerb[e.Kind()] + " the action", Via: g.At(a).ID})
 				}
 			}
 		}
@@ -364,7 +364,7 @@ func (b *ctxBuilder) recipe(purpose string, f int32) {
 func (b *ctxBuilder) members(o int32, depth int) {
 	g := b.g
 	for _, ei := range g.In(o) {
-		if e := &g.Edges[ei]; e.Kind == graph.EdgeDeclaredIn {
+		if e := &g.Edges[ei]; e.Kind() == graph.EdgeDeclaredIn {
 			b.add(e.From, depth, false, ContextReason{Kind: "member", Text: g.At(e.From).ID + ": member of " + g.At(o).ID, Via: g.At(o).ID})
 		}
 	}
@@ -374,8 +374,8 @@ func (b *ctxBuilder) members(o int32, depth int) {
 func (b *ctxBuilder) callers(t int32, depth int) {
 	g := b.g
 	for _, ei := range g.In(t) {
-		if e := &g.Edges[ei]; e.Kind == graph.EdgeTriggers || e.Kind == graph.EdgeCalls {
-			b.add(e.From, depth, false, ContextReason{Kind: "caller", Text: g.At(e.From).ID + ": it " + edgeVerb[e.Kind] + " " + g.At(t).ID, Via: g.At(t).ID})
+		if e := &g.Edges[ei]; e.Kind() == graph.EdgeTriggers || e.Kind() == graph.EdgeCalls {
+			b.add(e.From, depth, false, ContextReason{Kind: "caller", Text: g.At(e.From).ID + ": it " + edgeVerb[e.Kind()] + " " + g.At(t).ID, Via: g.At(t).ID})
 		}
 	}
 }
@@ -461,13 +461,13 @@ func (b *ctxBuilder) constraints(i int32) []InputConstraint {
 		}
 		for _, ei := range g.Out(i) {
 			e := &g.Edges[ei]
-			if e.Kind != graph.EdgeRenders {
+			if e.Kind() != graph.EdgeRenders {
 				continue
 			}
 			for _, pi := range g.In(e.To) {
 				pe := &g.Edges[pi]
 				pn := g.At(pe.From)
-				if pe.Kind != graph.EdgeDeclaredIn || pn.Kind != graph.KindProp {
+				if pe.Kind() != graph.EdgeDeclaredIn || pn.Kind != graph.KindProp {
 					continue
 				}
 				typ, hasDefault := "", false
@@ -505,7 +505,7 @@ func (b *ctxBuilder) fit(purpose string, focus []string) (any, *protocol.Error) 
 		}
 	}
 	edge := func(e *graph.Edge) (ContextEdge, bool) {
-		ce := ContextEdge{From: g.At(e.From).ID, Kind: e.Kind, To: g.At(e.To).ID, Layer: e.Layer}
+		ce := ContextEdge{From: g.At(e.From).ID, Kind: e.Kind(), To: g.At(e.To).ID, Layer: e.Layer()}
 		if b.actions == nil {
 			s := edgeSite(g, e)
 			ce.Site = &s

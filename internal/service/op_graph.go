@@ -59,7 +59,7 @@ func walk(g *graph.Graph, start []int32, incoming bool, kinds, layers map[string
 			}
 			for _, ei := range list {
 				e := &g.Edges[ei]
-				if kinds != nil && !kinds[e.Kind] || layers != nil && !layers[e.Layer] || seenEdge[ei] {
+				if kinds != nil && !kinds[e.Kind()] || layers != nil && !layers[e.Layer()] || seenEdge[ei] {
 					continue
 				}
 				seenEdge[ei] = true
@@ -143,7 +143,7 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 	var boundaries []Boundary
 	addEdge := func(ei int32, d int) {
 		e := &g.Edges[ei]
-		edges = append(edges, GraphEdge{From: g.At(e.From).ID, Kind: e.Kind, To: g.At(e.To).ID, Layer: e.Layer, Depth: d, Site: edgeSite(g, e)})
+		edges = append(edges, GraphEdge{From: g.At(e.From).ID, Kind: e.Kind(), To: g.At(e.To).ID, Layer: e.Layer(), Depth: d, Site: edgeSite(g, e)})
 		mentioned[e.From], mentioned[e.To] = true, true
 		if t := g.At(e.To); t.Foreign && !incoming {
 			boundaries = append(boundaries, Boundary{Node: t.ID, Reason: "foreign_implementation", Via: g.At(e.From).ID,
@@ -266,7 +266,7 @@ func findPaths(g *graph.Graph, from, to []int32, kinds, layers map[string]bool, 
 		}
 		for _, ei := range g.Out(last) {
 			e := &g.Edges[ei]
-			if !kinds[e.Kind] || !layers[e.Layer] || containsNode(p.nodes, e.To) {
+			if !kinds[e.Kind()] || !layers[e.Layer()] || containsNode(p.nodes, e.To) {
 				continue
 			}
 			np := foundPath{nodes: append(append([]int32(nil), p.nodes...), e.To), edges: append(append([]int32(nil), p.edges...), ei)}
@@ -348,7 +348,7 @@ func opImpactAnalyze(c *call) (any, *protocol.Error) {
 				continue
 			}
 			impacted = append(impacted, Impacted{Node: summary(g, g.At(node)), Depth: st.depth, From: g.At(from).ID,
-				EdgeKind: e.Kind, Layer: e.Layer, Site: edgeSite(g, e)})
+				EdgeKind: e.Kind(), Layer: e.Layer(), Site: edgeSite(g, e)})
 		}
 	}
 	if p.Direction == "dependents" || p.Direction == "both" {

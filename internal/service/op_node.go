@@ -190,7 +190,7 @@ func (c *call) nodeEntry(g *graph.Graph, i int32, parts map[string]bool, limit i
 					break
 				}
 				e := g.Edges[ei]
-				edges = append(edges, Edge{Direction: "outgoing", Kind: e.Kind, Layer: e.Layer, Node: g.At(e.To).ID, Site: edgeSite(g, &e)})
+				edges = append(edges, Edge{Direction: "outgoing", Kind: e.Kind(), Layer: e.Layer(), Node: g.At(e.To).ID, Site: edgeSite(g, &e)})
 			}
 		}
 		if parts["incoming"] {
@@ -201,7 +201,7 @@ func (c *call) nodeEntry(g *graph.Graph, i int32, parts map[string]bool, limit i
 					break
 				}
 				e := g.Edges[ei]
-				edges = append(edges, Edge{Direction: "incoming", Kind: e.Kind, Layer: e.Layer, Node: g.At(e.From).ID, Site: edgeSite(g, &e)})
+				edges = append(edges, Edge{Direction: "incoming", Kind: e.Kind(), Layer: e.Layer(), Node: g.At(e.From).ID, Site: edgeSite(g, &e)})
 			}
 		}
 		entry["edges"] = edges

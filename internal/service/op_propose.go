@@ -707,7 +707,7 @@ func affectedIDs(g *graph.Graph, diff []DiffEntry, max int) ([]string, bool) {
 		}
 		for _, ei := range g.In(i) {
 			e := &g.Edges[ei]
-			if e.Kind == graph.EdgeChildOf {
+			if e.Kind() == graph.EdgeChildOf {
 				continue
 			}
 			add(g.At(e.From).ID)
