@@ -2,22 +2,77 @@ package graph
 
 import (
 	"bytes"
-	"sort"
+	"cmp"
+	"slices"
+	"unicode/utf8"
 )
 
 // Search is an index for substring queries over a frozen graph: for each
 // node, in document order (by file, then position), its name, id and
-// literal string property values in lower case, packed in one array. A
-// query is one pass of bytes.Index over that array, so it costs a few
-// hundred microseconds however many nodes the project has.
+// literal string property values in lower case, packed in one array.
+//
+// Beside the text it keeps what narrows a query before the text is read:
+// the range of each file (a file's nodes are contiguous in document
+// order), the nodes of each kind and of each owner, and a trigram index
+// listing, for each hashed three-byte sequence, the nodes with a part that
+// contains it. A query reads the smallest of the lists that must hold every
+// match (the kind's, the owner's, and for three bytes or more the shortest
+// trigram list) and checks each node listed against the text; when every
+// list is long it scans the text of the file range instead.
 type Search struct {
-	// Order lists node indexes in document order.
+	// Order lists node indexes in document order; a node's position in it
+	// is what the lists below hold.
 	Order []int32
 	text  []byte
 	// For the k-th node in Order: name is text[at[k]:idAt[k]-1], id
 	// text[idAt[k]:propAt[k]-1], literal values text[propAt[k]:at[k+1]-1];
 	// each part ends with a NUL byte, so no match spans two parts.
 	at, idAt, propAt []int32
+
+	// kind[k] and owner[k] number the kind and owner of the k-th node,
+	// as kinds and owners map them; byKind and byOwner list the
+	// positions of each number's nodes in document order.
+	kind, owner     []int32
+	kinds, owners   map[string]int32
+	byKind, byOwner [][]int32
+	// paths maps a file to the range [lo, hi) of its nodes' positions.
+	paths map[string][2]int32
+	// gramPost[gramAt[b]:gramAt[b+1]] lists, once each and in document
+	// order, the positions of the nodes with a part containing a trigram
+	// of hash b, as uvarint deltas from the previous position (the first
+	// from -1), so the lists take about a byte per entry.
+	gramAt   []int32
+	gramPost []byte
+}
+
+// Filter narrows a query to the nodes of one kind, declared in one file
+// and owned by one page or component; an empty field does not narrow.
+type Filter struct {
+	Kind  string
+	Path  string
+	Owner string
+}
+
+// gramBits sets the number of trigram hash buckets, 1<<16: few distinct
+// trigrams share a bucket, and the bucket offsets take 256 KB.
+const gramBits = 16
+
+// appendGrams appends the hash of every trigram of s that holds no NUL
+// byte.
+func appendGrams(out []uint32, s []byte) []uint32 {
+	var h uint32 // the last bytes read, up to three since a NUL
+	run := 0
+	for _, c := range s {
+		if c == 0 {
+			run = 0
+			continue
+		}
+		h = h<<8 | uint32(c)
+		if run++; run >= 3 {
+			out = append(out, (h&0xFFFFFF)*0x9E3779B1>>(32-gramBits))
+		}
+	}
+	return out
 }
 
 // Search returns the graph's search index, built on first use.
@@ -28,44 +83,227 @@ func (g *Graph) Search() *Search {
 
 func buildSearch(g *Graph) *Search {
 	n := g.Len()
-	s := &Search{Order: make([]int32, n), at: make([]int32, n+1), idAt: make([]int32, n), propAt: make([]int32, n)}
-	for i := range s.Order {
-		s.Order[i] = int32(i)
-	}
-	sort.SliceStable(s.Order, func(a, b int) bool {
-		x, y := g.At(s.Order[a]), g.At(s.Order[b])
-		if x.Path != y.Path {
-			return x.Path < y.Path
-		}
-		return x.Pos < y.Pos
-	})
+	s := &Search{Order: make([]int32, n), at: make([]int32, n+1), idAt: make([]int32, n), propAt: make([]int32, n),
+		kind: make([]int32, n), owner: make([]int32, n), kinds: map[string]int32{}, owners: map[string]int32{}, paths: map[string][2]int32{}}
+	s.order(g)
 	size := 0
-	for i := range int32(g.Len()) {
+	for i := range int32(n) {
 		size += len(g.At(i).Name) + len(g.At(i).ID) + 8
 	}
 	s.text = make([]byte, 0, size)
+	// Neighbours in document order mostly share kind, owner and file, so
+	// the maps are read only when one changes.
+	var kind, owner, path string
+	var c, o int32
 	for k, i := range s.Order {
 		nd := g.At(i)
 		s.at[k] = int32(len(s.text))
-		s.text = append(append(s.text, bytes.ToLower([]byte(nd.Name))...), 0)
+		s.text = appendLower(s.text, nd.Name)
 		s.idAt[k] = int32(len(s.text))
-		s.text = append(append(s.text, bytes.ToLower([]byte(nd.ID))...), 0)
+		s.text = appendLower(s.text, nd.ID)
 		s.propAt[k] = int32(len(s.text))
 		for _, p := range nd.Props {
 			if v, ok := p.Value.(string); ok && p.Literal {
-				s.text = append(append(s.text, bytes.ToLower([]byte(v))...), 0)
+				s.text = appendLower(s.text, v)
 			}
 		}
+		if k == 0 || nd.Kind != kind {
+			kind = nd.Kind
+			var ok bool
+			if c, ok = s.kinds[kind]; !ok {
+				c = int32(len(s.kinds))
+				s.kinds[kind] = c
+			}
+		}
+		s.kind[k] = c
+		if k == 0 || nd.Owner != owner {
+			owner = nd.Owner
+			var ok bool
+			if o, ok = s.owners[owner]; !ok {
+				o = int32(len(s.owners))
+				s.owners[owner] = o
+			}
+		}
+		s.owner[k] = o
+		if k == 0 || nd.Path != path {
+			if k > 0 {
+				s.paths[path] = [2]int32{s.paths[path][0], int32(k)}
+			}
+			path = nd.Path
+			s.paths[path] = [2]int32{int32(k), 0}
+		}
+	}
+	if n > 0 {
+		s.paths[path] = [2]int32{s.paths[path][0], int32(n)}
 	}
 	s.at[n] = int32(len(s.text))
+	s.byKind = groups(s.kind, len(s.kinds))
+	s.byOwner = groups(s.owner, len(s.owners))
+	s.buildGrams()
 	return s
 }
 
-// match reports which parts of the k-th node in document order contain q.
-func (s *Search) match(k int, q []byte) (name, id, value bool) {
-	name = bytes.Contains(s.text[s.at[k]:s.idAt[k]], q)
-	id = bytes.Contains(s.text[s.idAt[k]:s.propAt[k]], q)
-	value = bytes.Contains(s.text[s.propAt[k]:s.at[k+1]], q)
+// order fills Order: the nodes grouped by file, files in name order, and
+// each file's nodes by position. The grouping is a counting sort, stable
+// like the sort by position, so nodes at the same position keep their
+// index order.
+func (s *Search) order(g *Graph) {
+	n := int32(g.Len())
+	rank := map[string]int32{}
+	var names []string
+	file := make([]int32, n)
+	last := ""
+	r := int32(-1)
+	for i := range n {
+		if p := g.At(i).Path; r < 0 || p != last {
+			var ok bool
+			if r, ok = rank[p]; !ok {
+				r = int32(len(names))
+				rank[p] = r
+				names = append(names, p)
+			}
+			last = p
+		}
+		file[i] = r
+	}
+	// Files by name, then start[r]: where the nodes of file r go.
+	byName := make([]int32, len(names))
+	for r := range byName {
+		byName[r] = int32(r)
+	}
+	slices.SortFunc(byName, func(a, b int32) int { return cmp.Compare(names[a], names[b]) })
+	count := make([]int32, len(names))
+	for _, r := range file {
+		count[r]++
+	}
+	start := make([]int32, len(names))
+	next := int32(0)
+	for _, r := range byName {
+		start[r] = next
+		next += count[r]
+	}
+	for i, r := range file {
+		s.Order[start[r]] = int32(i)
+		start[r]++
+	}
+	pos := func(a, b int32) int { return cmp.Compare(g.At(a).Pos, g.At(b).Pos) }
+	for _, r := range byName {
+		part := s.Order[start[r]-count[r] : start[r]]
+		if !slices.IsSortedFunc(part, pos) {
+			slices.SortStableFunc(part, pos)
+		}
+	}
+}
+
+// groups lists the positions k of each number 0..m-1 in num, in order, in
+// one backing array.
+func groups(num []int32, m int) [][]int32 {
+	at := make([]int32, m+1)
+	for _, c := range num {
+		at[c+1]++
+	}
+	for c := 1; c <= m; c++ {
+		at[c] += at[c-1]
+	}
+	all := make([]int32, len(num))
+	next := slices.Clone(at[:m])
+	for k, c := range num {
+		all[next[c]] = int32(k)
+		next[c]++
+	}
+	out := make([][]int32, m)
+	for c := range out {
+		out[c] = all[at[c]:at[c+1]:at[c+1]]
+	}
+	return out
+}
+
+// appendLower appends s in lower case, as bytes.ToLower has it, and a
+// NUL byte.
+func appendLower(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return append(append(b, bytes.ToLower([]byte(s))...), 0)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return append(b, 0)
+}
+
+// buildGrams fills the trigram index in two passes over the text: one
+// sizes each list, one writes it.
+func (s *Search) buildGrams() {
+	const buckets = 1 << gramBits
+	s.gramAt = make([]int32, buckets+1)
+	last := make([]int32, buckets)
+	for b := range last {
+		last[b] = -1
+	}
+	var gs []uint32
+	for k := range int32(len(s.Order)) {
+		gs = appendGrams(gs[:0], s.text[s.at[k]:s.at[k+1]])
+		for _, b := range gs {
+			if last[b] != k {
+				s.gramAt[b+1] += uvarintLen(uint32(k - last[b]))
+				last[b] = k
+			}
+		}
+	}
+	for b := 1; b <= buckets; b++ {
+		s.gramAt[b] += s.gramAt[b-1]
+	}
+	post := make([]byte, s.gramAt[buckets])
+	next := slices.Clone(s.gramAt[:buckets])
+	for b := range last {
+		last[b] = -1
+	}
+	for k := range int32(len(s.Order)) {
+		gs = appendGrams(gs[:0], s.text[s.at[k]:s.at[k+1]])
+		for _, b := range gs {
+			if last[b] != k {
+				x, j := uint32(k-last[b]), next[b]
+				for ; x >= 0x80; x >>= 7 {
+					post[j] = byte(x) | 0x80
+					j++
+				}
+				post[j] = byte(x)
+				next[b], last[b] = j+1, k
+			}
+		}
+	}
+	s.gramPost = post
+}
+
+func uvarintLen(x uint32) int32 {
+	n := int32(1)
+	for x >= 0x80 {
+		x >>= 7
+		n++
+	}
+	return n
+}
+
+// parts reports which parts of the k-th node in document order contain
+// q, given p, the first match of q in the node's text: the part holding p
+// does, the parts before it do not, and the parts after it are searched.
+func (s *Search) parts(k int32, q []byte, p int32) (name, id, value bool) {
+	switch {
+	case p < s.idAt[k]:
+		name = true
+		id = bytes.Contains(s.text[s.idAt[k]:s.propAt[k]], q)
+		value = bytes.Contains(s.text[s.propAt[k]:s.at[k+1]], q)
+	case p < s.propAt[k]:
+		id = true
+		value = bytes.Contains(s.text[s.propAt[k]:s.at[k+1]], q)
+	default:
+		value = true
+	}
 	return
 }
 
@@ -73,25 +311,139 @@ func (s *Search) match(k int, q []byte) (name, id, value bool) {
 // literal string property value contains the lower-case query q, saying
 // which of them do. An empty q matches every node by name.
 func (s *Search) Find(q []byte, fn func(node int32, name, id, value bool)) {
+	s.Query(q, Filter{}, fn)
+}
+
+// Query is Find over the nodes that pass f. A kind, file or owner that no
+// node has matches nothing.
+func (s *Search) Query(q []byte, f Filter, fn func(node int32, name, id, value bool)) {
+	lo, hi := int32(0), int32(len(s.Order))
+	if f.Path != "" {
+		r, ok := s.paths[f.Path]
+		if !ok {
+			return
+		}
+		lo, hi = r[0], r[1]
+	}
+	// list, when listed, holds every node of the range that passes f.
+	var list []int32
+	listed := false
+	kind, owner := int32(-1), int32(-1)
+	if f.Kind != "" {
+		c, ok := s.kinds[f.Kind]
+		if !ok {
+			return
+		}
+		kind, list, listed = c, within(s.byKind[c], lo, hi), true
+	}
+	if f.Owner != "" {
+		o, ok := s.owners[f.Owner]
+		if !ok {
+			return
+		}
+		owner = o
+		if l := within(s.byOwner[o], lo, hi); !listed || len(l) < len(list) {
+			list, listed = l, true
+		}
+	}
+	keep := func(k int32) bool {
+		return (kind < 0 || s.kind[k] == kind) && (owner < 0 || s.owner[k] == owner)
+	}
 	if len(q) == 0 {
-		for _, i := range s.Order {
-			fn(i, true, false, false)
+		if listed {
+			for _, k := range list {
+				if keep(k) {
+					fn(s.Order[k], true, false, false)
+				}
+			}
+			return
+		}
+		for k := lo; k < hi; k++ {
+			fn(s.Order[k], true, false, false)
 		}
 		return
 	}
 	if bytes.IndexByte(q, 0) >= 0 {
 		return // no part contains a NUL byte
 	}
-	for off := 0; off < len(s.text); {
-		j := bytes.Index(s.text[off:], q)
+	check := func(k int32) {
+		if keep(k) {
+			if j := bytes.Index(s.text[s.at[k]:s.at[k+1]], q); j >= 0 {
+				name, id, value := s.parts(k, q, s.at[k]+int32(j))
+				fn(s.Order[k], name, id, value)
+			}
+		}
+	}
+	if len(q) >= 3 {
+		// The shortest trigram list: about a byte per node it lists.
+		var post []byte
+		for i, b := range appendGrams(make([]uint32, 0, 8), q) {
+			if l := s.gramPost[s.gramAt[b]:s.gramAt[b+1]]; i == 0 || len(l) < len(post) {
+				post = l
+			}
+		}
+		if !listed || len(post) < len(list) {
+			for k, j := int32(-1), 0; j < len(post); {
+				var d uint32
+				for shift := 0; ; shift += 7 {
+					c := post[j]
+					j++
+					d |= uint32(c&0x7F) << shift
+					if c < 0x80 {
+						break
+					}
+				}
+				if k += int32(d); k >= hi {
+					break
+				}
+				if k >= lo {
+					check(k)
+				}
+			}
+			return
+		}
+	}
+	if listed && len(list) < int(hi-lo)/4 {
+		for _, k := range list {
+			check(k)
+		}
+		return
+	}
+	s.scan(q, lo, hi, keep, fn)
+}
+
+// scan finds q in the text of the nodes at positions [lo, hi), in one pass
+// of bytes.Index.
+func (s *Search) scan(q []byte, lo, hi int32, keep func(int32) bool, fn func(node int32, name, id, value bool)) {
+	text := s.text[:s.at[hi]]
+	k := lo
+	for off := int(s.at[lo]); off < len(text); {
+		var j int
+		if len(q) == 1 {
+			j = bytes.IndexByte(text[off:], q[0])
+		} else {
+			j = bytes.Index(text[off:], q)
+		}
 		if j < 0 {
 			return
 		}
-		// The node whose parts hold the match: the last start at or before it.
-		k := sort.Search(len(s.Order), func(k int) bool { return int(s.at[k+1]) > off+j })
-		if name, id, value := s.match(k, q); name || id || value {
+		// The node whose parts hold the match, and the part: the first
+		// match in the node, so earlier parts do not contain q.
+		p := int32(off + j)
+		for s.at[k+1] <= p {
+			k++
+		}
+		if keep(k) {
+			name, id, value := s.parts(k, q, p)
 			fn(s.Order[k], name, id, value)
 		}
 		off = int(s.at[k+1])
 	}
+}
+
+// within returns the part of the sorted positions list in [lo, hi).
+func within(list []int32, lo, hi int32) []int32 {
+	a, _ := slices.BinarySearch(list, lo)
+	b, _ := slices.BinarySearch(list[a:], hi)
+	return list[a : a+b]
 }

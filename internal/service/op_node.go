@@ -33,42 +33,37 @@ func opNodeFind(c *call) (any, *protocol.Error) {
 	}
 	g := c.graph()
 	q := []byte(strings.ToLower(strings.TrimSpace(p.Query)))
-	ix := g.Search()
-	nodes := []NodeSummary{}
-	matches := []findMatch{}
+	nodes := make([]NodeSummary, 0, p.Limit)
+	matches := make([]findMatch, 0, p.Limit)
 	var omitted []string
 	extra := 0
 	// Matches come in document order, so the first ones are the answer;
-	// later ones are only counted and named in the omission.
-	ix.Find(q, func(i int32, name, id, value bool) {
-		n := g.At(i)
-		if p.Kind != "" && n.Kind != p.Kind || p.Path != "" && n.Path != p.Path || p.Owner != "" && n.Owner != p.Owner {
-			return
-		}
+	// later ones are only counted and named in the omission. The index
+	// applies the kind, path and owner filters itself, reading only the
+	// nodes that can pass them when they are few.
+	g.Search().Query(q, graph.Filter{Kind: p.Kind, Path: p.Path, Owner: p.Owner}, func(i int32, name, id, value bool) {
 		if len(nodes) == p.Limit {
 			extra++
 			if len(omitted) < 50 {
-				omitted = append(omitted, n.ID)
+				omitted = append(omitted, g.At(i).ID)
 			}
 			return
 		}
-		why := make([]string, 0, 3)
-		if name {
-			why = append(why, "name")
-		}
-		if id {
-			why = append(why, "id")
-		}
-		if value {
-			why = append(why, "property_value")
-		}
+		n := g.At(i)
 		nodes = append(nodes, summary(g, n))
-		matches = append(matches, findMatch{Node: n.ID, Reasons: why})
+		matches = append(matches, findMatch{Node: n.ID, Reasons: findReasons(name, id, value)})
 	})
 	if extra > 0 {
 		c.trunc.Truncated = true
 		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "limit", Count: extra, Nodes: omitted})
 		c.coverage.Exhaustive = false
+	}
+	// The answer is encoded once to measure it; only an answer over
+	// max_bytes is measured again, for each length tried.
+	res := map[string]any{"nodes": nodes, "matches": matches}
+	if size := jsonSize(res); size <= c.limits.MaxBytes {
+		c.trunc.Used.Bytes = size
+		return res, nil
 	}
 	k := c.trimToFit(len(nodes), func(k int) int { return jsonSize(map[string]any{"nodes": nodes[:k], "matches": matches[:k]}) })
 	var cut []string
@@ -77,6 +72,36 @@ func opNodeFind(c *call) (any, *protocol.Error) {
 	}
 	c.omit("max_bytes", cut)
 	return c.fit(map[string]any{"nodes": nodes[:k], "matches": matches[:k]})
+}
+
+// reasonLists holds the reasons of a match for each set of matching
+// parts (name 1, id 2, property value 4), shared by every answer and
+// never changed.
+var reasonLists = func() (out [8][]string) {
+	for set := range out {
+		out[set] = []string{}
+		for bit, why := range []string{"name", "id", "property_value"} {
+			if set&(1<<bit) != 0 {
+				out[set] = append(out[set], why)
+			}
+		}
+	}
+	return out
+}()
+
+// findReasons says why a node matched: the parts that contain the query.
+func findReasons(name, id, value bool) []string {
+	set := 0
+	if name {
+		set |= 1
+	}
+	if id {
+		set |= 2
+	}
+	if value {
+		set |= 4
+	}
+	return reasonLists[set]
 }
 
 type getParams struct {

@@ -1,0 +1,222 @@
+package graph
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// searchGraph is a small graph whose nodes are added out of document
+// order: a.acore holds a page, b.acore a component, c/x.acore a module.
+func searchGraph() *Graph {
+	g := New(9)
+	for _, n := range []Node{
+		{ID: "page:Home", Kind: KindPage, Name: "Home", Path: "a.acore", Pos: 10},
+		{ID: "element:Home/view/0", Kind: KindElement, Name: "Button", Path: "a.acore", Pos: 40, Owner: "page:Home",
+			Props: []Property{{Name: "label", Value: "Add Task", Literal: true}}},
+		{ID: "element:Home/view/1", Kind: KindElement, Name: "Input", Path: "a.acore", Pos: 30, Owner: "page:Home",
+			Props: []Property{{Name: "placeholder", Value: "Add a task", Literal: true}, {Name: "value", Value: "draft"}}},
+		{ID: "state:Home.draft", Kind: KindState, Name: "draft", Path: "a.acore", Pos: 20, Owner: "page:Home",
+			Props: []Property{{Name: "initial", Value: "", Literal: true}}},
+		{ID: "component:Card", Kind: KindComponent, Name: "Card", Path: "b.acore", Pos: 5},
+		{ID: "element:Card/view/0", Kind: KindElement, Name: "Text", Path: "b.acore", Pos: 15, Owner: "component:Card",
+			Props: []Property{{Name: "text", Value: "ÄNDERN", Literal: true}}},
+		{ID: "state:Card.open", Kind: KindState, Name: "Open", Path: "b.acore", Pos: 10, Owner: "component:Card",
+			Props: []Property{{Name: "initial", Value: false, Literal: true}}},
+		{ID: "module:x", Kind: KindModule, Name: "gen.x", Path: "c/x.acore"},
+		// At the Button's position: after it, in index order.
+		{ID: "element:Home/view/2", Kind: KindElement, Name: "Text", Path: "a.acore", Pos: 40, Owner: "page:Home",
+			Props: []Property{{Name: "text", Value: "TEXT", Literal: true}}},
+	} {
+		g.Add(n)
+	}
+	g.Freeze()
+	return g
+}
+
+func TestSearchQueryFilters(t *testing.T) {
+	g := searchGraph()
+	s := g.Search()
+	if got := fmt.Sprint(s.Order); got != "[0 3 2 1 8 4 6 5 7]" {
+		t.Fatalf("order %s", got)
+	}
+	all := "page:Home name, state:Home.draft name, element:Home/view/1 name, element:Home/view/0 name, element:Home/view/2 name, " +
+		"component:Card name, state:Card.open name, element:Card/view/0 name, module:x name"
+	for _, tc := range []struct {
+		name, q string
+		f       Filter
+		want    string
+	}{
+		{"empty query: every node by name", "", Filter{}, all},
+		{"empty query, kind", "", Filter{Kind: KindElement}, "element:Home/view/1 name, element:Home/view/0 name, element:Home/view/2 name, element:Card/view/0 name"},
+		{"empty query, path", "", Filter{Path: "b.acore"}, "component:Card name, state:Card.open name, element:Card/view/0 name"},
+		{"empty query, owner", "", Filter{Owner: "page:Home"}, "state:Home.draft name, element:Home/view/1 name, element:Home/view/0 name, element:Home/view/2 name"},
+		{"empty query, kind and owner", "", Filter{Kind: KindState, Owner: "component:Card"}, "state:Card.open name"},
+		{"empty query, kind and path", "", Filter{Kind: KindElement, Path: "b.acore"}, "element:Card/view/0 name"},
+		{"empty query, owner in another file", "", Filter{Owner: "page:Home", Path: "b.acore"}, ""},
+		{"empty query, kind of the next file's first node", "", Filter{Kind: KindComponent, Path: "a.acore"}, ""},
+		{"kind of the next file's first node", "card", Filter{Kind: KindComponent, Path: "a.acore"}, ""},
+		{"unknown kind", "", Filter{Kind: "nope"}, ""},
+		{"unknown path", "a", Filter{Path: "nope.acore"}, ""},
+		{"unknown owner", "add", Filter{Owner: "page:Nope"}, ""},
+		{"literal values", "add", Filter{}, "element:Home/view/1 property_value, element:Home/view/0 property_value"},
+		{"literal values, other kind", "add", Filter{Kind: KindState}, ""},
+		{"literal values, kind and owner", "task", Filter{Kind: KindElement, Owner: "page:Home"}, "element:Home/view/1 property_value, element:Home/view/0 property_value"},
+		{"name and value", "text", Filter{}, "element:Home/view/2 name property_value, element:Card/view/0 name"},
+		{"name and id", "draft", Filter{}, "state:Home.draft name id"},
+		{"id", "home", Filter{}, "page:Home name id, state:Home.draft id, element:Home/view/1 id, element:Home/view/0 id, element:Home/view/2 id"},
+		{"id, two bytes, path", "w/", Filter{Path: "a.acore"}, "element:Home/view/1 id, element:Home/view/0 id, element:Home/view/2 id"},
+		{"one byte, kind", "x", Filter{Kind: KindElement}, "element:Home/view/2 name property_value, element:Card/view/0 name"},
+		{"one byte, path", "x", Filter{Path: "c/x.acore"}, "module:x name id"},
+		{"lower-cased non-ASCII value", "ändern", Filter{}, "element:Card/view/0 property_value"},
+		{"not a string literal", "false", Filter{}, ""},
+		{"across two parts", "buttonelement", Filter{}, ""},
+		{"across two nodes", "page:homedraft", Filter{}, ""},
+		{"NUL", "home\x00", Filter{}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			s.Query([]byte(tc.q), tc.f, func(i int32, name, id, value bool) {
+				got = append(got, strings.TrimSpace(g.At(i).ID+reasonsOf(name, id, value)))
+			})
+			if strings.Join(got, ", ") != tc.want {
+				t.Errorf("Query(%q, %+v)\n got %s\nwant %s", tc.q, tc.f, strings.Join(got, ", "), tc.want)
+			}
+			if tc.f == (Filter{}) {
+				var found []string
+				s.Find([]byte(tc.q), func(i int32, name, id, value bool) {
+					found = append(found, strings.TrimSpace(g.At(i).ID+reasonsOf(name, id, value)))
+				})
+				if !slices.Equal(found, got) {
+					t.Errorf("Find(%q) = %v, Query without a filter %v", tc.q, found, got)
+				}
+			}
+		})
+	}
+}
+
+func reasonsOf(name, id, value bool) string {
+	out := ""
+	for _, r := range []struct {
+		on  bool
+		why string
+	}{{name, "name"}, {id, "id"}, {value, "property_value"}} {
+		if r.on {
+			out += " " + r.why
+		}
+	}
+	return out
+}
+
+// TestSearchQueryAgainstBruteForce compares every way a query is answered
+// (the nodes of a kind or owner, a trigram list, a scan of the text) with
+// a check of each node, on a graph large enough for each to be chosen:
+// kinds and owners both common and rare, names and values from a small
+// vocabulary, so short queries match many nodes and long ones few.
+func TestSearchQueryAgainstBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	words := []string{"Add", "task", "Title", "item", "ÄRGER", "view", "submit", "Draft", "price", "x", "ab", "abc", "b_1"}
+	word := func() string { return words[r.IntN(len(words))] }
+	kinds := []string{KindElement, KindElement, KindElement, KindElement, KindState, KindState, KindAction, KindPage}
+	g := New(3000)
+	for i := range 3000 {
+		file := r.IntN(7)
+		owner := fmt.Sprintf("page:P%d_%d", file, r.IntN(6))
+		kind := kinds[r.IntN(len(kinds))]
+		if r.IntN(50) == 0 {
+			kind = KindQuery // rare
+		}
+		if r.IntN(100) == 0 {
+			owner = "component:Rare"
+		}
+		var props []Property
+		for range r.IntN(3) {
+			props = append(props, Property{Name: "p", Value: word() + " " + word(), Literal: r.IntN(4) > 0})
+		}
+		if r.IntN(5) == 0 {
+			props = append(props, Property{Name: "n", Value: float64(i), Literal: true})
+		}
+		g.Add(Node{ID: fmt.Sprintf("%s:%s/%s/%d", kind, owner, word(), i), Kind: kind, Name: word() + word(),
+			Path: fmt.Sprintf("f%d.acore", file), Pos: r.IntN(400), Owner: owner, Props: props})
+	}
+	g.Freeze()
+	s := g.Search()
+	// The reference order: by file, then position, then index.
+	order := make([]int32, g.Len())
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		x, y := g.At(a), g.At(b)
+		if c := strings.Compare(x.Path, y.Path); c != 0 {
+			return c
+		}
+		return x.Pos - y.Pos
+	})
+	if !slices.Equal(order, s.Order) {
+		t.Fatal("Order is not by file, then position, then index")
+	}
+	brute := func(q []byte, f Filter) []string {
+		var out []string
+		for _, i := range order {
+			n := g.At(i)
+			if f.Kind != "" && n.Kind != f.Kind || f.Path != "" && n.Path != f.Path || f.Owner != "" && n.Owner != f.Owner {
+				continue
+			}
+			if len(q) == 0 {
+				out = append(out, fmt.Sprint(i, " name"))
+				continue
+			}
+			name := bytes.Contains(bytes.ToLower([]byte(n.Name)), q)
+			id := bytes.Contains(bytes.ToLower([]byte(n.ID)), q)
+			value := false
+			for _, p := range n.Props {
+				if v, ok := p.Value.(string); ok && p.Literal && bytes.Contains(bytes.ToLower([]byte(v)), q) {
+					value = true
+				}
+			}
+			if name || id || value {
+				out = append(out, fmt.Sprint(i, reasonsOf(name, id, value)))
+			}
+		}
+		return out
+	}
+	queries := []string{"", "a", "x", "_", "ä", "ab", "b_", "/", "abc", "add", "task", "addtask", "title", "ärger", "äRGER",
+		"element:page:p3_2", "page:p3_2/", "state:", "view/1", "1", "12", "123", "price item", "submit draft", "zzz", "query:"}
+	filters := []Filter{{}, {Kind: KindElement}, {Kind: KindQuery}, {Kind: KindPage}, {Path: "f3.acore"}, {Path: "f0.acore", Kind: KindQuery},
+		{Owner: "page:P3_2"}, {Owner: "component:Rare"}, {Owner: "page:P3_2", Kind: KindState}, {Owner: "page:P3_2", Path: "f4.acore"},
+		{Owner: "page:P3_2", Path: "f3.acore", Kind: KindElement}}
+	matched := 0
+	for _, q := range queries {
+		for _, f := range filters {
+			want := brute([]byte(q), f)
+			matched += len(want)
+			var got []string
+			s.Query([]byte(q), f, func(i int32, name, id, value bool) { got = append(got, fmt.Sprint(i, reasonsOf(name, id, value))) })
+			if !slices.Equal(got, want) {
+				t.Errorf("Query(%q, %+v): %d matches, want %d\n got %.300v\nwant %.300v", q, f, len(got), len(want), got, want)
+			}
+			if q == "" || f.Owner != "" || f.Kind != "" {
+				continue
+			}
+			// The scan, whichever way Query chose.
+			lo, hi := int32(0), int32(len(s.Order))
+			if f.Path != "" {
+				lo, hi = s.paths[f.Path][0], s.paths[f.Path][1]
+			}
+			got = nil
+			s.scan([]byte(q), lo, hi, func(int32) bool { return true }, func(i int32, name, id, value bool) {
+				got = append(got, fmt.Sprint(i, reasonsOf(name, id, value)))
+			})
+			if !slices.Equal(got, want) {
+				t.Errorf("scan(%q, %+v): %d matches, want %d", q, f, len(got), len(want))
+			}
+		}
+	}
+	if matched < 10000 {
+		t.Errorf("only %d matches in all: the graph is too small to test the index", matched)
+	}
+}
