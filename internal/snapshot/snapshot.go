@@ -117,8 +117,20 @@ func (s *Store) Latest() (*Snapshot, error) {
 	}
 	base := s.base()
 	s.mu.Unlock()
-	p := project.CompileFrom(base, in)
-	snap := &Snapshot{ID: id, Project: p, CapturedAt: time.Now().UTC(), Files: files(in), Bytes: estimate(in, p)}
+	snap := &Snapshot{ID: id, CapturedAt: time.Now().UTC(), Files: files(in)}
+	// The inputs are written to the state while they compile: the writes
+	// need nothing from the compile, and a one-shot process must not exit
+	// before they are done.
+	persisted := make(chan struct{})
+	go func() {
+		defer close(persisted)
+		if s.persistent {
+			s.persist(snap, in)
+		}
+	}()
+	snap.Project = project.CompileFrom(base, in)
+	snap.Bytes = estimate(in, snap.Project)
+	<-persisted
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if prev, ok := s.byID[id]; ok { // captured concurrently
@@ -131,9 +143,6 @@ func (s *Store) Latest() (*Snapshot, error) {
 	s.total += snap.Bytes
 	s.touch(id)
 	s.evict(id)
-	if s.persistent {
-		s.persist(snap, in)
-	}
 	return snap, nil
 }
 
