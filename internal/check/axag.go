@@ -165,34 +165,32 @@ func (k *AxagKey) allowed(v any) string {
 
 var axagKindWords = map[string]string{AxagString: "a string", AxagBool: "true or false", AxagStrings: `a list of strings, as ["a", "b"]`}
 
-// checkAnnotations validates the @axag annotations of every module:
-// their arguments, and that they stand where they mean something (a
-// query, mutation or action member, or an element). Other annotations
-// have no meaning to the checker.
-func (c *checker) checkAnnotations() {
-	for _, m := range c.work {
-		f := m.file
-		for _, d := range f.Decls {
-			switch d := d.(type) {
-			case *syntax.AppDecl:
-				c.axagNoEffect(f, d.Annotations, "an app")
-			case *syntax.ModelDecl:
-				c.axagNoEffect(f, d.Annotations, "a model")
-			case *syntax.ExternDecl:
-				c.axagNoEffect(f, d.Annotations, "an extern action")
-			case *syntax.OwnerDecl:
-				c.axagNoEffect(f, d.Annotations, "a "+d.Kind.String())
-				for _, m := range d.Members {
-					switch m := m.(type) {
-					case *syntax.StateDecl:
-						c.axagNoEffect(f, m.Annotations, "a state")
-					case *syntax.DataDecl:
-						c.axagArgs(f, m.Annotations)
-					case *syntax.ActionDecl:
-						c.axagArgs(f, m.Annotations)
-					case *syntax.ViewDecl:
-						c.axagView(f, m.Items)
-					}
+// checkAnnotations validates the @axag annotations of module m: their
+// arguments, and that they stand where they mean something (a query,
+// mutation or action member, or an element). Other annotations have no
+// meaning to the checker. It runs with the module's bodies.
+func (c *checker) checkAnnotations(m *module) {
+	f := m.file
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *syntax.AppDecl:
+			c.axagNoEffect(f, d.Annotations, "an app")
+		case *syntax.ModelDecl:
+			c.axagNoEffect(f, d.Annotations, "a model")
+		case *syntax.ExternDecl:
+			c.axagNoEffect(f, d.Annotations, "an extern action")
+		case *syntax.OwnerDecl:
+			c.axagNoEffect(f, d.Annotations, "a "+d.Kind.String())
+			for _, m := range d.Members {
+				switch m := m.(type) {
+				case *syntax.StateDecl:
+					c.axagNoEffect(f, m.Annotations, "a state")
+				case *syntax.DataDecl:
+					c.axagArgs(f, m.Annotations)
+				case *syntax.ActionDecl:
+					c.axagArgs(f, m.Annotations)
+				case *syntax.ViewDecl:
+					c.axagView(f, m.Items)
 				}
 			}
 		}

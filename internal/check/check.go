@@ -242,7 +242,6 @@ func Check(in *Input) *Result {
 	c.resolveImports()
 	c.checkImportGraph()
 	c.checkBodies()
-	c.checkAnnotations()
 	c.entryPoints(res)
 	c.unusedImports()
 

@@ -101,7 +101,8 @@ func (c *checker) checkBodies() {
 	}
 }
 
-// checkOwners checks the bodies of m's pages and components.
+// checkOwners checks the bodies of m's pages and components, and its
+// annotations.
 func (c *checker) checkOwners(m *module) {
 	for _, d := range m.file.Decls {
 		if od, ok := d.(*syntax.OwnerDecl); ok {
@@ -110,6 +111,7 @@ func (c *checker) checkOwners(m *module) {
 			}
 		}
 	}
+	c.checkAnnotations(m)
 }
 
 var memberKinds = map[symKind]string{symState: graph.KindState, symQuery: graph.KindQuery, symMutation: graph.KindMutation, symAction: graph.KindAction, symProp: graph.KindProp}

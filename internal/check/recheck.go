@@ -84,7 +84,6 @@ func Recheck(base *Result, in *Input, changed []string) *Result {
 	}
 	c.resolveImports()
 	c.checkBodies()
-	c.checkAnnotations()
 	res := &Result{Status: base.Status, EntryPoints: base.EntryPoints, Preparation: base.Preparation}
 	if isChanged[Entry] {
 		// The app and its routes are re-created with the entry module.

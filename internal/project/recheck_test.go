@@ -237,6 +237,9 @@ func TestParallelCheckMatchesSequential(t *testing.T) {
 		"pages/p1.acore": bytes.Replace(source(in, "pages/p1.acore"), []byte("state count: Int = 0"), []byte(`state count: Int = "x"`), 1),
 		"pages/p3.acore": bytes.Replace(source(in, "pages/p3.acore"), []byte(`label: "Add"`), []byte(`label: 1, nothing: 2`), 1),
 		"pages/p5.acore": bytes.Replace(source(in, "pages/p5.acore"), []byte(`navigate("/`), []byte(`navigate("/nowhere`), 1),
+		// Annotations are checked with each module's bodies.
+		"pages/p2.acore": bytes.Replace(source(in, "pages/p2.acore"), []byte("  state count: Int = 0"), []byte("  @axag(risk: \"low\")\n  state count: Int = 0"), 1),
+		"pages/p4.acore": bytes.Replace(source(in, "pages/p4.acore"), []byte("  state count: Int = 0"), []byte("  @axag(risk: \"low\")\n  state count: Int = 0"), 1),
 	})
 	for _, next := range []*load.Inputs{in, broken} {
 		prev := runtime.GOMAXPROCS(2)
@@ -246,13 +249,16 @@ func TestParallelCheckMatchesSequential(t *testing.T) {
 		runtime.GOMAXPROCS(prev)
 		sameCompile(t, "two cores against one", two, one)
 	}
-	errFiles := map[string]bool{}
+	errFiles, noEffect := map[string]bool{}, map[string]bool{}
 	for _, d := range project.Compile(broken).Result.Diagnostics {
 		if d.Severity == "error" {
 			errFiles[d.Path] = true
 		}
+		if d.Code == "AC404" {
+			noEffect[d.Path] = true
+		}
 	}
-	if len(errFiles) < 2 {
-		t.Errorf("errors in %v, want errors in two modules at least", errFiles)
+	if len(errFiles) < 2 || len(noEffect) != 2 {
+		t.Errorf("errors in %v and annotations without effect in %v, want errors in two modules at least and annotations in two", errFiles, noEffect)
 	}
 }
