@@ -35,7 +35,16 @@ func (g *Graph) Append(frag *Graph) func(int32) int32 {
 	f := frag.frag
 	at := make([]int32, len(f.nodes))
 	for k, n := range f.nodes {
-		at[k], _ = g.Add(n)
+		// One map operation a node, not Add's two: ids are new but for
+		// a repeat, which keeps the first node as Add does.
+		before := len(g.byID)
+		g.byID[n.ID] = int32(g.n)
+		if len(g.byID) == before {
+			at[k] = g.first(n.ID)
+			g.byID[n.ID] = at[k]
+			continue
+		}
+		at[k] = g.push(n)
 	}
 	index := func(i int32) int32 {
 		if i >= 0 && i&fragFlag != 0 {
@@ -48,4 +57,14 @@ func (g *Graph) Append(frag *Graph) func(int32) int32 {
 		g.Edges = append(g.Edges, e)
 	}
 	return index
+}
+
+// first returns the index of the first node with id.
+func (g *Graph) first(id string) int32 {
+	for i := range int32(g.n) {
+		if g.At(i).ID == id {
+			return i
+		}
+	}
+	return -1
 }

@@ -234,6 +234,13 @@ func (g *Graph) Add(n Node) (int32, bool) {
 	if i, ok := g.byID[n.ID]; ok {
 		return i, false
 	}
+	i := g.push(n)
+	g.byID[n.ID] = i
+	return i, true
+}
+
+// push appends n to the node pages and returns its index.
+func (g *Graph) push(n Node) int32 {
 	i := int32(g.n)
 	n.Index = i
 	if g.n&(pageSize-1) == 0 {
@@ -242,8 +249,7 @@ func (g *Graph) Add(n Node) (int32, bool) {
 	last := len(g.pages) - 1
 	g.pages[last] = append(g.pages[last], n)
 	g.n++
-	g.byID[n.ID] = i
-	return i, true
+	return i
 }
 
 // AddEdge records an edge. Freeze drops repeats of the same kind between

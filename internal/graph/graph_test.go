@@ -69,3 +69,41 @@ func TestSearchMatchesInDocumentOrder(t *testing.T) {
 		t.Errorf("matches across parts or with NUL: %v", got)
 	}
 }
+
+// TestFragmentAppend appends two fragments, with ids the graph has and
+// an id repeated, as Add would have added their nodes one by one.
+func TestFragmentAppend(t *testing.T) {
+	g := New(4)
+	g.Add(Node{ID: "a"})
+	f1, f2 := g.Fragment(2), g.Fragment(2)
+	b, _ := f1.Add(Node{ID: "b"})
+	a, _ := f1.Add(Node{ID: "a"})
+	f1.AddEdge(b, a, EdgeReads, Resolved)
+	c, _ := f2.Add(Node{ID: "c"})
+	b2, _ := f2.Add(Node{ID: "b"})
+	f2.AddEdge(c, b2, EdgeCalls, Resolved)
+	if f1.At(b).ID != "b" || f1.At(0).ID != "a" {
+		t.Fatalf("a fragment reads its nodes and its parent's")
+	}
+	i1, i2 := g.Append(f1), g.Append(f2)
+	var ids []string
+	for i := range int32(g.Len()) {
+		ids = append(ids, g.At(i).ID)
+	}
+	if fmt.Sprint(ids) != "[a b c]" || i1(a) != 0 || i1(b) != 1 || i2(c) != 2 || i2(b2) != 1 {
+		t.Fatalf("nodes %v, indexes a=%d b=%d c=%d b again=%d", ids, i1(a), i1(b), i2(c), i2(b2))
+	}
+	for id, want := range map[string]int32{"a": 0, "b": 1, "c": 2} {
+		if i, ok := g.Lookup(id); !ok || i != want {
+			t.Errorf("Lookup(%s) = %d, %v; want %d", id, i, ok, want)
+		}
+	}
+	g.Freeze()
+	var edges []string
+	for _, e := range g.Edges {
+		edges = append(edges, g.At(e.From).ID+">"+g.At(e.To).ID+":"+e.Kind())
+	}
+	if fmt.Sprint(edges) != "[b>a:reads c>b:calls]" {
+		t.Errorf("edges %v", edges)
+	}
+}
