@@ -109,20 +109,12 @@ func buildSearch(g *Graph) *Search {
 		}
 		if k == 0 || nd.Kind != kind {
 			kind = nd.Kind
-			var ok bool
-			if c, ok = s.kinds[kind]; !ok {
-				c = int32(len(s.kinds))
-				s.kinds[kind] = c
-			}
+			c = codeOf(s.kinds, kind)
 		}
 		s.kind[k] = c
 		if k == 0 || nd.Owner != owner {
 			owner = nd.Owner
-			var ok bool
-			if o, ok = s.owners[owner]; !ok {
-				o = int32(len(s.owners))
-				s.owners[owner] = o
-			}
+			o = codeOf(s.owners, owner)
 		}
 		s.owner[k] = o
 		if k == 0 || nd.Path != path {
@@ -446,4 +438,14 @@ func within(list []int32, lo, hi int32) []int32 {
 	a, _ := slices.BinarySearch(list, lo)
 	b, _ := slices.BinarySearch(list[a:], hi)
 	return list[a : a+b]
+}
+
+// codeOf returns key's code in m, giving it the next one when it has none.
+func codeOf(m map[string]int32, key string) int32 {
+	c, ok := m[key]
+	if !ok {
+		c = int32(len(m))
+		m[key] = c
+	}
+	return c
 }
