@@ -156,7 +156,9 @@ func (g *Graph) Finish(files []*syntax.File) string {
 		}
 		g.versions[k] = page
 	}
-	g.From = base
+	// Nodes have the base's indexes and files.
+	g.perPath = base.perPathIndex()
+	g.perPathOnce.Do(func() {})
 	g.patch = nil
 	return ""
 }
@@ -210,11 +212,6 @@ func sameValue(a, b any) bool {
 // index order.
 func (g *Graph) NodesIn(path string) []int32 {
 	g.perPathOnce.Do(func() {
-		if g.From != nil {
-			// Derived graphs have their base's nodes at the same indexes.
-			g.perPath = g.From.perPathIndex()
-			return
-		}
 		g.perPath = map[string][]int32{}
 		for i := range int32(g.n) {
 			p := g.At(i).Path

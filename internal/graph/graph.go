@@ -166,9 +166,9 @@ type Graph struct {
 	// while it is a fragment of another.
 	patch *patch
 	frag  *fragment
-	// From is the graph this one was derived from, and Changed the nodes
-	// it re-created (in index order); both are nil for a graph built whole.
-	From    *Graph
+	// Changed lists the nodes a derived graph re-created, in index order;
+	// it is nil for a graph built whole. A derived graph keeps no pointer
+	// to its base, so a chain of edits does not keep every earlier graph.
 	Changed []int32
 }
 

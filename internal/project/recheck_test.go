@@ -120,7 +120,7 @@ func TestCompileFromMatchesCompile(t *testing.T) {
 			}
 			next := withSources(in, repl)
 			got, want := project.CompileFrom(base, next), project.Compile(next)
-			if derived := got.Result.Graph != nil && got.Result.Graph.From != nil; derived != tc.derived {
+			if derived := got.Result.Graph != nil && got.Result.Graph.Changed != nil; derived != tc.derived {
 				t.Errorf("derived from the base: %v, want %v", derived, tc.derived)
 			}
 			sameCompile(t, tc.name, got, want)
@@ -195,7 +195,7 @@ func TestCompileFromRandomEdits(t *testing.T) {
 		next := withSources(cur, repl)
 		got := project.CompileFrom(prev, next)
 		sameCompile(t, fmt.Sprintf("edit %d", i), got, project.Compile(next))
-		if got.Result.Graph != nil && got.Result.Graph.From != nil {
+		if got.Result.Graph != nil && got.Result.Graph.Changed != nil {
 			derived++
 		}
 		// Broken edits are undone, so the walk stays near a valid project.
@@ -222,7 +222,7 @@ func TestCompileFromTaskApp(t *testing.T) {
 	} {
 		next := withSources(in, map[string][]byte{"main.acore": []byte(edit)})
 		got := project.CompileFrom(base, next)
-		if got.Result.Graph == nil || got.Result.Graph.From == nil {
+		if got.Result.Graph == nil || got.Result.Graph.Changed == nil {
 			t.Errorf("not rechecked: %d", len(edit))
 		}
 		sameCompile(t, "task-app", got, project.Compile(next))
