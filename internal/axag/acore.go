@@ -155,7 +155,7 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 			order = append(order, x)
 		}
 		byNode[int32(i)] = x
-		if v := check.ReadAxag(anns[site{n.Path, n.Pos}]); v != nil {
+		if v := check.ReadAxag(anns[site{n.Path, int(n.Pos)}]); v != nil {
 			fs = apply(x, v, n, fs)
 		}
 	}
@@ -166,7 +166,7 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 		if n.Kind != graph.KindElement && n.Kind != graph.KindAction {
 			continue
 		}
-		v := check.ReadAxag(anns[site{n.Path, n.Pos}])
+		v := check.ReadAxag(anns[site{n.Path, int(n.Pos)}])
 		if v == nil {
 			continue
 		}
@@ -188,7 +188,7 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 			if n.Kind == graph.KindAction {
 				what = "action " + n.Name
 			}
-			f := Finding{Rule: RuleAcoreTrigger, Severity: SeverityWarning, File: n.Path, Line: n.Line, Column: n.Column}
+			f := Finding{Rule: RuleAcoreTrigger, Severity: SeverityWarning, File: n.Path, Line: int(n.Line), Column: int(n.Column)}
 			if len(xs) == 0 {
 				f.Message = fmt.Sprintf("@axag on %s describes nothing: it runs no query or mutation, and has no intent and action_type of its own", what)
 				f.Fix = "annotate the query or mutation member it stands for, give an intent and an action_type, or remove the annotation"
@@ -225,7 +225,7 @@ func standalone(g *graph.Graph, n *graph.Node, v map[string]any) *acoreAction {
 	if _, ok := v["action_type"]; !ok && target(g, n.Index, graph.EdgeNavigatesTo, graph.KindRoute) < 0 {
 		return nil
 	}
-	a := Action{ActionType: "navigate", SourceFile: n.Path, SourceLine: n.Line, SourceColumn: n.Column,
+	a := Action{ActionType: "navigate", SourceFile: n.Path, SourceLine: int(n.Line), SourceColumn: int(n.Column),
 		Description: fmt.Sprintf("%s %s of %s.", n.Kind, n.Name, strings.Replace(n.Owner, ":", " ", 1))}
 	a.Description = strings.ToUpper(a.Description[:1]) + a.Description[1:]
 	if n.Kind == graph.KindElement {
@@ -362,7 +362,7 @@ func infer(p *project.Project, g *graph.Graph, n, op *graph.Node) *acoreAction {
 		for _, d := range f.Decls {
 			if k, ok := d.(*syntax.ContractDecl); ok {
 				for _, od := range k.Ops {
-					if od.Pos == op.Pos {
+					if int(od.Pos) == int(op.Pos) {
 						decl = od
 					}
 				}
@@ -409,8 +409,8 @@ func infer(p *project.Project, g *graph.Graph, n, op *graph.Node) *acoreAction {
 		ActionType:   "read",
 		OperationID:  op.Name,
 		SourceFile:   n.Path,
-		SourceLine:   n.Line,
-		SourceColumn: n.Column,
+		SourceLine:   int(n.Line),
+		SourceColumn: int(n.Column),
 		Description:  fmt.Sprintf("Runs the contract %s %s.%s, bound as %s in %s.", n.Kind, contract, op.Name, n.Name, strings.Replace(n.Owner, ":", " ", 1)),
 	}
 	if mutation {
@@ -532,7 +532,7 @@ func apply(x *acoreAction, v map[string]any, n *graph.Node, fs []Finding) []Find
 		}
 		return keys[i] < keys[j]
 	})
-	at := Where(n.Path, n.Line, n.Column)
+	at := Where(n.Path, int(n.Line), int(n.Column))
 	for _, k := range keys {
 		val := v[k]
 		if k == "action_type" && !x.own {
@@ -542,7 +542,7 @@ func apply(x *acoreAction, v map[string]any, n *graph.Node, fs []Finding) []Find
 				if x.mutation {
 					kind = "mutation"
 				}
-				fs = append(fs, Finding{Rule: RuleAcoreContradiction, Severity: SeverityError, File: n.Path, Line: n.Line, Column: n.Column,
+				fs = append(fs, Finding{Rule: RuleAcoreContradiction, Severity: SeverityError, File: n.Path, Line: int(n.Line), Column: int(n.Column),
 					Message: fmt.Sprintf("@axag says action_type %q, but %s runs a contract %s (%s)", t, x.a.Intent, kind, x.a.ActionType),
 					Fix:     fmt.Sprintf("remove action_type, or use %q", allowedTypes(x.mutation))})
 				continue
@@ -550,7 +550,7 @@ func apply(x *acoreAction, v map[string]any, n *graph.Node, fs []Finding) []Find
 		}
 		if prev, ok := x.set[k]; ok {
 			if !equal(x.setBy[k], val) {
-				fs = append(fs, Finding{Rule: RuleAcoreConflict, Severity: SeverityWarning, File: n.Path, Line: n.Line, Column: n.Column,
+				fs = append(fs, Finding{Rule: RuleAcoreConflict, Severity: SeverityWarning, File: n.Path, Line: int(n.Line), Column: int(n.Column),
 					Message: fmt.Sprintf("@axag gives %s of %s another value than at %s, which is kept", k, x.a.Intent, prev),
 					Fix:     "give the value once, or the same value"})
 			}

@@ -367,8 +367,8 @@ func (c *checker) node(f *syntax.File, kind, id, name string, n syntax.Node, nam
 		at = nameAt.Bounds().Pos
 	}
 	p := f.Position(at)
-	i, _ := c.g.Add(graph.Node{ID: id, Kind: kind, Name: name, Path: f.Path, Pos: s.Pos, End: s.End, Line: p.Line,
-		Column: p.Column, Owner: ownerID})
+	i, _ := c.g.Add(graph.Node{ID: id, Kind: kind, Name: name, Path: f.Path, Pos: int32(s.Pos), End: int32(s.End), Line: int32(p.Line),
+		Column: int32(p.Column), Owner: ownerID})
 	return i
 }
 
@@ -741,5 +741,5 @@ func resolveImportPath(from, rel string) (string, bool) {
 // sig makes node i's signature the one-line form of [pos, end) of its
 // file, computed when asked for.
 func (c *checker) sig(i int32, pos, end int) {
-	c.g.At(i).SigPos, c.g.At(i).SigEnd = pos, end
+	c.g.At(i).SigPos, c.g.At(i).SigEnd = int32(pos), int32(end)
 }

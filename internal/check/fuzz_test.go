@@ -91,7 +91,7 @@ func FuzzCheck(f *testing.F) {
 				t.Fatalf("duplicate node id %s", n.ID)
 			}
 			seen[n.ID] = true
-			if n.Path == "main.acore" && (n.Pos < 0 || n.Pos > n.End || n.End > len(src)) {
+			if n.Path == "main.acore" && (n.Pos < 0 || int(n.Pos) > int(n.End) || int(n.End) > len(src)) {
 				t.Fatalf("node %s span [%d,%d) outside the file", n.ID, n.Pos, n.End)
 			}
 			if n.Line < 1 || n.Column < 1 || len(g.Version(n)) != 64 {

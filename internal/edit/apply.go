@@ -345,7 +345,7 @@ func (a *applier) mapOff(path string, off int) int {
 // text returns the current text of node n of proj.
 func (a *applier) text(n *graph.Node) string {
 	d := a.data(n.Path)
-	p, e := a.mapOff(n.Path, n.Pos), a.mapOff(n.Path, n.End)
+	p, e := a.mapOff(n.Path, int(n.Pos)), a.mapOff(n.Path, int(n.End))
 	if p < 0 || e > len(d) || p > e {
 		return ""
 	}
@@ -585,7 +585,7 @@ func (a *applier) findCreated(c *change) string {
 	g := a.proj.Result.Graph
 	for k := range int32(g.Len()) {
 		n := g.At(k)
-		if n.Path == c.path && n.Pos == c.createdAt && contains(c.createdKinds, n.Kind) {
+		if n.Path == c.path && int(n.Pos) == c.createdAt && contains(c.createdKinds, n.Kind) {
 			return n.ID
 		}
 	}

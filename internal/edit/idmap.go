@@ -33,7 +33,7 @@ func diffIDs(pre, post *graph.Graph, path string, sp splice) ([]IDMapEntry, []st
 	for k := range int32(post.Len()) {
 		n := post.At(k)
 		if n.Path == path {
-			byspan[spanKey{n.Kind, n.Pos, n.End}] = int32(k)
+			byspan[spanKey{n.Kind, int(n.Pos), int(n.End)}] = int32(k)
 		}
 	}
 	claimed := make([]bool, post.Len())
@@ -63,7 +63,7 @@ func diffIDs(pre, post *graph.Graph, path string, sp splice) ([]IDMapEntry, []st
 			}
 			continue
 		}
-		p, e, ok := shiftSpan(n.Pos, n.End, sp, delta)
+		p, e, ok := shiftSpan(int(n.Pos), int(n.End), sp, delta)
 		if ok {
 			if j, found := byspan[spanKey{n.Kind, p, e}]; found && !claimed[j] {
 				claimed[j] = true

@@ -206,7 +206,7 @@ func (r *editRules) is() string {
 }
 
 func (r *editRules) text() *string {
-	if r.f == nil || r.n.End > len(r.f.Src) || r.n.Pos > r.n.End {
+	if r.f == nil || int(r.n.End) > len(r.f.Src) || int(r.n.Pos) > int(r.n.End) {
 		return nil
 	}
 	s := string(r.f.Src[r.n.Pos:r.n.End])
@@ -341,7 +341,7 @@ func (r *editRules) declaration() ([]EditOption, string) {
 	case graph.KindPage, graph.KindComponent:
 		if r.f != nil {
 			for _, d := range r.f.Decls {
-				if od, ok := d.(*syntax.OwnerDecl); ok && od.Pos == r.n.Pos && od.LBrace >= od.Pos && od.LBrace < len(r.f.Src) && r.f.Src[od.LBrace] == '{' {
+				if od, ok := d.(*syntax.OwnerDecl); ok && int(od.Pos) == int(r.n.Pos) && od.LBrace >= int(od.Pos) && od.LBrace < len(r.f.Src) && r.f.Src[od.LBrace] == '{' {
 					h := string(r.f.Src[od.Pos : od.LBrace+1])
 					return []EditOption{{Ops: []string{"create"}, Positions: []string{"first"}, Text: &h}}, ""
 				}
@@ -453,7 +453,7 @@ func (r *editRules) replaceRegion() ([]EditOption, string) {
 		if d.Severity != diag.Error || d.Path != r.n.Path || d.Code >= "AC300" {
 			continue
 		}
-		if r.n.Kind != graph.KindModule && (d.Pos < r.n.Pos || d.Pos >= r.n.End) {
+		if r.n.Kind != graph.KindModule && (d.Pos < int(r.n.Pos) || int(d.Pos) >= int(r.n.End)) {
 			continue
 		}
 		reg := lineRegion(r.f, d.Pos, d.End)

@@ -143,7 +143,7 @@ func (a *applier) property(n *graph.Node, name string) (*graph.Property, *protoc
 	if found != nil && n.Kind == graph.KindElement {
 		// The graph keeps the first of a property given twice (AC304);
 		// the source has both.
-		if el := findElement(a.proj.File(n.Path), n.Pos); el != nil {
+		if el := findElement(a.proj.File(n.Path), int(n.Pos)); el != nil {
 			count = 0
 			for k, arg := range el.Args {
 				if arg.Name != nil && arg.Name.Name == name || arg.Name == nil && k == 0 && arg.Value != nil && arg.Value.Bounds().Pos == found.ValuePos {
@@ -299,7 +299,7 @@ func (a *applier) listRemove(o *operation) (*change, *protocol.Error) {
 	if _, e := a.listOption(o, n, i, "remove"); e != nil {
 		return nil, e
 	}
-	return &change{path: n.Path, sp: removal(a.data(n.Path), n.Pos, n.End), createdAt: -1, node: n.ID, owner: ownerOf(n), removes: true}, nil
+	return &change{path: n.Path, sp: removal(a.data(n.Path), int(n.Pos), int(n.End)), createdAt: -1, node: n.ID, owner: ownerOf(n), removes: true}, nil
 }
 
 func fragmentError(what string, errs []syntax.Error, text string) *protocol.Error {
@@ -339,7 +339,7 @@ func (a *applier) listInsert(o *operation) (*change, *protocol.Error) {
 	if _, ok := item.(*syntax.IfView); ok {
 		kind = graph.KindConditional
 	}
-	sp, at := insertion(a.data(n.Path), n.Pos, n.End, o.Position == "after", text, " ")
+	sp, at := insertion(a.data(n.Path), int(n.Pos), int(n.End), o.Position == "after", text, " ")
 	return &change{path: n.Path, sp: sp, createdAt: at, createdKinds: []string{kind}, node: n.ID, owner: ownerOf(n)}, nil
 }
 
@@ -402,13 +402,13 @@ func (a *applier) declCreate(o *operation) (*change, *protocol.Error) {
 	var sp splice
 	var at int
 	if o.Position == "first" {
-		od := ownerDecl(a.proj.File(n.Path), n.Pos)
+		od := ownerDecl(a.proj.File(n.Path), int(n.Pos))
 		if od == nil {
 			return nil, notOffered("declaration create", n.ID, "the owner's header has no opening brace")
 		}
 		sp, at = firstMember(d, od, text)
 	} else {
-		sp, at = insertion(d, n.Pos, n.End, o.Position == "after", text, "\n"+indentAt(d, n.Pos))
+		sp, at = insertion(d, int(n.Pos), int(n.End), o.Position == "after", text, "\n"+indentAt(d, int(n.Pos)))
 	}
 	return &change{path: n.Path, sp: sp, createdAt: at, createdKinds: []string{kind}, node: n.ID, owner: ownerOf(n)}, nil
 }
@@ -470,7 +470,7 @@ func (a *applier) declUpdate(o *operation) (*change, *protocol.Error) {
 			"declaration update keeps kind and name: %s is %s %s, the new declaration is %s %s; create and remove instead", n.ID, n.Kind, n.Name, kind, name).
 			WithTarget("node", n.ID)
 	}
-	return &change{path: n.Path, sp: splice{pos: n.Pos, end: n.End, text: text}, createdAt: -1, node: n.ID, owner: ownerOf(n)}, nil
+	return &change{path: n.Path, sp: splice{pos: int(n.Pos), end: int(n.End), text: text}, createdAt: -1, node: n.ID, owner: ownerOf(n)}, nil
 }
 
 func (a *applier) declRemove(o *operation) (*change, *protocol.Error) {
@@ -481,7 +481,7 @@ func (a *applier) declRemove(o *operation) (*change, *protocol.Error) {
 	if _, e := a.declOption(o, n, i, "remove"); e != nil {
 		return nil, e
 	}
-	return &change{path: n.Path, sp: removal(a.data(n.Path), n.Pos, n.End), createdAt: -1, node: n.ID, owner: ownerOf(n), removes: true}, nil
+	return &change{path: n.Path, sp: removal(a.data(n.Path), int(n.Pos), int(n.End)), createdAt: -1, node: n.ID, owner: ownerOf(n), removes: true}, nil
 }
 
 // module returns the module node of path.

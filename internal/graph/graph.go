@@ -88,17 +88,19 @@ type Node struct {
 	Kind string
 	Name string
 	Path string // project-relative file of the authored declaration
-	// Pos and End are the node's tight span in Path.
-	Pos, End int
+	// Pos and End are the node's tight span in Path. Offsets and
+	// positions are 32-bit, as files are far smaller than 2 GiB: a large
+	// project has about a hundred thousand nodes.
+	Pos, End int32
 	// Line and Column locate the node's identifying token (its name).
-	Line, Column int
+	Line, Column int32
 	Owner        string // the page or component that owns it, or ""
 	Props        []Property
 	// Signature is a one-line summary of the declaration when it is not
 	// simply source text; otherwise SigPos and SigEnd delimit the source it
 	// is read from, on demand (see Graph.Signature).
 	Signature      string
-	SigPos, SigEnd int
+	SigPos, SigEnd int32
 	// Index is the node's index in its graph (Graph.At).
 	Index int32
 	// Foreign marks a node whose implementation the compiler cannot see;
@@ -262,7 +264,7 @@ func (g *Graph) AddEdge(from, to int32, kind, layer string) {
 // token.
 func (g *Graph) Site(e *Edge) (path string, line, column int) {
 	n := g.At(e.From)
-	return n.Path, n.Line, n.Column
+	return n.Path, int(n.Line), int(n.Column)
 }
 
 // Freeze removes repeated edges and builds the indexes of edges by source
@@ -387,7 +389,7 @@ func (g *Graph) Version(n *Node) string {
 		}
 	}
 	var text []byte
-	if f := g.files[n.Path]; f != nil && n.End <= len(f.Src) {
+	if f := g.files[n.Path]; f != nil && int(n.End) <= len(f.Src) {
 		text = f.Src[n.Pos:n.End]
 	}
 	v := Fingerprint(n.Kind, n.Name, n.Path, text)
@@ -403,7 +405,7 @@ func (g *Graph) Signature(n *Node) string {
 		return n.Signature
 	}
 	if f := g.files[n.Path]; f != nil {
-		return f.Compact(n.SigPos, n.SigEnd)
+		return f.Compact(int(n.SigPos), int(n.SigEnd))
 	}
 	return ""
 }

@@ -140,7 +140,7 @@ func TestSearchQueryAgainstBruteForce(t *testing.T) {
 			props = append(props, Property{Name: "n", Value: float64(i), Literal: true})
 		}
 		g.Add(Node{ID: fmt.Sprintf("%s:%s/%s/%d", kind, owner, word(), i), Kind: kind, Name: word() + word(),
-			Path: fmt.Sprintf("f%d.acore", file), Pos: r.IntN(400), Owner: owner, Props: props})
+			Path: fmt.Sprintf("f%d.acore", file), Pos: int32(r.IntN(400)), Owner: owner, Props: props})
 	}
 	g.Freeze()
 	s := g.Search()
@@ -154,7 +154,7 @@ func TestSearchQueryAgainstBruteForce(t *testing.T) {
 		if c := strings.Compare(x.Path, y.Path); c != 0 {
 			return c
 		}
-		return x.Pos - y.Pos
+		return int(x.Pos) - int(y.Pos)
 	})
 	if !slices.Equal(order, s.Order) {
 		t.Fatal("Order is not by file, then position, then index")

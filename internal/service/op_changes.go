@@ -312,7 +312,7 @@ func opNodeRelocate(c *call) (any, *protocol.Error) {
 // file, so that a declaration moved to another file is found.
 func textKey(snap *snapshot.Snapshot, n *graph.Node) string {
 	f := snap.Project.File(n.Path)
-	if f == nil || n.Pos < 0 || n.End > len(f.Src) || n.Pos > n.End {
+	if f == nil || int(n.Pos) < 0 || int(n.End) > len(f.Src) || int(n.Pos) > int(n.End) {
 		return ""
 	}
 	return graph.Fingerprint(n.Kind, n.Name, "", f.Src[n.Pos:n.End])
@@ -352,7 +352,7 @@ func relocate(old, now *snapshot.Snapshot, ids []string) []Relocation {
 			best := cands[0]
 			score := func(i int32) int {
 				n := ng.At(i)
-				d := n.Pos - o.Pos
+				d := int(n.Pos) - int(o.Pos)
 				if d < 0 {
 					d = -d
 				}

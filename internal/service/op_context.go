@@ -386,7 +386,7 @@ func innermost(g *graph.Graph, nodes []int32, pos int) int32 {
 	best := int32(-1)
 	for _, i := range nodes {
 		n := g.At(i)
-		if pos < n.Pos || pos > n.End {
+		if pos < int(n.Pos) || pos > int(n.End) {
 			continue
 		}
 		if best < 0 || n.End-n.Pos < g.At(best).End-g.At(best).Pos {
@@ -404,7 +404,7 @@ func (b *ctxBuilder) fill(it *ContextItem) {
 		sig = b.g.Signature(n)
 	}
 	f := b.c.snap.Project.File(n.Path)
-	body, hasBody := "", b.inc["implementation"] && f != nil && n.Pos <= n.End && n.End <= len(f.Src)
+	body, hasBody := "", b.inc["implementation"] && f != nil && int(n.Pos) <= int(n.End) && int(n.End) <= len(f.Src)
 	if hasBody {
 		body = string(f.Src[n.Pos:n.End])
 	}
@@ -429,7 +429,7 @@ func (b *ctxBuilder) fill(it *ContextItem) {
 	}
 	if b.inc["diagnostics"] {
 		for _, d := range b.c.snap.Project.Result.Diagnostics {
-			if d.Path == n.Path && (n.Kind == graph.KindModule || d.Pos >= n.Pos && d.Pos < n.End) && len(it.Diagnostics) < 200 {
+			if d.Path == n.Path && (n.Kind == graph.KindModule || int(d.Pos) >= int(n.Pos) && int(d.Pos) < int(n.End)) && len(it.Diagnostics) < 200 {
 				it.Diagnostics = append(it.Diagnostics, protocol.Diagnostic{Code: d.Code, Severity: string(d.Severity), Path: d.Path, Line: d.Line, Column: d.Column, Length: d.Length, Message: d.Message})
 			}
 		}

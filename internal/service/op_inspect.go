@@ -356,7 +356,7 @@ func semanticDiff(base, cand *graph.Graph, paths []string, data *CandidateData) 
 // signature, comparing their source text before compacting it.
 func sameSignature(ga *graph.Graph, a *graph.Node, gb *graph.Graph, b *graph.Node) bool {
 	if a.Signature == "" && b.Signature == "" && a.SigEnd > a.SigPos && b.SigEnd > b.SigPos {
-		if fa, fb := ga.File(a.Path), gb.File(b.Path); fa != nil && fb != nil && a.SigEnd <= len(fa.Src) && b.SigEnd <= len(fb.Src) &&
+		if fa, fb := ga.File(a.Path), gb.File(b.Path); fa != nil && fb != nil && int(a.SigEnd) <= len(fa.Src) && int(b.SigEnd) <= len(fb.Src) &&
 			string(fa.Src[a.SigPos:a.SigEnd]) == string(fb.Src[b.SigPos:b.SigEnd]) {
 			return true
 		}
