@@ -113,8 +113,13 @@ type checker struct {
 	files   map[string]*syntax.File
 	modules map[string]*module
 	order   []*module
-	// owners by name, project-wide: node ids use bare owner names.
+	// owners by name, project-wide: node ids use bare owner names. A
+	// recheck shares its base's map and keeps the owners of the modules
+	// it rechecked in shadow, where stale names the modules whose entries
+	// in owners are outdated (see ownerNamed).
 	owners    map[string]*owner
+	shadow    map[string]*owner
+	stale     map[string]bool
 	contracts map[string]*contract // by id
 	// contractByName is the project-wide contract name → contract.
 	contractByName map[string]*contract
@@ -537,7 +542,7 @@ func (c *checker) declareOwner(m *module, d *syntax.OwnerDecl) {
 		c.errorf(f, d.Name, diag.Duplicate, "%s is declared twice in %s", name, f.Path)
 		return
 	}
-	if prev, dup := c.owners[name]; dup {
+	if prev := c.ownerNamed(name); prev != nil {
 		where := "in " + prev.mod.file.Path
 		if prev.mod == m {
 			where = "earlier in this file"
@@ -553,8 +558,23 @@ func (c *checker) declareOwner(m *module, d *syntax.OwnerDecl) {
 	o.node = c.node(f, kind, o.id, name, d, d.Name, "")
 	c.sig(o.node, d.Pos, min(d.LBrace, d.End))
 	c.edge(o.node, m.node, graph.EdgeDeclaredIn, graph.Declared)
-	c.owners[name] = o
+	if c.derived {
+		c.shadow[name] = o
+	} else {
+		c.owners[name] = o
+	}
 	m.owners[name] = o
+}
+
+// ownerNamed returns the page or component name, or nil.
+func (c *checker) ownerNamed(name string) *owner {
+	if o, ok := c.shadow[name]; ok {
+		return o
+	}
+	if o := c.owners[name]; o != nil && !c.stale[o.mod.file.Path] {
+		return o
+	}
+	return nil
 }
 
 func paramText(f *syntax.File, ps []*syntax.Param) string {
@@ -597,7 +617,7 @@ func (c *checker) entryPoints(res *Result) {
 		c.g.At(rn).Props = []graph.Property{{Name: "path", Type: "String", Value: r.Path.Value, Editable: true, Literal: true, ValuePos: r.Path.Pos, ValueEnd: r.Path.End}}
 		c.edge(rn, appNode, graph.EdgeChildOf, graph.Declared)
 		// Pages cannot be imported: a route names any page of the project.
-		o := c.owners[r.Target.Name]
+		o := c.ownerNamed(r.Target.Name)
 		if o == nil || o.decl.Kind != syntax.Page {
 			what := "no page"
 			if o != nil {

@@ -45,7 +45,9 @@ func Recheck(base *Result, in *Input, changed []string) *Result {
 		files:          maps.Clone(old.files),
 		modules:        maps.Clone(old.modules),
 		order:          slices.Clone(old.order),
-		owners:         make(map[string]*owner, len(old.owners)),
+		owners:         old.owners,
+		shadow:         map[string]*owner{},
+		stale:          maps.Clone(old.stale),
 		contracts:      old.contracts,
 		contractByName: maps.Clone(old.contractByName),
 		lockBroken:     old.lockBroken,
@@ -68,9 +70,14 @@ func Recheck(base *Result, in *Input, changed []string) *Result {
 			return nil // a source the caller did not name has changed
 		}
 	}
-	for name, o := range old.owners {
+	// The rechecked modules declare their owners again, into shadow.
+	if c.stale == nil {
+		c.stale = map[string]bool{}
+	}
+	maps.Copy(c.stale, isChanged)
+	for name, o := range old.shadow {
 		if !isChanged[o.mod.file.Path] {
-			c.owners[name] = o
+			c.shadow[name] = o
 		}
 	}
 	for _, m := range c.work {
