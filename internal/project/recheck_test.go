@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/axiomcore/acore/internal/gen"
@@ -261,4 +262,34 @@ func TestParallelCheckMatchesSequential(t *testing.T) {
 	if len(errFiles) < 2 || len(noEffect) != 2 {
 		t.Errorf("errors in %v and annotations without effect in %v, want errors in two modules at least and annotations in two", errFiles, noEffect)
 	}
+}
+
+// TestCompileFromConcurrent rechecks several edits of one base at once, as
+// concurrent proposals on one snapshot do: the base's state is shared and
+// must only be read (the race detector watches it in CI).
+func TestCompileFromConcurrent(t *testing.T) {
+	in := genInputs(t, 8, 80000)
+	base := project.Compile(in)
+	var edits []*load.Inputs
+	for i, path := range []string{"pages/p1.acore", "pages/p2.acore", "pages/p3.acore", "main.acore", "pages/p1.acore", "pages/p4.acore"} {
+		src := source(in, path)
+		edited := bytes.Replace(src, []byte(`label: "Add"`), []byte(fmt.Sprintf(`label: "Add %d"`, i)), 1)
+		if i == 4 {
+			edited = bytes.Replace(src, []byte("state count: Int = 0"), []byte(`state count: Int = "x"`), 1)
+		}
+		edits = append(edits, withSources(in, map[string][]byte{path: edited}))
+	}
+	got := make([]*project.Project, len(edits))
+	var wg sync.WaitGroup
+	for i, next := range edits {
+		wg.Go(func() { got[i] = project.CompileFrom(base, next) })
+	}
+	wg.Wait()
+	for i, next := range edits {
+		if got[i].Result.Graph == nil || got[i].Result.Graph.Changed == nil {
+			t.Errorf("edit %d was not rechecked", i)
+		}
+		sameCompile(t, fmt.Sprintf("edit %d", i), got[i], project.Compile(next))
+	}
+	sameCompile(t, "the base after", project.CompileFrom(got[0], in), project.Compile(in))
 }
