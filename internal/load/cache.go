@@ -50,8 +50,10 @@ func (c *Cache) store(p *pending) {
 	if c == nil {
 		return
 	}
-	sum := sha256.Sum256(p.data)
-	p.sha = hex.EncodeToString(sum[:])
+	if p.sha == "" {
+		sum := sha256.Sum256(p.data)
+		p.sha = hex.EncodeToString(sum[:])
+	}
 	c.mu.Lock()
 	c.m[p.abs] = cacheEntry{size: p.size, mod: p.mod, readAt: time.Now(), data: p.data, sha: p.sha}
 	c.mu.Unlock()

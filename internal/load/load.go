@@ -14,8 +14,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/axiomcore/acore/internal/fsutil"
@@ -363,18 +366,44 @@ func (w *walker) checkTotals(size func(pending) int64) error {
 
 // read reads every queued file, re-checking the bounds on the actual bytes.
 func (w *walker) read() (*Inputs, error) {
+	var todo []*pending
 	for _, list := range [][]pending{w.sources, w.contracts, w.contractSources, w.lock} {
 		for i := range list {
 			if data, sha, ok := w.cache.lookup(list[i]); ok {
 				list[i].data, list[i].sha = data, sha
 				continue
 			}
-			data, err := w.readFile(list[i])
-			if err != nil {
-				return nil, err
+			todo = append(todo, &list[i])
+		}
+	}
+	// Files are read and hashed on every core: a cold capture of a
+	// project at the bounds reads and hashes 4 MiB.
+	errs := make([]error, len(todo))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(todo)) {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(todo) {
+					return
+				}
+				p := todo[k]
+				data, err := w.readFile(*p)
+				if err != nil {
+					errs[k] = err
+					continue
+				}
+				sum := sha256.Sum256(data)
+				p.data, p.sha = data, hex.EncodeToString(sum[:])
+				w.cache.store(p)
 			}
-			list[i].data = data
-			w.cache.store(&list[i])
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
 		}
 	}
 	if err := w.checkTotals(func(p pending) int64 { return int64(len(p.data)) }); err != nil {
@@ -399,9 +428,22 @@ func (w *walker) readFile(p pending) ([]byte, error) {
 		return nil, fmt.Errorf("load %s: %w", p.rel, err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, w.lim.SourceFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", p.rel, err)
+	// Sized from the Stat, with room to see the end of the file (or that
+	// it grew) without growing the buffer.
+	data := make([]byte, 0, min(p.size, w.lim.SourceFileBytes)+512)
+	r := io.LimitReader(f, w.lim.SourceFileBytes+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("load %s: %w", p.rel, err)
+		}
 	}
 	if int64(len(data)) > w.lim.SourceFileBytes {
 		// The file grew after it was measured.
