@@ -36,7 +36,7 @@ func Derive(base *Graph, paths []string) *Graph {
 	for _, path := range paths {
 		p.paths[path] = true
 	}
-	return &Graph{pages: slices.Clone(base.pages), n: base.n, byID: base.byID, patch: p}
+	return &Graph{pages: slices.Clone(base.pages), starts: base.starts, dir: base.dir, n: base.n, byID: base.byID, patch: p}
 }
 
 func (p *patch) fail(why string) {
@@ -59,13 +59,13 @@ func (p *patch) add(g *Graph, n Node) (int32, bool) {
 	default:
 		p.claimed[i] = true
 		p.count++
-		page := i >> pageBits
+		page, off := g.loc(i)
 		if !p.owned[page] {
 			p.owned[page] = true
 			g.pages[page] = slices.Clone(g.pages[page])
 		}
 		n.Index = i
-		g.pages[page][i&(pageSize-1)] = n
+		g.pages[page][off] = n
 		return i, true
 	}
 	n.Index = int32(g.n + len(p.extra))
@@ -148,9 +148,9 @@ func (g *Graph) Finish(files []*syntax.File) string {
 			continue
 		}
 		g.shareSame(base, k)
-		page := make([]atomic.Pointer[string], pageSize)
+		page := make([]atomic.Pointer[string], len(g.pages[k]))
 		for j := range page {
-			if i := k<<pageBits + j; i < base.n && !p.claimed[i] {
+			if i := int(base.starts[k]) + j; !p.claimed[i] {
 				page[j].Store(base.versions[k][j].Load())
 			}
 		}
@@ -170,7 +170,7 @@ func (g *Graph) shareSame(base *Graph, k int) {
 	page, bp := g.pages[k], base.pages[k]
 	all := true
 	for j := range page {
-		if i := k<<pageBits + j; g.patch.claimed[i] {
+		if i := int(base.starts[k]) + j; g.patch.claimed[i] {
 			if sameNode(&page[j], &bp[j]) {
 				page[j] = bp[j]
 			} else {

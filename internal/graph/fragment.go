@@ -30,33 +30,75 @@ func (f *fragment) add(n Node) (int32, bool) {
 }
 
 // Append adds the fragment frag's nodes and edges to g and returns the
-// index in g of each index frag gave out.
+// index in g of each index frag gave out. The fragment's nodes become a
+// page of g as they are; frag must not be used after.
 func (g *Graph) Append(frag *Graph) func(int32) int32 {
 	f := frag.frag
-	at := make([]int32, len(f.nodes))
-	for k, n := range f.nodes {
-		// One map operation a node, not Add's two: ids are new but for
-		// a repeat, which keeps the first node as Add does.
+	n0 := int32(g.n)
+	var at []int32 // set only when an id repeats
+	for k := range f.nodes {
+		// One map operation a node: ids are new but for a repeat, which
+		// keeps the first node as Add does.
+		id := f.nodes[k].ID
 		before := len(g.byID)
-		g.byID[n.ID] = int32(g.n)
+		g.byID[id] = n0 + int32(k)
 		if len(g.byID) == before {
-			at[k] = g.first(n.ID)
-			g.byID[n.ID] = at[k]
-			continue
+			at = g.appendEach(f.nodes, k)
+			break
 		}
-		at[k] = g.push(n)
+		f.nodes[k].Index = n0 + int32(k)
+	}
+	if at == nil && len(f.nodes) > 0 {
+		g.addPage(f.nodes)
 	}
 	index := func(i int32) int32 {
-		if i >= 0 && i&fragFlag != 0 {
+		switch {
+		case i < 0 || i&fragFlag == 0:
+			return i
+		case at != nil:
 			return at[i&^fragFlag]
 		}
-		return i
+		return n0 + i&^fragFlag
 	}
 	for _, e := range frag.Edges {
 		e.From, e.To = index(e.From), index(e.To)
 		g.Edges = append(g.Edges, e)
 	}
 	return index
+}
+
+// appendEach adds nodes one by one, as Add does, once the id of nodes[k]
+// turned out to repeat: nodes[:k] already have their ids mapped to the
+// next indexes, and the repeat's entry must map to its first node again.
+func (g *Graph) appendEach(nodes []Node, k int) []int32 {
+	n0 := int32(g.n)
+	id := nodes[k].ID
+	first := int32(-1)
+	for j := range k {
+		if nodes[j].ID == id {
+			first = n0 + int32(j)
+			break
+		}
+	}
+	if first < 0 {
+		first = g.first(id)
+	}
+	g.byID[id] = first
+	at := make([]int32, len(nodes))
+	for j := range k {
+		at[j] = g.push(nodes[j])
+	}
+	at[k] = first
+	for j := k + 1; j < len(nodes); j++ {
+		n := nodes[j]
+		if i, ok := g.byID[n.ID]; ok {
+			at[j] = i
+			continue
+		}
+		at[j] = g.push(n)
+		g.byID[n.ID] = at[j]
+	}
+	return at
 }
 
 // first returns the index of the first node with id.

@@ -138,14 +138,20 @@ func code(list []string, s string) uint8 {
 // It is built with Add and AddEdge, then frozen by Freeze, after which it
 // is read-only and safe for concurrent use.
 //
-// Nodes live in fixed-size pages, so that a graph derived from another
-// (Derive) copies only the pages whose nodes an edit re-created and shares
-// the rest, with the edges, their indexes and the id map.
+// Nodes live in pages, so that a graph derived from another (Derive)
+// copies only the pages whose nodes an edit re-created and shares the
+// rest, with the edges, their indexes and the id map. Nodes added one by
+// one fill pages of pageSize; a fragment's nodes become one page as they
+// are (Append), without a copy.
 type Graph struct {
 	pages [][]Node
-	n     int
-	Edges []Edge
-	byID  map[string]int32
+	// starts[k] is the index of pages[k][0]; dir[b] is the page that
+	// holds index b*pageSize, from which At walks to its page.
+	starts []int32
+	dir    []int32
+	n      int
+	Edges  []Edge
+	byID   map[string]int32
 	// Edge indexes by source and by target, in insertion order, as
 	// compressed rows: out[outAt[i]:outAt[i+1]] are node i's edges.
 	out, in     []int32
@@ -177,11 +183,13 @@ type Graph struct {
 // New returns an empty graph with room for about n nodes, so that large
 // projects do not pay for repeated growth of the node slice.
 func New(n int) *Graph {
-	return &Graph{pages: make([][]Node, 0, n/pageSize+1), Edges: make([]Edge, 0, 2*n), byID: make(map[string]int32, n)}
+	return &Graph{pages: make([][]Node, 0, n/pageSize+1), starts: make([]int32, 0, n/pageSize+1), dir: make([]int32, 0, n/pageSize+1),
+		Edges: make([]Edge, 0, 2*n), byID: make(map[string]int32, n)}
 }
 
-// pageBits sets the page size: 256 nodes, about 45 KB, so that a derived
-// graph copies little beyond the nodes it re-creates.
+// pageBits sets the size of the pages nodes added one by one fill, and of
+// the blocks of indexes dir maps: 256 nodes, about 40 KB, so that a
+// derived graph copies little beyond the nodes it re-creates.
 const (
 	pageBits = 8
 	pageSize = 1 << pageBits
@@ -207,7 +215,38 @@ func (g *Graph) At(i int32) *Node {
 	if int(i) >= g.n && g.patch != nil {
 		return &g.patch.extra[int(i)-g.n]
 	}
-	return &g.pages[i>>pageBits][i&(pageSize-1)]
+	k, off := g.loc(i)
+	return &g.pages[k][off]
+}
+
+// loc returns the page of node i and its offset there.
+func (g *Graph) loc(i int32) (int, int32) {
+	k := int(g.dir[i>>pageBits])
+	for i-g.starts[k] >= int32(len(g.pages[k])) {
+		k++
+	}
+	return k, i - g.starts[k]
+}
+
+// addPage appends page, whose nodes have the next indexes, and maps the
+// blocks of indexes it begins.
+func (g *Graph) addPage(page []Node) {
+	g.pages = append(g.pages, page)
+	g.starts = append(g.starts, int32(g.n))
+	g.n += len(page)
+	g.mapBlocks()
+}
+
+// mapBlocks extends dir to every block of indexes that has begun.
+func (g *Graph) mapBlocks() {
+	for len(g.dir)<<pageBits < g.n {
+		b := int32(len(g.dir) << pageBits)
+		k := len(g.pages) - 1
+		for g.starts[k] > b {
+			k--
+		}
+		g.dir = append(g.dir, int32(k))
+	}
 }
 
 // Fingerprint is a node version: the SHA-256 of its kind, name, file and
@@ -245,12 +284,14 @@ func (g *Graph) Add(n Node) (int32, bool) {
 func (g *Graph) push(n Node) int32 {
 	i := int32(g.n)
 	n.Index = i
-	if g.n&(pageSize-1) == 0 {
-		g.pages = append(g.pages, make([]Node, 0, pageSize))
-	}
 	last := len(g.pages) - 1
+	if last < 0 || len(g.pages[last]) == cap(g.pages[last]) {
+		g.addPage(append(make([]Node, 0, pageSize), n))
+		return i
+	}
 	g.pages[last] = append(g.pages[last], n)
 	g.n++
+	g.mapBlocks()
 	return i
 }
 
@@ -357,7 +398,7 @@ func (g *Graph) SetFiles(files []*syntax.File) {
 	g.setFiles(files)
 	g.versions = make([][]atomic.Pointer[string], len(g.pages))
 	for k := range g.versions {
-		g.versions[k] = make([]atomic.Pointer[string], pageSize)
+		g.versions[k] = make([]atomic.Pointer[string], len(g.pages[k]))
 	}
 }
 
@@ -370,8 +411,12 @@ func (g *Graph) setFiles(files []*syntax.File) {
 
 // version is the cache slot of node i's version, or nil.
 func (g *Graph) version(i int32) *atomic.Pointer[string] {
-	if int(i>>pageBits) < len(g.versions) {
-		return &g.versions[i>>pageBits][i&(pageSize-1)]
+	if len(g.versions) == 0 || int(i) >= g.n || i < 0 {
+		return nil
+	}
+	k, off := g.loc(i)
+	if k < len(g.versions) && int(off) < len(g.versions[k]) {
+		return &g.versions[k][off]
 	}
 	return nil
 }

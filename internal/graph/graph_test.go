@@ -107,3 +107,44 @@ func TestFragmentAppend(t *testing.T) {
 		t.Errorf("edges %v", edges)
 	}
 }
+
+// TestFragmentPages appends fragments as pages after nodes added one by
+// one, with a repeat inside a fragment, and reads every node back.
+func TestFragmentPages(t *testing.T) {
+	g := New(4)
+	var want []string
+	add := func(id string) {
+		if _, fresh := g.Add(Node{ID: id}); fresh {
+			want = append(want, id)
+		}
+	}
+	for i := range 300 {
+		add(fmt.Sprint("d", i))
+	}
+	for f := range 3 {
+		fr := g.Fragment(0)
+		for i := range 200 + 100*f {
+			fr.Add(Node{ID: fmt.Sprint("f", f, "-", i)})
+			want = append(want, fmt.Sprint("f", f, "-", i))
+		}
+		if f == 1 {
+			fr.Add(Node{ID: "f1-7"}) // a repeat: keeps the first
+		}
+		index := g.Append(fr)
+		if f == 1 && index(fragFlag|300) != 300+200+7 {
+			t.Errorf("the repeat maps to %d", index(fragFlag|300))
+		}
+	}
+	add("last")
+	if g.Len() != len(want) {
+		t.Fatalf("%d nodes, want %d", g.Len(), len(want))
+	}
+	for i := range int32(g.Len()) {
+		if n := g.At(i); n.ID != want[i] || n.Index != i {
+			t.Fatalf("node %d is %s (index %d), want %s", i, n.ID, n.Index, want[i])
+		}
+		if j, ok := g.Lookup(want[i]); !ok || j != i {
+			t.Fatalf("Lookup(%s) = %d, %v", want[i], j, ok)
+		}
+	}
+}
