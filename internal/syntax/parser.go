@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/axiomcore/acore/internal/diag"
@@ -91,19 +92,15 @@ func Parse(path string, src []byte) *File {
 }
 
 func lineStarts(src []byte) []int {
-	n := 1
-	for _, c := range src {
-		if c == '\n' {
-			n++
+	lines := make([]int, 1, 1+bytes.Count(src, []byte{'\n'}))
+	for at := 0; ; {
+		i := bytes.IndexByte(src[at:], '\n')
+		if i < 0 {
+			return lines
 		}
+		at += i + 1
+		lines = append(lines, at)
 	}
-	lines := make([]int, 1, n)
-	for i, c := range src {
-		if c == '\n' {
-			lines = append(lines, i+1)
-		}
-	}
-	return lines
 }
 
 // bracketBounds enforces nesting_max, brackets_max and brackets_total_max
