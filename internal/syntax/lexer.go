@@ -25,12 +25,18 @@ func lex(src []byte, errf func(pos, end int, code, msg string)) (toks []Token, c
 	for i < len(src) {
 		c := src[i]
 		switch {
-		case c == ' ' || c == '\t' || c == '\r':
-			i++
-			continue
-		case c == '\n':
-			nl = true
-			i++
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			// Runs of indentation are the most common bytes of a file.
+			for ; i < len(src); i++ {
+				switch src[i] {
+				case ' ', '\t', '\r':
+					continue
+				case '\n':
+					nl = true
+					continue
+				}
+				break
+			}
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
 			start := i
@@ -110,13 +116,23 @@ func quoteRune(r rune) string {
 	return "'" + string(r) + "'"
 }
 
-func isIdentStart(c byte) bool {
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-}
+func isIdentStart(c byte) bool { return identByte[c] == 1 }
 
-func isIdentPart(c byte) bool {
-	return isIdentStart(c) || (c >= '0' && c <= '9')
-}
+func isIdentPart(c byte) bool { return identByte[c] != 0 }
+
+// identByte is 1 for the bytes that start an identifier (ASCII letters
+// and _) and 2 for the digits that may follow.
+var identByte = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			t[c] = 1
+		case c >= '0' && c <= '9':
+			t[c] = 2
+		}
+	}
+	return t
+}()
 
 func lexNumber(src []byte, i int, errf func(pos, end int, code, msg string)) (Kind, int) {
 	start := i
