@@ -65,11 +65,6 @@ func Recheck(base *Result, in *Input, changed []string) *Result {
 		c.order[slices.Index(c.order, om)] = m
 		c.work = append(c.work, m)
 	}
-	for _, f := range in.Sources {
-		if !isChanged[f.Path] && c.files[f.Path] != f && (c.files[f.Path] == nil || string(c.files[f.Path].Src) != string(f.Src)) {
-			return nil // a source the caller did not name has changed
-		}
-	}
 	// The rechecked modules declare their owners again, into shadow.
 	if c.stale == nil {
 		c.stale = map[string]bool{}

@@ -122,7 +122,7 @@ func apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, 
 	if base == nil || base.Result == nil || base.Result.Graph == nil || base.Result.State == check.StateUnavailable {
 		e := protocol.Errorf(protocol.CodeCompileFailed, "not_validated", "the base is unavailable: it has no node graph to edit")
 		if base != nil && base.Result != nil {
-			e.Diagnostics = errorDiagnostics(base.Result)
+			e.Diagnostics = ErrorDiagnostics(base.Result)
 		}
 		return nil, e.Next("project.overview", "Read the project's diagnostics", map[string]any{"include": []string{"diagnostics"}})
 	}
@@ -196,7 +196,7 @@ func (a *applier) final(res *Result) *protocol.Error {
 			return nil
 		}
 		e := protocol.Errorf(protocol.CodeCompileFailed, "", "the edited project does not compile: %d errors (first: %s)", resErrs, firstError(r))
-		e.Diagnostics = errorDiagnostics(r)
+		e.Diagnostics = ErrorDiagnostics(r)
 		return e
 	}
 	rep := &Repair{BaseState: a.base.Result.State, BaseErrors: baseErrs, ResultState: r.State, ResultErrors: resErrs, Touched: capList(a.touched, 50)}
@@ -231,7 +231,7 @@ func (a *applier) final(res *Result) *protocol.Error {
 			msg = "the repair adds errors outside the declarations it changes: " + strings.Join(capList(regressed, 5), ", ")
 		}
 		e := protocol.Errorf(protocol.CodeCompileFailed, "repair_regression", "%s", msg)
-		e.Diagnostics = errorDiagnostics(r)
+		e.Diagnostics = ErrorDiagnostics(r)
 		if regressed == nil {
 			regressed = []string{}
 		}
@@ -253,7 +253,7 @@ func boundError(r *check.Result) *protocol.Error {
 		}
 		if info, ok := diag.Lookup(d.Code); ok && info.Reason != "" {
 			e := protocol.Errorf(protocol.CodeResourceLimit, info.Reason, "the edited project is over a service bound: %s: %s", d.Path, d.Message)
-			e.Diagnostics = errorDiagnostics(r)
+			e.Diagnostics = ErrorDiagnostics(r)
 			return e
 		}
 	}
@@ -279,8 +279,8 @@ func firstError(r *check.Result) string {
 	return "state " + r.State
 }
 
-// errorDiagnostics are the error diagnostics of r on the wire, at most 200.
-func errorDiagnostics(r *check.Result) []protocol.Diagnostic {
+// ErrorDiagnostics are the error diagnostics of r on the wire, at most 200.
+func ErrorDiagnostics(r *check.Result) []protocol.Diagnostic {
 	out := []protocol.Diagnostic{}
 	for _, d := range r.Diagnostics {
 		if d.Severity != diag.Error {
@@ -391,7 +391,7 @@ func (a *applier) compile() *protocol.Error {
 	}
 	if p.Result.Graph == nil {
 		e := protocol.Errorf(protocol.CodeCompileFailed, "", "the project has no node graph after this operation: %s", firstError(p.Result))
-		e.Diagnostics = errorDiagnostics(p.Result)
+		e.Diagnostics = ErrorDiagnostics(p.Result)
 		return e
 	}
 	return nil

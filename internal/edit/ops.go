@@ -385,12 +385,22 @@ func (a *applier) stillReferenced(n *graph.Node, i int32) *protocol.Error {
 		Next("graph.query", "List the references to remove first", map[string]any{"from": []string{n.ID}, "mode": "references"})
 }
 
-func (a *applier) declCreate(o *operation) (*change, *protocol.Error) {
-	n, i, e := a.node(o.Anchor, "anchor")
+// declTarget resolves the node a declaration operation names in field
+// and checks that the declaration family offers verb on it.
+func (a *applier) declTarget(o *operation, r nodeRef, field, verb string) (*graph.Node, *protocol.Error) {
+	n, i, e := a.node(r, field)
 	if e != nil {
 		return nil, e
 	}
-	if _, e := a.declOption(o, n, i, "create"); e != nil {
+	if _, e := a.declOption(o, n, i, verb); e != nil {
+		return nil, e
+	}
+	return n, nil
+}
+
+func (a *applier) declCreate(o *operation) (*change, *protocol.Error) {
+	n, e := a.declTarget(o, o.Anchor, "anchor", "create")
+	if e != nil {
 		return nil, e
 	}
 	text, m, e := declarationSource(o.Declaration)
@@ -453,11 +463,8 @@ func firstMember(src []byte, od *syntax.OwnerDecl, text string) (splice, int) {
 }
 
 func (a *applier) declUpdate(o *operation) (*change, *protocol.Error) {
-	n, i, e := a.node(o.Node, "node")
+	n, e := a.declTarget(o, o.Node, "node", "update")
 	if e != nil {
-		return nil, e
-	}
-	if _, e := a.declOption(o, n, i, "update"); e != nil {
 		return nil, e
 	}
 	text, m, e := declarationSource(o.Declaration)
@@ -474,11 +481,8 @@ func (a *applier) declUpdate(o *operation) (*change, *protocol.Error) {
 }
 
 func (a *applier) declRemove(o *operation) (*change, *protocol.Error) {
-	n, i, e := a.node(o.Node, "node")
+	n, e := a.declTarget(o, o.Node, "node", "remove")
 	if e != nil {
-		return nil, e
-	}
-	if _, e := a.declOption(o, n, i, "remove"); e != nil {
 		return nil, e
 	}
 	return &change{path: n.Path, sp: removal(a.data(n.Path), int(n.Pos), int(n.End)), createdAt: -1, node: n.ID, owner: ownerOf(n), removes: true}, nil

@@ -9,8 +9,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -313,14 +315,7 @@ func protocolDoc() (string, error) {
 		fmt.Fprintf(&b, "| `%s` | %d | %d |\n", r.n, r.d, r.x)
 	}
 	b.WriteString("\n| Service bound | Value |\n|---|---|\n")
-	names := make([]string, 0, len(limits.Bounds))
-	for n := range limits.Bounds {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(&b, "| `%s` | %d |\n", n, limits.Bounds[n])
-	}
+	boundRows(&b, limits.Bounds)
 	return b.String(), nil
 }
 
@@ -365,14 +360,7 @@ func supportMatrix() (string, error) {
 		return "", err
 	}
 	b.WriteString("\n## Service bounds\n\n| Bound | Value |\n|---|---|\n")
-	names := make([]string, 0, len(limits.Bounds))
-	for n := range limits.Bounds {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(&b, "| `%s` | %d |\n", n, limits.Bounds[n])
-	}
+	boundRows(&b, limits.Bounds)
 	b.WriteString("\n## Language profiles\n\n| Profile | Status | Targets |\n|---|---|---|\n")
 	for _, p := range m["profiles"].([]any) {
 		p := p.(map[string]any)
@@ -408,4 +396,11 @@ func paramBounds(op string) string {
 		}
 	}
 	return strings.Join(out, "; ")
+}
+
+// boundRows writes a table row for each service bound, by name.
+func boundRows(b *bytes.Buffer, bounds map[string]int64) {
+	for _, n := range slices.Sorted(maps.Keys(bounds)) {
+		fmt.Fprintf(b, "| `%s` | %d |\n", n, bounds[n])
+	}
 }

@@ -516,7 +516,7 @@ func runChecks(names []string, base, cand *project.Project, touched []string) []
 			}
 			out = append(out, r)
 		case CheckRepair:
-			r := CheckResult{Check: n, Status: "passed", Diagnostics: errorDiagnostics(cand.Result, 200)}
+			r := CheckResult{Check: n, Status: "passed", Diagnostics: edit.ErrorDiagnostics(cand.Result)}
 			be, ce := projectErrors(base), projectErrors(cand)
 			if len(regressed(base, cand, touched)) > 0 || (be > 0 && ce >= be) || (be == 0 && ce > 0) {
 				r.Status = "failed"
@@ -546,20 +546,6 @@ func projectErrors(p *project.Project) int {
 		}
 	}
 	return n
-}
-
-func errorDiagnostics(r *check.Result, max int) []protocol.Diagnostic {
-	out := []protocol.Diagnostic{}
-	for _, d := range r.Diagnostics {
-		if d.Severity != diag.Error {
-			continue
-		}
-		if len(out) == max {
-			break
-		}
-		out = append(out, protocol.Diagnostic{Code: d.Code, Severity: string(d.Severity), Path: d.Path, Line: d.Line, Column: d.Column, Length: d.Length, Message: d.Message})
-	}
-	return out
 }
 
 // declKey names the declaration a diagnostic is in, as touched lists
@@ -638,6 +624,26 @@ func versionChecks(cand *candidate.Candidate) []CheckResult {
 
 // candidateSnapshot makes the envelope snapshot of an answer about a
 // candidate: its snapshot, with overlay naming it.
+// openCandidate loads candidate id, compiles it, makes its snapshot the
+// one the answer names, and decodes its data: what change.inspect and
+// check.run on a candidate read.
+func (c *call) openCandidate(id string) (*candidate.Candidate, *compiledCandidate, *CandidateData, *protocol.Error) {
+	cand, e := c.getCandidate(id, true)
+	if e != nil {
+		return nil, nil, nil, e
+	}
+	cc, e := c.compileCandidate(cand)
+	if e != nil {
+		return nil, nil, nil, e
+	}
+	c.candidateSnapshot(cand, cc)
+	data, err := candidateData(cand)
+	if err != nil {
+		return nil, nil, nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
+	}
+	return cand, cc, data, nil
+}
+
 func (c *call) candidateSnapshot(cand *candidate.Candidate, cc *compiledCandidate) {
 	c.snap = &snapshot.Snapshot{ID: cand.Snapshot, Project: cc.proj}
 	id := cand.ID

@@ -134,18 +134,9 @@ func opCheckRun(c *call) (any, *protocol.Error) {
 }
 
 func (c *call) checkCandidate(id string, names []string) (any, *protocol.Error) {
-	cand, e := c.getCandidate(id, true)
+	cand, cc, data, e := c.openCandidate(id)
 	if e != nil {
 		return nil, e
-	}
-	cc, e := c.compileCandidate(cand)
-	if e != nil {
-		return nil, e
-	}
-	c.candidateSnapshot(cand, cc)
-	data, err := candidateData(cand)
-	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
 	}
 	results := runChecks(names, cc.base.Project, cc.proj, data.Touched)
 	if e := c.recordChecks(cand, results); e != nil {

@@ -104,18 +104,9 @@ func opChangeInspect(c *call) (any, *protocol.Error) {
 	if len(p.Include) == 0 {
 		inc = stringSet([]string{"semantic_diff", "source_diff", "affected", "checks"})
 	}
-	cand, e := c.getCandidate(p.Candidate, true)
+	cand, cc, data, e := c.openCandidate(p.Candidate)
 	if e != nil {
 		return nil, e
-	}
-	cc, e := c.compileCandidate(cand)
-	if e != nil {
-		return nil, e
-	}
-	c.candidateSnapshot(cand, cc)
-	data, err := candidateData(cand)
-	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
 	}
 	out := map[string]any{"candidate": wireCandidate(cand), "files": candidateFileChanges(cand.Files)}
 	paths := make([]string, 0, len(cand.Files))

@@ -376,7 +376,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 		if resultErrors > 0 || proj.Result.State != check.StateValidated {
 			e := protocol.Errorf(protocol.CodeCompileFailed, "candidate_errors",
 				"the candidate does not compile: %d errors; nothing was created", resultErrors)
-			e.Diagnostics = errorDiagnostics(proj.Result, 200)
+			e.Diagnostics = edit.ErrorDiagnostics(proj.Result)
 			return nil, e.Next("node.edits", "Read the edits the nodes accept and fix the operations", nil)
 		}
 	} else {
@@ -390,7 +390,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 				msg = "the repair leaves %d errors (base %d) and adds errors outside the declarations it changes: " + strings.Join(capList(reg, 5), ", ")
 			}
 			e := protocol.Errorf(protocol.CodeCompileFailed, "repair_regression", msg, resultErrors, data.BaseErrors).Detail("repair", repair)
-			e.Diagnostics = errorDiagnostics(proj.Result, 200)
+			e.Diagnostics = edit.ErrorDiagnostics(proj.Result)
 			return nil, e.Next("project.overview", "Read the base's diagnostics", map[string]any{"include": []string{"diagnostics"}})
 		}
 	}
