@@ -325,7 +325,7 @@ func annotations(p *project.Project) map[site][]*syntax.Annotation {
 			}
 		}
 	}
-	for _, f := range p.Sources {
+	for _, f := range p.SourceFiles() {
 		for _, d := range f.Decls {
 			o, ok := d.(*syntax.OwnerDecl)
 			if !ok {

@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/gen"
-	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/service"
 )
 
@@ -354,10 +353,8 @@ func (v svc) apply(cand string) (string, error) {
 func measureSize(o Options, dir string, files int) ([]Row, []Floor, error) {
 	bytes, _ := sourceBytes(dir)
 	var rows []Row
-	// Cold open: a fresh service each time, and no syntax tree kept from
-	// an earlier open.
+	// Cold open: a fresh service each time (a compile parses every source).
 	cold, err := timeN(max(3, o.edits()/2), func(int) error {
-		project.ForgetTrees()
 		_, _, err := open(dir)
 		return err
 	})

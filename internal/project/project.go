@@ -19,13 +19,16 @@ import (
 // Project is one compiled capture of a project root.
 type Project struct {
 	Inputs    *load.Inputs
-	Sources   []*syntax.File
 	Contracts []*syntax.File
 	Result    *check.Result
 	// Changed lists the sources that were rechecked over the project this
 	// one was compiled from (see CompileFrom), which it shares the rest
 	// with; it is nil for a whole compile.
 	Changed []string
+	// headers are the checked sources without their bodies (see
+	// syntax.File.DropBodies): what the checker's state keeps of them
+	// for Recheck. File parses a source again for its whole tree.
+	headers []*syntax.File
 }
 
 // Open loads and compiles the project at root. Bounds hit while loading
@@ -62,8 +65,17 @@ func limitCode(reason string) string {
 
 // Compile parses and checks loaded inputs.
 func Compile(in *load.Inputs) *Project {
-	p, ci := parse(in)
+	return compile(in, nil)
+}
+
+// compile parses in, taking the trees in fresh by path instead where it
+// has them, and checks it.
+func compile(in *load.Inputs, fresh map[string]*syntax.File) *Project {
+	p, ci := parse(in, fresh, nil)
 	p.Result = check.Check(ci)
+	for _, f := range p.headers {
+		f.DropBodies()
+	}
 	return p
 }
 
@@ -77,17 +89,42 @@ func CompileFrom(base *Project, in *load.Inputs) *Project {
 	if !ok {
 		return Compile(in)
 	}
-	p, ci := parse(in)
+	if len(changed) == 0 {
+		// The same inputs: the same compile.
+		return &Project{Inputs: in, Contracts: base.Contracts, Result: base.Result, Changed: []string{}, headers: base.headers}
+	}
+	// The unchanged sources' trees are base's: the checker's state that
+	// Recheck starts from refers to them.
+	same := make(map[string]*syntax.File, len(base.headers))
+	for _, f := range base.headers {
+		same[f.Path] = f
+	}
+	for _, path := range changed {
+		delete(same, path)
+	}
+	p, ci := parse(in, nil, same)
 	if p.Result = check.Recheck(base.Result, ci, changed); p.Result == nil {
-		p.Result = check.Check(ci)
-	} else {
-		p.Changed = changed
+		// A whole compile needs every body: only the changed sources'
+		// trees are whole.
+		fresh := map[string]*syntax.File{}
+		for _, f := range p.headers {
+			if _, kept := same[f.Path]; !kept {
+				fresh[f.Path] = f
+			}
+		}
+		return compile(in, fresh)
+	}
+	p.Changed = changed
+	for _, f := range p.headers {
+		if _, kept := same[f.Path]; !kept {
+			f.DropBodies()
+		}
 	}
 	return p
 }
 
 // changedSources lists the sources whose content differs between base's
-// inputs and in, when nothing else differs.
+// inputs and in, when nothing else differs; ok is false otherwise.
 func changedSources(base *Project, in *load.Inputs) ([]string, bool) {
 	if base == nil || base.Result == nil || base.Inputs == nil {
 		return nil, false
@@ -107,7 +144,7 @@ func changedSources(base *Project, in *load.Inputs) ([]string, bool) {
 			changed = append(changed, f.Path)
 		}
 	}
-	return changed, len(changed) > 0
+	return changed, true
 }
 
 func sameFiles(a, b []load.File) bool {
@@ -122,16 +159,24 @@ func sameFiles(a, b []load.File) bool {
 	return true
 }
 
-// parse parses in and makes the checker's input.
-func parse(in *load.Inputs) (*Project, *check.Input) {
+// parse parses in and makes the checker's input. Sources are parsed
+// afresh, as the compile drops their bodies, except those given in fresh
+// (whole trees parsed for this compile) or in headers (trees already
+// checked, for Recheck).
+func parse(in *load.Inputs, fresh, headers map[string]*syntax.File) (*Project, *check.Input) {
 	p := &Project{Inputs: in}
 	ci := &check.Input{Root: in.Root, ContractSHA: map[string]string{}}
-	p.Sources = parseAll(in.Sources)
-	p.Contracts = parseAll(in.Contracts)
+	p.headers = parseAll(in.Sources, func(f load.File) *syntax.File {
+		if t := fresh[f.Path]; t != nil {
+			return t
+		}
+		return headers[f.Path]
+	}, false)
+	p.Contracts = parseAll(in.Contracts, cachedTree, true)
 	for _, f := range in.Contracts {
 		ci.ContractSHA[f.Path] = f.SHA256
 	}
-	ci.Sources, ci.Contracts = p.Sources, p.Contracts
+	ci.Sources, ci.Contracts = p.headers, p.Contracts
 	ci.SourceSHA = map[string]string{}
 	for _, f := range in.ContractSources {
 		if path.Dir(f.Path) == load.ContractSourceDir {
@@ -149,31 +194,44 @@ func parse(in *load.Inputs) (*Project, *check.Input) {
 	return p, ci
 }
 
-// File returns the parsed source or contract file at path.
+// File returns the whole tree of the source or contract file at path, or
+// nil. A source is parsed again, as the compile kept only its headers;
+// the process keeps the trees it parsed last (see cachedTree).
 func (p *Project) File(path string) *syntax.File {
-	for _, f := range p.Sources {
-		if f.Path == path {
-			return f
-		}
-	}
 	for _, f := range p.Contracts {
 		if f.Path == path {
 			return f
 		}
 	}
+	if p.Inputs == nil {
+		return nil
+	}
+	for _, f := range p.Inputs.Sources {
+		if f.Path == path {
+			return parseAll([]load.File{f}, cachedTree, true)[0]
+		}
+	}
 	return nil
 }
 
+// SourceFiles returns the whole trees of the project's sources, in the
+// order of its inputs, parsing them again as File does.
+func (p *Project) SourceFiles() []*syntax.File {
+	if p.Inputs == nil {
+		return nil
+	}
+	return parseAll(p.Inputs.Sources, cachedTree, true)
+}
+
 // parseAll parses files on every core: files are independent until the
-// checker reads them together. A file whose path and content were parsed
-// before reuses that tree (trees are never changed after parsing), so a
-// candidate that edits one file re-parses one file, and snapshots that
-// share files share their trees.
-func parseAll(files []load.File) []*syntax.File {
+// checker reads them together. have returns a file's tree when there is
+// one already (or nil); trees parsed here are kept in the process's
+// cache when keep is set, and must then never be changed.
+func parseAll(files []load.File, have func(load.File) *syntax.File, keep bool) []*syntax.File {
 	out := make([]*syntax.File, len(files))
 	var todo []int
 	for i, f := range files {
-		if t := parsed.get(f.Path, f.SHA256); t != nil {
+		if t := have(f); t != nil {
 			out[i] = t
 		} else {
 			todo = append(todo, i)
@@ -181,10 +239,12 @@ func parseAll(files []load.File) []*syntax.File {
 	}
 	parse := func(i int) {
 		out[i] = syntax.Parse(files[i].Path, files[i].Data)
-		// Trees are kept, with their snapshots and in the cache; their
-		// tokens are not needed after parsing.
+		// Whole trees are kept in the cache, and headers with their
+		// compile; neither needs tokens after parsing.
 		out[i].DropTokens()
-		parsed.put(files[i].Path, files[i].SHA256, out[i], len(files[i].Data))
+		if keep {
+			parsed.put(files[i].Path, files[i].SHA256, out[i], len(files[i].Data))
+		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(todo))
 	if workers <= 1 {
@@ -212,18 +272,17 @@ func parseAll(files []load.File) []*syntax.File {
 	return out
 }
 
-// parseCacheBytes bounds the source bytes whose trees the cache keeps:
-// 16 MiB of sources, four projects at sources_bytes_max.
-const parseCacheBytes = 16 << 20
+// cachedTree returns the whole tree of f from the process's cache, or nil.
+func cachedTree(f load.File) *syntax.File { return parsed.get(f.Path, f.SHA256) }
 
-// ForgetTrees empties the process's cache of syntax trees, so that a
-// benchmark can time a cold open (read, hash, parse, check) in a process
-// that opened the project before.
-func ForgetTrees() {
-	parsed.mu.Lock()
-	defer parsed.mu.Unlock()
-	parsed.m, parsed.total = map[treeKey]*treeEntry{}, 0
-}
+// The cache of whole trees keeps at most parseCacheTrees trees of at most
+// parseCacheBytes of sources (a tree is about ten times its source): the
+// trees that reads and edits ask for again are those of the few files an
+// agent works in, and one file at source_file_bytes_max fits.
+const (
+	parseCacheTrees = 8
+	parseCacheBytes = load.SourceFileBytesMax
+)
 
 // parsed is the process's cache of syntax trees by path and content.
 var parsed = &treeCache{m: map[treeKey]*treeEntry{}}
@@ -259,7 +318,7 @@ func (c *treeCache) get(path, sha string) *syntax.File {
 }
 
 func (c *treeCache) put(path, sha string, f *syntax.File, size int) {
-	if sha == "" || size > parseCacheBytes/4 {
+	if sha == "" || size > parseCacheBytes {
 		return
 	}
 	c.mu.Lock()
@@ -271,7 +330,7 @@ func (c *treeCache) put(path, sha string, f *syntax.File, size int) {
 	c.tick++
 	c.m[k] = &treeEntry{file: f, size: size, used: c.tick}
 	c.total += size
-	for c.total > parseCacheBytes {
+	for c.total > parseCacheBytes || len(c.m) > parseCacheTrees {
 		var oldest treeKey
 		var oe *treeEntry
 		for k, e := range c.m {

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/gen"
-	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/service"
 )
 
@@ -51,7 +50,6 @@ func BenchmarkWorkspaceOpenCold(b *testing.B) {
 	}
 	req := []byte(`{"protocol":"axiom-agent-semantic/v1","operation":"workspace.open","params":{"roots":[{"path":"` + dir + `"}]}}`)
 	for b.Loop() {
-		project.ForgetTrees()
 		s, err := service.New(service.Config{Root: dir})
 		if err != nil {
 			b.Fatal(err)

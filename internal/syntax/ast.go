@@ -34,6 +34,36 @@ type File struct {
 	Limit string
 	// Brackets is the number of opening brackets in the file.
 	Brackets int
+	// Headers is set by DropBodies: views' items, action bodies' statements
+	// and comments are gone.
+	Headers bool
+}
+
+// DropBodies frees what only checking a file's bodies needs: the items
+// of its views, the statements of its actions and its comments. The
+// declarations, their names, types, parameters and initial values stay,
+// with every span, as do Src and Lines. A compiled project keeps its
+// trees this way, as what other modules see of each file, and parses a
+// file again when a body is needed (see project.Project.File); bodies are
+// about two thirds of a tree.
+func (f *File) DropBodies() {
+	for _, d := range f.Decls {
+		o, ok := d.(*OwnerDecl)
+		if !ok {
+			continue
+		}
+		for _, m := range o.Members {
+			switch m := m.(type) {
+			case *ViewDecl:
+				m.Items = nil
+			case *ActionDecl:
+				if m.Body != nil {
+					m.Body = &Block{Span: m.Body.Span}
+				}
+			}
+		}
+	}
+	f.Comments, f.Tokens, f.Headers = nil, nil, true
 }
 
 // Error is a syntax error.

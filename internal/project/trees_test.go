@@ -1,0 +1,72 @@
+package project_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/syntax"
+)
+
+// viewItems counts the items of every view in f.
+func viewItems(f *syntax.File) int {
+	n := 0
+	for _, d := range f.Decls {
+		if o, ok := d.(*syntax.OwnerDecl); ok {
+			for _, m := range o.Members {
+				if v, ok := m.(*syntax.ViewDecl); ok {
+					n += len(v.Items)
+				}
+			}
+		}
+	}
+	return n
+}
+
+// A compile keeps only its sources' headers, but File and SourceFiles
+// answer whole trees, for a whole compile, for a recheck, and for a
+// recheck's fallback to a whole compile.
+func TestFileAnswersWholeTrees(t *testing.T) {
+	in := genInputs(t, 3, 24<<10)
+	base := project.Compile(in)
+	const path = "pages/p1.acore"
+	src := source(in, path)
+	relabel := project.CompileFrom(base, withSources(in, map[string][]byte{path: bytes.Replace(src, []byte(`label: "Add"`), []byte(`label: "Plus"`), 1)}))
+	if len(relabel.Changed) != 1 {
+		t.Fatalf("relabelling one button was not rechecked: Changed %v", relabel.Changed)
+	}
+	// A new element changes node ids: the recheck falls back.
+	grown := project.CompileFrom(base, withSources(in, map[string][]byte{path: bytes.Replace(src, []byte(`Text("In stock: "`), []byte(`Text("new")
+        Text("In stock: "`), 1)}))
+	if grown.Changed != nil {
+		t.Fatalf("adding an element was rechecked: Changed %v", grown.Changed)
+	}
+	for _, c := range []struct {
+		name string
+		p    *project.Project
+	}{{"compile", base}, {"recheck", relabel}, {"fallback", grown}} {
+		files := c.p.SourceFiles()
+		if len(files) != len(in.Sources) {
+			t.Fatalf("%s: %d source files, want %d", c.name, len(files), len(in.Sources))
+		}
+		for i, f := range files {
+			whole := syntax.Parse(f.Path, c.p.Inputs.Sources[i].Data)
+			if f.Headers || viewItems(f) == 0 || viewItems(f) != viewItems(whole) {
+				t.Errorf("%s: SourceFiles %s has %d view items (headers only: %v), want %d", c.name, f.Path, viewItems(f), f.Headers, viewItems(whole))
+			}
+			if g := c.p.File(f.Path); g == nil || g.Headers || viewItems(g) != viewItems(whole) {
+				t.Errorf("%s: File(%s) is not the whole tree", c.name, f.Path)
+			}
+			// The graph reads the kept file's text and lines.
+			if kept := c.p.Result.Graph.File(f.Path); kept == nil || !bytes.Equal(kept.Src, whole.Src) || len(kept.Lines) != len(whole.Lines) {
+				t.Errorf("%s: the graph's %s is not the source", c.name, f.Path)
+			}
+		}
+	}
+	if len(in.Contracts) == 0 || grown.File(in.Contracts[0].Path) == nil {
+		t.Error("File of a contract is nil")
+	}
+	if base.File("nowhere.acore") != nil {
+		t.Error("File of a path outside the project is not nil")
+	}
+}
