@@ -11,7 +11,6 @@ import (
 
 	"github.com/axiomcore/acore/internal/candidate"
 	"github.com/axiomcore/acore/internal/fsutil"
-	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/publish"
 )
@@ -430,8 +429,8 @@ func (s *Service) finishApply(e *publish.Entry) (*publish.Receipt, error) {
 // id latest would capture, computed from the inputs' digests without
 // compiling them (the store compiles it when it is first read).
 func (s *Service) resultSnapshot() string {
-	if in, err := load.Load(s.root); err == nil {
-		return s.store.ID(in)
+	if id, err := s.store.DiskID(); err == nil {
+		return id
 	}
 	if snap, err := s.store.Latest(); err == nil {
 		return snap.ID

@@ -93,6 +93,17 @@ func (s *Store) ID(in *load.Inputs) string {
 	return "snap-" + hex.EncodeToString(h.Sum(nil))[:32]
 }
 
+// DiskID returns the id of the snapshot Latest would capture now, from
+// the inputs' digests (read through the store's cache of unchanged files),
+// without compiling them.
+func (s *Store) DiskID() (string, error) {
+	in, err := load.LoadCached(s.root, load.DefaultLimits(), s.cache)
+	if err != nil {
+		return "", err
+	}
+	return s.ID(in), nil
+}
+
 // Latest captures the files on disk now. A bound hit while loading is not
 // an error: the snapshot is unavailable and carries the diagnostic.
 func (s *Store) Latest() (*Snapshot, error) {
