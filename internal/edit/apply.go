@@ -455,7 +455,7 @@ func (a *applier) step(i int, o *operation) *protocol.Error {
 	}
 	a.total += delta
 	a.changed[c.path] = true
-	pre := a.proj.File(c.path)
+	pre := a.proj.Headers(c.path)
 	for _, dn := range declsIn(pre, c.sp.pos, c.sp.end) {
 		a.touch(c.path + ": " + dn)
 	}
@@ -486,7 +486,7 @@ func (a *applier) step(i int, o *operation) *protocol.Error {
 	entries, added := diffIDs(before.Result.Graph, a.proj.Result.Graph, c.path, c.sp)
 	a.compose(entries, added)
 	out.IDMap = entries
-	post := a.proj.File(c.path)
+	post := a.proj.Headers(c.path)
 	if post != nil {
 		end := c.sp.pos + len(c.sp.text)
 		for _, dn := range declsIn(post, c.sp.pos, end) {

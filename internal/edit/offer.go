@@ -141,7 +141,7 @@ func OptionFingerprint(snapID, nodeID, nodeVersion string, o *EditOption) string
 func EditsOf(snapID string, p *project.Project, i int32, families []string, listRegion, unavailable bool) NodeEdits {
 	g := p.Result.Graph
 	n := g.At(i)
-	r := &editRules{snapID: snapID, p: p, g: g, i: i, n: n, f: p.File(n.Path)}
+	r := &editRules{snapID: snapID, p: p, g: g, i: i, n: n, f: p.Headers(n.Path)}
 	ne := NodeEdits{Node: n.ID, NodeVersion: g.Version(n), Options: []EditOption{}}
 	for _, fam := range families {
 		var opts []EditOption

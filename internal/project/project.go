@@ -194,6 +194,21 @@ func parse(in *load.Inputs, fresh, headers map[string]*syntax.File) (*Project, *
 	return p, ci
 }
 
+// Headers returns the kept tree of the source or contract file at path,
+// or nil: its text, lines, uses and declarations with their members and
+// spans, but no view items or action statements (see
+// syntax.File.DropBodies). It costs no parse; File gives the whole tree.
+func (p *Project) Headers(path string) *syntax.File {
+	for _, group := range [][]*syntax.File{p.headers, p.Contracts} {
+		for _, f := range group {
+			if f.Path == path {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
 // File returns the whole tree of the source or contract file at path, or
 // nil. A source is parsed again, as the compile kept only its headers;
 // the process keeps the trees it parsed last (see cachedTree).

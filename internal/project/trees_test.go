@@ -57,6 +57,17 @@ func TestFileAnswersWholeTrees(t *testing.T) {
 			if g := c.p.File(f.Path); g == nil || g.Headers || viewItems(g) != viewItems(whole) {
 				t.Errorf("%s: File(%s) is not the whole tree", c.name, f.Path)
 			}
+			// Headers answer the declarations with their spans, unparsed.
+			h := c.p.Headers(f.Path)
+			if h == nil || !h.Headers || len(h.Decls) != len(whole.Decls) || len(h.Uses) != len(whole.Uses) || !bytes.Equal(h.Src, whole.Src) {
+				t.Errorf("%s: Headers(%s) is not the kept tree of the source", c.name, f.Path)
+			} else {
+				for k, d := range h.Decls {
+					if d.Bounds() != whole.Decls[k].Bounds() {
+						t.Errorf("%s: Headers(%s) declaration %d at %v, want %v", c.name, f.Path, k, d.Bounds(), whole.Decls[k].Bounds())
+					}
+				}
+			}
 			// The graph reads the kept file's text and lines.
 			if kept := c.p.Result.Graph.File(f.Path); kept == nil || !bytes.Equal(kept.Src, whole.Src) || len(kept.Lines) != len(whole.Lines) {
 				t.Errorf("%s: the graph's %s is not the source", c.name, f.Path)

@@ -311,7 +311,7 @@ func opNodeRelocate(c *call) (any, *protocol.Error) {
 // textKey fingerprints a node's kind, name and authored text, without its
 // file, so that a declaration moved to another file is found.
 func textKey(snap *snapshot.Snapshot, n *graph.Node) string {
-	f := snap.Project.File(n.Path)
+	f := snap.Project.Headers(n.Path)
 	if f == nil || int(n.Pos) < 0 || int(n.End) > len(f.Src) || int(n.Pos) > int(n.End) {
 		return ""
 	}

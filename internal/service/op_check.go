@@ -123,7 +123,7 @@ func opCheckRun(c *call) (any, *protocol.Error) {
 		paths := map[string]bool{}
 		for p := range files {
 			paths[p] = true
-			touched = append(touched, changedDecls(base.File(p), cand.File(p))...)
+			touched = append(touched, changedDecls(base.Headers(p), cand.Headers(p))...)
 		}
 		if e := limitDiagnostic(cand.Result, paths); e != nil {
 			return nil, e

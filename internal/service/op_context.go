@@ -403,7 +403,7 @@ func (b *ctxBuilder) fill(it *ContextItem) {
 	if b.inc["signature"] {
 		sig = b.g.Signature(n)
 	}
-	f := b.c.snap.Project.File(n.Path)
+	f := b.c.snap.Project.Headers(n.Path)
 	body, hasBody := "", b.inc["implementation"] && f != nil && int(n.Pos) <= int(n.End) && int(n.End) <= len(f.Src)
 	if hasBody {
 		body = string(f.Src[n.Pos:n.End])

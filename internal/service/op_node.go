@@ -232,13 +232,13 @@ func (c *call) nodeEntry(g *graph.Graph, i int32, parts map[string]bool, limit i
 		entry["edges"] = edges
 	}
 	if parts["body"] {
-		if f := c.snap.Project.File(n.Path); f != nil && int(n.End) <= len(f.Src) {
+		if f := c.snap.Project.Headers(n.Path); f != nil && int(n.End) <= len(f.Src) {
 			entry["body"] = string(f.Src[n.Pos:n.End])
 		}
 	}
 	if parts["provenance"] {
 		prov := map[string]any{"path": n.Path, "line": n.Line, "column": n.Column, "layer": graph.Declared}
-		if f := c.snap.Project.File(n.Path); f != nil {
+		if f := c.snap.Project.Headers(n.Path); f != nil {
 			s, e := f.Position(int(n.Pos)), f.Position(int(n.End))
 			prov["start"] = map[string]int{"line": s.Line, "column": s.Column}
 			prov["end"] = map[string]int{"line": e.Line, "column": e.Column}
