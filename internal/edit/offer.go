@@ -505,7 +505,7 @@ func lineRegion(f *syntax.File, pos, end int) Region {
 
 func lineStart(f *syntax.File, line int) int {
 	if line-1 < len(f.Lines) && line >= 1 {
-		return f.Lines[line-1]
+		return int(f.Lines[line-1])
 	}
 	return len(f.Src)
 }

@@ -22,7 +22,7 @@ type File struct {
 	Src      []byte
 	Tokens   []Token
 	Comments []Comment
-	Lines    []int // offset of the first byte of each line
+	Lines    []int32 // offset of the first byte of each line
 
 	Module *ModuleDecl // nil when absent
 	Uses   []*UseDecl

@@ -119,15 +119,15 @@ func Parse(path string, src []byte) *File {
 	return f
 }
 
-func lineStarts(src []byte) []int {
-	lines := make([]int, 1, 1+bytes.Count(src, []byte{'\n'}))
+func lineStarts(src []byte) []int32 {
+	lines := make([]int32, 1, 1+bytes.Count(src, []byte{'\n'}))
 	for at := 0; ; {
 		i := bytes.IndexByte(src[at:], '\n')
 		if i < 0 {
 			return lines
 		}
 		at += i + 1
-		lines = append(lines, at)
+		lines = append(lines, int32(at))
 	}
 }
 

@@ -46,21 +46,21 @@ func (f *File) Position(off int) Pos {
 
 // Position converts a byte offset to a line and column, given the offsets
 // of line starts.
-func Position(src []byte, lines []int, off int) Pos {
+func Position(src []byte, lines []int32, off int) Pos {
 	if off > len(src) {
 		off = len(src)
 	}
 	lo, hi := 0, len(lines)-1
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if lines[mid] <= off {
+		if int(lines[mid]) <= off {
 			lo = mid
 		} else {
 			hi = mid - 1
 		}
 	}
 	col := 1
-	for i := lines[lo]; i < off; {
+	for i := int(lines[lo]); i < off; {
 		c := src[i]
 		switch {
 		case c < 0x80:
