@@ -94,11 +94,19 @@ func floors(o Options, bin, tmp, largest string, files int) ([]Floor, error) {
 	if err := writeProject(fresh, files); err != nil {
 		return nil, err
 	}
-	rss, base, err := childRSS(fresh)
+	rss, base, err := childRSS(fresh, "alive")
 	if err != nil {
 		return nil, fmt.Errorf("peak RSS: %w", err)
 	}
 	fl = append(fl, Floor{Name: "peak_rss.20_snapshots_candidates", Value: rss, Unit: "MiB", Note: fmt.Sprintf("VmHWM of a fresh process (%.1f MiB before opening) holding 20 applied snapshots and 20 open candidates of the largest project", base)})
+	loop := filepath.Join(tmp, "rss-loop")
+	if err := writeProject(loop, files); err != nil {
+		return nil, err
+	}
+	if rss, base, err = childRSS(loop, "loop"); err != nil {
+		return nil, fmt.Errorf("peak RSS of the agent loop: %w", err)
+	}
+	fl = append(fl, Floor{Name: "peak_rss.agent_loop", Value: rss, Unit: "MiB", Note: fmt.Sprintf("VmHWM of a fresh process (%.1f MiB before opening) after 20 rounds of node.find, change.propose, check.run and change.apply on the latest snapshot of the largest project", base)})
 
 	in, err := load.Load(largest)
 	if err != nil {
@@ -246,8 +254,12 @@ func hasBuildTag(f *ast.File) bool {
 	return false
 }
 
-// childEnv names the project a child process measures peak RSS on.
-const childEnv = "ACORE_BENCH_RSS_CHILD"
+// childEnv names the project a child process measures peak RSS on, and
+// modeEnv what it does there: "alive" (peakRSS) or "loop" (loopRSS).
+const (
+	childEnv = "ACORE_BENCH_RSS_CHILD"
+	modeEnv  = "ACORE_BENCH_RSS_MODE"
+)
 
 // Child runs the peak RSS measurement when this process was started for
 // it by Run (the environment says so), prints its figures and exits; it
@@ -257,7 +269,11 @@ func Child() {
 	if dir == "" {
 		return
 	}
-	peak, base, err := peakRSS(dir, 20)
+	measure := peakRSS
+	if os.Getenv(modeEnv) == "loop" {
+		measure = loopRSS
+	}
+	peak, base, err := measure(dir, 20)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -269,13 +285,13 @@ func Child() {
 // childRSS measures peak RSS in a fresh process: in this one the
 // candidates of the projects measured before stay alive (the service
 // keeps them per root).
-func childRSS(dir string) (peak, base float64, err error) {
+func childRSS(dir, mode string) (peak, base float64, err error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return 0, 0, err
 	}
 	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), childEnv+"="+dir)
+	cmd.Env = append(os.Environ(), childEnv+"="+dir, modeEnv+"="+mode)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
@@ -285,16 +301,57 @@ func childRSS(dir string) (peak, base float64, err error) {
 	return peak, base, err
 }
 
-// peakRSS resets the process's peak RSS, holds n snapshots and n
-// candidates alive on the project at dir, and reads VmHWM in MiB.
-func peakRSS(dir string, n int) (peak, base float64, err error) {
+// resetPeak frees what the process can and resets its peak RSS, which it
+// returns in MiB.
+func resetPeak() (float64, error) {
 	runtime.GC()
 	debug.FreeOSMemory()
 	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
-		return 0, 0, fmt.Errorf("resetting the peak: %w", err)
+		return 0, fmt.Errorf("resetting the peak: %w", err)
 	}
-	base, err = vmHWM()
+	return vmHWM()
+}
+
+// loopRSS resets the process's peak RSS, runs n rounds of what an agent
+// does on the project at dir (find a node on the latest snapshot, propose
+// a change, check and apply it), and reads VmHWM in MiB.
+func loopRSS(dir string, n int) (peak, base float64, err error) {
+	if base, err = resetPeak(); err != nil {
+		return 0, 0, err
+	}
+	v, head, err := open(dir)
 	if err != nil {
+		return 0, 0, err
+	}
+	old := ""
+	for i := range n {
+		// targets finds the node to edit with node.find, on this round's
+		// snapshot.
+		ts, err := targets(v, head, 1)
+		if err != nil {
+			return 0, 0, err
+		}
+		c, err := v.propose(head, ts, old, fmt.Sprintf(" r%d", i))
+		if err != nil {
+			return 0, 0, err
+		}
+		old = fmt.Sprintf(" r%d", i)
+		if err := v.check(c); err != nil {
+			return 0, 0, err
+		}
+		if head, err = v.apply(c); err != nil {
+			return 0, 0, err
+		}
+	}
+	runtime.KeepAlive(v)
+	peak, err = vmHWM()
+	return peak, base, err
+}
+
+// peakRSS resets the process's peak RSS, holds n snapshots and n
+// candidates alive on the project at dir, and reads VmHWM in MiB.
+func peakRSS(dir string, n int) (peak, base float64, err error) {
+	if base, err = resetPeak(); err != nil {
 		return 0, 0, err
 	}
 	v, snap, err := open(dir)
