@@ -247,7 +247,7 @@ func Check(in *Input) *Result {
 	c.resolveImports()
 	c.checkImportGraph()
 	c.checkBodies()
-	c.entryPoints(res)
+	c.entryPoints(res, nil)
 	c.unusedImports()
 
 	diag.Sort(c.diags)
@@ -366,15 +366,20 @@ func DeclName(d syntax.Decl) string {
 
 // node adds a graph node for the declaration n of f.
 func (c *checker) node(f *syntax.File, kind, id, name string, n syntax.Node, nameAt syntax.Node, ownerID string) int32 {
+	i, _ := c.g.Add(c.nodeOf(f, kind, id, name, n, nameAt, ownerID))
+	return i
+}
+
+// nodeOf is the graph node of the declaration n of f.
+func (c *checker) nodeOf(f *syntax.File, kind, id, name string, n syntax.Node, nameAt syntax.Node, ownerID string) graph.Node {
 	s := n.Bounds()
 	at := s.Pos
 	if nameAt != nil {
 		at = nameAt.Bounds().Pos
 	}
 	p := f.Position(at)
-	i, _ := c.g.Add(graph.Node{ID: id, Kind: kind, Name: name, Path: f.Path, Pos: int32(s.Pos), End: int32(s.End), Line: int32(p.Line),
-		Column: int32(p.Column), Owner: ownerID})
-	return i
+	return graph.Node{ID: id, Kind: kind, Name: name, Path: f.Path, Pos: int32(s.Pos), End: int32(s.End), Line: int32(p.Line),
+		Column: int32(p.Column), Owner: ownerID}
 }
 
 // edge records an edge whose site is the source node's identifying token.
@@ -586,8 +591,14 @@ func paramText(f *syntax.File, ps []*syntax.Param) string {
 }
 
 // entryPoints lists the pages the app's routes name and creates route
-// nodes.
-func (c *checker) entryPoints(res *Result) {
+// nodes. A recheck of the entry module passes the graph it derives from:
+// the routes, re-created, take their ids and properties from its nodes
+// when these are the same, and res.EntryPoints, which holds the base's, is
+// kept while it is a prefix of the new list, so that an unchanged app
+// allocates little.
+func (c *checker) entryPoints(res *Result, base *graph.Graph) {
+	prev := res.EntryPoints
+	res.EntryPoints = nil
 	m := c.modules[Entry]
 	if m == nil {
 		return
@@ -601,20 +612,39 @@ func (c *checker) entryPoints(res *Result) {
 	appNode := c.node(f, graph.KindApp, "app:"+a.Name.Name, a.Name.Name, a, a.Name, "")
 	c.g.At(appNode).Signature = "app " + a.Name.Name
 	c.edge(appNode, m.node, graph.EdgeDeclaredIn, graph.Declared)
-	seen := map[string]bool{}
-	paths := map[string]bool{}
+	// seen marks the pages listed so far by their node index.
+	seen := make([]uint64, (c.g.Len()+63)/64)
+	kept := 0 // entries of prev the list begins with, while res.EntryPoints is nil
+	var buf []byte
 	for _, r := range a.Routes {
-		if paths[r.Path.Value] {
+		id, props := "", []graph.Property(nil)
+		if base != nil {
+			buf = append(append(buf[:0], "route:"...), r.Path.Value...)
+			if i, ok := base.Lookup(string(buf)); ok {
+				old := base.At(i)
+				id = old.ID
+				if len(old.Props) == 1 && old.Props[0] == routeProp(r) {
+					props = old.Props
+				}
+			}
+		}
+		if id == "" {
+			id = "route:" + r.Path.Value
+		}
+		// The graph refuses a second node of the same id: a repeated path.
+		rn, added := c.g.Add(c.nodeOf(f, graph.KindRoute, id, r.Path.Value, r, r.Path, ""))
+		if !added {
 			c.errorf(f, r.Path, diag.Duplicate, "route %s is declared twice", syntax.Quote(r.Path.Value))
 			continue
 		}
-		paths[r.Path.Value] = true
 		if !strings.HasPrefix(r.Path.Value, "/") {
 			c.errorf(f, r.Path, diag.BadRoute, "a route path starts with /, as \"/%s\"", r.Path.Value)
 		}
-		rn := c.node(f, graph.KindRoute, "route:"+r.Path.Value, r.Path.Value, r, r.Path, "")
 		c.sig(rn, r.Pos, r.End)
-		c.g.At(rn).Props = []graph.Property{{Name: "path", Type: "String", Value: r.Path.Value, Editable: true, Literal: true, ValuePos: r.Path.Pos, ValueEnd: r.Path.End}}
+		if props == nil {
+			props = []graph.Property{routeProp(r)}
+		}
+		c.g.At(rn).Props = props
 		c.edge(rn, appNode, graph.EdgeChildOf, graph.Declared)
 		// Pages cannot be imported: a route names any page of the project.
 		o := c.ownerNamed(r.Target.Name)
@@ -627,12 +657,29 @@ func (c *checker) entryPoints(res *Result) {
 			continue
 		}
 		c.edge(rn, o.node, graph.EdgeRenders, graph.Resolved)
-		if !seen[o.id] {
-			seen[o.id] = true
-			res.EntryPoints = append(res.EntryPoints, o.id)
+		if w, bit := o.node/64, uint64(1)<<(o.node%64); seen[w]&bit == 0 {
+			seen[w] |= bit
+			switch {
+			case res.EntryPoints == nil && kept < len(prev) && prev[kept] == o.id:
+				kept++
+			case res.EntryPoints == nil:
+				// At most one page per route.
+				res.EntryPoints = append(make([]string, 0, len(a.Routes)), prev[:kept]...)
+				fallthrough
+			default:
+				res.EntryPoints = append(res.EntryPoints, o.id)
+			}
 		}
 	}
+	if res.EntryPoints == nil && kept > 0 {
+		res.EntryPoints = prev[:kept:kept]
+	}
 	c.resolveNav(a)
+}
+
+// routeProp is the property of r's node.
+func routeProp(r *syntax.RouteDecl) graph.Property {
+	return graph.Property{Name: "path", Type: "String", Value: r.Path.Value, Editable: true, Literal: true, ValuePos: r.Path.Pos, ValueEnd: r.Path.End}
 }
 
 // resolveNav adds the edges of navigate() and Link(to:) calls, which were

@@ -89,8 +89,7 @@ func Recheck(base *Result, in *Input, changed []string) *Result {
 	res := &Result{Status: base.Status, EntryPoints: base.EntryPoints, Preparation: base.Preparation}
 	if isChanged[Entry] {
 		// The app and its routes are re-created with the entry module.
-		res.EntryPoints = nil
-		c.entryPoints(res)
+		c.entryPoints(res, base.Graph)
 	} else if main := c.modules[Entry]; main != nil && main.app != nil {
 		c.resolveNav(main.app)
 	}
