@@ -262,8 +262,22 @@ func Check(in *Input) *Result {
 		res.Graph = c.g
 	}
 	c.summaries(res)
+	c.release()
 	res.st = c
 	return res
+}
+
+// release drops what only checking the work modules needs, before the
+// state is kept: a recheck sees the owners of other modules through their
+// specs, nodes and kinds, never their members, and resolves only its own
+// modules' navigations.
+func (c *checker) release() {
+	for _, m := range c.work {
+		for _, o := range m.owners {
+			o.members, o.props = nil, nil
+		}
+	}
+	c.pendingNav = nil
 }
 
 // Entry returns the entry file, or nil.

@@ -141,6 +141,7 @@ func Recheck(base *Result, in *Input, changed []string) *Result {
 			res.Modules[i] = c.moduleInfo(m, counts)
 		}
 	}
+	c.release()
 	res.st = c
 	return res
 }
