@@ -128,6 +128,9 @@ type checker struct {
 	// work lists the modules whose declarations and bodies this compile
 	// checks: all of them, or for Recheck the changed ones.
 	work []*module
+	// values interns the property values of the modules being checked
+	// (see box).
+	values map[string]any
 	// derived is set for Recheck; failed then says why it cannot be used.
 	derived bool
 	failed  string
@@ -277,7 +280,7 @@ func (c *checker) release() {
 			o.members, o.props = nil, nil
 		}
 	}
-	c.pendingNav = nil
+	c.pendingNav, c.values = nil, nil
 }
 
 // Entry returns the entry file, or nil.

@@ -36,12 +36,18 @@ type operation struct {
 	params []opParam
 	result *Type
 	node   int32
+	// ref is Contract.op, the operation property of the queries and
+	// mutations that call it.
+	ref string
 }
 
 type opParam struct {
 	name     string
 	typ      *Type
 	required bool
+	// prop and typName name the property of a query's or mutation's
+	// argument and its type, made once rather than per call.
+	prop, typName string
 }
 
 // loadContracts reads every contract artifact: one contract per file, its
@@ -97,9 +103,11 @@ func (c *checker) loadContracts() {
 				c.errorf(f, od.Name, diag.Duplicate, "operation %s is declared twice in contract %s", od.Name.Name, k.name)
 				continue
 			}
-			op := &operation{decl: od, kind: od.Kind, node: -1}
+			op := &operation{decl: od, kind: od.Kind, node: -1, ref: k.name + "." + od.Name.Name}
 			for _, p := range od.Params {
-				op.params = append(op.params, opParam{name: p.Name.Name, typ: c.contractType(k, p.Type), required: p.Default == nil && (p.Type == nil || !p.Type.Optional)})
+				t := c.contractType(k, p.Type)
+				op.params = append(op.params, opParam{name: p.Name.Name, typ: t, required: p.Default == nil && (p.Type == nil || !p.Type.Optional),
+					prop: "arg." + p.Name.Name, typName: t.String()})
 			}
 			if od.Result != nil {
 				op.result = c.contractType(k, od.Result)

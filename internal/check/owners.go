@@ -79,7 +79,7 @@ func (c *checker) checkBodies() {
 				}
 				w := *c
 				// About one node per 40 source bytes, as for the graph.
-				w.g, w.diags, w.pendingNav = c.g.Fragment(len(c.work[k].file.Src)/40), nil, nil
+				w.g, w.diags, w.pendingNav, w.values = c.g.Fragment(len(c.work[k].file.Src)/40), nil, nil, nil
 				w.checkOwners(c.work[k])
 				ws[k] = &w
 			}
@@ -148,12 +148,16 @@ func (c *checker) checkProps(o *owner) {
 		s.required = p.Default == nil && !s.typ.Optional
 		n := c.g.At(s.node)
 		c.sig(s.node, p.Pos, p.End)
-		n.Props = []graph.Property{{Name: "type", Type: "Type", Value: s.typ.String(), ValuePos: -1, ValueEnd: -1}}
+		room := 1 // the type, and the default if any
+		if p.Default != nil {
+			room = 2
+		}
+		n.Props = append(make([]graph.Property, 0, room), c.typeProp(s.typ))
 		if p.Default != nil {
 			x := base
 			x.from = s.node
 			c.expect(x, p.Default, s.typ, words{"the default of prop", p.Name.Name})
-			n.Props = append(n.Props, literalProp(f, "default", s.typ.String(), p.Default))
+			n.Props = append(n.Props, c.literalProp(f, "default", s.typ.String(), p.Default))
 		}
 		c.modelEdges(s.node, s.typ)
 		o.props = append(o.props, s)
@@ -229,13 +233,17 @@ func (c *checker) checkOwner(o *owner) {
 			}
 			n := c.g.At(s.node)
 			c.sig(s.node, mem.Pos, mem.End)
-			n.Props = []graph.Property{{Name: "type", Type: "Type", Value: s.typ.String(), ValuePos: -1, ValueEnd: -1}}
+			room := 1 // the type, and the initial value if any
+			if mem.Init != nil {
+				room = 2
+			}
+			n.Props = append(make([]graph.Property, 0, room), c.typeProp(s.typ))
 			c.modelEdges(s.node, s.typ)
 			if mem.Init != nil {
 				x := base
 				x.from = s.node
 				c.expect(x, mem.Init, s.typ, words{"the initial value of state", mem.Name.Name})
-				c.g.At(s.node).Props = append(c.g.At(s.node).Props, literalProp(f, "initial", s.typ.String(), mem.Init))
+				c.g.At(s.node).Props = append(c.g.At(s.node).Props, c.literalProp(f, "initial", s.typ.String(), mem.Init))
 			} else if !s.typ.Optional && s.typ.Kind != TList && s.typ.Kind != Invalid {
 				c.errorf(f, mem.Name, diag.TypeMismatch, "state %s of type %s needs an initial value (= ...); only optional and list states start empty", mem.Name.Name, s.typ)
 			}
@@ -260,14 +268,44 @@ func (c *checker) checkOwner(o *owner) {
 
 // literalProp describes an authored value as a node property: literal
 // scalars are editable, anything else is shown as its source text.
-func literalProp(f *syntax.File, name, typ string, e syntax.Expr) graph.Property {
-	p := graph.Property{Name: name, Type: typ, ValuePos: e.Bounds().Pos, ValueEnd: e.Bounds().End}
+func (c *checker) literalProp(f *syntax.File, name, typ string, e syntax.Expr) graph.Property {
+	b := e.Bounds()
+	p := graph.Property{Name: name, Type: typ, ValuePos: b.Pos, ValueEnd: b.End}
+	if s, ok := e.(*syntax.StringLit); ok {
+		p.Value, p.Literal, p.Editable = c.box(s.Value), true, true
+		return p
+	}
 	if v, ok := LiteralValue(e); ok {
 		p.Value, p.Literal, p.Editable = v, true, true
 		return p
 	}
-	p.Value = f.Text(e)
+	v, ok := c.values[string(f.Src[b.Pos:b.End])]
+	if !ok {
+		v = c.box(string(f.Src[b.Pos:b.End]))
+	}
+	p.Value = v
 	return p
+}
+
+// typeProp is the property that shows the type of a declaration.
+func (c *checker) typeProp(t *Type) graph.Property {
+	return graph.Property{Name: "type", Type: "Type", Value: c.box(t.String()), ValuePos: -1, ValueEnd: -1}
+}
+
+// box returns s as a property value. The values of a module repeat (the
+// same styles, labels and names): they share one copy of each string and
+// of its boxing into an interface, which would otherwise each be kept by
+// the graph.
+func (c *checker) box(s string) any {
+	if v, ok := c.values[s]; ok {
+		return v
+	}
+	if c.values == nil {
+		c.values = map[string]any{}
+	}
+	v := any(s)
+	c.values[s] = v
+	return v
 }
 
 // LiteralValue returns the JSON value of a literal scalar expression:
@@ -353,7 +391,7 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 	c.edge(s.node, op.node, graph.EdgeInvokes, graph.Resolved)
 	c.modelEdges(s.node, op.result)
 	n := c.g.At(s.node)
-	n.Props = []graph.Property{{Name: "operation", Type: "Operation", Value: k.name + "." + op.decl.Name.Name, ValuePos: sel.Pos, ValueEnd: sel.End}}
+	n.Props = append(make([]graph.Property, 0, 1+len(call.Args)), graph.Property{Name: "operation", Type: "Operation", Value: c.box(op.ref), ValuePos: sel.Pos, ValueEnd: sel.End})
 	seen := map[string]bool{}
 	for i, a := range call.Args {
 		var p *opParam
@@ -380,9 +418,9 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 			c.errorf(f, a, diag.BadArgument, "argument %s is given twice", p.name)
 		}
 		seen[p.name] = true
-		c.expect(x, a.Value, p.typ, words{"argument", p.name, "of", k.name + "." + op.decl.Name.Name})
+		c.expect(x, a.Value, p.typ, words{"argument", p.name, "of", op.ref})
 		n = c.g.At(s.node)
-		n.Props = append(n.Props, literalProp(f, "arg."+p.name, p.typ.String(), a.Value))
+		n.Props = append(n.Props, c.literalProp(f, p.prop, p.typName, a.Value))
 	}
 	var missing []string
 	for _, p := range op.params {

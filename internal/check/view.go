@@ -126,7 +126,7 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, path string) {
 		if spec.cat != nil && spec.cat.Type == catalog.Items {
 			itemsType = t
 		}
-		prop := literalProp(f, name, typ, a.Value)
+		prop := c.literalProp(f, name, typ, a.Value)
 		if spec.cat != nil && spec.cat.Type == catalog.Action || spec.typ != nil && spec.typ.Kind == TAction {
 			prop.Editable = false
 		}
