@@ -188,34 +188,36 @@ const (
 	symExtern
 )
 
+// symbol is a member of a page or component, or a local. It is kept
+// small (72 bytes): a large project checks tens of thousands.
 type symbol struct {
-	kind   symKind
-	name   string
-	typ    *Type
+	name string
+	typ  *Type
+	decl syntax.Node
+	// params are an action's parameters.
+	params []namedParam
 	node   int32 // graph node, or -1
-	params []*Type
-	pnames []string
-	// pdefault marks the action parameters that have a default.
-	pdefault []bool
-	decl     syntax.Node
+	kind   symKind
 	// required is set for component props without a default.
 	required bool
 }
 
 // Check compiles the input. It never fails; problems are diagnostics.
 func Check(in *Input) *Result {
-	size := 0
+	size, decls := 0, 0
 	for _, f := range in.Sources {
 		size += len(f.Src)
+		decls += len(f.Decls)
 	}
 	c := &checker{
 		in: in,
 		// About one node per 40 source bytes in generated views; the
 		// slices grow if a project is denser.
-		g:              graph.New(size/40 + 64),
-		files:          map[string]*syntax.File{},
-		modules:        map[string]*module{},
-		owners:         map[string]*owner{},
+		g:       graph.New(size/40 + 64),
+		files:   map[string]*syntax.File{},
+		modules: map[string]*module{},
+		// Most declarations are pages and components.
+		owners:         make(map[string]*owner, decls),
 		contracts:      map[string]*contract{},
 		contractByName: map[string]*contract{},
 	}
@@ -424,7 +426,7 @@ func (c *checker) declare() {
 }
 
 func newModule(f *syntax.File) *module {
-	return &module{file: f, owners: map[string]*owner{}, models: map[string]*Model{}, externs: map[string]*extern{}, uses: map[string]*useSym{}}
+	return &module{file: f, owners: make(map[string]*owner, len(f.Decls)), models: map[string]*Model{}, externs: map[string]*extern{}, uses: map[string]*useSym{}}
 }
 
 // declareModules declares the modules of c.work: their nodes, then their

@@ -1,7 +1,6 @@
 package check
 
 import (
-	"fmt"
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/syntax"
@@ -9,7 +8,7 @@ import (
 )
 
 // expect checks e against the type t, reporting a mismatch once.
-func (c *checker) expect(x ctx, e syntax.Expr, t *Type, what fmt.Stringer) *Type {
+func (c *checker) expect(x ctx, e syntax.Expr, t *Type, what words) *Type {
 	v := c.exprWant(x, e, t)
 	if !assignable(t, v) {
 		c.errorf(x.f, e, diag.TypeMismatch, "%s is %s, expected %s", what, v, t)
@@ -221,7 +220,18 @@ func isScalar(t *Type) bool {
 
 // words describes what is being checked, joined only when a diagnostic
 // needs it: building these strings for every value checked cost more than
-// the checks.
-type words []string
+// the checks. It is an array passed by value, not a slice or an interface,
+// which would be allocated for every value checked.
+type words struct {
+	n int
+	w [4]string
+}
 
-func (w words) String() string { return strings.Join(w, " ") }
+// say describes what is being checked by up to four words.
+func say(parts ...string) words {
+	var w words
+	w.n = copy(w.w[:], parts)
+	return w
+}
+
+func (w words) String() string { return strings.Join(w.w[:w.n], " ") }

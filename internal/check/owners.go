@@ -28,20 +28,15 @@ type ctx struct {
 	o      *owner
 	f      *syntax.File
 	from   int32
-	locals []local
+	locals []symbol
 	// callEdge is calls inside actions and triggers in element handlers.
 	callEdge string
 }
 
-type local struct {
-	name string
-	typ  *Type
-}
-
 func (x ctx) with(name string, t *Type) ctx {
-	l := make([]local, len(x.locals), len(x.locals)+1)
+	l := make([]symbol, len(x.locals), len(x.locals)+1)
 	copy(l, x.locals)
-	x.locals = append(l, local{name, t})
+	x.locals = append(l, symbol{kind: symLocal, name: name, typ: t, node: -1})
 	return x
 }
 
@@ -156,7 +151,7 @@ func (c *checker) checkProps(o *owner) {
 		if p.Default != nil {
 			x := base
 			x.from = s.node
-			c.expect(x, p.Default, s.typ, words{"the default of prop", p.Name.Name})
+			c.expect(x, p.Default, s.typ, say("the default of prop", p.Name.Name))
 			n.Props = append(n.Props, c.literalProp(f, "default", s.typ.String(), p.Default))
 		}
 		c.modelEdges(s.node, s.typ)
@@ -194,11 +189,9 @@ func (c *checker) checkOwner(o *owner) {
 				s.typ = actionType
 				for _, p := range mem.Params {
 					t := c.typeOf(o.mod, p.Type)
-					s.params = append(s.params, t)
-					s.pnames = append(s.pnames, p.Name.Name)
-					s.pdefault = append(s.pdefault, p.Default != nil)
+					s.params = append(s.params, namedParam{p.Name.Name, t, p.Default != nil})
 					if p.Default != nil {
-						c.expect(base, p.Default, t, words{"the default of parameter", p.Name.Name})
+						c.expect(base, p.Default, t, say("the default of parameter", p.Name.Name))
 					}
 				}
 				end := mem.End
@@ -242,7 +235,7 @@ func (c *checker) checkOwner(o *owner) {
 			if mem.Init != nil {
 				x := base
 				x.from = s.node
-				c.expect(x, mem.Init, s.typ, words{"the initial value of state", mem.Name.Name})
+				c.expect(x, mem.Init, s.typ, say("the initial value of state", mem.Name.Name))
 				c.g.At(s.node).Props = append(c.g.At(s.node).Props, c.literalProp(f, "initial", s.typ.String(), mem.Init))
 			} else if !s.typ.Optional && s.typ.Kind != TList && s.typ.Kind != Invalid {
 				c.errorf(f, mem.Name, diag.TypeMismatch, "state %s of type %s needs an initial value (= ...); only optional and list states start empty", mem.Name.Name, s.typ)
@@ -255,7 +248,7 @@ func (c *checker) checkOwner(o *owner) {
 			x := base
 			x.from = s.node
 			for i, p := range mem.Params {
-				x = x.with(p.Name.Name, s.params[i])
+				x = x.with(p.Name.Name, s.params[i].typ)
 			}
 			c.block(x, mem.Body)
 		}
@@ -418,7 +411,7 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 			c.errorf(f, a, diag.BadArgument, "argument %s is given twice", p.name)
 		}
 		seen[p.name] = true
-		c.expect(x, a.Value, p.typ, words{"argument", p.name, "of", op.ref})
+		c.expect(x, a.Value, p.typ, say("argument", p.name, "of", op.ref))
 		n = c.g.At(s.node)
 		n.Props = append(n.Props, c.literalProp(f, p.prop, p.typName, a.Value))
 	}
@@ -562,7 +555,7 @@ func (c *checker) stmt(x ctx, st syntax.Stmt) {
 			return
 		}
 		c.edge(x.from, s.node, graph.EdgeWrites, graph.Resolved)
-		c.expect(x, st.Value, s.typ, words{"the value assigned to", id.Name})
+		c.expect(x, st.Value, s.typ, say("the value assigned to", id.Name))
 	case *syntax.ExprStmt:
 		call, ok := unparen(st.X).(*syntax.CallExpr)
 		if !ok {
@@ -675,7 +668,7 @@ func (c *checker) call(x ctx, call *syntax.CallExpr) {
 		}
 		switch {
 		case s.kind == symAction:
-			c.checkArgs(x, call, fun.Name, namedParams(s))
+			c.checkArgs(x, call, fun.Name, s.params)
 			c.edge(x.from, s.node, x.callEdge, graph.Resolved)
 		case s.kind == symProp && s.typ.Kind == TAction:
 			if len(call.Args) > 0 {
@@ -698,14 +691,6 @@ type namedParam struct {
 	typ  *Type
 	// optional is set for a parameter with a default value.
 	optional bool
-}
-
-func namedParams(s *symbol) []namedParam {
-	out := make([]namedParam, len(s.params))
-	for i := range s.params {
-		out[i] = namedParam{s.pnames[i], s.params[i], s.pdefault[i]}
-	}
-	return out
 }
 
 func (c *checker) externParams(ex *extern) []namedParam {
@@ -759,7 +744,7 @@ func (c *checker) checkArgs(x ctx, call *syntax.CallExpr, name string, params []
 			c.errorf(f, a, diag.BadCall, "argument %s is given twice", p.name)
 		}
 		seen[p.name] = true
-		c.expect(x, a.Value, p.typ, words{"argument", p.name, "of", name})
+		c.expect(x, a.Value, p.typ, say("argument", p.name, "of", name))
 	}
 	for _, p := range params {
 		if !seen[p.name] && !p.typ.Optional && !p.optional {
@@ -792,7 +777,7 @@ func (c *checker) navigate(x ctx, call *syntax.CallExpr) {
 func (c *checker) lookupLocalOrMember(x ctx, name string) *symbol {
 	for i := len(x.locals) - 1; i >= 0; i-- {
 		if x.locals[i].name == name {
-			return &symbol{kind: symLocal, name: name, typ: x.locals[i].typ, node: -1}
+			return &x.locals[i]
 		}
 	}
 	if x.o != nil {

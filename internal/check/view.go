@@ -13,15 +13,18 @@ import (
 
 // viewItems checks a children list. Ids are the owner, "view" and the
 // index path of each item; a skipped (bad) item keeps its index, so fixing
-// it does not renumber its siblings.
+// it does not renumber its siblings. An item's path is the tail of its id,
+// which is built in one piece.
 func (c *checker) viewItems(x ctx, items []syntax.ViewItem, parent int32, prefix string) {
 	for i, it := range items {
-		path := prefix + "/" + strconv.Itoa(i)
 		switch it := it.(type) {
 		case *syntax.Element:
-			c.element(x, it, parent, path)
+			id := graph.KindElement + ":" + prefix + "/" + strconv.Itoa(i)
+			c.element(x, it, parent, id, id[len(graph.KindElement)+1:])
 		case *syntax.IfView:
-			n := c.node(x.f, graph.KindConditional, graph.KindConditional+":"+path, "if", it, nil, x.o.id)
+			id := graph.KindConditional + ":" + prefix + "/" + strconv.Itoa(i)
+			path := id[len(graph.KindConditional)+1:]
+			n := c.node(x.f, graph.KindConditional, id, "if", it, nil, x.o.id)
 			c.edge(n, parent, graph.EdgeChildOf, graph.Declared)
 			c.g.At(n).Signature = conditionalSignature(x.f, it)
 			y := x
@@ -48,9 +51,9 @@ func conditionalSignature(f *syntax.File, v *syntax.IfView) string {
 	return strings.Join(parts, " / ")
 }
 
-func (c *checker) element(x ctx, e *syntax.Element, parent int32, path string) {
+func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path string) {
 	f := x.f
-	n := c.node(f, graph.KindElement, graph.KindElement+":"+path, e.Name.Name, e, e.Name, x.o.id)
+	n := c.node(f, graph.KindElement, id, e.Name.Name, e, e.Name, x.o.id)
 	c.edge(n, parent, graph.EdgeChildOf, graph.Declared)
 	// The signature is the element's header: name and arguments, without
 	// its children.
@@ -233,7 +236,7 @@ func (c *checker) elementNames(m *module) []string {
 // the node and the argument's type.
 func (c *checker) property(x ctx, e *syntax.Element, a *syntax.Arg, spec *propSpec) (string, *Type) {
 	f := x.f
-	what := words{spec.name, "of", e.Name.Name}
+	what := say(spec.name, "of", e.Name.Name)
 	if spec.typ != nil {
 		if spec.typ.Kind == TAction {
 			c.handler(x, a.Value, what)
@@ -311,7 +314,7 @@ func findArg(e *syntax.Element, name string) *syntax.Arg {
 
 // handler checks the value of an Action property: an action, an extern
 // action or an Action prop by name, or a lambda `|| call(...)`.
-func (c *checker) handler(x ctx, v syntax.Expr, what fmt.Stringer) {
+func (c *checker) handler(x ctx, v syntax.Expr, what words) {
 	f := x.f
 	switch v := v.(type) {
 	case *syntax.Ident:
