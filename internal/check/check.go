@@ -171,8 +171,7 @@ type owner struct {
 	node    int32
 	id      string
 	members map[string]*symbol
-	props   []*symbol  // components: in header order
-	specs   []propSpec // props as element property specs, built on first use
+	specs   []propSpec // components: props as element property specs, in header order
 }
 
 type symKind uint8
@@ -198,8 +197,6 @@ type symbol struct {
 	params []namedParam
 	node   int32 // graph node, or -1
 	kind   symKind
-	// required is set for component props without a default.
-	required bool
 }
 
 // Check compiles the input. It never fails; problems are diagnostics.
@@ -279,7 +276,7 @@ func Check(in *Input) *Result {
 func (c *checker) release() {
 	for _, m := range c.work {
 		for _, o := range m.owners {
-			o.members, o.props = nil, nil
+			o.members = nil
 		}
 	}
 	c.pendingNav, c.values = nil, nil

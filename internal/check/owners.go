@@ -134,13 +134,15 @@ func (c *checker) checkProps(o *owner) {
 	f := o.mod.file
 	base := ctx{o: o, f: f, from: -1, callEdge: graph.EdgeCalls}
 	d := o.decl
+	// Built here, not when first rendered: after checking, an owner is
+	// read concurrently by rechecks of other modules.
+	o.specs = make([]propSpec, 0, len(d.Params))
 	for _, p := range d.Params {
 		s := c.declareMember(o, symProp, p.Name, p)
 		if s == nil {
 			continue
 		}
 		s.typ = c.typeOf(o.mod, p.Type)
-		s.required = p.Default == nil && !s.typ.Optional
 		n := c.g.At(s.node)
 		c.sig(s.node, p.Pos, p.End)
 		room := 1 // the type, and the default if any
@@ -155,13 +157,7 @@ func (c *checker) checkProps(o *owner) {
 			n.Props = append(n.Props, c.literalProp(f, "default", s.typ.String(), p.Default))
 		}
 		c.modelEdges(s.node, s.typ)
-		o.props = append(o.props, s)
-	}
-	// Built here, not when first rendered: after checking, an owner is
-	// read concurrently by rechecks of other modules.
-	o.specs = make([]propSpec, 0, len(o.props))
-	for _, s := range o.props {
-		o.specs = append(o.specs, propSpec{name: s.name, typ: s.typ, required: s.required})
+		o.specs = append(o.specs, propSpec{name: s.name, typ: s.typ, required: p.Default == nil && !s.typ.Optional})
 	}
 }
 
