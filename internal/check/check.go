@@ -129,8 +129,10 @@ type checker struct {
 	// checks: all of them, or for Recheck the changed ones.
 	work []*module
 	// values interns the property values of the modules being checked
-	// (see box).
-	values map[string]any
+	// (see box); typeOnly holds the property lists their props and states
+	// share (see typeProps).
+	values   map[string]any
+	typeOnly map[string][]graph.Property
 	// derived is set for Recheck; failed then says why it cannot be used.
 	derived bool
 	failed  string
@@ -279,7 +281,7 @@ func (c *checker) release() {
 			o.members = nil
 		}
 	}
-	c.pendingNav, c.values = nil, nil
+	c.pendingNav, c.values, c.typeOnly = nil, nil, nil
 }
 
 // Entry returns the entry file, or nil.

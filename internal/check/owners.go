@@ -74,7 +74,7 @@ func (c *checker) checkBodies() {
 				}
 				w := *c
 				// About one node per 40 source bytes, as for the graph.
-				w.g, w.diags, w.pendingNav, w.values = c.g.Fragment(len(c.work[k].file.Src)/40), nil, nil, nil
+				w.g, w.diags, w.pendingNav, w.values, w.typeOnly = c.g.Fragment(len(c.work[k].file.Src)/40), nil, nil, nil, nil
 				w.checkOwners(c.work[k])
 				ws[k] = &w
 			}
@@ -145,11 +145,7 @@ func (c *checker) checkProps(o *owner) {
 		s.typ = c.typeOf(o.mod, p.Type)
 		n := c.g.At(s.node)
 		c.sig(s.node, p.Pos, p.End)
-		room := 1 // the type, and the default if any
-		if p.Default != nil {
-			room = 2
-		}
-		n.Props = append(make([]graph.Property, 0, room), c.typeProp(s.typ))
+		n.Props = c.typeProps(s.typ, p.Default != nil)
 		if p.Default != nil {
 			x := base
 			x.from = s.node
@@ -222,11 +218,7 @@ func (c *checker) checkOwner(o *owner) {
 			}
 			n := c.g.At(s.node)
 			c.sig(s.node, mem.Pos, mem.End)
-			room := 1 // the type, and the initial value if any
-			if mem.Init != nil {
-				room = 2
-			}
-			n.Props = append(make([]graph.Property, 0, room), c.typeProp(s.typ))
+			n.Props = c.typeProps(s.typ, mem.Init != nil)
 			c.modelEdges(s.node, s.typ)
 			if mem.Init != nil {
 				x := base
@@ -276,9 +268,25 @@ func (c *checker) literalProp(f *syntax.File, name, typ string, e syntax.Expr) g
 	return p
 }
 
-// typeProp is the property that shows the type of a declaration.
-func (c *checker) typeProp(t *Type) graph.Property {
-	return graph.Property{Name: "type", Type: "Type", Value: c.box(t.String()), ValuePos: -1, ValueEnd: -1}
+// typeProps returns the properties of a prop or state of type t: its
+// type, with room for its default or initial value when it has one.
+// Otherwise the type is all there is, and the declarations of one type
+// share one list, which nothing changes once built.
+func (c *checker) typeProps(t *Type, valued bool) []graph.Property {
+	name := t.String()
+	prop := graph.Property{Name: "type", Type: "Type", Value: c.box(name), ValuePos: -1, ValueEnd: -1}
+	if valued {
+		return append(make([]graph.Property, 0, 2), prop)
+	}
+	ps, ok := c.typeOnly[name]
+	if !ok {
+		if c.typeOnly == nil {
+			c.typeOnly = map[string][]graph.Property{}
+		}
+		ps = []graph.Property{prop}
+		c.typeOnly[name] = ps
+	}
+	return ps
 }
 
 // box returns s as a property value. The values of a module repeat (the
