@@ -46,7 +46,7 @@ func (p *patch) fail(why string) {
 }
 
 func (p *patch) add(g *Graph, n Node) (int32, bool) {
-	i, ok := p.base.byID[n.ID]
+	i, ok := p.base.byID.get(p.base, n.ID)
 	switch {
 	case !p.paths[n.Path]:
 		p.fail("a node outside the re-created files: " + n.ID)
@@ -74,7 +74,7 @@ func (p *patch) add(g *Graph, n Node) (int32, bool) {
 }
 
 func (p *patch) lookup(g *Graph, id string) (int32, bool) {
-	if i, ok := p.base.byID[id]; ok {
+	if i, ok := p.base.byID.get(p.base, id); ok {
 		if !p.paths[p.base.At(i).Path] || p.claimed[i] {
 			return i, true
 		}

@@ -9,9 +9,14 @@ package graph
 // fragFlag marks the index of a fragment's own node.
 const fragFlag = 1 << 30
 
+// A fragment keeps its nodes in pages of pageSize, which become pages of
+// the parent as they are: a page never moves once begun, and only the
+// last one has room to spare (Freeze trims it), where one slice sized by
+// an estimate kept a third of its room unused.
 type fragment struct {
 	parent *Graph
-	nodes  []Node
+	pages  [][]Node
+	n      int
 }
 
 // Fragment returns an empty fragment of g with room for about n nodes.
@@ -19,37 +24,46 @@ type fragment struct {
 // checker looks up only declarations, which g has, and a fragment's ids
 // are new (Append gives a repeated id the index of its first node).
 func (g *Graph) Fragment(n int) *Graph {
-	return &Graph{frag: &fragment{parent: g, nodes: make([]Node, 0, n)}}
+	// About two edges a node, as for New.
+	return &Graph{frag: &fragment{parent: g, pages: make([][]Node, 0, n/pageSize+1)}, Edges: make([]Edge, 0, 2*n)}
 }
 
 func (f *fragment) add(n Node) (int32, bool) {
-	i := int32(len(f.nodes)) | fragFlag
+	i := int32(f.n) | fragFlag
 	n.Index = i
-	f.nodes = append(f.nodes, n)
+	last := len(f.pages) - 1
+	if last < 0 || len(f.pages[last]) == pageSize {
+		f.pages = append(f.pages, make([]Node, 0, pageSize))
+		last++
+	}
+	f.pages[last] = append(f.pages[last], n)
+	f.n++
 	return i, true
 }
 
+// at returns the fragment's node i, without its flag.
+func (f *fragment) at(i int32) *Node { return &f.pages[i>>pageBits][i&(pageSize-1)] }
+
 // Append adds the fragment frag's nodes and edges to g and returns the
-// index in g of each index frag gave out. The fragment's nodes become a
-// page of g as they are; frag must not be used after.
+// index in g of each index frag gave out. The fragment's pages of nodes
+// become pages of g as they are; frag must not be used after.
 func (g *Graph) Append(frag *Graph) func(int32) int32 {
 	f := frag.frag
-	n0 := int32(g.n)
+	n0, p0 := int32(g.n), len(g.pages)
+	// The nodes take the next indexes unless an id repeats: the pages go
+	// in first, so that the id table reads their ids.
+	for _, page := range f.pages {
+		for k := range page {
+			page[k].Index = int32(g.n + k)
+		}
+		g.addPage(page)
+	}
 	var at []int32 // set only when an id repeats
-	for k := range f.nodes {
-		// One map operation a node: ids are new but for a repeat, which
-		// keeps the first node as Add does.
-		id := f.nodes[k].ID
-		before := len(g.byID)
-		g.byID[id] = n0 + int32(k)
-		if len(g.byID) == before {
-			at = g.appendEach(f.nodes, k)
+	for k := range int32(f.n) {
+		if _, fresh := g.byID.put(g, g.At(n0+k).ID, n0+k); !fresh {
+			at = g.appendEach(f, n0, p0, k)
 			break
 		}
-		f.nodes[k].Index = n0 + int32(k)
-	}
-	if at == nil && len(f.nodes) > 0 {
-		g.addPage(f.nodes)
 	}
 	index := func(i int32) int32 {
 		switch {
@@ -67,46 +81,23 @@ func (g *Graph) Append(frag *Graph) func(int32) int32 {
 	return index
 }
 
-// appendEach adds nodes one by one, as Add does, once the id of nodes[k]
-// turned out to repeat: nodes[:k] already have their ids mapped to the
-// next indexes, and the repeat's entry must map to its first node again.
-func (g *Graph) appendEach(nodes []Node, k int) []int32 {
-	n0 := int32(g.n)
-	id := nodes[k].ID
-	first := int32(-1)
-	for j := range k {
-		if nodes[j].ID == id {
-			first = n0 + int32(j)
-			break
+// appendEach adds the nodes of f one by one, as Add does, once the id of
+// its node k turned out to repeat: its pages come out of g again, and
+// its nodes before k, whose ids are mapped to the indexes n0+j, are
+// pushed to get them.
+func (g *Graph) appendEach(f *fragment, n0 int32, p0 int, k int32) []int32 {
+	g.pages, g.starts, g.n = g.pages[:p0], g.starts[:p0], int(n0)
+	g.dir = g.dir[:(g.n+pageSize-1)>>pageBits]
+	at := make([]int32, f.n)
+	for j := range int32(f.n) {
+		n := f.at(j)
+		if j >= k {
+			if i, fresh := g.byID.put(g, n.ID, int32(g.n)); !fresh {
+				at[j] = i
+				continue
+			}
 		}
-	}
-	if first < 0 {
-		first = g.first(id)
-	}
-	g.byID[id] = first
-	at := make([]int32, len(nodes))
-	for j := range k {
-		at[j] = g.push(nodes[j])
-	}
-	at[k] = first
-	for j := k + 1; j < len(nodes); j++ {
-		n := nodes[j]
-		if i, ok := g.byID[n.ID]; ok {
-			at[j] = i
-			continue
-		}
-		at[j] = g.push(n)
-		g.byID[n.ID] = at[j]
+		at[j] = g.push(*n)
 	}
 	return at
-}
-
-// first returns the index of the first node with id.
-func (g *Graph) first(id string) int32 {
-	for i := range int32(g.n) {
-		if g.At(i).ID == id {
-			return i
-		}
-	}
-	return -1
 }

@@ -6,6 +6,7 @@ package graph
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -140,9 +141,9 @@ func code(list []string, s string) uint8 {
 //
 // Nodes live in pages, so that a graph derived from another (Derive)
 // copies only the pages whose nodes an edit re-created and shares the
-// rest, with the edges, their indexes and the id map. Nodes added one by
-// one fill pages of pageSize; a fragment's nodes become one page as they
-// are (Append), without a copy.
+// rest, with the edges, their indexes and the id table. Nodes added one
+// by one fill pages of pageSize; a fragment's pages of nodes become pages
+// of the graph as they are (Append), without a copy.
 type Graph struct {
 	pages [][]Node
 	// starts[k] is the index of pages[k][0]; dir[b] is the page that
@@ -151,7 +152,7 @@ type Graph struct {
 	dir    []int32
 	n      int
 	Edges  []Edge
-	byID   map[string]int32
+	byID   *idTable
 	// Edge indexes by source and by target, in insertion order, as
 	// compressed rows: out[outAt[i]:outAt[i+1]] are node i's edges.
 	out, in     []int32
@@ -184,10 +185,10 @@ type Graph struct {
 // projects do not pay for repeated growth of the node slice.
 func New(n int) *Graph {
 	return &Graph{pages: make([][]Node, 0, n/pageSize+1), starts: make([]int32, 0, n/pageSize+1), dir: make([]int32, 0, n/pageSize+1),
-		Edges: make([]Edge, 0, 2*n), byID: make(map[string]int32, n)}
+		Edges: make([]Edge, 0, 2*n), byID: newIDTable(n)}
 }
 
-// pageBits sets the size of the pages nodes added one by one fill, and of
+// pageBits sets the size of the pages nodes are added to, and of
 // the blocks of indexes dir maps: 256 nodes, about 40 KB, so that a
 // derived graph copies little beyond the nodes it re-creates.
 const (
@@ -208,7 +209,7 @@ func (g *Graph) Len() int {
 func (g *Graph) At(i int32) *Node {
 	if g.frag != nil {
 		if i&fragFlag != 0 {
-			return &g.frag.nodes[i&^fragFlag]
+			return g.frag.at(i &^ fragFlag)
 		}
 		return g.frag.parent.At(i)
 	}
@@ -272,12 +273,10 @@ func (g *Graph) Add(n Node) (int32, bool) {
 	if g.frag != nil {
 		return g.frag.add(n)
 	}
-	if i, ok := g.byID[n.ID]; ok {
+	if i, fresh := g.byID.put(g, n.ID, int32(g.n)); !fresh {
 		return i, false
 	}
-	i := g.push(n)
-	g.byID[n.ID] = i
-	return i, true
+	return g.push(n), true
 }
 
 // push appends n to the node pages and returns its index.
@@ -310,7 +309,8 @@ func (g *Graph) Site(e *Edge) (path string, line, column int) {
 
 // Freeze removes repeated edges and builds the indexes of edges by source
 // and target. Building rows once, at the end, costs two slices instead of
-// two per node.
+// two per node. It also gives back the room the graph was built with:
+// New and Fragment size it by estimates, and a frozen graph lives long.
 func (g *Graph) Freeze() {
 	n := g.n
 	from := func(i int) int32 { return g.Edges[i].From }
@@ -332,17 +332,25 @@ func (g *Graph) Freeze() {
 			}
 		}
 	}
-	if dup > 0 {
-		kept := g.Edges[:0]
+	if dup > 0 || cap(g.Edges) > len(g.Edges)+len(g.Edges)/16 {
+		kept := make([]Edge, 0, len(g.Edges)-dup)
 		for i, e := range g.Edges {
 			if !drop[i] {
 				kept = append(kept, e)
 			}
 		}
 		g.Edges = kept
+	}
+	if dup > 0 {
 		g.outAt, g.out = rows(n, len(g.Edges), from)
 	}
 	g.inAt, g.in = rows(n, len(g.Edges), func(i int) int32 { return g.Edges[i].To })
+	for k, page := range g.pages {
+		if cap(page) > len(page) {
+			g.pages[k] = slices.Clone(page)
+		}
+	}
+	g.byID.trim(g)
 }
 
 // rows groups edge indexes 0..m-1 by node (a stable counting sort).
@@ -372,8 +380,7 @@ func (g *Graph) Lookup(id string) (int32, bool) {
 	if g.frag != nil {
 		return g.frag.parent.Lookup(id)
 	}
-	i, ok := g.byID[id]
-	return i, ok
+	return g.byID.get(g, id)
 }
 
 // Node returns the node with id.

@@ -148,3 +148,171 @@ func TestFragmentPages(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupTable adds far more nodes than New was told, one by one and
+// by fragments, with repeated ids, and finds every id, before and after
+// Freeze shrinks the table, and none of the ids it does not have.
+func TestLookupTable(t *testing.T) {
+	g := New(4)
+	var want []string
+	for i := range 3000 {
+		id := fmt.Sprint("n", i)
+		if _, fresh := g.Add(Node{ID: id}); fresh {
+			want = append(want, id)
+		}
+		if i%7 == 0 {
+			if j, fresh := g.Add(Node{ID: fmt.Sprint("n", i/2)}); fresh || g.At(j).ID != fmt.Sprint("n", i/2) {
+				t.Fatalf("repeat of n%d: index %d, fresh %v", i/2, j, fresh)
+			}
+		}
+		if i%1000 == 999 {
+			fr := g.Fragment(10)
+			for j := range 700 {
+				id := fmt.Sprint("f", i, "-", j)
+				fr.Add(Node{ID: id})
+				want = append(want, id)
+			}
+			g.Append(fr)
+		}
+	}
+	check := func(when string) {
+		t.Helper()
+		if g.Len() != len(want) {
+			t.Fatalf("%s: %d nodes, want %d", when, g.Len(), len(want))
+		}
+		for i, id := range want {
+			if j, ok := g.Lookup(id); !ok || j != int32(i) {
+				t.Fatalf("%s: Lookup(%s) = %d, %v; want %d", when, id, j, ok, i)
+			}
+			if _, ok := g.Lookup(id + "x"); ok {
+				t.Fatalf("%s: Lookup(%sx) found a node", when, id)
+			}
+		}
+		for _, id := range []string{"", "n", "n3000", "f999-700", "f1000-0"} {
+			if j, ok := g.Lookup(id); ok {
+				t.Fatalf("%s: Lookup(%q) = %d", when, id, j)
+			}
+		}
+	}
+	check("built")
+	before := len(g.byID.slots)
+	g.Freeze()
+	check("frozen")
+	if len(g.byID.slots) > before || g.byID.count != len(want) {
+		t.Errorf("%d slots for %d ids, %d before Freeze", len(g.byID.slots), g.byID.count, before)
+	}
+	// A table sized for far more ids shrinks.
+	h := New(100000)
+	h.Add(Node{ID: "a"})
+	h.Freeze()
+	if len(h.byID.slots) > 16 {
+		t.Errorf("%d slots for one id", len(h.byID.slots))
+	}
+	if i, ok := h.Lookup("a"); !ok || i != 0 {
+		t.Errorf("Lookup(a) = %d, %v", i, ok)
+	}
+}
+
+// deriveBase is a frozen graph of three files, a.acore's nodes spread
+// over several pages between b.acore's, with edges.
+func deriveBase() *Graph {
+	g := New(0)
+	for i := range 1000 {
+		path := "b.acore"
+		if i%3 == 0 {
+			path = "a.acore"
+		}
+		g.Add(Node{ID: fmt.Sprint("n", i), Kind: KindElement, Name: "E", Path: path, Pos: int32(i)})
+	}
+	g.Add(Node{ID: "c", Kind: KindModule, Path: "c.acore"})
+	for i := range int32(999) {
+		g.AddEdge(i, i+1, EdgeChildOf, Declared)
+		if i%5 == 0 {
+			g.AddEdge(i, 1000, EdgeDeclaredIn, Declared)
+		}
+	}
+	g.Freeze()
+	g.SetFiles(nil)
+	return g
+}
+
+// rederive derives base over a.acore, re-creating its nodes with name
+// and its edges, and edit applied before Finish.
+func rederive(base *Graph, name string, edit func(g *Graph)) (*Graph, string) {
+	g := Derive(base, []string{"a.acore"})
+	for i := int32(0); i < 1000; i += 3 {
+		n := *base.At(i)
+		n.Name = name
+		if j, fresh := g.Add(n); !fresh || j != i {
+			return g, fmt.Sprintf("Add(%s) = %d, %v", n.ID, j, fresh)
+		}
+		for _, ei := range base.Out(i) {
+			e := base.Edges[ei]
+			g.AddEdge(e.From, e.To, e.Kind(), e.Layer())
+			g.AddEdge(e.From, e.To, e.Kind(), Resolved) // a repeat, which Freeze would drop
+		}
+	}
+	if edit != nil {
+		edit(g)
+	}
+	return g, g.Finish(nil)
+}
+
+func TestDerive(t *testing.T) {
+	base := deriveBase()
+	g, why := rederive(base, "F", nil)
+	if why != "" {
+		t.Fatal(why)
+	}
+	if len(g.Changed) != 334 || g.Changed[1] != 3 {
+		t.Fatalf("changed %d nodes: %v", len(g.Changed), g.Changed[:2])
+	}
+	for i := range int32(base.Len()) {
+		id := base.At(i).ID
+		if j, ok := g.Lookup(id); !ok || j != i || g.At(j).ID != id {
+			t.Fatalf("derived Lookup(%s) = %d, %v", id, j, ok)
+		}
+		name := "E"
+		if i%3 == 0 && i < 1000 {
+			name = "F"
+		}
+		if g.At(i).Name != name && base.At(i).Kind == KindElement {
+			t.Fatalf("node %s named %s", id, g.At(i).Name)
+		}
+		if base.At(i).Name != "E" && base.At(i).Kind == KindElement {
+			t.Fatalf("the base's node %s changed", id)
+		}
+		if len(g.Out(i)) != len(base.Out(i)) {
+			t.Fatalf("node %s has %d edges", id, len(g.Out(i)))
+		}
+	}
+	if _, ok := g.Lookup("n1000"); ok {
+		t.Error("derived Lookup of a missing id")
+	}
+	// Nodes that come back the same share the base's pages.
+	if same, why := rederive(base, "E", nil); why != "" || &same.pages[0][0] != &base.pages[0][0] {
+		t.Errorf("the same nodes: %q, page shared %v", why, &same.pages[0][0] == &base.pages[0][0])
+	}
+	for _, tc := range []struct {
+		edit func(g *Graph)
+		want string
+	}{
+		{func(g *Graph) { g.AddEdge(3, 1000, EdgeReads, Resolved) }, "the edges changed"},
+		{func(g *Graph) { g.AddEdge(1, 2, EdgeReads, Resolved) }, "an edge from a node outside the re-created files"},
+		{func(g *Graph) { g.Add(Node{ID: "new", Path: "a.acore"}) }, "a new node: new"},
+		{func(g *Graph) { g.Add(Node{ID: "n1", Kind: KindElement, Path: "b.acore"}) }, "a node outside the re-created files: n1"},
+		{func(g *Graph) { g.Add(Node{ID: "n1", Kind: KindElement, Path: "a.acore"}) }, "a node moved to another file or kind: n1"},
+	} {
+		if _, why := rederive(base, "F", tc.edit); why != tc.want {
+			t.Errorf("Finish = %q, want %q", why, tc.want)
+		}
+	}
+	// A node without its edges.
+	g = Derive(base, []string{"a.acore"})
+	for i := int32(0); i < 1000; i += 3 {
+		g.Add(*base.At(i))
+	}
+	if why := g.Finish(nil); why != "the edges changed" {
+		t.Errorf("Finish without edges = %q", why)
+	}
+}

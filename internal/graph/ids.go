@@ -1,0 +1,113 @@
+package graph
+
+import "hash/maphash"
+
+// idTable maps node ids to node indexes. It is an open-addressing table
+// of 32-bit slots that holds no strings: the ids live in the nodes, and a
+// probe compares the node's id. A map from id to index costs a large
+// project about 5 MB; this about half a megabyte.
+//
+// A slot is 0 when empty; otherwise its low bits hold the index plus one
+// and its high bits a tag taken from the id's hash, so that a probe reads
+// a node only when the tags agree. As the table has 1<<bits slots and
+// holds at most 3/4 as many ids, the index of every node it maps fits in
+// the low bits.
+type idTable struct {
+	slots []uint32
+	bits  uint
+	count int
+}
+
+var idSeed = maphash.MakeSeed()
+
+// newIDTable returns a table with room for n ids.
+func newIDTable(n int) *idTable {
+	bits := uint(4)
+	for n > maxLoad(bits) {
+		bits++
+	}
+	return &idTable{slots: make([]uint32, 1<<bits), bits: bits}
+}
+
+// maxLoad is the number of ids a table of 1<<bits slots holds at most:
+// linear probing stays short up to three quarters full.
+func maxLoad(bits uint) int { return 3 << bits >> 2 }
+
+// at returns the first slot to probe for the hash h and the tag to find.
+func (t *idTable) at(h uint64) (pos, tag uint32) {
+	return uint32(h) & (1<<t.bits - 1), uint32(h>>32) >> t.bits
+}
+
+// get returns the index of the node of g with id.
+func (t *idTable) get(g *Graph, id string) (int32, bool) {
+	mask := uint32(1)<<t.bits - 1
+	pos, tag := t.at(maphash.String(idSeed, id))
+	for {
+		s := t.slots[pos]
+		if s == 0 {
+			return 0, false
+		}
+		if s>>t.bits == tag {
+			if i := int32(s&mask) - 1; g.At(i).ID == id {
+				return i, true
+			}
+		}
+		pos = (pos + 1) & mask
+	}
+}
+
+// put maps id to i, the index of a node of g, unless id is mapped; it
+// returns the index id maps to and whether it is i. Node i need not be in
+// g yet, but every node mapped must be.
+func (t *idTable) put(g *Graph, id string, i int32) (int32, bool) {
+	for t.count+1 > maxLoad(t.bits) || int(i) >= maxLoad(t.bits) {
+		t.resize(g, t.bits+1)
+	}
+	mask := uint32(1)<<t.bits - 1
+	pos, tag := t.at(maphash.String(idSeed, id))
+	for {
+		s := t.slots[pos]
+		if s == 0 {
+			t.slots[pos] = tag<<t.bits | uint32(i+1)
+			t.count++
+			return i, true
+		}
+		if s>>t.bits == tag {
+			if j := int32(s&mask) - 1; g.At(j).ID == id {
+				return j, false
+			}
+		}
+		pos = (pos + 1) & mask
+	}
+}
+
+// resize moves the ids to a table of 1<<bits slots, reading them from the
+// nodes of g.
+func (t *idTable) resize(g *Graph, bits uint) {
+	old, oldMask := t.slots, uint32(1)<<t.bits-1
+	t.slots, t.bits = make([]uint32, 1<<bits), bits
+	mask := uint32(1)<<bits - 1
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		i := s&oldMask - 1
+		pos, tag := t.at(maphash.String(idSeed, g.At(int32(i)).ID))
+		for t.slots[pos] != 0 {
+			pos = (pos + 1) & mask
+		}
+		t.slots[pos] = tag<<bits | (i + 1)
+	}
+}
+
+// trim shrinks the table to the smallest that holds the ids of g, once
+// the graph is complete: New sizes it for an estimate of the node count.
+func (t *idTable) trim(g *Graph) {
+	bits := uint(4)
+	for g.n > maxLoad(bits) {
+		bits++
+	}
+	if bits < t.bits {
+		t.resize(g, bits)
+	}
+}
