@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"math/bits"
 	"slices"
 	"sync/atomic"
 
@@ -19,7 +20,7 @@ type patch struct {
 	paths map[string]bool
 	// claimed marks base nodes re-created so far, by index; count
 	// counts them.
-	claimed []bool
+	claimed bitset
 	count   int
 	// owned marks the pages this graph copied from its base.
 	owned []bool
@@ -32,12 +33,25 @@ type patch struct {
 // re-creates every node and edge of the files at paths. Nodes of other
 // files are read from base and must not be changed.
 func Derive(base *Graph, paths []string) *Graph {
-	p := &patch{base: base, paths: map[string]bool{}, claimed: make([]bool, base.n), owned: make([]bool, len(base.pages))}
+	p := &patch{base: base, paths: map[string]bool{}, claimed: make(bitset, base.n/64+1), owned: make([]bool, len(base.pages))}
+	// The edges the files had, to size the derived graph's: a recheck
+	// mostly re-creates them.
+	m := 0
 	for _, path := range paths {
 		p.paths[path] = true
+		for _, i := range base.NodesIn(path) {
+			m += len(base.Out(i))
+		}
 	}
-	return &Graph{pages: slices.Clone(base.pages), starts: base.starts, dir: base.dir, n: base.n, byID: base.byID, patch: p}
+	return &Graph{pages: slices.Clone(base.pages), starts: base.starts, dir: base.dir, n: base.n, byID: base.byID, patch: p,
+		Edges: make([]Edge, 0, m+m/8)}
 }
+
+// bitset is a set of node indexes.
+type bitset []uint64
+
+func (b bitset) has(i int32) bool { return b[i>>6]&(1<<(i&63)) != 0 }
+func (b bitset) set(i int32)      { b[i>>6] |= 1 << (i & 63) }
 
 func (p *patch) fail(why string) {
 	if p.failed == "" {
@@ -52,12 +66,12 @@ func (p *patch) add(g *Graph, n Node) (int32, bool) {
 		p.fail("a node outside the re-created files: " + n.ID)
 	case !ok:
 		p.fail("a new node: " + n.ID)
-	case p.claimed[i]:
+	case p.claimed.has(i):
 		return i, false
 	case p.base.At(i).Path != n.Path || p.base.At(i).Kind != n.Kind:
 		p.fail("a node moved to another file or kind: " + n.ID)
 	default:
-		p.claimed[i] = true
+		p.claimed.set(i)
 		p.count++
 		page, off := g.loc(i)
 		if !p.owned[page] {
@@ -75,7 +89,7 @@ func (p *patch) add(g *Graph, n Node) (int32, bool) {
 
 func (p *patch) lookup(g *Graph, id string) (int32, bool) {
 	if i, ok := p.base.byID.get(p.base, id); ok {
-		if !p.paths[p.base.At(i).Path] || p.claimed[i] {
+		if !p.paths[p.base.At(i).Path] || p.claimed.has(i) {
 			return i, true
 		}
 	}
@@ -104,19 +118,27 @@ func (g *Graph) Finish(files []*syntax.File) string {
 	if int32(p.count) != want {
 		return "a node of the base is gone"
 	}
+	g.Changed = make([]int32, 0, p.count)
+	for w, word := range p.claimed {
+		for ; word != 0; word &= word - 1 {
+			g.Changed = append(g.Changed, int32(w*64+bits.TrailingZeros64(word)))
+		}
+	}
 	// The edges: each re-created node's, as Freeze keeps them (the first
 	// of each target and kind, in order), must be its edges in the base.
-	outAt, out := rows(base.n, len(g.Edges), func(k int) int32 { return g.Edges[k].From })
-	g.Changed = make([]int32, 0, p.count)
-	for i, ok := range p.claimed {
+	// They are grouped by the rank of their source in Changed, not by
+	// node, which would cost two slices of the whole graph's size.
+	rank := make([]int32, len(g.Edges))
+	for k := range g.Edges {
+		r, ok := slices.BinarySearch(g.Changed, g.Edges[k].From)
 		if !ok {
-			if outAt[i] != outAt[i+1] {
-				return "an edge from a node outside the re-created files"
-			}
-			continue
+			return "an edge from a node outside the re-created files"
 		}
-		g.Changed = append(g.Changed, int32(i))
-		row, have := out[outAt[i]:outAt[i+1]], base.Out(int32(i))
+		rank[k] = int32(r)
+	}
+	at, out := rows(len(g.Changed), len(g.Edges), func(k int) int32 { return rank[k] })
+	for r, i := range g.Changed {
+		row, have := out[at[r]:at[r+1]], base.Out(i)
 		k := 0
 	next:
 		for j, ei := range row {
@@ -150,7 +172,7 @@ func (g *Graph) Finish(files []*syntax.File) string {
 		g.shareSame(base, k)
 		page := make([]atomic.Pointer[string], len(g.pages[k]))
 		for j := range page {
-			if i := int(base.starts[k]) + j; !p.claimed[i] {
+			if i := base.starts[k] + int32(j); !p.claimed.has(i) {
 				page[j].Store(base.versions[k][j].Load())
 			}
 		}
@@ -170,7 +192,7 @@ func (g *Graph) shareSame(base *Graph, k int) {
 	page, bp := g.pages[k], base.pages[k]
 	all := true
 	for j := range page {
-		if i := int(base.starts[k]) + j; g.patch.claimed[i] {
+		if i := base.starts[k] + int32(j); g.patch.claimed.has(i) {
 			if sameNode(&page[j], &bp[j]) {
 				page[j] = bp[j]
 			} else {
