@@ -164,19 +164,27 @@ func (g *Graph) Finish(files []*syntax.File) string {
 	g.setFiles(files)
 	// Versions: the base's, except on the pages of re-created nodes, whose
 	// text may have changed even where their node did not.
-	g.versions = slices.Clone(base.versions)
+	g.versions = make([]atomic.Pointer[versionPage], len(g.pages))
 	for k, owned := range p.owned {
+		var bp *versionPage
+		if k < len(base.versions) {
+			bp = base.versions[k].Load()
+		}
 		if !owned {
+			g.versions[k].Store(bp)
 			continue
 		}
 		g.shareSame(base, k)
-		page := make([]atomic.Pointer[string], len(g.pages[k]))
-		for j := range page {
+		if bp == nil {
+			continue
+		}
+		page := new(versionPage)
+		for j := range g.pages[k] {
 			if i := base.starts[k] + int32(j); !p.claimed.has(i) {
-				page[j].Store(base.versions[k][j].Load())
+				page[j].Store(bp[j].Load())
 			}
 		}
-		g.versions[k] = page
+		g.versions[k].Store(page)
 	}
 	// Nodes have the base's indexes and files.
 	g.perPath = base.perPathIndex()

@@ -161,9 +161,9 @@ type Graph struct {
 	// versions caches node versions, computed on first use: most nodes of
 	// a large project are never asked for, and hashing each node's text
 	// (which contains its children's) at compile time costs more than the
-	// rest of the graph.
-	// They are paged as the nodes are.
-	versions [][]atomic.Pointer[string]
+	// rest of the graph. They are paged as the nodes are, and a page of
+	// them is allocated when one of its nodes is first asked for.
+	versions []atomic.Pointer[versionPage]
 
 	searchOnce sync.Once
 	search     *Search
@@ -403,11 +403,12 @@ func (g *Graph) In(i int32) []int32 { return g.in[g.inAt[i]:g.inAt[i+1]] }
 // shared.
 func (g *Graph) SetFiles(files []*syntax.File) {
 	g.setFiles(files)
-	g.versions = make([][]atomic.Pointer[string], len(g.pages))
-	for k := range g.versions {
-		g.versions[k] = make([]atomic.Pointer[string], len(g.pages[k]))
-	}
+	g.versions = make([]atomic.Pointer[versionPage], len(g.pages))
 }
+
+// versionPage holds the cached versions of a page of nodes, which holds
+// at most pageSize.
+type versionPage [pageSize]atomic.Pointer[string]
 
 func (g *Graph) setFiles(files []*syntax.File) {
 	g.files = make(map[string]*syntax.File, len(files))
@@ -422,10 +423,17 @@ func (g *Graph) version(i int32) *atomic.Pointer[string] {
 		return nil
 	}
 	k, off := g.loc(i)
-	if k < len(g.versions) && int(off) < len(g.versions[k]) {
-		return &g.versions[k][off]
+	if k >= len(g.versions) {
+		return nil
 	}
-	return nil
+	p := g.versions[k].Load()
+	if p == nil {
+		p = new(versionPage)
+		if !g.versions[k].CompareAndSwap(nil, p) {
+			p = g.versions[k].Load()
+		}
+	}
+	return &p[off]
 }
 
 // File returns the parsed file at path.

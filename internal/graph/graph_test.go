@@ -2,7 +2,10 @@ package graph
 
 import (
 	"fmt"
+	"sync"
 	"testing"
+
+	"github.com/axiomcore/acore/internal/syntax"
 )
 
 func TestFreezeKeepsOrderAndDropsRepeats(t *testing.T) {
@@ -314,5 +317,67 @@ func TestDerive(t *testing.T) {
 	}
 	if why := g.Finish(nil); why != "the edges changed" {
 		t.Errorf("Finish without edges = %q", why)
+	}
+}
+
+// TestVersions reads versions concurrently, and over a derived graph whose
+// re-created file has new text at the same spans: its nodes' versions are
+// new, the other nodes' are the base's.
+func TestVersions(t *testing.T) {
+	a1 := &syntax.File{Path: "a.acore", Src: make([]byte, 600)}
+	a2 := &syntax.File{Path: "a.acore", Src: make([]byte, 600)}
+	b := &syntax.File{Path: "b.acore", Src: make([]byte, 600)}
+	for i := range a1.Src {
+		a1.Src[i], a2.Src[i], b.Src[i] = 'a', 'A', 'b'
+	}
+	base := New(0)
+	for i := range int32(600) {
+		path := "b.acore"
+		if i%2 == 0 {
+			path = "a.acore"
+		}
+		base.Add(Node{ID: fmt.Sprint("n", i), Kind: KindElement, Path: path, Pos: i, End: i + 1})
+	}
+	base.Freeze()
+	base.SetFiles([]*syntax.File{a1, b})
+	want := func(n *Node, f *syntax.File) string { return Fingerprint(n.Kind, n.Name, n.Path, f.Src[n.Pos:n.End]) }
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for i := range int32(300) {
+				base.Version(base.At(i))
+			}
+		})
+	}
+	wg.Wait()
+	for i := range int32(600) {
+		n := base.At(i)
+		f := b
+		if i%2 == 0 {
+			f = a1
+		}
+		if v := base.Version(n); v != want(n, f) {
+			t.Fatalf("base version of %s", n.ID)
+		}
+	}
+	g := Derive(base, []string{"a.acore"})
+	for i := int32(0); i < 600; i += 2 {
+		g.Add(*base.At(i))
+	}
+	if why := g.Finish([]*syntax.File{a2, b}); why != "" {
+		t.Fatal(why)
+	}
+	for i := range int32(600) {
+		n := g.At(i)
+		f := b
+		if i%2 == 0 {
+			f = a2
+		}
+		if v := g.Version(n); v != want(n, f) {
+			t.Fatalf("derived version of %s", n.ID)
+		}
+		if v := base.Version(base.At(i)); i%2 == 0 && v != want(n, a1) {
+			t.Fatalf("base version of %s after the derivation", n.ID)
+		}
 	}
 }
