@@ -9,9 +9,9 @@ import "hash/maphash"
 //
 // A slot is 0 when empty; otherwise its low bits hold the index plus one
 // and its high bits a tag taken from the id's hash, so that a probe reads
-// a node only when the tags agree. As the table has 1<<bits slots and
-// holds at most 3/4 as many ids, the index of every node it maps fits in
-// the low bits.
+// a node only when the tags agree. The table has 1<<bits slots and maps
+// at most 3/4 as many ids, those of nodes 0 to count-1, so every index
+// plus one fits in the low bits.
 type idTable struct {
 	slots []uint32
 	bits  uint
@@ -57,10 +57,11 @@ func (t *idTable) get(g *Graph, id string) (int32, bool) {
 }
 
 // put maps id to i, the index of a node of g, unless id is mapped; it
-// returns the index id maps to and whether it is i. Node i need not be in
-// g yet, but every node mapped must be.
+// returns the index id maps to and whether it is i. Ids are mapped in
+// index order, each once: i is the number of ids mapped. Node i need not
+// be in g yet, but every node mapped must be.
 func (t *idTable) put(g *Graph, id string, i int32) (int32, bool) {
-	for t.count+1 > maxLoad(t.bits) || int(i) >= maxLoad(t.bits) {
+	for t.count+1 > maxLoad(t.bits) {
 		t.resize(g, t.bits+1)
 	}
 	mask := uint32(1)<<t.bits - 1
@@ -82,21 +83,25 @@ func (t *idTable) put(g *Graph, id string, i int32) (int32, bool) {
 }
 
 // resize moves the ids to a table of 1<<bits slots, reading them from the
-// nodes of g.
+// nodes of g. The ids mapped are those of nodes 0 to count-1 (nodes are
+// mapped as they get their indexes), which are read page by page: in the
+// order of the slots, each would be a cache miss.
 func (t *idTable) resize(g *Graph, bits uint) {
-	old, oldMask := t.slots, uint32(1)<<t.bits-1
 	t.slots, t.bits = make([]uint32, 1<<bits), bits
 	mask := uint32(1)<<bits - 1
-	for _, s := range old {
-		if s == 0 {
-			continue
+	i := uint32(0)
+	for _, page := range g.pages {
+		for k := range page {
+			if int(i) == t.count {
+				return
+			}
+			pos, tag := t.at(maphash.String(idSeed, page[k].ID))
+			for t.slots[pos] != 0 {
+				pos = (pos + 1) & mask
+			}
+			t.slots[pos] = tag<<bits | (i + 1)
+			i++
 		}
-		i := s&oldMask - 1
-		pos, tag := t.at(maphash.String(idSeed, g.At(int32(i)).ID))
-		for t.slots[pos] != 0 {
-			pos = (pos + 1) & mask
-		}
-		t.slots[pos] = tag<<bits | (i + 1)
 	}
 }
 
