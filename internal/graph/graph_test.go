@@ -381,3 +381,30 @@ func TestVersions(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLookup looks up every id of a graph the size of the bounds
+// project's, and as many ids it does not have.
+func BenchmarkLookup(b *testing.B) {
+	g := New(0)
+	var ids, missing []string
+	for i := range 86000 {
+		id := fmt.Sprintf("element:P%d_%d/view/%d/%d", i%64, i/64%8, i/512, i%7)
+		if _, fresh := g.Add(Node{ID: id}); fresh {
+			ids = append(ids, id)
+			missing = append(missing, id+"/x")
+		}
+	}
+	g.Freeze()
+	b.ResetTimer()
+	for b.Loop() {
+		for k, id := range ids {
+			if _, ok := g.Lookup(id); !ok {
+				b.Fatal(id)
+			}
+			if _, ok := g.Lookup(missing[k]); ok {
+				b.Fatal(missing[k])
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*2*len(ids)), "ns/lookup")
+}
