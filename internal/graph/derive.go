@@ -161,6 +161,7 @@ func (g *Graph) Finish(files []*syntax.File) string {
 		}
 	}
 	g.Edges, g.out, g.in, g.outAt, g.inAt = base.Edges, base.out, base.in, base.outAt, base.inAt
+	g.seed = seedFor(base, g.Changed)
 	g.setFiles(files)
 	// Versions: the base's, except on the pages of re-created nodes, whose
 	// text may have changed even where their node did not.

@@ -166,7 +166,10 @@ type Graph struct {
 	versions []atomic.Pointer[versionPage]
 
 	searchOnce sync.Once
-	search     *Search
+	search     atomic.Pointer[Search]
+	// seed, set by Finish, is what the index of a derived graph can be
+	// derived from (see Search); it is never changed.
+	seed *searchSeed
 
 	perPathOnce sync.Once
 	perPath     map[string][]int32

@@ -43,6 +43,41 @@ type Search struct {
 	// from -1), so the lists take about a byte per entry.
 	gramAt   []int32
 	gramPost []byte
+
+	// over is set on an index derived from a whole one, whose fields
+	// above it shares: it holds the nodes whose text differs.
+	over *overlay
+}
+
+// overlay is what an index derived from a whole one (root) knows beyond
+// it: the nodes re-created since root's graph, and the text of those whose
+// name, id or literal values changed. Every other fact of root holds, as
+// a recheck keeps node indexes, ids, kinds, owners, files and document
+// order (deriveSearch verifies it).
+type overlay struct {
+	root *Search
+	// changed lists, in index order, the nodes re-created since root's
+	// graph; mark[k] is set for the position k of each of them whose text
+	// differs from root's, and texts holds that text.
+	changed []int32
+	mark    bitset
+	texts   map[int32]nodeText
+}
+
+// nodeText is one node's text laid out as a whole index's: the lower-case
+// name, id and literal values, each ending with a NUL byte, and where the
+// id and values start.
+type nodeText struct {
+	text         []byte
+	idAt, propAt int32
+}
+
+// searchSeed is what the index of a derived graph starts from: a whole
+// index of an earlier graph of the same nodes, and the nodes re-created
+// since, in index order.
+type searchSeed struct {
+	root    *Search
+	changed []int32
 }
 
 // Filter narrows a query to the nodes of one kind, declared in one file
@@ -75,10 +110,136 @@ func appendGrams(out []uint32, s []byte) []uint32 {
 	return out
 }
 
-// Search returns the graph's search index, built on first use.
+// Search returns the graph's search index, built on first use. A graph
+// derived from one that had an index (or could derive one) derives its
+// index from it, which costs about its re-created nodes; otherwise, or
+// when that does not hold (see deriveSearch), it builds a whole index.
 func (g *Graph) Search() *Search {
-	g.searchOnce.Do(func() { g.search = buildSearch(g) })
-	return g.search
+	g.searchOnce.Do(func() {
+		var s *Search
+		if g.seed != nil {
+			s = deriveSearch(g, g.seed)
+		}
+		if s == nil {
+			s = buildSearch(g)
+		}
+		g.search.Store(s)
+	})
+	return g.search.Load()
+}
+
+// seedFor returns the seed of a graph derived from base that re-created
+// the nodes changed (in index order), or nil: base's index, or the index
+// base would derive its own from, with the nodes re-created since. Indexes
+// stop being derived once half the nodes were re-created: deriving one
+// then costs about what building it does.
+func seedFor(base *Graph, changed []int32) *searchSeed {
+	var root *Search
+	var before []int32
+	if s := base.search.Load(); s != nil {
+		root = s
+		if s.over != nil {
+			root, before = s.over.root, s.over.changed
+		}
+	} else if base.seed != nil {
+		root, before = base.seed.root, base.seed.changed
+	}
+	if root == nil {
+		return nil
+	}
+	all := union(before, changed)
+	if len(all) > len(root.Order)/2 {
+		return nil
+	}
+	return &searchSeed{root: root, changed: all}
+}
+
+// union merges two lists of node indexes in index order.
+func union(a, b []int32) []int32 {
+	out := make([]int32, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		switch {
+		case len(b) == 0 || len(a) > 0 && a[0] < b[0]:
+			out, a = append(out, a[0]), a[1:]
+		case len(a) == 0 || b[0] < a[0]:
+			out, b = append(out, b[0]), b[1:]
+		default:
+			out, a, b = append(out, a[0]), a[1:], b[1:]
+		}
+	}
+	return out
+}
+
+// deriveSearch derives g's index from seed's whole index, or returns nil
+// when a re-created node's kind, owner or file differs from the root's, or
+// it no longer sits between its neighbours in document order, or when the
+// text of more than an eighth of the nodes changed: every query reads the
+// changed text, so many changes are better indexed whole.
+func deriveSearch(g *Graph, seed *searchSeed) *Search {
+	root := seed.root
+	n := int32(len(root.Order))
+	if int32(g.Len()) != n {
+		return nil
+	}
+	re := make(bitset, n/64+1)
+	for _, i := range seed.changed {
+		re.set(i)
+	}
+	// The document order of the root: (file, position, index).
+	before := func(a, b int32) bool {
+		x, y := g.At(a), g.At(b)
+		return x.Pos < y.Pos || x.Pos == y.Pos && a < b
+	}
+	o := &overlay{root: root, changed: seed.changed, mark: make(bitset, n/64+1), texts: map[int32]nodeText{}}
+	var buf []byte
+	for k, i := range root.Order {
+		if !re.has(i) {
+			continue
+		}
+		nd := g.At(i)
+		k := int32(k)
+		if c, ok := root.kinds[nd.Kind]; !ok || c != root.kind[k] {
+			return nil
+		}
+		if c, ok := root.owners[nd.Owner]; !ok || c != root.owner[k] {
+			return nil
+		}
+		if r, ok := root.paths[nd.Path]; !ok || k < r[0] || k >= r[1] {
+			return nil
+		}
+		if r := root.paths[nd.Path]; k > r[0] && !before(root.Order[k-1], i) || k+1 < r[1] && !before(i, root.Order[k+1]) {
+			return nil
+		}
+		var t nodeText
+		buf, t.idAt, t.propAt = appendText(buf[:0], nd)
+		if !bytes.Equal(buf, root.text[root.at[k]:root.at[k+1]]) {
+			t.text = slices.Clone(buf)
+			o.texts[k] = t
+			o.mark.set(k)
+			if len(o.texts) > int(n/8) {
+				return nil
+			}
+		}
+	}
+	s := *root
+	s.over = o
+	return &s
+}
+
+// appendText appends a node's text as a whole index lays it out, and
+// returns where its id and values start in what it appended.
+func appendText(b []byte, nd *Node) ([]byte, int32, int32) {
+	start := len(b)
+	b = appendLower(b, nd.Name)
+	idAt := int32(len(b) - start)
+	b = appendLower(b, nd.ID)
+	propAt := int32(len(b) - start)
+	for _, p := range nd.Props {
+		if v, ok := p.Value.(string); ok && p.Literal {
+			b = appendLower(b, v)
+		}
+	}
+	return b, idAt, propAt
 }
 
 func buildSearch(g *Graph) *Search {
@@ -97,16 +258,10 @@ func buildSearch(g *Graph) *Search {
 	var c, o int32
 	for k, i := range s.Order {
 		nd := g.At(i)
-		s.at[k] = int32(len(s.text))
-		s.text = appendLower(s.text, nd.Name)
-		s.idAt[k] = int32(len(s.text))
-		s.text = appendLower(s.text, nd.ID)
-		s.propAt[k] = int32(len(s.text))
-		for _, p := range nd.Props {
-			if v, ok := p.Value.(string); ok && p.Literal {
-				s.text = appendLower(s.text, v)
-			}
-		}
+		at := int32(len(s.text))
+		var idAt, propAt int32
+		s.text, idAt, propAt = appendText(s.text, nd)
+		s.at[k], s.idAt[k], s.propAt[k] = at, at+idAt, at+propAt
 		if k == 0 || nd.Kind != kind {
 			kind = nd.Kind
 			c = codeOf(s.kinds, kind)
@@ -285,14 +440,20 @@ func uvarintLen(x uint32) int32 {
 // q, given p, the first match of q in the node's text: the part holding p
 // does, the parts before it do not, and the parts after it are searched.
 func (s *Search) parts(k int32, q []byte, p int32) (name, id, value bool) {
+	return partsOf(s.text[:s.at[k+1]], s.idAt[k], s.propAt[k], q, p)
+}
+
+// partsOf is parts for a node whose text ends text, with its id and
+// values at idAt and propAt, and the first match of q at p.
+func partsOf(text []byte, idAt, propAt int32, q []byte, p int32) (name, id, value bool) {
 	switch {
-	case p < s.idAt[k]:
+	case p < idAt:
 		name = true
-		id = bytes.Contains(s.text[s.idAt[k]:s.propAt[k]], q)
-		value = bytes.Contains(s.text[s.propAt[k]:s.at[k+1]], q)
-	case p < s.propAt[k]:
+		id = bytes.Contains(text[idAt:propAt], q)
+		value = bytes.Contains(text[propAt:], q)
+	case p < propAt:
 		id = true
-		value = bytes.Contains(s.text[s.propAt[k]:s.at[k+1]], q)
+		value = bytes.Contains(text[propAt:], q)
 	default:
 		value = true
 	}
@@ -341,28 +502,49 @@ func (s *Search) Query(q []byte, f Filter, fn func(node int32, name, id, value b
 	keep := func(k int32) bool {
 		return (kind < 0 || s.kind[k] == kind) && (owner < 0 || s.owner[k] == owner)
 	}
+	emit := func(k int32, name, id, value bool) { fn(s.Order[k], name, id, value) }
 	if len(q) == 0 {
+		// Every node matches by name; names are the root's.
 		if listed {
 			for _, k := range list {
 				if keep(k) {
-					fn(s.Order[k], true, false, false)
+					emit(k, true, false, false)
 				}
 			}
 			return
 		}
 		for k := lo; k < hi; k++ {
-			fn(s.Order[k], true, false, false)
+			emit(k, true, false, false)
 		}
 		return
 	}
 	if bytes.IndexByte(q, 0) >= 0 {
 		return // no part contains a NUL byte
 	}
+	if o := s.over; o != nil {
+		// The nodes whose text changed are matched on their new text,
+		// and their matches merged into the root's in document order.
+		hits := o.find(q, lo, hi, keep)
+		base := keep
+		keep = func(k int32) bool { return !o.mark.has(k) && base(k) }
+		next := 0
+		flush := func(upto int32) {
+			for ; next < len(hits) && hits[next].k < upto; next++ {
+				h := hits[next]
+				fn(s.Order[h.k], h.name, h.id, h.value)
+			}
+		}
+		emit = func(k int32, name, id, value bool) {
+			flush(k)
+			fn(s.Order[k], name, id, value)
+		}
+		defer flush(hi)
+	}
 	check := func(k int32) {
 		if keep(k) {
 			if j := bytes.Index(s.text[s.at[k]:s.at[k+1]], q); j >= 0 {
 				name, id, value := s.parts(k, q, s.at[k]+int32(j))
-				fn(s.Order[k], name, id, value)
+				emit(k, name, id, value)
 			}
 		}
 	}
@@ -401,12 +583,35 @@ func (s *Search) Query(q []byte, f Filter, fn func(node int32, name, id, value b
 		}
 		return
 	}
-	s.scan(q, lo, hi, keep, fn)
+	s.scan(q, lo, hi, keep, emit)
+}
+
+// hit is a match of a node, by its position in document order.
+type hit struct {
+	k               int32
+	name, id, value bool
+}
+
+// find matches q against the changed text of the nodes at positions
+// [lo, hi) that pass keep, in document order.
+func (o *overlay) find(q []byte, lo, hi int32, keep func(int32) bool) []hit {
+	var out []hit
+	for k, t := range o.texts {
+		if k < lo || k >= hi || !keep(k) {
+			continue
+		}
+		if j := bytes.Index(t.text, q); j >= 0 {
+			name, id, value := partsOf(t.text, t.idAt, t.propAt, q, int32(j))
+			out = append(out, hit{k, name, id, value})
+		}
+	}
+	slices.SortFunc(out, func(a, b hit) int { return cmp.Compare(a.k, b.k) })
+	return out
 }
 
 // scan finds q in the text of the nodes at positions [lo, hi), in one pass
 // of bytes.Index.
-func (s *Search) scan(q []byte, lo, hi int32, keep func(int32) bool, fn func(node int32, name, id, value bool)) {
+func (s *Search) scan(q []byte, lo, hi int32, keep func(int32) bool, emit func(k int32, name, id, value bool)) {
 	text := s.text[:s.at[hi]]
 	k := lo
 	for off := int(s.at[lo]); off < len(text); {
@@ -427,7 +632,7 @@ func (s *Search) scan(q []byte, lo, hi int32, keep func(int32) bool, fn func(nod
 		}
 		if keep(k) {
 			name, id, value := s.parts(k, q, p)
-			fn(s.Order[k], name, id, value)
+			emit(k, name, id, value)
 		}
 		off = int(s.at[k+1])
 	}

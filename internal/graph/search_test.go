@@ -111,15 +111,12 @@ func reasonsOf(name, id, value bool) string {
 	return out
 }
 
-// TestSearchQueryAgainstBruteForce compares every way a query is answered
-// (the nodes of a kind or owner, a trigram list, a scan of the text) with
-// a check of each node, on a graph large enough for each to be chosen:
-// kinds and owners both common and rare, names and values from a small
-// vocabulary, so short queries match many nodes and long ones few.
-func TestSearchQueryAgainstBruteForce(t *testing.T) {
+// bigSearchGraph is a graph large enough for every way of answering a query
+// to be chosen: kinds and owners both common and rare, names and values
+// from a small vocabulary, so short queries match many nodes and long ones
+// few.
+func bigSearchGraph() *Graph {
 	r := rand.New(rand.NewPCG(1, 2))
-	words := []string{"Add", "task", "Title", "item", "ÄRGER", "view", "submit", "Draft", "price", "x", "ab", "abc", "b_1"}
-	word := func() string { return words[r.IntN(len(words))] }
 	kinds := []string{KindElement, KindElement, KindElement, KindElement, KindState, KindState, KindAction, KindPage}
 	g := New(3000)
 	for i := range 3000 {
@@ -132,18 +129,43 @@ func TestSearchQueryAgainstBruteForce(t *testing.T) {
 		if r.IntN(100) == 0 {
 			owner = "component:Rare"
 		}
-		var props []Property
-		for range r.IntN(3) {
-			props = append(props, Property{Name: "p", Value: word() + " " + word(), Literal: r.IntN(4) > 0})
-		}
-		if r.IntN(5) == 0 {
-			props = append(props, Property{Name: "n", Value: float64(i), Literal: true})
-		}
-		g.Add(Node{ID: fmt.Sprintf("%s:%s/%s/%d", kind, owner, word(), i), Kind: kind, Name: word() + word(),
-			Path: fmt.Sprintf("f%d.acore", file), Pos: int32(r.IntN(400)), Owner: owner, Props: props})
+		g.Add(Node{ID: fmt.Sprintf("%s:%s/%s/%d", kind, owner, searchWord(r), i), Kind: kind, Name: searchWord(r) + searchWord(r),
+			Path: fmt.Sprintf("f%d.acore", file), Pos: int32(r.IntN(400)), Owner: owner, Props: searchProps(r, i)})
 	}
 	g.Freeze()
+	return g
+}
+
+var searchWords = []string{"Add", "task", "Title", "item", "ÄRGER", "view", "submit", "Draft", "price", "x", "ab", "abc", "b_1"}
+
+func searchWord(r *rand.Rand) string { return searchWords[r.IntN(len(searchWords))] }
+
+func searchProps(r *rand.Rand, i int) []Property {
+	var props []Property
+	for range r.IntN(3) {
+		props = append(props, Property{Name: "p", Value: searchWord(r) + " " + searchWord(r), Literal: r.IntN(4) > 0})
+	}
+	if r.IntN(5) == 0 {
+		props = append(props, Property{Name: "n", Value: float64(i), Literal: true})
+	}
+	return props
+}
+
+// TestSearchQueryAgainstBruteForce compares every way a query is answered
+// (the nodes of a kind or owner, a trigram list, a scan of the text) with
+// a check of each node.
+func TestSearchQueryAgainstBruteForce(t *testing.T) {
+	g := bigSearchGraph()
 	s := g.Search()
+	if matched := checkSearch(t, g, s); matched < 10000 {
+		t.Errorf("only %d matches in all: the graph is too small to test the index", matched)
+	}
+}
+
+// checkSearch compares s, g's index, with a check of each node of g for
+// many queries and filters, and returns the number of matches.
+func checkSearch(t *testing.T, g *Graph, s *Search) int {
+	t.Helper()
 	// The reference order: by file, then position, then index.
 	order := make([]int32, g.Len())
 	for i := range order {
@@ -185,7 +207,7 @@ func TestSearchQueryAgainstBruteForce(t *testing.T) {
 		return out
 	}
 	queries := []string{"", "a", "x", "_", "ä", "ab", "b_", "/", "abc", "add", "task", "addtask", "title", "ärger", "äRGER",
-		"element:page:p3_2", "page:p3_2/", "state:", "view/1", "1", "12", "123", "price item", "submit draft", "zzz", "query:"}
+		"element:page:p3_2", "page:p3_2/", "state:", "view/1", "1", "12", "123", "price item", "submit draft", "zzz", "query:", "fresh", "resh"}
 	filters := []Filter{{}, {Kind: KindElement}, {Kind: KindQuery}, {Kind: KindPage}, {Path: "f3.acore"}, {Path: "f0.acore", Kind: KindQuery},
 		{Owner: "page:P3_2"}, {Owner: "component:Rare"}, {Owner: "page:P3_2", Kind: KindState}, {Owner: "page:P3_2", Path: "f4.acore"},
 		{Owner: "page:P3_2", Path: "f3.acore", Kind: KindElement}}
@@ -199,7 +221,7 @@ func TestSearchQueryAgainstBruteForce(t *testing.T) {
 			if !slices.Equal(got, want) {
 				t.Errorf("Query(%q, %+v): %d matches, want %d\n got %.300v\nwant %.300v", q, f, len(got), len(want), got, want)
 			}
-			if q == "" || f.Owner != "" || f.Kind != "" {
+			if q == "" || f.Owner != "" || f.Kind != "" || s.over != nil {
 				continue
 			}
 			// The scan, whichever way Query chose.
@@ -208,15 +230,90 @@ func TestSearchQueryAgainstBruteForce(t *testing.T) {
 				lo, hi = s.paths[f.Path][0], s.paths[f.Path][1]
 			}
 			got = nil
-			s.scan([]byte(q), lo, hi, func(int32) bool { return true }, func(i int32, name, id, value bool) {
-				got = append(got, fmt.Sprint(i, reasonsOf(name, id, value)))
+			s.scan([]byte(q), lo, hi, func(int32) bool { return true }, func(k int32, name, id, value bool) {
+				got = append(got, fmt.Sprint(s.Order[k], reasonsOf(name, id, value)))
 			})
 			if !slices.Equal(got, want) {
 				t.Errorf("scan(%q, %+v): %d matches, want %d", q, f, len(got), len(want))
 			}
 		}
 	}
-	if matched < 10000 {
-		t.Errorf("only %d matches in all: the graph is too small to test the index", matched)
+	return matched
+}
+
+// redo derives a graph from base over the file path, re-creating its
+// nodes through edit, and fails the test unless Finish accepts it.
+func redo(t *testing.T, base *Graph, path string, edit func(n *Node)) *Graph {
+	t.Helper()
+	g := Derive(base, []string{path})
+	for i := range int32(base.Len()) {
+		if n := *base.At(i); n.Path == path {
+			edit(&n)
+			g.Add(n)
+		}
+	}
+	if why := g.Finish(nil); why != "" {
+		t.Fatalf("Finish: %s", why)
+	}
+	return g
+}
+
+// TestDerivedSearch checks the indexes of derived graphs, derived from
+// their bases' (new names and values, found by words their bases' nodes
+// did not have), and built whole where they cannot be.
+func TestDerivedSearch(t *testing.T) {
+	base := bigSearchGraph()
+	r := rand.New(rand.NewPCG(3, 4))
+	fresh := func(n *Node) {
+		if r.IntN(8) == 0 {
+			n.Name = "Fresh" + searchWord(r)
+		}
+		if r.IntN(8) == 0 {
+			n.Props = append(searchProps(r, int(n.Index)), Property{Name: "v", Value: "fresh " + searchWord(r), Literal: true})
+		}
+	}
+	g1 := redo(t, base, "f3.acore", fresh)
+	// base has no index yet: g1 builds its own.
+	if s := g1.Search(); s.over != nil {
+		t.Error("a graph derived from one without an index derived its index")
+	}
+	base.Search()
+	g2 := redo(t, base, "f3.acore", fresh)
+	s2 := g2.Search()
+	if s2.over == nil || len(s2.over.texts) == 0 {
+		t.Fatal("the index of a graph derived from one with an index was not derived")
+	}
+	checkSearch(t, g2, s2)
+	// From a derived index, and from a graph that only has a seed.
+	g3 := redo(t, g2, "f5.acore", fresh)
+	g4 := redo(t, g3, "f3.acore", fresh)
+	for _, g := range []*Graph{g4, g3} {
+		s := g.Search()
+		if s.over == nil || s.over.root != base.Search() {
+			t.Fatal("a chain of derived graphs did not derive its index from the first whole one")
+		}
+		checkSearch(t, g, s)
+	}
+	if got := len(g4.Search().over.changed); got != len(base.NodesIn("f3.acore"))+len(base.NodesIn("f5.acore")) {
+		t.Errorf("g4's index knows %d re-created nodes, want those of f3 and f5", got)
+	}
+	// Nodes that change their order within a file: a whole index.
+	g5 := redo(t, g2, "f4.acore", func(n *Node) { n.Pos = 400 - n.Pos })
+	if s := g5.Search(); s.over != nil {
+		t.Error("nodes in a new order got a derived index")
+	} else {
+		checkSearch(t, g5, s)
+	}
+	// More than half the nodes re-created, or the text of more than an
+	// eighth changed: a whole index.
+	g6 := redo(t, redo(t, redo(t, g2, "f1.acore", fresh), "f2.acore", fresh), "f6.acore", fresh)
+	rename := func(n *Node) { n.Name = "Renamed" }
+	g7 := redo(t, g2, "f6.acore", rename)
+	for _, g := range []*Graph{g6, g7} {
+		if s := g.Search(); s.over != nil {
+			t.Errorf("an index derived over %d re-created nodes and %d changed texts", len(s.over.changed), len(s.over.texts))
+		} else {
+			checkSearch(t, g, s)
+		}
 	}
 }
