@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/axiomcore/acore/internal/gen"
+	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/project"
 )
@@ -79,7 +80,25 @@ func sameCompile(t *testing.T, what string, got, want *project.Project) {
 			}
 			t.Fatalf("%s: graphs differ in length: %d lines, want %d", what, len(gl), len(wl))
 		}
+		// node.find's index: a recheck's is derived from its base's when
+		// the base has one (the chained tests build each one here).
+		for _, q := range []string{"", "a", "add", "label", "p1_0/", "state", "open", "it", "zzz"} {
+			for _, f := range []graph.Filter{{}, {Kind: graph.KindElement}, {Path: "main.acore"}, {Owner: "page:P1_0"}} {
+				if gf, wf := findAll(g.Graph, q, f), findAll(w.Graph, q, f); gf != wf {
+					t.Fatalf("%s: node.find %q %+v differs:\ngot  %.300s\nwant %.300s", what, q, f, gf, wf)
+				}
+			}
+		}
 	}
+}
+
+// findAll lists what g's search index finds for q and f.
+func findAll(g *graph.Graph, q string, f graph.Filter) string {
+	var b strings.Builder
+	g.Search().Query([]byte(q), f, func(i int32, name, id, value bool) {
+		fmt.Fprintln(&b, g.At(i).ID, name, id, value)
+	})
+	return b.String()
 }
 
 func TestCompileFromMatchesCompile(t *testing.T) {
