@@ -162,7 +162,7 @@ func fmtFile(f fmtTarget, checkOnly bool, stderr io.Writer) (bool, error) {
 		// Formatting a tree with skipped source could move or lose text;
 		// the user fixes the errors first.
 		for _, e := range tree.Errors {
-			pos := tree.Position(e.Pos)
+			pos := tree.Position(int(e.Pos))
 			fmt.Fprintf(stderr, "%s:%d:%d: error: %s [%s]\n", f.path, pos.Line, pos.Column, e.Msg, e.Code)
 		}
 		return false, errSyntax

@@ -96,7 +96,7 @@ type acoreAction struct {
 
 type site struct {
 	path string
-	pos  int
+	pos  int32
 }
 
 // AcoreActions returns the actions of a compiled project: one per contract
@@ -155,7 +155,7 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 			order = append(order, x)
 		}
 		byNode[int32(i)] = x
-		if v := check.ReadAxag(anns[site{n.Path, int(n.Pos)}]); v != nil {
+		if v := check.ReadAxag(anns[site{n.Path, n.Pos}]); v != nil {
 			fs = apply(x, v, n, fs)
 		}
 	}
@@ -166,7 +166,7 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 		if n.Kind != graph.KindElement && n.Kind != graph.KindAction {
 			continue
 		}
-		v := check.ReadAxag(anns[site{n.Path, int(n.Pos)}])
+		v := check.ReadAxag(anns[site{n.Path, n.Pos}])
 		if v == nil {
 			continue
 		}

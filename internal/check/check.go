@@ -324,7 +324,7 @@ func (c *checker) fileLimit() bool {
 
 func (c *checker) syntaxErrors(f *syntax.File) {
 	for _, e := range f.Errors {
-		c.diags = append(c.diags, c.diagAt(f, e.Pos, e.End, e.Code, e.Msg))
+		c.diags = append(c.diags, c.diagAt(f, int(e.Pos), int(e.End), e.Code, e.Msg))
 	}
 }
 
@@ -345,19 +345,19 @@ func (c *checker) diagAt(f *syntax.File, pos, end int, code, msg string) diag.Di
 
 func (c *checker) errorf(f *syntax.File, n syntax.Node, code, format string, args ...any) {
 	s := n.Bounds()
-	c.diags = append(c.diags, c.diagAt(f, s.Pos, s.End, code, fmt.Sprintf(format, args...)))
+	c.diags = append(c.diags, c.diagAt(f, int(s.Pos), int(s.End), code, fmt.Sprintf(format, args...)))
 }
 
 // declAt names the top-level declaration of f that contains pos, as
 // "<kind> <name>"; bounded repair compares the declarations with errors.
 func declAt(f *syntax.File, pos int) string {
 	for _, d := range f.Decls {
-		if s := d.Bounds(); pos >= s.Pos && pos < s.End {
+		if s := d.Bounds(); pos >= int(s.Pos) && pos < int(s.End) {
 			return DeclName(d)
 		}
 	}
 	for _, u := range f.Uses {
-		if pos >= u.Pos && pos < u.End {
+		if pos >= int(u.Pos) && pos < int(u.End) {
 			return "use " + u.Name.Name
 		}
 	}
@@ -395,8 +395,8 @@ func (c *checker) nodeOf(f *syntax.File, kind, id, name string, n syntax.Node, n
 	if nameAt != nil {
 		at = nameAt.Bounds().Pos
 	}
-	p := f.Position(at)
-	return graph.Node{ID: id, Kind: kind, Name: name, Path: f.Path, Pos: int32(s.Pos), End: int32(s.End), Line: int32(p.Line),
+	p := f.Position(int(at))
+	return graph.Node{ID: id, Kind: kind, Name: name, Path: f.Path, Pos: s.Pos, End: s.End, Line: int32(p.Line),
 		Column: int32(p.Column), Owner: ownerID}
 }
 
@@ -445,7 +445,7 @@ func (c *checker) declareModules() {
 		if f.Module != nil {
 			at = f.Module
 		}
-		m.node = c.node(f, graph.KindModule, "module:"+f.Path, f.Path, syntax.Span{Pos: 0, End: len(f.Src)}, at, "")
+		m.node = c.node(f, graph.KindModule, "module:"+f.Path, f.Path, syntax.Span{Pos: 0, End: int32(len(f.Src))}, at, "")
 		if f.Module != nil {
 			name := f.Text(f.Module.Name)
 			c.g.At(m.node).Name = name
@@ -603,7 +603,7 @@ func (c *checker) ownerNamed(name string) *owner {
 func paramText(f *syntax.File, ps []*syntax.Param) string {
 	parts := make([]string, len(ps))
 	for i, p := range ps {
-		parts[i] = f.Compact(p.Pos, p.End)
+		parts[i] = f.Compact(int(p.Pos), int(p.End))
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
 }
@@ -697,7 +697,7 @@ func (c *checker) entryPoints(res *Result, base *graph.Graph) {
 
 // routeProp is the property of r's node.
 func routeProp(r *syntax.RouteDecl) graph.Property {
-	return graph.Property{Name: "path", Type: "String", Value: r.Path.Value, Editable: true, Literal: true, ValuePos: r.Path.Pos, ValueEnd: r.Path.End}
+	return graph.Property{Name: "path", Type: "String", Value: r.Path.Value, Editable: true, Literal: true, ValuePos: int(r.Path.Pos), ValueEnd: int(r.Path.End)}
 }
 
 // resolveNav adds the edges of navigate() and Link(to:) calls, which were
@@ -825,6 +825,6 @@ func resolveImportPath(from, rel string) (string, bool) {
 
 // sig makes node i's signature the one-line form of [pos, end) of its
 // file, computed when asked for.
-func (c *checker) sig(i int32, pos, end int) {
-	c.g.At(i).SigPos, c.g.At(i).SigEnd = int32(pos), int32(end)
+func (c *checker) sig(i int32, pos, end int32) {
+	c.g.At(i).SigPos, c.g.At(i).SigEnd = pos, end
 }

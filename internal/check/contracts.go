@@ -266,7 +266,7 @@ func (c *checker) importContract(k *contract) {
 		}
 		op.node = c.node(f, graph.KindOperation, graph.KindOperation+":"+k.name+"."+od.Name.Name, od.Name.Name, od, od.Name, "")
 		on := c.g.At(op.node)
-		on.Signature = f.Compact(od.Pos, od.End)
+		on.Signature = f.Compact(int(od.Pos), int(od.End))
 		on.Props = []graph.Property{{Name: "kind", Type: "String", Value: od.Kind.String(), ValuePos: -1, ValueEnd: -1},
 			{Name: "result", Type: "Type", Value: op.result.String(), ValuePos: -1, ValueEnd: -1}}
 		for _, p := range op.params {

@@ -68,7 +68,7 @@ func (c *checker) useContract(m *module, u *syntax.UseDecl, sym *useSym) {
 	c.edge(m.node, k.node, graph.EdgeImports, graph.Declared)
 	if !k.signed && !c.lockBroken {
 		// Point at the id inside the quotes, where the artifact is named.
-		d := c.diagAt(f, u.From.Pos+1, u.From.End-1, diag.UnsignedContract,
+		d := c.diagAt(f, int(u.From.Pos)+1, int(u.From.End)-1, diag.UnsignedContract,
 			fmt.Sprintf("development contract `%s` uses an unsigned local artifact; a production release requires Axiom Cloud signing", k.id))
 		c.diags = append(c.diags, d)
 	}

@@ -46,7 +46,8 @@ func conditionalSignature(f *syntax.File, v *syntax.IfView) string {
 			parts = append(parts, "else")
 			continue
 		}
-		parts = append(parts, "if "+f.Compact(br.Cond.Bounds().Pos, br.Cond.Bounds().End))
+		b := br.Cond.Bounds()
+		parts = append(parts, "if "+f.Compact(int(b.Pos), int(b.End)))
 	}
 	return strings.Join(parts, " / ")
 }

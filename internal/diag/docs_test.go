@@ -167,7 +167,7 @@ func TestDocsExamplesParse(t *testing.T) {
 			t.Fatalf("%s: parsing the %q block does not finish", name, b.info)
 		}
 		for _, e := range f.Errors {
-			p := f.Position(e.Pos)
+			p := f.Position(int(e.Pos))
 			t.Errorf("%s: %q block, line %d column %d: %s %s", name, b.info, p.Line, p.Column, e.Code, e.Msg)
 		}
 	}

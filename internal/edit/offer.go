@@ -341,7 +341,7 @@ func (r *editRules) declaration() ([]EditOption, string) {
 	case graph.KindPage, graph.KindComponent:
 		if r.f != nil {
 			for _, d := range r.f.Decls {
-				if od, ok := d.(*syntax.OwnerDecl); ok && int(od.Pos) == int(r.n.Pos) && od.LBrace >= int(od.Pos) && od.LBrace < len(r.f.Src) && r.f.Src[od.LBrace] == '{' {
+				if od, ok := d.(*syntax.OwnerDecl); ok && od.Pos == r.n.Pos && od.LBrace >= od.Pos && int(od.LBrace) < len(r.f.Src) && r.f.Src[od.LBrace] == '{' {
 					h := string(r.f.Src[od.Pos : od.LBrace+1])
 					return []EditOption{{Ops: []string{"create"}, Positions: []string{"first"}, Text: &h}}, ""
 				}

@@ -143,10 +143,10 @@ func (a *applier) property(n *graph.Node, name string) (*graph.Property, *protoc
 	if found != nil && n.Kind == graph.KindElement {
 		// The graph keeps the first of a property given twice (AC304);
 		// the source has both.
-		if el := findElement(a.proj.File(n.Path), int(n.Pos)); el != nil {
+		if el := findElement(a.proj.File(n.Path), n.Pos); el != nil {
 			count = 0
 			for k, arg := range el.Args {
-				if arg.Name != nil && arg.Name.Name == name || arg.Name == nil && k == 0 && arg.Value != nil && arg.Value.Bounds().Pos == found.ValuePos {
+				if arg.Name != nil && arg.Name.Name == name || arg.Name == nil && k == 0 && arg.Value != nil && int(arg.Value.Bounds().Pos) == found.ValuePos {
 					count++
 				}
 			}
@@ -305,7 +305,7 @@ func (a *applier) listRemove(o *operation) (*change, *protocol.Error) {
 func fragmentError(what string, errs []syntax.Error, text string) *protocol.Error {
 	msg := what
 	if len(errs) > 0 {
-		pos := errs[0].Pos
+		pos := int(errs[0].Pos)
 		pos = max(0, min(pos, len(text)))
 		line := strings.Count(text[:pos], "\n") + 1
 		msg += fmt.Sprintf(": line %d: %s [%s]", line, errs[0].Msg, errs[0].Code)
@@ -412,7 +412,7 @@ func (a *applier) declCreate(o *operation) (*change, *protocol.Error) {
 	var sp splice
 	var at int
 	if o.Position == "first" {
-		od := ownerDecl(a.proj.File(n.Path), int(n.Pos))
+		od := ownerDecl(a.proj.File(n.Path), n.Pos)
 		if od == nil {
 			return nil, notOffered("declaration create", n.ID, "the owner's header has no opening brace")
 		}
@@ -423,12 +423,12 @@ func (a *applier) declCreate(o *operation) (*change, *protocol.Error) {
 	return &change{path: n.Path, sp: sp, createdAt: at, createdKinds: []string{kind}, node: n.ID, owner: ownerOf(n)}, nil
 }
 
-func ownerDecl(f *syntax.File, pos int) *syntax.OwnerDecl {
+func ownerDecl(f *syntax.File, pos int32) *syntax.OwnerDecl {
 	if f == nil {
 		return nil
 	}
 	for _, d := range f.Decls {
-		if od, ok := d.(*syntax.OwnerDecl); ok && od.Pos == pos && od.LBrace >= od.Pos && od.LBrace < len(f.Src) && f.Src[od.LBrace] == '{' {
+		if od, ok := d.(*syntax.OwnerDecl); ok && od.Pos == pos && od.LBrace >= od.Pos && int(od.LBrace) < len(f.Src) && f.Src[od.LBrace] == '{' {
 			return od
 		}
 	}
@@ -437,16 +437,16 @@ func ownerDecl(f *syntax.File, pos int) *syntax.OwnerDecl {
 
 // firstMember places a member first in an owner, after its header line.
 func firstMember(src []byte, od *syntax.OwnerDecl, text string) (splice, int) {
-	ownerIndent := indentAt(src, od.Pos)
+	ownerIndent := indentAt(src, int(od.Pos))
 	indent := ownerIndent + "  "
 	if len(od.Members) > 0 {
-		mp := od.Members[0].Bounds().Pos
+		mp := int(od.Members[0].Bounds().Pos)
 		if blankRun(src[lineStartAt(src, mp):mp]) {
 			indent = indentAt(src, mp)
 		}
 	}
 	body := reindent(text, indent)
-	after := od.LBrace + 1
+	after := int(od.LBrace) + 1
 	le := lineEndAt(src, after)
 	if blankRun(src[after:le]) && le < len(src) {
 		return splice{pos: le + 1, end: le + 1, text: indent + body + "\n"}, le + 1 + len(indent)
@@ -529,10 +529,10 @@ func (a *applier) importAdd(o *operation) (*change, *protocol.Error) {
 	var at int
 	switch {
 	case len(f.Uses) > 0:
-		le := lineEndAt(d, f.Uses[len(f.Uses)-1].End)
+		le := lineEndAt(d, int(f.Uses[len(f.Uses)-1].End))
 		sp, at = splice{pos: le, end: le, text: "\n" + line}, le+1
 	case f.Module != nil:
-		le := lineEndAt(d, f.Module.End)
+		le := lineEndAt(d, int(f.Module.End))
 		sp, at = splice{pos: le, end: le, text: "\n\n" + line}, le+2
 	default:
 		sep := "\n"
@@ -587,7 +587,7 @@ func (a *applier) importRemove(o *operation) (*change, *protocol.Error) {
 	if o.OldText != f.Text(use) {
 		return nil, oldTextMismatch(n.ID)
 	}
-	return &change{path: o.Path, sp: removal(a.data(o.Path), use.Pos, use.End), createdAt: -1, node: n.ID, removes: true}, nil
+	return &change{path: o.Path, sp: removal(a.data(o.Path), int(use.Pos), int(use.End)), createdAt: -1, node: n.ID, removes: true}, nil
 }
 
 func (a *applier) replaceRegion(o *operation) (*change, *protocol.Error) {
@@ -633,7 +633,7 @@ func (a *applier) replaceRegion(o *operation) (*change, *protocol.Error) {
 }
 
 // findElement returns the element of f that starts at pos.
-func findElement(f *syntax.File, pos int) *syntax.Element {
+func findElement(f *syntax.File, pos int32) *syntax.Element {
 	if f == nil {
 		return nil
 	}

@@ -150,10 +150,11 @@ func insertion(src []byte, pos, end int, after bool, text, sep string) (splice, 
 func declsIn(f *syntax.File, pos, end int) []string {
 	var out []string
 	hit := func(s syntax.Span) bool {
+		p, e := int(s.Pos), int(s.End)
 		if end > pos {
-			return s.Pos < end && pos < s.End
+			return p < end && pos < e
 		}
-		return s.Pos <= pos && pos < s.End
+		return p <= pos && pos < e
 	}
 	for _, u := range f.Uses {
 		if hit(u.Span) && u.Name != nil {
@@ -196,8 +197,8 @@ func ownersIn(f *syntax.File, pos, end int) []string {
 		if !ok || od.Name == nil {
 			continue
 		}
-		s := od.Span
-		if end > pos && s.Pos < end && pos < s.End || end <= pos && s.Pos <= pos && pos < s.End {
+		p, e := int(od.Pos), int(od.End)
+		if end > pos && p < end && pos < e || end <= pos && p <= pos && pos < e {
 			out = append(out, od.Kind.String()+":"+od.Name.Name)
 		}
 	}
@@ -255,8 +256,8 @@ func parseItem(text string) (syntax.ViewItem, []syntax.Error) {
 func shiftErrors(errs []syntax.Error, by int) []syntax.Error {
 	out := make([]syntax.Error, len(errs))
 	for i, e := range errs {
-		e.Pos -= by
-		e.End -= by
+		e.Pos -= int32(by)
+		e.End -= int32(by)
 		out[i] = e
 	}
 	return out

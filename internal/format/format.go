@@ -24,7 +24,7 @@ import (
 func Source(f *syntax.File) ([]byte, error) {
 	if len(f.Errors) > 0 {
 		e := f.Errors[0]
-		p := f.Position(e.Pos)
+		p := f.Position(int(e.Pos))
 		return nil, fmt.Errorf("%s:%d:%d: %s %s (only files without syntax errors are formatted)", f.Path, p.Line, p.Column, e.Code, e.Msg)
 	}
 	pr := newPrinter(f)
@@ -74,14 +74,14 @@ func (p *printer) elements() []element {
 		if t.Kind == syntax.EOF {
 			break
 		}
-		for ci < len(f.Comments) && f.Comments[ci].Pos < int(t.Pos) {
-			els = append(els, element{f.Comments[ci].Pos, f.Comments[ci].End, -1})
+		for ci < len(f.Comments) && f.Comments[ci].Pos < t.Pos {
+			els = append(els, element{int(f.Comments[ci].Pos), int(f.Comments[ci].End), -1})
 			ci++
 		}
 		els = append(els, element{int(t.Pos), int(t.End), ti})
 	}
 	for ; ci < len(f.Comments); ci++ {
-		els = append(els, element{f.Comments[ci].Pos, f.Comments[ci].End, -1})
+		els = append(els, element{int(f.Comments[ci].Pos), int(f.Comments[ci].End), -1})
 	}
 	return els
 }

@@ -53,18 +53,18 @@ type collector struct {
 }
 
 // tokenAt returns the index of the token starting at off, or -1.
-func (c *collector) tokenAt(off int) int {
+func (c *collector) tokenAt(off int32) int {
 	toks := c.f.Tokens
 	lo, hi := 0, len(toks)
 	for lo < hi {
 		m := (lo + hi) / 2
-		if int(toks[m].Pos) < off {
+		if toks[m].Pos < off {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo < len(toks) && int(toks[lo].Pos) == off {
+	if lo < len(toks) && toks[lo].Pos == off {
 		return lo
 	}
 	return -1
@@ -72,7 +72,7 @@ func (c *collector) tokenAt(off int) int {
 
 func (c *collector) top(n syntax.Node, k topKind) {
 	pos := n.Bounds().Pos
-	c.r.itemStart[pos] = true
+	c.r.itemStart[int(pos)] = true
 	if i := c.tokenAt(pos); i >= 0 {
 		c.r.top = append(c.r.top, topItem{i, k})
 	}
@@ -81,20 +81,20 @@ func (c *collector) top(n syntax.Node, k topKind) {
 // item marks the start of an item, and the token after its annotations,
 // which starts a line of its own when the annotations stand above it.
 func (c *collector) item(n syntax.Node, anns []*syntax.Annotation) {
-	c.r.itemStart[n.Bounds().Pos] = true
+	c.r.itemStart[int(n.Bounds().Pos)] = true
 	if len(anns) > 0 {
 		if i := c.tokenAfter(anns[len(anns)-1].End); i >= 0 {
 			c.r.itemStart[int(c.f.Tokens[i].Pos)] = true
 		}
 	}
 	for _, a := range anns {
-		c.r.itemStart[a.Pos] = true
+		c.r.itemStart[int(a.Pos)] = true
 		c.args(a.Args)
 	}
 }
 
 // tokenAfter returns the index of the first token at or after off.
-func (c *collector) tokenAfter(off int) int {
+func (c *collector) tokenAfter(off int32) int {
 	toks := c.f.Tokens
 	for lo, hi := 0, len(toks); ; {
 		if lo >= hi {
@@ -104,7 +104,7 @@ func (c *collector) tokenAfter(off int) int {
 			return -1
 		}
 		m := (lo + hi) / 2
-		if int(toks[m].Pos) < off {
+		if toks[m].Pos < off {
 			lo = m + 1
 		} else {
 			hi = m
@@ -113,7 +113,7 @@ func (c *collector) tokenAfter(off int) int {
 }
 
 // elseBefore marks the `else` token in front of the node at pos.
-func (c *collector) elseBefore(pos int) {
+func (c *collector) elseBefore(pos int32) {
 	if i := c.tokenAt(pos); i > 0 {
 		c.r.itemStart[int(c.f.Tokens[i-1].Pos)] = true
 	}
@@ -239,16 +239,16 @@ func (c *collector) expr(x syntax.Expr) {
 		c.expr(x.Fun)
 		c.args(x.Args)
 	case *syntax.LambdaExpr:
-		c.r.lambda[x.Pos] = true
+		c.r.lambda[int(x.Pos)] = true
 		c.expr(x.Body)
 	case *syntax.UnaryExpr:
-		c.r.unary[x.Pos] = true
+		c.r.unary[int(x.Pos)] = true
 		c.expr(x.X)
 	case *syntax.BinaryExpr:
 		c.expr(x.X)
 		c.expr(x.Y)
 	case *syntax.ParenExpr:
-		c.r.paren[x.Pos] = true
+		c.r.paren[int(x.Pos)] = true
 		c.expr(x.X)
 	}
 }

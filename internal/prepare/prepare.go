@@ -168,18 +168,18 @@ func contractName(p string, data []byte) (string, []diag.Diagnostic) {
 		out = append(out, diag.Diagnostic{Code: code, Severity: diag.Error, Path: p, Line: pp.Line, Column: pp.Column, Message: msg})
 	}
 	for _, e := range f.Errors {
-		at(e.Pos, e.Code, e.Msg)
+		at(int(e.Pos), e.Code, e.Msg)
 	}
 	name := ""
 	for _, d := range f.Decls {
 		if k, ok := d.(*syntax.ContractDecl); ok {
 			if name != "" {
-				at(k.Pos, diag.Misplaced, "a contract file declares one contract")
+				at(int(k.Pos), diag.Misplaced, "a contract file declares one contract")
 				continue
 			}
 			name = k.Name.Name
 		} else if _, bad := d.(*syntax.BadDecl); !bad {
-			at(d.Bounds().Pos, diag.Misplaced, "a contract file holds only a contract declaration")
+			at(int(d.Bounds().Pos), diag.Misplaced, "a contract file holds only a contract declaration")
 		}
 	}
 	if name == "" && len(out) == 0 {

@@ -174,14 +174,14 @@ func changedDecls(before, after *syntax.File) []string {
 		}
 		for _, d := range f.Decls {
 			s := d.Bounds()
-			if s.Pos <= hi && lo <= s.End {
+			if int(s.Pos) <= hi && lo <= int(s.End) {
 				if name := check.DeclName(d); name != "" {
 					out = append(out, f.Path+": "+name)
 				}
 			}
 		}
 		for _, u := range f.Uses {
-			if u.Pos <= hi && lo <= u.End {
+			if int(u.Pos) <= hi && lo <= int(u.End) {
 				out = append(out, f.Path+": use "+u.Name.Name)
 			}
 		}

@@ -1,8 +1,10 @@
 package syntax
 
-// Span is a half-open byte range [Pos, End) of a file's source.
+// Span is a half-open byte range [Pos, End) of a file's source. Its
+// offsets are 32-bit, like tokens' and lines': files are far smaller than
+// 2 GiB, and every node of a tree embeds a Span.
 type Span struct {
-	Pos, End int
+	Pos, End int32
 }
 
 // Span returns the span itself, so that every node that embeds a Span
@@ -196,8 +198,8 @@ type OwnerDecl struct {
 	Name        *Ident
 	Params      []*Param // component props; nil for pages
 	Members     []Member
-	LBrace      int // offset of the opening brace; the header is Pos..LBrace+1
-	RBrace      int // offset of the closing brace, or -1 when missing
+	LBrace      int32 // offset of the opening brace; the header is Pos..LBrace+1
+	RBrace      int32 // offset of the closing brace, or -1 when missing
 }
 
 // Param is `name: Type [= default]` in a component header, an action or

@@ -63,7 +63,7 @@ func BenchmarkParse(b *testing.B) {
 		total += len(src)
 		if f := Parse("bench.acore", src); len(f.Errors) > 0 {
 			e := f.Errors[0]
-			b.Fatalf("generated source has errors: %v at %v", e, f.Position(e.Pos))
+			b.Fatalf("generated source has errors: %v at %v", e, f.Position(int(e.Pos)))
 		}
 	}
 	b.SetBytes(int64(total))

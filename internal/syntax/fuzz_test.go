@@ -42,7 +42,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatal(err)
 		}
 		for _, e := range file.Errors {
-			if e.Pos < 0 || e.Pos > e.End || e.End > len(src) {
+			if e.Pos < 0 || e.Pos > e.End || int(e.End) > len(src) {
 				t.Fatalf("error span [%d,%d) outside the file (%d bytes): %s %s", e.Pos, e.End, len(src), e.Code, e.Msg)
 			}
 		}
@@ -84,7 +84,7 @@ func checkTokens(src []byte, toks []Token, comments []Comment) error {
 		if c.End <= c.Pos {
 			return fmt.Errorf("empty comment at %d", c.Pos)
 		}
-		pieces = append(pieces, piece{c.Pos, c.End})
+		pieces = append(pieces, piece{int(c.Pos), int(c.End)})
 	}
 	for i := 1; i < len(toks)-1; i++ {
 		if toks[i].Pos < toks[i-1].End {
@@ -120,7 +120,7 @@ var spanType = reflect.TypeOf(Span{})
 // checkTree walks every node through reflection, as Dump does, so that new
 // node types are covered without changing the test.
 func checkTree(f *File) error {
-	root := Span{0, len(f.Src)}
+	root := Span{0, int32(len(f.Src))}
 	var top []reflect.Value
 	if f.Module != nil {
 		top = append(top, reflect.ValueOf(f.Module))

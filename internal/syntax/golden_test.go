@@ -93,7 +93,7 @@ func TestParseGolden(t *testing.T) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			f := parseFile(t, path)
 			for _, e := range f.Errors {
-				p := f.Position(e.Pos)
+				p := f.Position(int(e.Pos))
 				t.Errorf("%d:%d %s %s", p.Line, p.Column, e.Code, e.Msg)
 			}
 			if got := Print(f); string(got) != string(f.Src) {

@@ -43,7 +43,7 @@ func lex(src []byte, errf func(pos, end int, code, msg string)) (toks []Token, c
 			for i < len(src) && src[i] != '\n' {
 				i++
 			}
-			comments = append(comments, Comment{start, i})
+			comments = append(comments, Comment{int32(start), int32(i)})
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
 			start := i
@@ -69,7 +69,7 @@ func lex(src []byte, errf func(pos, end int, code, msg string)) (toks []Token, c
 				}
 				errf(start, start+2, diag.UnterminatedComment, "block comment is not terminated")
 			}
-			comments = append(comments, Comment{start, i})
+			comments = append(comments, Comment{int32(start), int32(i)})
 			continue
 		}
 		t := Token{Pos: int32(i), NewlineBefore: nl}

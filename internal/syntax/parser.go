@@ -21,7 +21,7 @@ type parser struct {
 	i      int
 	tok    Token
 	depth  int
-	lastAt int // offset of the last error, to report one error per place
+	lastAt int32 // offset of the last error, to report one error per place
 	quiet  bool
 
 	// names interns identifier text: a file repeats few distinct names.
@@ -94,7 +94,7 @@ func (p *parser) newIdent(sp Span, name string) *Ident {
 
 func (p *parser) newString(t Token) *StringLit {
 	s := p.sl.strs.new()
-	s.Span = Span{int(t.Pos), int(t.End)}
+	s.Span = Span{t.Pos, t.End}
 	s.Value = Unquote(p.f.Src[t.Pos:t.End])
 	return s
 }
@@ -164,10 +164,10 @@ func bracketBounds(f *File) (code, msg string) {
 func (p *parser) lexError(pos, end int, code, msg string) {
 	// Lexical errors count toward maxErrors too: a file of illegal
 	// characters must not yield one diagnostic per byte.
-	p.errorAt(pos, end, code, msg)
+	p.errorAt(int32(pos), int32(end), code, msg)
 }
 
-func (p *parser) errorAt(pos, end int, code, msg string) {
+func (p *parser) errorAt(pos, end int32, code, msg string) {
 	if p.quiet || pos == p.lastAt {
 		return
 	}
@@ -219,18 +219,18 @@ func (p *parser) is(kw string) bool {
 
 // end is the end of a node that starts at pos: the end of the last token
 // consumed, or pos itself when the node consumed nothing (after an error).
-func (p *parser) end(pos int) int {
+func (p *parser) end(pos int32) int32 {
 	if e := p.prevEnd(); e > pos {
 		return e
 	}
 	return pos
 }
 
-func (p *parser) prevEnd() int {
+func (p *parser) prevEnd() int32 {
 	if p.i == 0 {
 		return 0
 	}
-	return int(p.toks[p.i-1].End)
+	return p.toks[p.i-1].End
 }
 
 // missing is the empty span of a node that is absent from the source. It
@@ -244,7 +244,7 @@ func (p *parser) missing() Span {
 // span returns the span of a node that started at the token at pos; when
 // the node consumed no token it is empty at the previous token's end (see
 // missing), so that it stays inside its parent.
-func (p *parser) span(pos int) Span {
+func (p *parser) span(pos int32) Span {
 	if e := p.prevEnd(); e > pos {
 		return Span{pos, e}
 	} else if e < pos {
@@ -254,7 +254,7 @@ func (p *parser) span(pos int) Span {
 }
 
 func (p *parser) unexpected(want string) {
-	p.errorAt(int(p.tok.Pos), int(p.tok.End), diag.UnexpectedToken, fmt.Sprintf("expected %s, found %s", want, p.describe(p.tok)))
+	p.errorAt(p.tok.Pos, p.tok.End, diag.UnexpectedToken, fmt.Sprintf("expected %s, found %s", want, p.describe(p.tok)))
 }
 
 // expect consumes a token of kind k or reports it missing without
@@ -269,7 +269,7 @@ func (p *parser) expect(k Kind, context string) bool {
 		code = diag.Unclosed
 	}
 	msg := fmt.Sprintf("expected `%s` %s, found %s", k, context, p.describe(p.tok))
-	p.errorAt(int(p.tok.Pos), int(p.tok.End), code, msg)
+	p.errorAt(p.tok.Pos, p.tok.End, code, msg)
 	return false
 }
 
@@ -278,7 +278,7 @@ func (p *parser) ident(context string) *Ident {
 		p.unexpected("a name " + context)
 		return &Ident{Span: p.missing()}
 	}
-	id := p.newIdent(Span{int(p.tok.Pos), int(p.tok.End)}, p.name(p.tok))
+	id := p.newIdent(Span{p.tok.Pos, p.tok.End}, p.name(p.tok))
 	p.next()
 	return id
 }
@@ -320,7 +320,7 @@ func (p *parser) skip(stop func() bool) {
 // bad skips to stop and returns a BadDecl over what was skipped, making
 // progress even when the current token already satisfies stop.
 func (p *parser) bad(stop func() bool) *BadDecl {
-	start := int(p.tok.Pos)
+	start := p.tok.Pos
 	// A stray closer is consumed too: every caller's loop stops at the
 	// closer it expects before calling bad, so one here is unbalanced, and
 	// leaving it would loop forever.
@@ -380,7 +380,7 @@ func (p *parser) parseFile() {
 	f := p.f
 	seenDecl := false
 	for p.tok.Kind != EOF {
-		start := int(p.tok.Pos)
+		start := p.tok.Pos
 		var anns []*Annotation
 		if p.tok.Kind == At {
 			anns = p.annotations()
@@ -445,7 +445,7 @@ func (p *parser) parseFile() {
 func (p *parser) annotations() []*Annotation {
 	var out []*Annotation
 	for p.tok.Kind == At {
-		a := &Annotation{Span: Span{Pos: int(p.tok.Pos)}}
+		a := &Annotation{Span: Span{Pos: p.tok.Pos}}
 		p.next()
 		a.Name = p.ident("after @")
 		if p.tok.Kind == LParen && !p.tok.NewlineBefore {
@@ -458,7 +458,7 @@ func (p *parser) annotations() []*Annotation {
 }
 
 func (p *parser) moduleDecl() *ModuleDecl {
-	m := &ModuleDecl{Span: Span{Pos: int(p.tok.Pos)}}
+	m := &ModuleDecl{Span: Span{Pos: p.tok.Pos}}
 	p.next()
 	m.Name = p.qualName()
 	m.End = p.end(m.Pos)
@@ -466,7 +466,7 @@ func (p *parser) moduleDecl() *ModuleDecl {
 }
 
 func (p *parser) qualName() *QualName {
-	q := &QualName{Span: Span{Pos: int(p.tok.Pos)}}
+	q := &QualName{Span: Span{Pos: p.tok.Pos}}
 	if p.tok.Kind != Name {
 		// The first part is missing and sits at the previous token's end;
 		// the name starts there too, so that it contains its parts.
@@ -482,7 +482,7 @@ func (p *parser) qualName() *QualName {
 }
 
 func (p *parser) useDecl() *UseDecl {
-	u := &UseDecl{Span: Span{Pos: int(p.tok.Pos)}}
+	u := &UseDecl{Span: Span{Pos: p.tok.Pos}}
 	p.next()
 	switch {
 	case p.is("contract"):
@@ -509,7 +509,7 @@ func (p *parser) useDecl() *UseDecl {
 	u.From = p.stringLit("after from")
 	if p.is("audience") && !p.tok.NewlineBefore {
 		if u.Kind != UseContract {
-			p.errorAt(int(p.tok.Pos), int(p.tok.End), diag.UnexpectedToken, "only a contract import has an audience")
+			p.errorAt(p.tok.Pos, p.tok.End, diag.UnexpectedToken, "only a contract import has an audience")
 		}
 		p.next()
 		u.Audience = p.stringLit("after audience")
@@ -532,7 +532,7 @@ func (p *parser) appDecl() *AppDecl {
 				}
 				continue
 			}
-			r := &RouteDecl{Span: Span{Pos: int(p.tok.Pos)}}
+			r := &RouteDecl{Span: Span{Pos: p.tok.Pos}}
 			p.next()
 			r.Path = p.stringLit("after route")
 			p.expect(Arrow, "after the route path")
@@ -555,18 +555,18 @@ func (p *parser) ownerDecl() *OwnerDecl {
 	d.Name = p.ident("after " + d.Kind.String())
 	if p.tok.Kind == LParen {
 		if d.Kind == Page {
-			p.errorAt(int(p.tok.Pos), int(p.tok.End), diag.UnexpectedToken, "a page takes no props; only components do")
+			p.errorAt(p.tok.Pos, p.tok.End, diag.UnexpectedToken, "a page takes no props; only components do")
 		}
 		d.Params = p.params(true)
 	}
-	d.LBrace = int(p.tok.Pos)
+	d.LBrace = p.tok.Pos
 	if !p.expect(LBrace, "to open the "+d.Kind.String()) {
 		p.skip(func() bool { return p.tok.Kind == LBrace || p.atTopStart() })
 		if p.tok.Kind != LBrace {
 			d.End = p.end(d.Pos)
 			return d
 		}
-		d.LBrace = int(p.tok.Pos)
+		d.LBrace = p.tok.Pos
 		p.next()
 	}
 	for p.tok.Kind != RBrace && p.tok.Kind != EOF {
@@ -584,7 +584,7 @@ func (p *parser) ownerDecl() *OwnerDecl {
 		}
 	}
 	if p.tok.Kind == RBrace {
-		d.RBrace = int(p.tok.Pos)
+		d.RBrace = p.tok.Pos
 	}
 	p.expect(RBrace, "to close "+d.Kind.String()+" "+d.Name.Name)
 	d.End = p.end(d.Pos)
@@ -598,7 +598,7 @@ func (p *parser) atMemberStart() bool {
 }
 
 func (p *parser) member() Member {
-	start := int(p.tok.Pos)
+	start := p.tok.Pos
 	var anns []*Annotation
 	if p.tok.Kind == At {
 		anns = p.annotations()
@@ -660,13 +660,13 @@ func (p *parser) member() Member {
 	}
 	setSpan(m, start, p.end(start))
 	if p.tok.Kind != RBrace && p.tok.Kind != EOF && !p.tok.NewlineBefore {
-		p.errorAt(int(p.tok.Pos), int(p.tok.End), diag.StatementSeparator, fmt.Sprintf("expected a new line after the member, found %s", p.describe(p.tok)))
+		p.errorAt(p.tok.Pos, p.tok.End, diag.StatementSeparator, fmt.Sprintf("expected a new line after the member, found %s", p.describe(p.tok)))
 		p.skip(func() bool { return p.tok.NewlineBefore })
 	}
 	return m
 }
 
-func setSpan(n Node, pos, end int) {
+func setSpan(n Node, pos, end int32) {
 	switch n := n.(type) {
 	case *StateDecl:
 		n.Pos, n.End = pos, end
@@ -694,7 +694,7 @@ func (p *parser) modelDecl() *ModelDecl {
 			if p.tok.Kind == Comma {
 				p.next()
 			} else if p.tok.Kind != RBrace && p.tok.Kind != EOF && !p.tok.NewlineBefore {
-				p.errorAt(int(p.tok.Pos), int(p.tok.End), diag.StatementSeparator, fmt.Sprintf("expected a new line or `,` after the field, found %s", p.describe(p.tok)))
+				p.errorAt(p.tok.Pos, p.tok.End, diag.StatementSeparator, fmt.Sprintf("expected a new line or `,` after the field, found %s", p.describe(p.tok)))
 				p.skip(func() bool { return p.tok.NewlineBefore })
 			}
 		}
@@ -727,7 +727,7 @@ func (p *parser) externDecl() *ExternDecl {
 }
 
 func (p *parser) contractDecl() *ContractDecl {
-	d := &ContractDecl{Span: Span{Pos: int(p.tok.Pos)}}
+	d := &ContractDecl{Span: Span{Pos: p.tok.Pos}}
 	p.next()
 	d.Name = p.ident("after contract")
 	if p.is("audience") {
@@ -740,7 +740,7 @@ func (p *parser) contractDecl() *ContractDecl {
 	}
 	if p.expect(LBrace, "to open the contract") {
 		for p.tok.Kind != RBrace && p.tok.Kind != EOF {
-			start := int(p.tok.Pos)
+			start := p.tok.Pos
 			var anns []*Annotation
 			if p.tok.Kind == At {
 				anns = p.annotations()
@@ -810,7 +810,7 @@ func (p *parser) params(typed bool) []*Param {
 }
 
 func (p *parser) param(typed bool) *Param {
-	pr := &Param{Span: Span{Pos: int(p.tok.Pos)}}
+	pr := &Param{Span: Span{Pos: p.tok.Pos}}
 	pr.Name = p.ident("")
 	if p.tok.Kind == Colon {
 		p.next()
@@ -827,7 +827,7 @@ func (p *parser) param(typed bool) *Param {
 }
 
 func (p *parser) typeExpr() *TypeExpr {
-	t := &TypeExpr{Span: Span{Pos: int(p.tok.Pos)}}
+	t := &TypeExpr{Span: Span{Pos: p.tok.Pos}}
 	switch p.tok.Kind {
 	case LBrack:
 		p.next()
@@ -859,14 +859,14 @@ func (p *parser) enter() bool {
 	p.depth++
 	if p.depth > maxRecursion {
 		p.depth--
-		p.errorAt(int(p.tok.Pos), int(p.tok.End), diag.NestingLimit, fmt.Sprintf("expression nested more than %d deep", maxRecursion))
+		p.errorAt(p.tok.Pos, p.tok.End, diag.NestingLimit, fmt.Sprintf("expression nested more than %d deep", maxRecursion))
 		return false
 	}
 	return true
 }
 
 func (p *parser) block() *Block {
-	b := &Block{Span: Span{Pos: int(p.tok.Pos)}}
+	b := &Block{Span: Span{Pos: p.tok.Pos}}
 	if !p.expect(LBrace, "to open the block") {
 		b.Span = p.missing()
 		return b
@@ -890,7 +890,7 @@ func (p *parser) block() *Block {
 }
 
 func (p *parser) stmt() Stmt {
-	start := int(p.tok.Pos)
+	start := p.tok.Pos
 	var s Stmt
 	if p.is("if") {
 		s = p.ifStmt()
@@ -919,14 +919,14 @@ func (p *parser) stmt() Stmt {
 		}
 	}
 	if p.tok.Kind != RBrace && p.tok.Kind != EOF && !p.tok.NewlineBefore {
-		p.errorAt(int(p.tok.Pos), int(p.tok.End), diag.StatementSeparator, fmt.Sprintf("expected a new line after the statement, found %s", p.describe(p.tok)))
+		p.errorAt(p.tok.Pos, p.tok.End, diag.StatementSeparator, fmt.Sprintf("expected a new line after the statement, found %s", p.describe(p.tok)))
 		p.skip(func() bool { return p.tok.NewlineBefore })
 	}
 	return s
 }
 
 func (p *parser) ifStmt() *IfStmt {
-	s := &IfStmt{Span: Span{Pos: int(p.tok.Pos)}}
+	s := &IfStmt{Span: Span{Pos: p.tok.Pos}}
 	p.next()
 	s.Cond = p.expr()
 	s.Then = p.block()
@@ -968,7 +968,7 @@ func (p *parser) viewItems() []ViewItem {
 }
 
 func (p *parser) viewItem() ViewItem {
-	start := int(p.tok.Pos)
+	start := p.tok.Pos
 	if p.is("if") {
 		return p.ifView()
 	}
@@ -983,7 +983,7 @@ func (p *parser) viewItem() ViewItem {
 		return b
 	}
 	if p.is("else") {
-		p.errorAt(int(p.tok.Pos), int(p.tok.End), diag.UnexpectedToken, "`else` without a preceding `if` branch")
+		p.errorAt(p.tok.Pos, p.tok.End, diag.UnexpectedToken, "`else` without a preceding `if` branch")
 		b := p.bad(p.atViewItemStart)
 		b.Pos = start
 		return b
@@ -1003,7 +1003,7 @@ func (p *parser) viewItem() ViewItem {
 }
 
 func (p *parser) children() *Children {
-	c := &Children{Span: Span{Pos: int(p.tok.Pos)}}
+	c := &Children{Span: Span{Pos: p.tok.Pos}}
 	p.next()
 	if p.tok.Kind == Name && p.peek(1).Kind == Arrow {
 		c.Param = p.ident("")
@@ -1016,9 +1016,9 @@ func (p *parser) children() *Children {
 }
 
 func (p *parser) ifView() *IfView {
-	v := &IfView{Span: Span{Pos: int(p.tok.Pos)}}
+	v := &IfView{Span: Span{Pos: p.tok.Pos}}
 	for {
-		br := &Branch{Span: Span{Pos: int(p.tok.Pos)}}
+		br := &Branch{Span: Span{Pos: p.tok.Pos}}
 		if p.is("if") {
 			p.next()
 			br.Cond = p.expr()
@@ -1048,7 +1048,7 @@ func (p *parser) args() []*Arg {
 	out := []*Arg{}
 	for p.tok.Kind != RParen && p.tok.Kind != EOF {
 		a := p.sl.args.new()
-		a.Span = Span{Pos: int(p.tok.Pos)}
+		a.Span = Span{Pos: p.tok.Pos}
 		if p.tok.Kind == Name && p.peek(1).Kind == Colon {
 			a.Name = p.ident("")
 			p.next()
@@ -1105,7 +1105,7 @@ func precedence(k Kind) int {
 
 func (p *parser) expr() Expr {
 	if !p.enter() {
-		start := int(p.tok.Pos)
+		start := p.tok.Pos
 		p.skip(func() bool { return p.tok.NewlineBefore || p.tok.Kind == Comma })
 		return &BadExpr{Span: p.span(start)}
 	}
@@ -1130,7 +1130,7 @@ func (p *parser) binary(minPrec int) Expr {
 
 func (p *parser) unary() Expr {
 	if p.tok.Kind == Not || p.tok.Kind == Minus {
-		start, op := int(p.tok.Pos), p.tok.Kind
+		start, op := p.tok.Pos, p.tok.Kind
 		p.next()
 		if !p.enter() {
 			return &BadExpr{Span: Span{start, p.end(start)}}
@@ -1165,7 +1165,7 @@ func (p *parser) postfix(x Expr) Expr {
 
 func (p *parser) primary() Expr {
 	t := p.tok
-	sp := Span{int(t.Pos), int(t.End)}
+	sp := Span{t.Pos, t.End}
 	switch t.Kind {
 	case Name:
 		p.next()
@@ -1188,10 +1188,10 @@ func (p *parser) primary() Expr {
 		p.next()
 		x := p.expr()
 		p.expect(RParen, "to close the parenthesis")
-		return &ParenExpr{Span: Span{int(t.Pos), p.prevEnd()}, X: x}
+		return &ParenExpr{Span: Span{t.Pos, p.prevEnd()}, X: x}
 	case LBrack:
 		p.next()
-		l := &ListLit{Span: Span{Pos: int(t.Pos)}}
+		l := &ListLit{Span: Span{Pos: t.Pos}}
 		for p.tok.Kind != RBrack && p.tok.Kind != EOF {
 			l.Elems = append(l.Elems, p.expr())
 			if p.tok.Kind != Comma {
@@ -1204,7 +1204,7 @@ func (p *parser) primary() Expr {
 		return l
 	case Pipe, OrOr:
 		p.next()
-		lam := &LambdaExpr{Span: Span{Pos: int(t.Pos)}}
+		lam := &LambdaExpr{Span: Span{Pos: t.Pos}}
 		if t.Kind == Pipe {
 			for p.tok.Kind == Name {
 				lam.Params = append(lam.Params, p.ident(""))

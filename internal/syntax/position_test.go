@@ -55,7 +55,7 @@ func TestPositionOfErrors(t *testing.T) {
 	if len(f.Errors) == 0 {
 		t.Fatal("no errors")
 	}
-	if got, want := f.Position(f.Errors[0].Pos), (Pos{2, 26}); got != want {
+	if got, want := f.Position(int(f.Errors[0].Pos)), (Pos{2, 26}); got != want {
 		t.Errorf("error at %v, want %v", got, want)
 	}
 }

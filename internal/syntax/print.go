@@ -18,11 +18,11 @@ func Print(f *File) []byte {
 	ci := 0
 	for _, t := range f.Tokens {
 		// The gap before t is trivia: whitespace and comments, in order.
-		for ci < len(f.Comments) && f.Comments[ci].Pos < int(t.Pos) {
+		for ci < len(f.Comments) && f.Comments[ci].Pos < t.Pos {
 			c := f.Comments[ci]
 			b.Write(f.Src[at:c.Pos])
 			b.Write(f.Src[c.Pos:c.End])
-			at = c.End
+			at = int(c.End)
 			ci++
 		}
 		b.Write(f.Src[at:t.Pos])
@@ -145,7 +145,7 @@ func Dump(f *File) string {
 		walk(reflect.ValueOf(d), "", "")
 	}
 	for _, e := range f.Errors {
-		p := f.Position(e.Pos)
+		p := f.Position(int(e.Pos))
 		fmt.Fprintf(&b, "error %d:%d %s %s\n", p.Line, p.Column, e.Code, e.Msg)
 	}
 	return b.String()

@@ -75,7 +75,7 @@ type Token struct {
 	NewlineBefore bool
 }
 
-// Comment is a // or /* */ comment.
+// Comment is a // or /* */ comment; 32-bit like Token.
 type Comment struct {
-	Pos, End int
+	Pos, End int32
 }
