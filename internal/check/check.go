@@ -697,7 +697,7 @@ func (c *checker) entryPoints(res *Result, base *graph.Graph) {
 
 // routeProp is the property of r's node.
 func routeProp(r *syntax.RouteDecl) graph.Property {
-	return graph.Property{Name: "path", Type: "String", Value: r.Path.Value, Editable: true, Literal: true, ValuePos: int(r.Path.Pos), ValueEnd: int(r.Path.End)}
+	return graph.Property{Name: "path", Type: "String", Value: r.Path.Value, Editable: true, Literal: true, ValuePos: r.Path.Pos, ValueEnd: r.Path.End}
 }
 
 // resolveNav adds the edges of navigate() and Link(to:) calls, which were

@@ -251,7 +251,7 @@ func (c *checker) checkOwner(o *owner) {
 // scalars are editable, anything else is shown as its source text.
 func (c *checker) literalProp(f *syntax.File, name, typ string, e syntax.Expr) graph.Property {
 	b := e.Bounds()
-	p := graph.Property{Name: name, Type: typ, ValuePos: int(b.Pos), ValueEnd: int(b.End)}
+	p := graph.Property{Name: name, Type: typ, ValuePos: b.Pos, ValueEnd: b.End}
 	if s, ok := e.(*syntax.StringLit); ok {
 		p.Value, p.Literal, p.Editable = c.box(s.Value), true, true
 		return p
@@ -388,7 +388,7 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 	c.edge(s.node, op.node, graph.EdgeInvokes, graph.Resolved)
 	c.modelEdges(s.node, op.result)
 	n := c.g.At(s.node)
-	n.Props = append(make([]graph.Property, 0, 1+len(call.Args)), graph.Property{Name: "operation", Type: "Operation", Value: c.box(op.ref), ValuePos: int(sel.Pos), ValueEnd: int(sel.End)})
+	n.Props = append(make([]graph.Property, 0, 1+len(call.Args)), graph.Property{Name: "operation", Type: "Operation", Value: c.box(op.ref), ValuePos: sel.Pos, ValueEnd: sel.End})
 	seen := map[string]bool{}
 	for i, a := range call.Args {
 		var p *opParam

@@ -146,7 +146,7 @@ func (a *applier) property(n *graph.Node, name string) (*graph.Property, *protoc
 		if el := findElement(a.proj.File(n.Path), n.Pos); el != nil {
 			count = 0
 			for k, arg := range el.Args {
-				if arg.Name != nil && arg.Name.Name == name || arg.Name == nil && k == 0 && arg.Value != nil && int(arg.Value.Bounds().Pos) == found.ValuePos {
+				if arg.Name != nil && arg.Name.Name == name || arg.Name == nil && k == 0 && arg.Value != nil && arg.Value.Bounds().Pos == found.ValuePos {
 					count++
 				}
 			}
@@ -225,7 +225,7 @@ func (a *applier) setProperty(o *operation) (*change, *protocol.Error) {
 		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "no_op", "%s of %s is already %s", o.Property, n.ID, jsonText(cur)).
 			WithTarget("node", n.ID).WithTarget("property", o.Property)
 	}
-	return &change{path: n.Path, sp: splice{pos: pr.ValuePos, end: pr.ValueEnd, text: text}, deferred: n.Kind != graph.KindRoute,
+	return &change{path: n.Path, sp: splice{pos: int(pr.ValuePos), end: int(pr.ValueEnd), text: text}, deferred: n.Kind != graph.KindRoute,
 		key: n.ID + "\x00" + pr.Name, val: val, createdAt: -1, node: n.ID, owner: ownerOf(n), property: o.Property}, nil
 }
 
@@ -272,7 +272,7 @@ func (a *applier) pointProperty(o *operation, family, verb string, allowed func(
 		return nil, oldValueMismatch(n.ID, o.Property, cur, o.OldValue)
 	}
 	target, _ := a.proj.Result.Graph.Node(tid)
-	return &change{path: n.Path, sp: splice{pos: pr.ValuePos, end: pr.ValueEnd, text: target.Name}, createdAt: -1, node: n.ID, owner: ownerOf(n), property: o.Property}, nil
+	return &change{path: n.Path, sp: splice{pos: int(pr.ValuePos), end: int(pr.ValueEnd), text: target.Name}, createdAt: -1, node: n.ID, owner: ownerOf(n), property: o.Property}, nil
 }
 
 // listOption returns the list_element option of n offering op.

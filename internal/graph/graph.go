@@ -79,8 +79,8 @@ type Property struct {
 	// Literal reports an authored literal scalar; ValuePos/ValueEnd are the
 	// value's bytes in the node's file (-1 when the value is not authored).
 	Literal  bool
-	ValuePos int
-	ValueEnd int
+	ValuePos int32
+	ValueEnd int32
 }
 
 // Node is one node of the graph.
