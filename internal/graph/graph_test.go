@@ -350,13 +350,15 @@ func TestVersions(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	for i := range int32(600) {
-		n := base.At(i)
-		f := b
+	// Even nodes are in a.acore, in its text a.
+	fileOf := func(i int32, a *syntax.File) *syntax.File {
 		if i%2 == 0 {
-			f = a1
+			return a
 		}
-		if v := base.Version(n); v != want(n, f) {
+		return b
+	}
+	for i := range int32(600) {
+		if n := base.At(i); base.Version(n) != want(n, fileOf(i, a1)) {
 			t.Fatalf("base version of %s", n.ID)
 		}
 	}
@@ -369,11 +371,7 @@ func TestVersions(t *testing.T) {
 	}
 	for i := range int32(600) {
 		n := g.At(i)
-		f := b
-		if i%2 == 0 {
-			f = a2
-		}
-		if v := g.Version(n); v != want(n, f) {
+		if g.Version(n) != want(n, fileOf(i, a2)) {
 			t.Fatalf("derived version of %s", n.ID)
 		}
 		if v := base.Version(base.At(i)); i%2 == 0 && v != want(n, a1) {
