@@ -253,10 +253,9 @@ func parseAll(files []load.File, have func(load.File) *syntax.File, keep bool) [
 		}
 	}
 	parse := func(i int) {
-		out[i] = syntax.Parse(files[i].Path, files[i].Data)
 		// Whole trees are kept in the cache, and headers with their
 		// compile; neither needs tokens after parsing.
-		out[i].DropTokens()
+		out[i] = syntax.ParseTree(files[i].Path, files[i].Data)
 		if keep {
 			parsed.put(files[i].Path, files[i].SHA256, out[i], len(files[i].Data))
 		}

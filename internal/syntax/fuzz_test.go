@@ -41,6 +41,9 @@ func FuzzParse(f *testing.F) {
 		if err := checkTree(file); err != nil {
 			t.Fatal(err)
 		}
+		if tree := ParseTree("fuzz.acore", src); tree.Tokens != nil || Dump(tree) != Dump(file) || !reflect.DeepEqual(tree.Errors, file.Errors) {
+			t.Fatal("ParseTree differs from Parse")
+		}
 		for _, e := range file.Errors {
 			if e.Pos < 0 || e.Pos > e.End || int(e.End) > len(src) {
 				t.Fatalf("error span [%d,%d) outside the file (%d bytes): %s %s", e.Pos, e.End, len(src), e.Code, e.Msg)
@@ -54,7 +57,7 @@ func FuzzParse(f *testing.F) {
 func FuzzLex(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, src []byte) {
-		toks, comments := lex(src, func(pos, end int, code, msg string) {
+		toks, comments := lex(src, nil, func(pos, end int, code, msg string) {
 			if pos < 0 || pos > end || end > len(src) {
 				t.Fatalf("lex error span [%d,%d) outside the file: %s", pos, end, code)
 			}
@@ -236,7 +239,7 @@ func TestTreeSpans(t *testing.T) {
 			if err := checkTree(f); err != nil {
 				t.Errorf("%s: %v", path, err)
 			}
-			toks, comments := lex(f.Src, func(int, int, string, string) {})
+			toks, comments := lex(f.Src, nil, func(int, int, string, string) {})
 			if err := checkTokens(f.Src, toks, comments); err != nil {
 				t.Errorf("%s: %v", path, err)
 			}

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -101,6 +102,27 @@ func TestParseGolden(t *testing.T) {
 			}
 			checkGolden(t, path, Dump(f))
 		})
+	}
+}
+
+// TestParseTree parses every golden input with ParseTree, twice over so
+// that each reuses another's tokens, and compares the trees with Parse's.
+func TestParseTree(t *testing.T) {
+	paths := append(goldenInputs(t, "parse"), goldenInputs(t, "broken")...)
+	if len(paths) < 4 {
+		t.Fatalf("%d golden inputs", len(paths))
+	}
+	var trees []*File
+	for range 2 {
+		for _, path := range paths {
+			trees = append(trees, ParseTree(path, parseFile(t, path).Src))
+		}
+	}
+	for k, tree := range trees {
+		want := parseFile(t, paths[k%len(paths)])
+		if tree.Tokens != nil || Dump(tree) != Dump(want) || !reflect.DeepEqual(tree.Errors, want.Errors) || !reflect.DeepEqual(tree.Comments, want.Comments) {
+			t.Errorf("ParseTree(%s) differs from Parse", paths[k%len(paths)])
+		}
 	}
 }
 

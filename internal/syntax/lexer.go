@@ -18,8 +18,13 @@ const (
 // lex splits src into tokens and comments. Lexical errors become Illegal
 // tokens (or a String token flagged unterminated) and are reported through
 // errf; lexing never stops early, so every byte is covered.
-func lex(src []byte, errf func(pos, end int, code, msg string)) (toks []Token, comments []Comment) {
-	toks = make([]Token, 0, len(src)/4+1)
+func lex(src []byte, buf []Token, errf func(pos, end int, code, msg string)) (toks []Token, comments []Comment) {
+	// About one token per four bytes of source; buf is reused when it has
+	// room for that.
+	toks = buf[:0]
+	if cap(toks) < len(src)/4+1 {
+		toks = make([]Token, 0, len(src)/4+1)
+	}
 	i := 0
 	nl := false
 	for i < len(src) {

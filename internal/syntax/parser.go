@@ -3,6 +3,7 @@ package syntax
 import (
 	"bytes"
 	"fmt"
+	"sync"
 
 	"github.com/axiomcore/acore/internal/diag"
 )
@@ -103,10 +104,32 @@ func (p *parser) newString(t Token) *StringLit {
 // File.Errors and the tree holds what could be parsed, with BadDecl nodes
 // over skipped source.
 func Parse(path string, src []byte) *File {
+	return parse(path, src, nil)
+}
+
+// tokenBufs recycles the token slices of ParseTree.
+var tokenBufs sync.Pool // of *[]Token
+
+// ParseTree parses as Parse does, for a tree kept without its tokens (see
+// DropTokens): its token slice, about three times the source's bytes, is
+// reused by later calls instead of being garbage.
+func ParseTree(path string, src []byte) *File {
+	buf, _ := tokenBufs.Get().(*[]Token)
+	if buf == nil {
+		buf = new([]Token)
+	}
+	f := parse(path, src, *buf)
+	*buf, f.Tokens = f.Tokens[:0], nil
+	tokenBufs.Put(buf)
+	return f
+}
+
+// parse parses src, lexing into buf when it has room.
+func parse(path string, src []byte, buf []Token) *File {
 	f := &File{Path: path, Src: src, Lines: lineStarts(src)}
 	p := &parser{f: f, lastAt: -1, names: make(map[string]string, 256)}
 	p.sl = &p.head
-	f.Tokens, f.Comments = lex(src, p.lexError)
+	f.Tokens, f.Comments = lex(src, buf, p.lexError)
 	p.lastAt = -1 // the parser reports at a lexical error's place too
 	if code, msg := bracketBounds(f); code != "" {
 		f.Limit = code

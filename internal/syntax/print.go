@@ -163,7 +163,7 @@ func (f *File) Compact(pos, end int) string {
 	if toks == nil && pos >= 0 && pos <= end && end <= len(f.Src) {
 		// [pos, end) are node bounds, which no token crosses.
 		src = f.Src[:end]
-		toks, _ = lex(f.Src[pos:end], func(int, int, string, string) {})
+		toks, _ = lex(f.Src[pos:end], nil, func(int, int, string, string) {})
 		for k := range toks {
 			toks[k].Pos += int32(pos)
 			toks[k].End += int32(pos)

@@ -15,7 +15,7 @@ func TestQuoteRoundTrip(t *testing.T) {
 		}
 		q := Quote(s)
 		var errs []string
-		toks, comments := lex([]byte(q), func(pos, end int, code, msg string) { errs = append(errs, code+" "+msg) })
+		toks, comments := lex([]byte(q), nil, func(pos, end int, code, msg string) { errs = append(errs, code+" "+msg) })
 		if len(errs) > 0 || len(comments) > 0 || len(toks) != 2 || toks[0].Kind != String || int(toks[0].End) != len(q) {
 			t.Logf("Quote(%q) = %s does not lex as one string: %v", s, q, errs)
 			return false
@@ -66,7 +66,7 @@ func TestUnquoteQuote(t *testing.T) {
 	check := func(body string) bool {
 		lit := "\"" + body + "\""
 		bad := false
-		toks, _ := lex([]byte(lit), func(int, int, string, string) { bad = true })
+		toks, _ := lex([]byte(lit), nil, func(int, int, string, string) { bad = true })
 		if bad || len(toks) != 2 || int(toks[0].End) != len(lit) || !utf8.ValidString(body) {
 			return true // not a clean literal
 		}
