@@ -110,9 +110,10 @@ func Parse(path string, src []byte) *File {
 // tokenBufs recycles the token slices of ParseTree.
 var tokenBufs sync.Pool // of *[]Token
 
-// ParseTree parses as Parse does, for a tree kept without its tokens (see
-// DropTokens): its token slice, about three times the source's bytes, is
-// reused by later calls instead of being garbage.
+// ParseTree parses as Parse does, for a tree kept without its tokens, which
+// only Compact would read and lexes again: the token slice, about three
+// times the source's bytes, is reused by later calls instead of being
+// garbage.
 func ParseTree(path string, src []byte) *File {
 	buf, _ := tokenBufs.Get().(*[]Token)
 	if buf == nil {

@@ -156,7 +156,7 @@ func Dump(f *File) string {
 // between them. Signatures use it, so a declaration written over several
 // lines is still summarized on one.
 //
-// A file whose tokens were dropped (DropTokens) lexes [pos, end) again.
+// A file without tokens (ParseTree, DropBodies) lexes [pos, end) again.
 func (f *File) Compact(pos, end int) string {
 	toks := f.Tokens
 	src := f.Src
@@ -182,8 +182,3 @@ func (f *File) Compact(pos, end int) string {
 	}
 	return b.String()
 }
-
-// DropTokens frees the file's tokens. A tree kept after parsing needs
-// them only for Compact, which lexes again without them; they take about
-// six times the source's bytes.
-func (f *File) DropTokens() { f.Tokens = nil }

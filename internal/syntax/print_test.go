@@ -3,12 +3,11 @@ package syntax
 import "testing"
 
 // TestCompactWithoutTokens compares Compact on a file with its tokens and
-// after DropTokens, on every span between two token bounds.
+// from ParseTree, without them, on every span between two token bounds.
 func TestCompactWithoutTokens(t *testing.T) {
 	src := []byte("page Home {\n  state draft: String = \"a  b\" // note\n  action go(x: Int = 1) {\n    draft = \"\"\n  }\n  view { Text(\"hi\", /* c */ style: \"title\") }\n}\n")
 	with := Parse("main.acore", src)
-	without := Parse("main.acore", src)
-	without.DropTokens()
+	without := ParseTree("main.acore", src)
 	toks := with.Tokens
 	for i := range toks {
 		for j := i; j < len(toks); j++ {
