@@ -71,6 +71,7 @@ func Compile(in *load.Inputs) *Project {
 // compile parses in, taking the trees in fresh by path instead where it
 // has them, and checks it.
 func compile(in *load.Inputs, fresh map[string]*syntax.File) *Project {
+	defer raiseGC()()
 	p, ci := parse(in, fresh, nil)
 	p.Result = check.Check(ci)
 	for _, f := range p.headers {
