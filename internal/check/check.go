@@ -266,9 +266,24 @@ func Check(in *Input) *Result {
 		res.Graph = c.g
 	}
 	c.summaries(res)
-	c.release()
-	res.st = c
+	c.keepState(res)
 	return res
+}
+
+// keepState keeps the checker's state in res for Recheck, which starts
+// only from a compile with a graph and without errors: another compile
+// keeps none, so that a snapshot of a broken project holds only its graph.
+func (c *checker) keepState(res *Result) {
+	c.release()
+	if res.Graph == nil {
+		return
+	}
+	for _, d := range res.Diagnostics {
+		if d.Severity == diag.Error {
+			return
+		}
+	}
+	res.st = c
 }
 
 // release drops what only checking the work modules needs, before the

@@ -141,8 +141,7 @@ func Recheck(base *Result, in *Input, changed []string) *Result {
 			res.Modules[i] = c.moduleInfo(m, counts)
 		}
 	}
-	c.release()
-	res.st = c
+	c.keepState(res)
 	return res
 }
 
