@@ -5,7 +5,9 @@ import (
 	"strings"
 
 	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/syntax"
 )
@@ -140,9 +142,10 @@ func (a *applier) property(n *graph.Node, name string) (*graph.Property, *protoc
 			}
 		}
 	}
-	if found != nil && n.Kind == graph.KindElement {
+	if found != nil && n.Kind == graph.KindElement && hasDiagnostic(a.proj, n.Path, diag.DuplicateProperty) {
 		// The graph keeps the first of a property given twice (AC304);
-		// the source has both.
+		// the source has both. Without an AC304 in the file, no element
+		// there has a property twice, and the file is not parsed again.
 		if el := findElement(a.proj.File(n.Path), n.Pos); el != nil {
 			count = 0
 			for k, arg := range el.Args {
@@ -687,4 +690,15 @@ func declarationSource(src string) (string, syntax.Member, *protocol.Error) {
 		return "", nil, fragmentError("declaration must be the source of exactly one state or action", errs, text)
 	}
 	return text, m, nil
+}
+
+// hasDiagnostic reports whether p's compile has a diagnostic of code in
+// the file at path.
+func hasDiagnostic(p *project.Project, path, code string) bool {
+	for _, d := range p.Result.Diagnostics {
+		if d.Code == code && d.Path == path {
+			return true
+		}
+	}
+	return false
 }
