@@ -304,28 +304,11 @@ func target(g *graph.Graph, i int32, kind, nodeKind string) int32 {
 }
 
 // annotations indexes the annotations of query, mutation and action
-// members and of elements by their file and start.
+// members and of elements by their file and start, from the sources' kept
+// trees (see syntax.File.Annotated).
 func annotations(p *project.Project) map[site][]*syntax.Annotation {
 	out := map[site][]*syntax.Annotation{}
-	var view func(f *syntax.File, items []syntax.ViewItem)
-	view = func(f *syntax.File, items []syntax.ViewItem) {
-		for _, it := range items {
-			switch it := it.(type) {
-			case *syntax.Element:
-				if len(it.Annotations) > 0 {
-					out[site{f.Path, it.Pos}] = it.Annotations
-				}
-				if it.Children != nil {
-					view(f, it.Children.Items)
-				}
-			case *syntax.IfView:
-				for _, b := range it.Branches {
-					view(f, b.Items)
-				}
-			}
-		}
-	}
-	for _, f := range p.SourceFiles() {
+	for _, f := range p.SourceHeaders() {
 		for _, d := range f.Decls {
 			o, ok := d.(*syntax.OwnerDecl)
 			if !ok {
@@ -341,10 +324,11 @@ func annotations(p *project.Project) map[site][]*syntax.Annotation {
 					if len(m.Annotations) > 0 {
 						out[site{f.Path, m.Pos}] = m.Annotations
 					}
-				case *syntax.ViewDecl:
-					view(f, m.Items)
 				}
 			}
+		}
+		for _, a := range f.Annotated {
+			out[site{f.Path, a.Pos}] = a.Annotations
 		}
 	}
 	return out

@@ -583,9 +583,9 @@ func (a *applier) owner(s string) {
 // findCreated returns the id of the node the operation created.
 func (a *applier) findCreated(c *change) string {
 	g := a.proj.Result.Graph
-	for k := range int32(g.Len()) {
+	for _, k := range g.NodesIn(c.path) {
 		n := g.At(k)
-		if n.Path == c.path && int(n.Pos) == c.createdAt && contains(c.createdKinds, n.Kind) {
+		if int(n.Pos) == c.createdAt && contains(c.createdKinds, n.Kind) {
 			return n.ID
 		}
 	}

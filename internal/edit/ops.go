@@ -415,7 +415,7 @@ func (a *applier) declCreate(o *operation) (*change, *protocol.Error) {
 	var sp splice
 	var at int
 	if o.Position == "first" {
-		od := ownerDecl(a.proj.File(n.Path), n.Pos)
+		od := ownerDecl(a.proj.Headers(n.Path), n.Pos)
 		if od == nil {
 			return nil, notOffered("declaration create", n.ID, "the owner's header has no opening brace")
 		}
@@ -520,7 +520,7 @@ func (a *applier) importAdd(o *operation) (*change, *protocol.Error) {
 	if o.From == "" || strings.ContainsAny(o.From, "\n\r") {
 		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "from: must be a module path on one line")
 	}
-	f := a.proj.File(o.Path)
+	f := a.proj.Headers(o.Path)
 	for _, u := range f.Uses {
 		if u.Name != nil && u.Name.Name == o.Symbol && u.Kind.String() == o.ImportKind && u.From != nil && u.From.Value == o.From {
 			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "no_op", "%s already has `%s`", o.Path, f.Text(u)).WithTarget("path", o.Path)
@@ -552,7 +552,7 @@ func (a *applier) importRemove(o *operation) (*change, *protocol.Error) {
 	if e != nil {
 		return nil, e
 	}
-	f := a.proj.File(o.Path)
+	f := a.proj.Headers(o.Path)
 	var use *syntax.UseDecl
 	for _, u := range f.Uses {
 		if u.Name != nil && u.Name.Name == o.Symbol {
@@ -629,7 +629,7 @@ func (a *applier) replaceRegion(o *operation) (*change, *protocol.Error) {
 	if lines := strings.Count(o.NewText, "\n") + 1; lines > regionMaxLines {
 		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "new_text: has %d lines, more than %d", lines, regionMaxLines)
 	}
-	f := a.proj.File(o.Path)
+	f := a.proj.Headers(o.Path)
 	lo := lineStart(f, o.StartLine)
 	sp := splice{pos: lo, end: lo + len(opt.Region.OldText), text: o.NewText}
 	return &change{path: o.Path, sp: sp, createdAt: -1, node: n.ID}, nil

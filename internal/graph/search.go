@@ -49,25 +49,24 @@ type Search struct {
 	over *overlay
 }
 
-// overlay is what an index derived from a whole one (root) knows beyond
-// it: the nodes re-created since root's graph, and the text of those whose
-// name, id or literal values changed. Every other fact of root holds, as
-// a recheck keeps node indexes, ids, kinds, owners, files and document
-// order (deriveSearch verifies it).
+// overlay is what an index derived from a whole one (the seed's root)
+// knows beyond it: the text of the re-created nodes whose name, id or
+// literal values changed. Every other fact of root holds, as a recheck
+// keeps node indexes, ids, kinds, owners, files and document order
+// (deriveSearch verifies it).
 type overlay struct {
-	root *Search
-	// changed lists, in index order, the nodes re-created since root's
-	// graph; mark[k] is set for the position k of each of them whose text
-	// differs from root's, and texts holds that text.
-	changed []int32
-	mark    bitset
-	texts   map[int32]nodeText
+	searchSeed
+	// texts holds, in document order, the text of each re-created node
+	// whose text differs from root's; mark[k] is set for their positions.
+	texts []nodeText
+	mark  bitset
 }
 
-// nodeText is one node's text laid out as a whole index's: the lower-case
-// name, id and literal values, each ending with a NUL byte, and where the
-// id and values start.
+// nodeText is the text of the node at position k laid out as a whole
+// index's: the lower-case name, id and literal values, each ending with a
+// NUL byte, and where the id and values start.
 type nodeText struct {
+	k            int32
 	text         []byte
 	idAt, propAt int32
 }
@@ -134,24 +133,22 @@ func (g *Graph) Search() *Search {
 // stop being derived once half the nodes were re-created: deriving one
 // then costs about what building it does.
 func seedFor(base *Graph, changed []int32) *searchSeed {
-	var root *Search
-	var before []int32
-	if s := base.search.Load(); s != nil {
-		root = s
-		if s.over != nil {
-			root, before = s.over.root, s.over.changed
-		}
-	} else if base.seed != nil {
-		root, before = base.seed.root, base.seed.changed
-	}
-	if root == nil {
+	var from searchSeed
+	switch s := base.search.Load(); {
+	case s != nil && s.over != nil:
+		from = s.over.searchSeed
+	case s != nil:
+		from.root = s
+	case base.seed != nil:
+		from = *base.seed
+	default:
 		return nil
 	}
-	all := union(before, changed)
-	if len(all) > len(root.Order)/2 {
+	all := union(from.changed, changed)
+	if len(all) > len(from.root.Order)/2 {
 		return nil
 	}
-	return &searchSeed{root: root, changed: all}
+	return &searchSeed{root: from.root, changed: all}
 }
 
 // union merges two lists of node indexes in index order.
@@ -190,7 +187,7 @@ func deriveSearch(g *Graph, seed *searchSeed) *Search {
 		x, y := g.At(a), g.At(b)
 		return x.Pos < y.Pos || x.Pos == y.Pos && a < b
 	}
-	o := &overlay{root: root, changed: seed.changed, mark: make(bitset, n/64+1), texts: map[int32]nodeText{}}
+	o := &overlay{searchSeed: *seed, mark: make(bitset, n/64+1)}
 	var buf []byte
 	for k, i := range root.Order {
 		if !re.has(i) {
@@ -210,11 +207,11 @@ func deriveSearch(g *Graph, seed *searchSeed) *Search {
 		if r := root.paths[nd.Path]; k > r[0] && !before(root.Order[k-1], i) || k+1 < r[1] && !before(i, root.Order[k+1]) {
 			return nil
 		}
-		var t nodeText
+		t := nodeText{k: k}
 		buf, t.idAt, t.propAt = appendText(buf[:0], nd)
 		if !bytes.Equal(buf, root.text[root.at[k]:root.at[k+1]]) {
 			t.text = slices.Clone(buf)
-			o.texts[k] = t
+			o.texts = append(o.texts, t)
 			o.mark.set(k)
 			if len(o.texts) > int(n/8) {
 				return nil
@@ -596,16 +593,15 @@ type hit struct {
 // [lo, hi) that pass keep, in document order.
 func (o *overlay) find(q []byte, lo, hi int32, keep func(int32) bool) []hit {
 	var out []hit
-	for k, t := range o.texts {
-		if k < lo || k >= hi || !keep(k) {
+	for _, t := range o.texts {
+		if t.k < lo || t.k >= hi || !keep(t.k) {
 			continue
 		}
 		if j := bytes.Index(t.text, q); j >= 0 {
 			name, id, value := partsOf(t.text, t.idAt, t.propAt, q, int32(j))
-			out = append(out, hit{k, name, id, value})
+			out = append(out, hit{t.k, name, id, value})
 		}
 	}
-	slices.SortFunc(out, func(a, b hit) int { return cmp.Compare(a.k, b.k) })
 	return out
 }
 

@@ -1,6 +1,7 @@
 package project
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/debug"
 	"testing"
@@ -15,32 +16,28 @@ func gcPercent() int {
 
 func TestRaiseGC(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	want := func(when string, pct int) {
+		t.Helper()
+		if got := gcPercent(); got != pct {
+			t.Errorf("GC percent %d %s, want %d", got, when, pct)
+		}
+	}
 	runtime.GC()
 	// Two compiles at once: raised until the last one ends.
 	end1 := raiseGC()
 	end2 := raiseGC()
-	if got := gcPercent(); got != compileGCPercent {
-		t.Fatalf("GC percent %d during two compiles, want %d", got, compileGCPercent)
-	}
+	want("during two compiles", compileGCPercent)
 	end1()
-	if got := gcPercent(); got != compileGCPercent {
-		t.Fatalf("GC percent %d while one compile still runs, want %d", got, compileGCPercent)
-	}
+	want("while one compile still runs", compileGCPercent)
 	end2()
-	if got := gcPercent(); got != 100 {
-		t.Fatalf("GC percent %d after the compiles, want 100", got)
-	}
+	want("after the compiles", 100)
 	// A process's own higher setting, or GC off, stands.
 	for _, own := range []int{800, -1} {
 		debug.SetGCPercent(own)
 		end := raiseGC()
-		if got := gcPercent(); got != own {
-			t.Errorf("GC percent %d during a compile with GOGC %d", got, own)
-		}
+		want(fmt.Sprintf("during a compile with GOGC %d", own), own)
 		end()
-		if got := gcPercent(); got != own {
-			t.Errorf("GC percent %d after a compile with GOGC %d", got, own)
-		}
+		want(fmt.Sprintf("after a compile with GOGC %d", own), own)
 	}
 	debug.SetGCPercent(100)
 	// A large heap: the compile runs at the process's setting.
@@ -50,9 +47,7 @@ func TestRaiseGC(t *testing.T) {
 	}
 	runtime.GC()
 	end := raiseGC()
-	if got := gcPercent(); got != 100 {
-		t.Errorf("GC percent %d during a compile with %d MiB live, want 100", got, len(big))
-	}
+	want(fmt.Sprintf("during a compile with %d MiB live", len(big)), 100)
 	end()
 	runtime.KeepAlive(big)
 }

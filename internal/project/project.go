@@ -230,14 +230,9 @@ func (p *Project) File(path string) *syntax.File {
 	return nil
 }
 
-// SourceFiles returns the whole trees of the project's sources, in the
-// order of its inputs, parsing them again as File does.
-func (p *Project) SourceFiles() []*syntax.File {
-	if p.Inputs == nil {
-		return nil
-	}
-	return parseAll(p.Inputs.Sources, cachedTree, true)
-}
+// SourceHeaders returns the kept trees of the project's sources, in the
+// order of its inputs (see Headers).
+func (p *Project) SourceHeaders() []*syntax.File { return p.headers }
 
 // parseAll parses files on every core: files are independent until the
 // checker reads them together. have returns a file's tree when there is

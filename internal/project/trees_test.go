@@ -23,8 +23,8 @@ func viewItems(f *syntax.File) int {
 	return n
 }
 
-// A compile keeps only its sources' headers, but File and SourceFiles
-// answer whole trees, for a whole compile, for a recheck, and for a
+// A compile keeps only its sources' headers (Headers, SourceHeaders), but
+// File answers whole trees, for a whole compile, for a recheck, and for a
 // recheck's fallback to a whole compile.
 func TestFileAnswersWholeTrees(t *testing.T) {
 	in := genInputs(t, 3, 24<<10)
@@ -45,20 +45,22 @@ func TestFileAnswersWholeTrees(t *testing.T) {
 		name string
 		p    *project.Project
 	}{{"compile", base}, {"recheck", relabel}, {"fallback", grown}} {
-		files := c.p.SourceFiles()
-		if len(files) != len(in.Sources) {
-			t.Fatalf("%s: %d source files, want %d", c.name, len(files), len(in.Sources))
+		kept := c.p.SourceHeaders()
+		if len(kept) != len(in.Sources) {
+			t.Fatalf("%s: %d source headers, want %d", c.name, len(kept), len(in.Sources))
 		}
-		for i, f := range files {
-			whole := syntax.Parse(f.Path, c.p.Inputs.Sources[i].Data)
-			if f.Headers || viewItems(f) == 0 || viewItems(f) != viewItems(whole) {
-				t.Errorf("%s: SourceFiles %s has %d view items (headers only: %v), want %d", c.name, f.Path, viewItems(f), f.Headers, viewItems(whole))
-			}
-			if g := c.p.File(f.Path); g == nil || g.Headers || viewItems(g) != viewItems(whole) {
-				t.Errorf("%s: File(%s) is not the whole tree", c.name, f.Path)
+		for i, src := range c.p.Inputs.Sources {
+			whole := syntax.Parse(src.Path, src.Data)
+			f := c.p.File(src.Path)
+			if f == nil || f.Headers || viewItems(f) == 0 || viewItems(f) != viewItems(whole) {
+				t.Errorf("%s: File(%s) is not the whole tree", c.name, src.Path)
+				continue
 			}
 			// Headers answer the declarations with their spans, unparsed.
 			h := c.p.Headers(f.Path)
+			if kept[i] != h {
+				t.Errorf("%s: SourceHeaders()[%d] is not Headers(%s)", c.name, i, f.Path)
+			}
 			if h == nil || !h.Headers || len(h.Decls) != len(whole.Decls) || len(h.Uses) != len(whole.Uses) || !bytes.Equal(h.Src, whole.Src) {
 				t.Errorf("%s: Headers(%s) is not the kept tree of the source", c.name, f.Path)
 			} else {

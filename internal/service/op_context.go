@@ -340,17 +340,10 @@ func (b *ctxBuilder) recipe(purpose string, f int32) {
 			}
 		}
 	case "diagnose":
-		var inFile []int32
+		inFile := g.NodesIn(fn.Path)
 		for _, d := range b.c.snap.Project.Result.Diagnostics {
 			if d.Path != fn.Path {
 				continue
-			}
-			if inFile == nil {
-				for i := range int32(g.Len()) {
-					if g.At(i).Path == fn.Path {
-						inFile = append(inFile, int32(i))
-					}
-				}
 			}
 			if at := innermost(g, inFile, d.Pos); at >= 0 {
 				text := fmt.Sprintf("%s: %s %s at %s:%d:%d: %s", g.At(at).ID, d.Severity, d.Code, d.Path, d.Line, d.Column, d.Message)

@@ -39,16 +39,45 @@ type File struct {
 	// Headers is set by DropBodies: views' items, action bodies' statements
 	// and comments are gone.
 	Headers bool
+	// Annotated lists, once DropBodies has run, the annotated elements of
+	// the views in source order: what is read of the bodies (AXAG
+	// manifests) without parsing the file again.
+	Annotated []AnnotatedElement
+}
+
+// AnnotatedElement is the start of an element in a view and its
+// annotations.
+type AnnotatedElement struct {
+	Pos         int32
+	Annotations []*Annotation
 }
 
 // DropBodies frees what only checking a file's bodies needs: the items
-// of its views, the statements of its actions and its comments. The
-// declarations, their names, types, parameters and initial values stay,
-// with every span, as do Src and Lines. A compiled project keeps its
-// trees this way, as what other modules see of each file, and parses a
-// file again when a body is needed (see project.Project.File); bodies are
-// about two thirds of a tree.
+// of its views (but for the annotations of their elements, in Annotated),
+// the statements of its actions and its comments. The declarations, their
+// names, types, parameters and initial values stay, with every span, as do
+// Src and Lines. A compiled project keeps its trees this way, as what
+// other modules see of each file, and parses a file again when a body is
+// needed (see project.Project.File); bodies are about two thirds of a tree.
 func (f *File) DropBodies() {
+	var annotated func(items []ViewItem)
+	annotated = func(items []ViewItem) {
+		for _, it := range items {
+			switch it := it.(type) {
+			case *Element:
+				if len(it.Annotations) > 0 {
+					f.Annotated = append(f.Annotated, AnnotatedElement{it.Pos, it.Annotations})
+				}
+				if it.Children != nil {
+					annotated(it.Children.Items)
+				}
+			case *IfView:
+				for _, b := range it.Branches {
+					annotated(b.Items)
+				}
+			}
+		}
+	}
 	for _, d := range f.Decls {
 		o, ok := d.(*OwnerDecl)
 		if !ok {
@@ -57,6 +86,7 @@ func (f *File) DropBodies() {
 		for _, m := range o.Members {
 			switch m := m.(type) {
 			case *ViewDecl:
+				annotated(m.Items)
 				m.Items = nil
 			case *ActionDecl:
 				if m.Body != nil {

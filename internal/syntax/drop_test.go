@@ -63,3 +63,46 @@ page Home {
 		t.Errorf("owner %q (%q) after DropBodies", o.Name.Name, f.Text(o))
 	}
 }
+
+// DropBodies keeps the annotations of the elements of views, nested and in
+// conditional branches, in source order.
+func TestDropBodiesKeepsElementAnnotations(t *testing.T) {
+	src := `page Home {
+  state on: Bool = true
+  view {
+    @axag(intent: "list")
+    Column {
+      Text("plain")
+      if on {
+        @axag(intent: "add one")
+        Button(label: "Add", on_press: go)
+      } else {
+        @axag(intent: "none")
+        Text("off")
+      }
+    }
+  }
+}
+`
+	f := Parse("m.acore", []byte(src))
+	if len(f.Errors) > 0 {
+		t.Fatalf("errors: %v", f.Errors)
+	}
+	f.DropBodies()
+	var got []string
+	for _, a := range f.Annotated {
+		if len(a.Annotations) != 1 {
+			t.Fatalf("element at %d has %d annotations, want 1", a.Pos, len(a.Annotations))
+		}
+		// An element's span begins with its annotations.
+		ann := a.Annotations[0]
+		if ann.Pos != a.Pos {
+			t.Errorf("annotation at %d, its element at %d", ann.Pos, a.Pos)
+		}
+		got = append(got, f.Text(ann.Args[0].Value)+" on "+strings.Fields(src[ann.End:])[0])
+	}
+	want := []string{`"list" on Column`, `"add one" on Button(label:`, `"none" on Text("off")`}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("Annotated: %q, want %q", got, want)
+	}
+}
