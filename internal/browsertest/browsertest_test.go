@@ -1,0 +1,107 @@
+package browsertest
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// page is a small app: a counter rendered by script, an input whose
+// keystrokes update one text node, a button that asks for confirmation.
+const testPage = `<!doctype html>
+<html><head><title>t</title></head><body>
+<p id="status">starting</p>
+<input id="name" aria-label="Name" data-kind="text">
+<p id="echo"></p>
+<button id="inc">More</button>
+<p id="count">0</p>
+<a id="next" href="/next">Next</a>
+<script>
+setTimeout(() => { document.getElementById("status").textContent = "ready"; }, 100);
+const echo = document.getElementById("echo");
+document.getElementById("name").addEventListener("input", e => { echo.textContent = e.target.value; });
+document.getElementById("inc").addEventListener("click", () => {
+  if (confirm("sure?")) {
+    const c = document.getElementById("count");
+    c.textContent = String(Number(c.textContent) + 1);
+  }
+});
+</script></body></html>`
+
+func server(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if r.URL.Path == "/next" {
+			w.Write([]byte(`<!doctype html><body><h1>Second page</h1><script>throw new Error("boom")</script></body>`))
+			return
+		}
+		w.Write([]byte(testPage))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestPage(t *testing.T) {
+	srv := server(t)
+	p := New(t)
+	p.Navigate(srv.URL)
+	p.WaitText("ready")
+
+	if v, ok := p.Attr("#name", "data-kind"); !ok || v != "text" {
+		t.Errorf("data-kind = %q, %v", v, ok)
+	}
+	if _, ok := p.Attr("#name", "data-missing"); ok {
+		t.Error("a missing attribute was found")
+	}
+	if n := p.Count("p"); n != 3 {
+		t.Errorf("%d paragraphs", n)
+	}
+
+	m := p.CountMutations(func() { p.Type("#name", "ab") })
+	if p.Value("#name") != "ab" {
+		t.Errorf("value %q", p.Value("#name"))
+	}
+	// Each keystroke replaces the echo's text node: one childList record
+	// per key, nothing else in the document.
+	if m.Records != 2 || m.Nodes != 3 {
+		t.Errorf("mutations %+v", m)
+	}
+	for _, s := range m.Summary {
+		if !strings.HasPrefix(s, "childList p") {
+			t.Errorf("mutation %q outside the echo", s)
+		}
+	}
+
+	p.Click("#inc")
+	p.WaitFor("the count to be 1", `document.getElementById("count").textContent === "1"`)
+	if d := p.Dialogs(); len(d) != 1 || d[0] != "confirm: sure?" {
+		t.Errorf("dialogs %q", d)
+	}
+
+	p.Click("#next")
+	p.WaitText("Second page")
+	if !strings.HasSuffix(p.URL(), "/next") {
+		t.Errorf("URL %s", p.URL())
+	}
+	p.WaitFor("the exception to be recorded", `true`)
+	if e := p.Exceptions(); len(e) != 1 || !strings.Contains(e[0], "boom") {
+		t.Errorf("exceptions %q", e)
+	}
+	p.Back()
+	p.WaitText("ready")
+
+	png := filepath.Join(t.TempDir(), "shots", "page.png")
+	p.Screenshot(png)
+	data, err := os.ReadFile(png)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) {
+		t.Errorf("%s is not a PNG", png)
+	}
+}
