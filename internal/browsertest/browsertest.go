@@ -153,6 +153,18 @@ func (p *Page) Reload() {
 	p.do("reload", chromedp.Reload())
 }
 
+// InitScript makes js run in every document the tab loads from now on,
+// before the document's own scripts: the place for observers that must
+// see a page from its first render.
+func (p *Page) InitScript(js string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, Timeout)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: js}); err != nil {
+		p.t.Fatalf("adding an init script: %v", err)
+	}
+}
+
 // Back goes back one entry in the tab's history and returns at once: the
 // entry may come from the back-forward cache, without a load event, so the
 // caller waits for what it expects to see.
@@ -264,6 +276,14 @@ func (p *Page) Type(sel, s string) {
 func (p *Page) Click(sel string) {
 	p.t.Helper()
 	p.do("click "+sel, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+}
+
+// ClickText clicks, as Click does, the first element matching the CSS
+// selector sel whose trimmed text is text, waiting until there is one.
+func (p *Page) ClickText(sel, text string) {
+	p.t.Helper()
+	find := `[...document.querySelectorAll(` + jsString(sel) + `)].find(e => e.textContent.trim() === ` + jsString(text) + `)`
+	p.do(fmt.Sprintf("click %s %q", sel, text), chromedp.Click(chromedp.JSPath(find), chromedp.NodeVisible))
 }
 
 // Count returns how many elements match the CSS selector sel.

@@ -49,8 +49,13 @@ func server(t *testing.T) *httptest.Server {
 func TestPage(t *testing.T) {
 	srv := server(t)
 	p := New(t)
+	p.InitScript(`window.__early = document.readyState`)
 	p.Navigate(srv.URL)
 	p.WaitText("ready")
+	var early string
+	if p.Eval(`window.__early`, &early); early != "loading" {
+		t.Errorf("the init script ran at readyState %q", early)
+	}
 
 	if v, ok := p.Attr("#name", "data-kind"); !ok || v != "text" {
 		t.Errorf("data-kind = %q, %v", v, ok)
@@ -77,7 +82,7 @@ func TestPage(t *testing.T) {
 		}
 	}
 
-	p.Click("#inc")
+	p.ClickText("button", "More")
 	p.WaitFor("the count to be 1", `document.getElementById("count").textContent === "1"`)
 	if d := p.Dialogs(); len(d) != 1 || d[0] != "confirm: sure?" {
 		t.Errorf("dialogs %q", d)
