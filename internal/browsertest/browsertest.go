@@ -249,19 +249,19 @@ func (p *Page) poll(cond string, d time.Duration) bool {
 // WaitText waits until the page's visible text contains s.
 func (p *Page) WaitText(s string) {
 	p.t.Helper()
-	p.WaitFor(fmt.Sprintf("text %q", s), `document.body && document.body.innerText.includes(`+jsString(s)+`)`)
+	p.WaitFor(fmt.Sprintf("text %q", s), `document.body && document.body.innerText.includes(`+JSString(s)+`)`)
 }
 
 // WaitNoText waits until the page's visible text does not contain s.
 func (p *Page) WaitNoText(s string) {
 	p.t.Helper()
-	p.WaitFor(fmt.Sprintf("text %q to go", s), `document.body && !document.body.innerText.includes(`+jsString(s)+`)`)
+	p.WaitFor(fmt.Sprintf("text %q to go", s), `document.body && !document.body.innerText.includes(`+JSString(s)+`)`)
 }
 
 // WaitSelector waits until an element matches the CSS selector sel.
 func (p *Page) WaitSelector(sel string) {
 	p.t.Helper()
-	p.WaitFor("an element "+sel, `document.querySelector(`+jsString(sel)+`)`)
+	p.WaitFor("an element "+sel, `document.querySelector(`+JSString(sel)+`)`)
 }
 
 // Type focuses the first element matching the CSS selector sel and types s
@@ -282,15 +282,29 @@ func (p *Page) Click(sel string) {
 // selector sel whose trimmed text is text, waiting until there is one.
 func (p *Page) ClickText(sel, text string) {
 	p.t.Helper()
-	find := `[...document.querySelectorAll(` + jsString(sel) + `)].find(e => e.textContent.trim() === ` + jsString(text) + `)`
-	p.do(fmt.Sprintf("click %s %q", sel, text), chromedp.Click(chromedp.JSPath(find), chromedp.NodeVisible))
+	p.ClickJS(fmt.Sprintf("%s %q", sel, text),
+		`[...document.querySelectorAll(`+JSString(sel)+`)].find(e => e.textContent.trim() === `+JSString(text)+`)`)
+}
+
+// ClickJS clicks, as Click does, the element the JavaScript expression
+// expr gives, waiting until it gives one; what names it in a failure.
+func (p *Page) ClickJS(what, expr string) {
+	p.t.Helper()
+	p.do("click "+what, chromedp.Click(chromedp.JSPath(expr), chromedp.NodeVisible))
+}
+
+// SetViewport sets the size of the page's viewport in CSS pixels, for
+// screenshots of a given size.
+func (p *Page) SetViewport(width, height int64) {
+	p.t.Helper()
+	p.do(fmt.Sprintf("viewport %dx%d", width, height), chromedp.EmulateViewport(width, height))
 }
 
 // Count returns how many elements match the CSS selector sel.
 func (p *Page) Count(sel string) int {
 	p.t.Helper()
 	var n int
-	p.Eval(`document.querySelectorAll(`+jsString(sel)+`).length`, &n)
+	p.Eval(`document.querySelectorAll(`+JSString(sel)+`).length`, &n)
 	return n
 }
 
@@ -303,8 +317,8 @@ func (p *Page) Attr(sel, name string) (string, bool) {
 		Found bool    `json:"found"`
 		Value *string `json:"value"`
 	}
-	p.Eval(`(() => { const e = document.querySelector(`+jsString(sel)+`);
-		return e ? {found: true, value: e.getAttribute(`+jsString(name)+`)} : {found: false}; })()`, &r)
+	p.Eval(`(() => { const e = document.querySelector(`+JSString(sel)+`);
+		return e ? {found: true, value: e.getAttribute(`+JSString(name)+`)} : {found: false}; })()`, &r)
 	if !r.Found {
 		p.t.Fatalf("no element matches %s\npage text: %q", sel, p.text())
 	}
@@ -319,7 +333,7 @@ func (p *Page) Attr(sel, name string) (string, bool) {
 func (p *Page) Value(sel string) string {
 	p.t.Helper()
 	var r *string
-	p.Eval(`(() => { const e = document.querySelector(`+jsString(sel)+`); return e ? String(e.value) : null; })()`, &r)
+	p.Eval(`(() => { const e = document.querySelector(`+JSString(sel)+`); return e ? String(e.value) : null; })()`, &r)
 	if r == nil {
 		p.t.Fatalf("no element matches %s\npage text: %q", sel, p.text())
 	}
@@ -394,8 +408,8 @@ func (p *Page) Exceptions() []string {
 	return append([]string(nil), p.exceptions...)
 }
 
-// jsString quotes s as a JavaScript string literal.
-func jsString(s string) string {
+// JSString quotes s as a JavaScript string literal.
+func JSString(s string) string {
 	// Marshaling a string cannot fail (invalid UTF-8 becomes U+FFFD).
 	b, _ := json.Marshal(s)
 	// JSON allows U+2028 and U+2029 in strings; JavaScript before ES2019
