@@ -130,7 +130,14 @@ type dev struct {
 // the test ends, if it was not before.
 func startDev(t *testing.T, dir string) *dev {
 	t.Helper()
-	cmd := exec.Command(bin.axiom, "dev", dir, "--addr", "127.0.0.1:0")
+	return startAxiom(t, "dev", dir, "--addr", "127.0.0.1:0")
+}
+
+// startAxiom runs axiom with args, a command that serves until it is
+// interrupted, as startDev does.
+func startAxiom(t *testing.T, args ...string) *dev {
+	t.Helper()
+	cmd := exec.Command(bin.axiom, args...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
