@@ -28,6 +28,10 @@ import (
 // ChromiumPath is where Debian's chromium package installs the browser.
 const ChromiumPath = "/usr/bin/chromium"
 
+// chromium is the browser New starts; tests of the missing-browser path
+// point it elsewhere.
+var chromium = ChromiumPath
+
 // RequiredEnv names the environment variable that turns a missing browser
 // from a skip into a failure when it is "1".
 const RequiredEnv = "ACORE_BROWSER_REQUIRED"
@@ -53,8 +57,8 @@ type Page struct {
 // ChromiumPath it skips the test, or fails it when RequiredEnv is "1".
 func New(t testing.TB) *Page {
 	t.Helper()
-	if _, err := os.Stat(ChromiumPath); err != nil {
-		msg := fmt.Sprintf("browser tests need Chromium at %s (%v): install Debian's package with `apt-get install chromium`", ChromiumPath, err)
+	if _, err := os.Stat(chromium); err != nil {
+		msg := fmt.Sprintf("browser tests need Chromium at %s (%v): install Debian's package with `apt-get install chromium`", chromium, err)
 		if os.Getenv(RequiredEnv) == "1" {
 			t.Fatalf("%s (%s=1 makes this a failure)", msg, RequiredEnv)
 		}
@@ -62,7 +66,7 @@ func New(t testing.TB) *Page {
 	}
 	profile := t.TempDir()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(ChromiumPath),
+		chromedp.ExecPath(chromium),
 		chromedp.Headless,
 		// The machines running these tests are containers without user
 		// namespaces for the sandbox, GPU or network beyond loopback.
@@ -93,7 +97,7 @@ func New(t testing.TB) *Page {
 	// The first run starts the browser and binds its life to ctx, so it
 	// must not run under a shorter-lived context.
 	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("starting %s: %v", ChromiumPath, err)
+		t.Fatalf("starting %s: %v", chromium, err)
 	}
 	dialogs := chromedp.Events(ctx, page.JavascriptDialogOpening)
 	exceptions := chromedp.Events(ctx, runtime.ExceptionThrown)

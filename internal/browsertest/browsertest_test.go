@@ -2,10 +2,12 @@ package browsertest
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -108,5 +110,49 @@ func TestPage(t *testing.T) {
 	}
 	if !bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) {
 		t.Errorf("%s is not a PNG", png)
+	}
+}
+
+// stopper stands for a test in TestMissingChromium: it records Skip and
+// Fatalf and stops the goroutine, as the testing package does.
+type stopper struct {
+	testing.TB
+	skipped, failed string
+}
+
+func (s *stopper) Helper() {}
+func (s *stopper) Skip(args ...any) {
+	s.skipped = fmt.Sprint(args...)
+	runtime.Goexit()
+}
+func (s *stopper) Fatalf(format string, args ...any) {
+	s.failed = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+
+// TestMissingChromium: without the browser, New skips with a message that
+// names the Debian package, and fails instead under ACORE_BROWSER_REQUIRED=1.
+func TestMissingChromium(t *testing.T) {
+	chromium = filepath.Join(t.TempDir(), "no-chromium")
+	t.Cleanup(func() { chromium = ChromiumPath })
+	for _, required := range []string{"", "1"} {
+		t.Setenv(RequiredEnv, required)
+		s := &stopper{TB: t}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			New(s)
+		}()
+		<-done
+		got := s.skipped
+		if required == "1" {
+			got = s.failed
+			if s.skipped != "" {
+				t.Errorf("skipped under %s=1: %s", RequiredEnv, s.skipped)
+			}
+		}
+		if !strings.Contains(got, "apt-get install chromium") || !strings.Contains(got, chromium) {
+			t.Errorf("%s=%q: message %q does not name the path and the package", RequiredEnv, required, got)
+		}
 	}
 }
