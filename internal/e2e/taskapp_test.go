@@ -86,21 +86,29 @@ func TestTaskAppPage(t *testing.T) {
 	p.InitScript(recorder)
 	p.Navigate(d.URL)
 	p.WaitFor("the task list", `window.__rec.listShown !== null`)
-	var timing struct {
-		FirstRender float64 `json:"firstRender"`
-		ListShown   float64 `json:"listShown"`
-		ResponseEnd float64 `json:"responseEnd"`
-		DOMLoaded   float64 `json:"domLoaded"`
-		Load        float64 `json:"load"`
-	}
-	p.WaitFor("the load event's end", `performance.getEntriesByType("navigation")[0].loadEventEnd > 0`)
-	p.Eval(`(() => { const n = performance.getEntriesByType("navigation")[0];
-		return {firstRender: window.__rec.firstRender, listShown: window.__rec.listShown,
-			responseEnd: n.responseEnd, domLoaded: n.domContentLoadedEventEnd, load: n.loadEventEnd}; })()`, &timing)
-	t.Logf("first render: %.1f ms after navigation start, %.1f ms after the HTML arrived; list shown %.1f ms after the HTML (DOMContentLoaded %.1f ms, load %.1f ms after navigation start)",
-		timing.FirstRender, timing.FirstRender-timing.ResponseEnd, timing.ListShown-timing.ResponseEnd, timing.DOMLoaded, timing.Load)
-	if r := timing.FirstRender - timing.ResponseEnd; r > 100 {
-		t.Errorf("first render %.1f ms after the HTML arrived, want under 100 ms", r)
+	// The first load has a cold cache; the reload fetches app.js and
+	// app.css again but compiles from Chromium's code cache.
+	for _, load := range []string{"first load", "reload"} {
+		if load == "reload" {
+			p.Reload()
+			p.WaitFor("the task list", `window.__rec.listShown !== null`)
+		}
+		var tm struct {
+			FirstRender float64 `json:"firstRender"`
+			ListShown   float64 `json:"listShown"`
+			ResponseEnd float64 `json:"responseEnd"`
+			LoadStart   float64 `json:"loadStart"`
+		}
+		p.WaitFor("the load event's end", `performance.getEntriesByType("navigation")[0].loadEventEnd > 0`)
+		p.Eval(`(() => { const n = performance.getEntriesByType("navigation")[0];
+			return {firstRender: window.__rec.firstRender, listShown: window.__rec.listShown,
+				responseEnd: n.responseEnd, loadStart: n.loadEventStart}; })()`, &tm)
+		t.Logf("%s: first render %.1f ms after navigation start, %.1f ms after the HTML arrived, %.1f ms after the load event; list shown %.1f ms after the HTML",
+			load, tm.FirstRender, tm.FirstRender-tm.ResponseEnd, tm.FirstRender-tm.LoadStart, tm.ListShown-tm.ResponseEnd)
+		// Issue 11's target: the first render under 100 ms after load.
+		if r := tm.FirstRender - tm.LoadStart; r > 100 {
+			t.Errorf("%s: first render %.1f ms after the load event, want under 100 ms", load, r)
+		}
 	}
 
 	manifest := fetchManifest(t, d.URL+"/.well-known/axag-manifest.json")
