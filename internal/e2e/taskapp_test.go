@@ -36,17 +36,25 @@ func addTask(p *browsertest.Page, title string) {
 	p.ClickText("button", "Add")
 }
 
-// TestTaskAppDev: `axiom new` + `axiom dev` is a working app. It renders
-// "Loading..." and then its list; a task typed and added is created
-// through the development backend and shown; the input is cleared; the
-// task survives a reload and a restart of axiom dev.
-func TestTaskAppDev(t *testing.T) {
+// openTaskApp writes the task-app with axiom new, serves it with axiom dev
+// and opens it in Chromium with the recorder, once its list is shown.
+func openTaskApp(t *testing.T) (string, *dev, *browsertest.Page) {
+	t.Helper()
 	dir := newTaskApp(t)
 	d := startDev(t, dir)
 	p := browsertest.New(t)
 	p.InitScript(recorder)
 	p.Navigate(d.URL)
 	p.WaitFor("the task list", `window.__rec.listShown !== null`)
+	return dir, d, p
+}
+
+// TestTaskAppDev: `axiom new` + `axiom dev` is a working app. It renders
+// "Loading..." and then its list; a task typed and added is created
+// through the development backend and shown; the input is cleared; the
+// task survives a reload and a restart of axiom dev.
+func TestTaskAppDev(t *testing.T) {
+	dir, d, p := openTaskApp(t)
 	var texts []string
 	p.Eval(`window.__rec.texts`, &texts)
 	loading := slices.IndexFunc(texts, func(s string) bool { return strings.Contains(s, "Loading...") })
@@ -80,12 +88,7 @@ func TestTaskAppDev(t *testing.T) {
 // the input changes little of the DOM. It logs the first-render time and
 // the mutations per keystroke (issue 11, section 5).
 func TestTaskAppPage(t *testing.T) {
-	dir := newTaskApp(t)
-	d := startDev(t, dir)
-	p := browsertest.New(t)
-	p.InitScript(recorder)
-	p.Navigate(d.URL)
-	p.WaitFor("the task list", `window.__rec.listShown !== null`)
+	_, d, p := openTaskApp(t)
 	// The first load has a cold cache; the reload fetches app.js and
 	// app.css again but compiles from Chromium's code cache.
 	for _, load := range []string{"first load", "reload"} {
