@@ -196,17 +196,27 @@ func TestBodyTooLarge(t *testing.T) {
 }
 
 // TestConcurrent creates and lists from many goroutines at once (run with
-// -race): every create gets its own id and none is lost.
+// -race), through two backends on one project as two `axiom dev`
+// processes would have: every create gets its own id and none is lost.
 func TestConcurrent(t *testing.T) {
-	b := open(t, taskApp(t))
+	root := taskApp(t)
+	b := open(t, root)
 	defer b.Close()
 	srv := httptest.NewServer(b)
 	defer srv.Close()
+	b2 := open(t, root)
+	defer b2.Close()
+	srv2 := httptest.NewServer(b2)
+	defer srv2.Close()
 	const workers, each = 8, 15
 	var wg sync.WaitGroup
 	errs := make(chan error, workers*each*2)
 	for w := range workers {
 		wg.Add(1)
+		srv := srv
+		if w%2 == 1 {
+			srv = srv2
+		}
 		go func() {
 			defer wg.Done()
 			for i := range each {

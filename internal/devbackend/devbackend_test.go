@@ -200,3 +200,38 @@ func tree(t *testing.T, root string) map[string]string {
 	}
 	return out
 }
+
+// docPath is the page that documents the backend; its request and answer
+// examples must be real answers.
+const docPath = "../../docs/web-backend.md"
+
+// TestDocExamples checks that every "> request" line of the doc, with the
+// "< answer" line after it, is a pair of consecutive lines of shop.golden.
+func TestDocExamples(t *testing.T) {
+	doc, err := os.ReadFile(docPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden, err := os.ReadFile("testdata/shop.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := 0
+	lines := strings.Split(string(doc), "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "> ") {
+			continue
+		}
+		if i+1 == len(lines) || !strings.HasPrefix(lines[i+1], "< ") {
+			t.Errorf("%s:%d: a request without an answer line after it", docPath, i+1)
+			continue
+		}
+		pairs++
+		if !strings.Contains(string(golden), "\n"+l+"\n"+lines[i+1]+"\n") {
+			t.Errorf("%s:%d: this request and answer are not in testdata/shop.golden:\n%s\n%s", docPath, i+1, l, lines[i+1])
+		}
+	}
+	if pairs < 20 {
+		t.Errorf("%s has %d examples; the test expects the page's examples", docPath, pairs)
+	}
+}
