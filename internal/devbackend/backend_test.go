@@ -79,10 +79,7 @@ func TestTaskAppPersists(t *testing.T) {
 // broken artifact answers 500 while the backend keeps running.
 func TestReload(t *testing.T) {
 	root := taskApp(t)
-	b := open(t, root)
-	defer b.Close()
-	srv := httptest.NewServer(b)
-	defer srv.Close()
+	b, srv := serve(t, root)
 	post(t, srv, "/tasks/create_task", `{"title": "Old"}`, 200)
 
 	src := filepath.Join(root, "contracts", "tasks.axiom")
@@ -137,10 +134,7 @@ func TestReload(t *testing.T) {
 }
 
 func TestCORS(t *testing.T) {
-	b := open(t, taskApp(t))
-	defer b.Close()
-	srv := httptest.NewServer(b)
-	defer srv.Close()
+	_, srv := serve(t, taskApp(t))
 
 	req, _ := http.NewRequest(http.MethodOptions, srv.URL+"/tasks/create_task", nil)
 	req.Header.Set("Origin", "http://localhost:9999")
@@ -181,10 +175,7 @@ func TestCORS(t *testing.T) {
 }
 
 func TestBodyTooLarge(t *testing.T) {
-	b := open(t, taskApp(t))
-	defer b.Close()
-	srv := httptest.NewServer(b)
-	defer srv.Close()
+	_, srv := serve(t, taskApp(t))
 	title := strings.Repeat("a", MaxBodyBytes)
 	msg := post(t, srv, "/tasks/create_task", `{"title": "`+title+`"}`, http.StatusRequestEntityTooLarge)
 	if !strings.Contains(msg, "larger than 1048576 bytes") {
@@ -200,14 +191,8 @@ func TestBodyTooLarge(t *testing.T) {
 // processes would have: every create gets its own id and none is lost.
 func TestConcurrent(t *testing.T) {
 	root := taskApp(t)
-	b := open(t, root)
-	defer b.Close()
-	srv := httptest.NewServer(b)
-	defer srv.Close()
-	b2 := open(t, root)
-	defer b2.Close()
-	srv2 := httptest.NewServer(b2)
-	defer srv2.Close()
+	_, srv := serve(t, root)
+	_, srv2 := serve(t, root)
 	const workers, each = 8, 15
 	var wg sync.WaitGroup
 	errs := make(chan error, workers*each*2)
@@ -312,10 +297,7 @@ func TestOpenMissingRoot(t *testing.T) {
 // is 404, and says how to prepare the project.
 func TestUnprepared(t *testing.T) {
 	root := t.TempDir()
-	b := open(t, root)
-	defer b.Close()
-	srv := httptest.NewServer(b)
-	defer srv.Close()
+	_, srv := serve(t, root)
 	msg := post(t, srv, "/tasks/list_tasks", "{}", 404)
 	if !strings.Contains(msg, "contracts: none; run `axiom prepare`") {
 		t.Errorf("404 message %s", msg)

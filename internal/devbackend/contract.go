@@ -215,6 +215,14 @@ func parseContract(c *contract, data []byte) {
 		p := f.Position(int(n.Bounds().Pos))
 		c.broken = fmt.Sprintf("%s:%d:%d: %s; fix the contract source and run `axiom prepare`", c.path, p.Line, p.Column, fmt.Sprintf(format, a...))
 	}
+	// resolve is c.resolve that reports a type naming nothing.
+	resolve := func(te *syntax.TypeExpr) (*typ, bool) {
+		t, bad := c.resolve(te)
+		if bad != nil {
+			fail(bad, "unknown type %s; use String, Int, Float, Bool, a model of the contract or a list [T]", typeName(bad))
+		}
+		return t, bad == nil
+	}
 	if len(f.Errors) > 0 {
 		e := f.Errors[0]
 		fail(syntax.Span{Pos: e.Pos}, "%s", e.Msg)
@@ -255,9 +263,8 @@ func parseContract(c *contract, data []byte) {
 				fail(fd.Name, "field %s of %s is declared twice", fd.Name.Name, m.name)
 				return
 			}
-			t, bad := c.resolve(fd.Type)
-			if bad != nil {
-				fail(bad, "unknown type %s; use String, Int, Float, Bool, a model of the contract or a list [T]", typeName(bad))
+			t, ok := resolve(fd.Type)
+			if !ok {
 				return
 			}
 			m.byName[fd.Name.Name] = len(m.fields)
@@ -276,9 +283,8 @@ func parseContract(c *contract, data []byte) {
 				fail(pd.Name, "parameter %s of %s is declared twice", pd.Name.Name, o.name)
 				return
 			}
-			t, bad := c.resolve(pd.Type)
-			if bad != nil {
-				fail(bad, "unknown type %s; use String, Int, Float, Bool, a model of the contract or a list [T]", typeName(bad))
+			t, ok := resolve(pd.Type)
+			if !ok {
 				return
 			}
 			p := param{name: pd.Name.Name, typ: t}
@@ -297,9 +303,8 @@ func parseContract(c *contract, data []byte) {
 			o.params = append(o.params, p)
 		}
 		if od.Result != nil {
-			t, bad := c.resolve(od.Result)
-			if bad != nil {
-				fail(bad, "unknown type %s; use String, Int, Float, Bool, a model of the contract or a list [T]", typeName(bad))
+			t, ok := resolve(od.Result)
+			if !ok {
 				return
 			}
 			o.result = t

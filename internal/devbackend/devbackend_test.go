@@ -101,10 +101,7 @@ func post(t *testing.T, srv *httptest.Server, path, body string, want int) strin
 // compares every answer with testdata/shop.golden.
 func TestShopCalls(t *testing.T) {
 	root := shopProject(t)
-	b := open(t, root)
-	defer b.Close()
-	srv := httptest.NewServer(b)
-	defer srv.Close()
+	_, srv := serve(t, root)
 
 	calls, err := os.ReadFile("testdata/shop.calls")
 	if err != nil {
@@ -234,4 +231,17 @@ func TestDocExamples(t *testing.T) {
 	if pairs < 20 {
 		t.Errorf("%s has %d examples; the test expects the page's examples", docPath, pairs)
 	}
+}
+
+// serve opens a backend on root behind a real HTTP server; both are
+// closed when the test ends.
+func serve(t *testing.T, root string) (*Backend, *httptest.Server) {
+	t.Helper()
+	b := open(t, root)
+	srv := httptest.NewServer(b)
+	t.Cleanup(func() {
+		srv.Close()
+		b.Close()
+	})
+	return b, srv
 }

@@ -2,13 +2,13 @@ package devbackend
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // Values inside the backend are normalized to: nil, string, int64,
@@ -356,28 +356,13 @@ func compare(a, b any) int {
 	}
 	switch a := a.(type) {
 	case string:
-		return strings.Compare(a, b.(string))
+		return cmp.Compare(a, b.(string))
 	case int64:
-		bi := b.(int64)
-		switch {
-		case a < bi:
-			return -1
-		case a > bi:
-			return 1
-		}
-		return 0
+		return cmp.Compare(a, b.(int64))
 	case float64:
-		bf := b.(float64)
-		switch {
-		case a < bf:
-			return -1
-		case a > bf:
-			return 1
-		}
-		return 0
+		return cmp.Compare(a, b.(float64))
 	case bool:
-		bb := b.(bool)
-		switch {
+		switch bb := b.(bool); {
 		case a == bb:
 			return 0
 		case !a:
