@@ -116,13 +116,13 @@ func (s *store) call(ctx context.Context, c *contract, o *op, args map[string]an
 	}
 	var out any
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		rs, err := rows(ctx, tx, table, p.model)
-		if err != nil {
+		var err error
+		if p.verb == vCreate {
+			out, err = create(ctx, tx, c, o, table, args)
 			return err
 		}
-		switch p.verb {
-		case vCreate:
-			out, err = create(ctx, tx, c, o, table, rs, args)
+		rs, err := rows(ctx, tx, table, p.model)
+		if err != nil {
 			return err
 		}
 		i := slices.IndexFunc(rs, func(r row) bool {
@@ -151,7 +151,7 @@ func (s *store) call(ctx context.Context, c *contract, o *op, args map[string]an
 
 // create inserts a row from the arguments named like fields; the others get
 // zero values, and a missing id a generated one.
-func create(ctx context.Context, tx *sql.Tx, c *contract, o *op, table string, existing []row, args map[string]any) (any, error) {
+func create(ctx context.Context, tx *sql.Tx, c *contract, o *op, table string, args map[string]any) (any, error) {
 	p := &o.plan
 	m := p.model
 	rec := zero(&typ{kind: kModel, model: m}, nil).(*record)
@@ -161,6 +161,11 @@ func create(ctx context.Context, tx *sql.Tx, c *contract, o *op, table string, e
 		}
 	}
 	if p.key {
+		// The ids in use: a given id must be new, a generated one above them.
+		existing, err := rows(ctx, tx, table, m)
+		if err != nil {
+			return nil, err
+		}
 		if id := args[keyField]; id != nil {
 			for _, r := range existing {
 				if v, _ := r.rec.get(keyField); equal(v, id) {

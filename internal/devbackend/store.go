@@ -109,7 +109,7 @@ func rows(ctx context.Context, q queryer, table string, m *model) ([]row, error)
 		if err := rs.Scan(&seq, &data); err != nil {
 			return nil, err
 		}
-		v, err := readJSON([]byte(data))
+		v, err := readStored([]byte(data))
 		if err != nil {
 			v = nil // an unreadable row reads as zero values
 		}

@@ -92,6 +92,18 @@ func readJSON(data []byte) (any, error) {
 	return v, nil
 }
 
+// readStored reads a row as the backend stored it: a JSON object whose
+// objects come back as map[string]any, for conform's lenient mode. It is
+// several times faster than readJSON, which checks what only requests get
+// wrong.
+func readStored(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
+}
+
 // jsonObject is a JSON object with its keys in the order they were given,
 // so that messages about them are deterministic.
 type jsonObject struct {
@@ -188,9 +200,9 @@ func (e *typeError) Error() string { return e.path + " " + e.msg }
 
 // conform checks a value read by readJSON against t and returns it
 // normalized. Strictly (arguments), a value that does not fit is a
-// *typeError; leniently (stored rows read under a possibly changed model),
-// it becomes the zero value of its type, missing fields get zero values
-// and unknown fields are dropped.
+// *typeError; leniently (stored rows read by readStored under a possibly
+// changed model), it becomes the zero value of its type, missing fields get
+// zero values and unknown fields are dropped.
 func conform(v any, t *typ, path string, strict bool) (any, error) {
 	bad := func(format string, a ...any) (any, error) {
 		if !strict {
@@ -245,6 +257,9 @@ func conform(v any, t *typ, path string, strict bool) (any, error) {
 			return out, nil
 		}
 	case kModel:
+		if stored, ok := v.(map[string]any); ok && !strict {
+			v = &jsonObject{vals: stored}
+		}
 		if obj, ok := v.(*jsonObject); ok {
 			m := t.model
 			if strict {
