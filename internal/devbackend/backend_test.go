@@ -342,3 +342,27 @@ func TestNamedModel(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenRefusesEscape: a .axiom/dev that is a symlink out of the project
+// stops Open, which writes nothing there.
+func TestOpenRefusesEscape(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, ".axiom"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, ".axiom", "dev")); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(root)
+	if err == nil {
+		b.Close()
+		t.Fatal("Open succeeded through a symlink out of the project")
+	}
+	if !strings.Contains(err.Error(), "outside") {
+		t.Errorf("Open: %v", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) > 0 {
+		t.Errorf("Open wrote %d files outside the project", len(entries))
+	}
+}
