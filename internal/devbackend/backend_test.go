@@ -187,15 +187,26 @@ func TestBodyTooLarge(t *testing.T) {
 }
 
 // TestConcurrent creates and lists from many goroutines at once (run with
-// -race), through two backends on one project as two `axiom dev`
-// processes would have: every create gets its own id and none is lost.
+// -race) while the contracts reload, through two backends on one project
+// as two `axiom dev` processes would have: every create gets its own id
+// and none is lost.
 func TestConcurrent(t *testing.T) {
 	root := taskApp(t)
-	_, srv := serve(t, root)
+	b, srv := serve(t, root)
 	_, srv2 := serve(t, root)
 	const workers, each = 8, 15
 	var wg sync.WaitGroup
-	errs := make(chan error, workers*each*2)
+	errs := make(chan error, workers*each*2+each)
+	wg.Add(1)
+	go func() {
+		// Reloads, as axiom dev does after a change, race with the calls.
+		defer wg.Done()
+		for range each {
+			if err := b.Reload(); err != nil {
+				errs <- err
+			}
+		}
+	}()
 	for w := range workers {
 		wg.Add(1)
 		srv := srv
