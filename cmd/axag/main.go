@@ -263,22 +263,26 @@ func report(s *summary, format string, stdout, stderr io.Writer) int {
 	if s.Manifest == "-" {
 		w = stderr // the manifest is on standard output
 	}
+	// Every line goes through Printable: findings, schema problems and
+	// errors quote sources, manifests and file names, which must not
+	// reach the terminal as control characters.
+	p := axag.Printable
 	for _, f := range s.Findings {
-		fmt.Fprintf(w, "%s: %s: %s [%s]\n", orNone(axag.Where(f.File, f.Line, f.Column)), f.Severity, f.Message, f.Rule)
+		fmt.Fprintf(w, "%s: %s: %s [%s]\n", orNone(axag.Where(f.File, f.Line, f.Column)), p(f.Severity), p(f.Message), p(f.Rule))
 		if f.Fix != "" {
-			fmt.Fprintf(w, "    fix: %s\n", f.Fix)
+			fmt.Fprintf(w, "    fix: %s\n", p(f.Fix))
 		}
 	}
 	if s.Validation != nil && !s.Validation.Valid {
-		for _, p := range s.Validation.Problems {
-			fmt.Fprintf(w, "%s: schema %s: %s%s\n", orNone(s.Manifest), s.Validation.Version, pointer(p.Path), p.Message)
+		for _, pr := range s.Validation.Problems {
+			fmt.Fprintf(w, "%s: schema %s: %s%s\n", p(orNone(s.Manifest)), s.Validation.Version, p(pointer(pr.Path)), p(pr.Message))
 		}
 	}
 	for _, l := range s.extra {
-		fmt.Fprintln(w, l)
+		fmt.Fprintln(w, p(l))
 	}
 	if s.Error != "" {
-		fmt.Fprintf(stderr, "axag: %s\n", s.Error)
+		fmt.Fprintf(stderr, "axag: %s\n", p(s.Error))
 	}
 	return code
 }
@@ -430,9 +434,9 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	s.Findings = sc.fix(append(append(sc.findings, findings...), axag.CheckLevel(m.Actions, *level)...))
 	s.Conformance, s.Actions, s.ActionLevels = m.Conformance, len(m.Actions), levels(m.Actions)
 	if *manifest != "" {
-		data, err := os.ReadFile(*manifest)
+		data, err := axag.ReadManifest(*manifest)
 		if err != nil {
-			s.Error = fmt.Sprintf("cannot read %s: %v", *manifest, errors.Unwrap(err))
+			s.Error = fmt.Sprintf("cannot read %s: %v", *manifest, err)
 			return report(s, *format, stdout, stderr)
 		}
 		old, _, err := axag.ParseManifest(data)
@@ -459,9 +463,9 @@ const ruleConformanceClaim = "AXAG110"
 
 func validateManifest(file, version string, strict bool, format string, stdout, stderr io.Writer) int {
 	s := &summary{Command: "validate", Manifest: file}
-	data, err := os.ReadFile(file)
+	data, err := axag.ReadManifest(file)
 	if err != nil {
-		s.Error = fmt.Sprintf("cannot read %s: %v", file, errors.Unwrap(err))
+		s.Error = fmt.Sprintf("cannot read %s: %v", file, err)
 		return report(s, format, stdout, stderr)
 	}
 	r, err := axag.Validate(data, version)
@@ -514,9 +518,9 @@ func tools(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, err)
 	}
 	s := &summary{Command: "tools", Manifest: *manifest}
-	data, err := os.ReadFile(*manifest)
+	data, err := axag.ReadManifest(*manifest)
 	if err != nil {
-		s.Error = fmt.Sprintf("cannot read %s: %v", *manifest, errors.Unwrap(err))
+		s.Error = fmt.Sprintf("cannot read %s: %v", *manifest, err)
 		return report(s, *format, stdout, stderr)
 	}
 	r, err := axag.Validate(data, "")
