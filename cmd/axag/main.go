@@ -59,7 +59,10 @@ commands:
 
 every command takes --format text|json (default text).
 <src>: web sources (.html .htm .jsx .tsx .vue, *.component.html; node_modules,
-dist and build are skipped) or an Acore UI project (a directory with main.acore).
+dist and build are skipped; <template> content is scanned, <noscript> content
+is not; files over 8 MiB or nested deeper than 512 elements are findings) or an
+Acore UI project (a directory with main.acore). A manifest must be a regular
+file of at most 16 MiB.
 exit status: 0 ok, 1 errors (or warnings with --strict), 2 usage.
 SOURCE_DATE_EPOCH, when set, fixes generated_at.
 `
