@@ -230,3 +230,30 @@ func TestWebTemplateAndNoscript(t *testing.T) {
 		t.Errorf("%+v", fs)
 	}
 }
+
+// TestWebImpliedEndTags: list items, paragraphs, rows, cells and options
+// whose end tags a page leaves out, as HTML allows, are siblings: a long
+// list is not a deep one, and a paragraph's context does not reach the
+// next.
+func TestWebImpliedEndTags(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<ul axag-scope="tenant">`)
+	for i := range 2000 {
+		fmt.Fprintf(&b, `<li><b axag-intent="t.l%c%c" axag-action-type="read">x</b>`, 'a'+i/26%26, 'a'+i%26)
+	}
+	b.WriteString(`</ul><table><tr><td axag-scope="user">a<td><i axag-intent="t.cell" axag-action-type="read"></i>` +
+		`<tr><td><i axag-intent="t.row" axag-action-type="read"></i></table>` +
+		`<p axag-scope="user">a<p><i axag-intent="t.para" axag-action-type="read"></i>` +
+		`<select><option axag-scope="user">a<option><i axag-intent="t.opt" axag-action-type="read"></i></select>`)
+	res := ScanWebSource("list.html", []byte(b.String()))
+	if f := findRule(res.Findings, RuleUnreadable); f != nil {
+		t.Fatalf("%+v", f)
+	}
+	scopes := map[string]string{}
+	for _, a := range res.Actions {
+		scopes[a.Intent] = a.Scope
+	}
+	if len(res.Actions) != 2000+4 || scopes["t.laa"] != "tenant" || scopes["t.cell"] != "" || scopes["t.row"] != "" || scopes["t.para"] != "" || scopes["t.opt"] != "" {
+		t.Errorf("%d actions, scopes %v %v %v %v %v", len(res.Actions), scopes["t.laa"], scopes["t.cell"], scopes["t.row"], scopes["t.para"], scopes["t.opt"])
+	}
+}

@@ -70,6 +70,32 @@ var voidElements = map[string]bool{
 
 var rawTextElements = map[string]bool{"script": true, "style": true, "textarea": true, "title": true}
 
+// impliedEnds lists, for a start tag, the open elements it ends when they
+// are the current element: HTML lets a page leave out the end tags of list
+// items, paragraphs, table rows and cells and options, and a list of 600
+// items written so is not 600 levels deep.
+var impliedEnds = func() map[string]map[string]bool {
+	set := func(names ...string) map[string]bool {
+		m := map[string]bool{}
+		for _, n := range names {
+			m[n] = true
+		}
+		return m
+	}
+	m := map[string]map[string]bool{
+		"li": set("p", "li"), "dt": set("p", "dt", "dd"), "dd": set("p", "dt", "dd"),
+		"option": set("option"), "optgroup": set("option", "optgroup"),
+		"tr": set("td", "th", "tr"), "td": set("td", "th"), "th": set("td", "th"),
+		"thead": set("td", "th", "tr", "thead", "tbody", "tfoot"), "tbody": set("td", "th", "tr", "thead", "tbody", "tfoot"),
+		"tfoot": set("td", "th", "tr", "thead", "tbody", "tfoot"), "rt": set("rt", "rp"), "rp": set("rt", "rp"),
+	}
+	for _, n := range strings.Fields("address article aside blockquote details div dl fieldset figcaption figure footer form " +
+		"h1 h2 h3 h4 h5 h6 header hgroup hr main menu nav ol p pre section table ul") {
+		m[n] = set("p")
+	}
+	return m
+}()
+
 // parseMarkup reads HTML-like markup. Element and attribute names are
 // lowercased except in Vue/Angular-style bound names, which keep their
 // prefixes (":", "v-bind:", "[...]").
@@ -125,6 +151,9 @@ func parseMarkup(src string) (*element, []parseProblem) {
 				return root, problems
 			}
 			el.Name = strings.ToLower(el.Name)
+			for ends := impliedEnds[el.Name]; len(stack) > 1 && ends[stack[len(stack)-1].Name]; {
+				stack = stack[:len(stack)-1]
+			}
 			if len(stack) > MaxWebNesting {
 				problems = append(problems, parseProblem{i, nestingProblem})
 				return root, problems
