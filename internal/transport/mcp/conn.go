@@ -28,6 +28,11 @@ import (
 //
 // One message per line; JSON-RPC batches (arrays) are answered invalid
 // request: MCP dropped them in protocol version 2025-06-18.
+//
+// Each call's answer carries the id exactly as the client wrote it, and
+// every call is answered, even one sent while another with the same id
+// runs (see lineConn.calls). A call with id null, which MCP forbids and
+// the SDK would take for a notification, is answered invalid request.
 type lineTransport struct {
 	in      io.Reader
 	out     io.Writer
