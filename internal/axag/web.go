@@ -398,8 +398,12 @@ func (f *webFile) noscript(el *element) {
 		count(c)
 	}
 	if n > 0 {
+		what := fmt.Sprintf("%d annotated elements inside <noscript> are", n)
+		if n == 1 {
+			what = "an annotated element inside <noscript> is"
+		}
 		f.finding(el.Pos, RuleNoscript, SeverityWarning,
-			fmt.Sprintf("%d annotated elements inside <noscript> are not extracted: a browser that runs scripts never shows them", n),
+			what+" not extracted: a browser that runs scripts never builds the content of <noscript>",
 			"annotate the elements the page shows with scripting on; keep <noscript> for the fallback")
 	}
 }
