@@ -114,10 +114,8 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return err
 	}
 	resp, isResp := msg.(*jsonrpc.Response)
-	var clientID json.RawMessage
 	if isResp {
-		clientID = c.answered(resp.ID)
-		if clientID != nil {
+		if clientID := c.clientID(resp.ID); clientID != nil {
 			if data, err = withID(data, clientID); err != nil {
 				return err
 			}
@@ -125,6 +123,9 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	}
 	err = c.writeLine(data)
 	if isResp {
+		// Only once written: the reader may end the session when the last
+		// call is answered.
+		c.answered(resp.ID)
 		select {
 		case <-c.stop: // the service must exit: end the session
 			c.Close()
@@ -277,25 +278,31 @@ func (c *lineConn) retarget(req *jsonrpc.Request) []jsonrpc.Message {
 	return out
 }
 
-// answered ends the call a response answers and returns the client's id
-// for it, or nil when the response answers no call the client made.
-func (c *lineConn) answered(id jsonrpc.ID) json.RawMessage {
-	n, ok := id.Raw().(string)
+// clientID returns the id the client gave the call a response answers, or
+// nil when the response answers no call the client made.
+func (c *lineConn) clientID(id jsonrpc.ID) json.RawMessage {
+	ours, _ := id.Raw().(string)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calls[ours]
+}
+
+// answered ends the call a response answers.
+func (c *lineConn) answered(id jsonrpc.ID) {
+	ours, ok := id.Raw().(string)
 	if !ok {
-		return nil
+		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	clientID, ok := c.calls[n]
-	if !ok {
-		return nil
+	if _, ok := c.calls[ours]; !ok {
+		return
 	}
-	delete(c.calls, n)
+	delete(c.calls, ours)
 	if len(c.calls) == 0 && c.drained != nil {
 		close(c.drained)
 		c.drained = nil
 	}
-	return clientID
 }
 
 // withID returns an encoded response with its id replaced by id, as the
