@@ -179,8 +179,12 @@ func TestTaskAppBuild(t *testing.T) {
 	defer site.Close()
 
 	p := browsertest.New(t)
+	p.InitScript(recorder)
 	p.Navigate(site.URL)
-	p.WaitFor("the empty list", `document.querySelector("ul, ol") && !document.body.textContent.includes("Loading...")`)
+	p.WaitFor("the empty list", `window.__rec.listShown !== null`)
+	var ms float64
+	p.Eval(`window.__rec.firstRender - performance.getEntriesByType("navigation")[0].responseEnd`, &ms)
+	t.Logf("built app on a static server: first render %.1f ms after the HTML arrived", ms)
 	addTask(p, "Buy milk")
 	waitItems(t, p, "Buy milk")
 	reqs, bad := be.log()
