@@ -1,0 +1,152 @@
+//go:build unix
+
+// Package swaptest races a hostile neighbour against acore's file access,
+// for the tests that prove nothing outside a project root is read or
+// written: goroutines that keep swapping a file or a directory inside the
+// root for a symlink leading outside, or for a FIFO, and back.
+package swaptest
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// DurationEnv sets how long each race runs, in seconds (default 2), so a
+// longer run can be asked for: ACORE_RACE_SECONDS=60 go test ./...
+const DurationEnv = "ACORE_RACE_SECONDS"
+
+// Duration is how long each race runs.
+func Duration(t testing.TB) time.Duration {
+	if s := os.Getenv(DurationEnv); s != "" {
+		n, err := strconv.ParseFloat(s, 64)
+		if err != nil || n <= 0 {
+			t.Fatalf("%s=%q: want a positive number of seconds", DurationEnv, s)
+		}
+		return time.Duration(n * float64(time.Second))
+	}
+	if testing.Short() {
+		return 500 * time.Millisecond
+	}
+	return 2 * time.Second
+}
+
+// Swapper runs swaps in the background until Stop.
+type Swapper struct {
+	t     testing.TB
+	stop  chan struct{}
+	wg    sync.WaitGroup
+	swaps atomic.Int64
+}
+
+// New returns a Swapper with nothing running.
+func New(t testing.TB) *Swapper {
+	s := &Swapper{t: t, stop: make(chan struct{})}
+	t.Cleanup(s.Stop)
+	return s
+}
+
+// Swaps is the number of swaps done so far.
+func (s *Swapper) Swaps() int64 { return s.swaps.Load() }
+
+// Stop ends the swaps and waits for them; the last one is undone first,
+// so each swapped name is what it was at the start.
+func (s *Swapper) Stop() {
+	select {
+	case <-s.stop:
+	default:
+		close(s.stop)
+	}
+	s.wg.Wait()
+}
+
+// hold keeps a swapped state for a moment, so that the other side of the
+// race meets each state often.
+func hold() { time.Sleep(50 * time.Microsecond) }
+
+func (s *Swapper) run(step func(), undo func()) {
+	s.wg.Go(func() {
+		defer undo()
+		for {
+			select {
+			case <-s.stop:
+				return
+			default:
+			}
+			step()
+			s.swaps.Add(1)
+		}
+	})
+}
+
+// File keeps replacing the file path (created with content) by a symlink
+// to outside, and back, each by an atomic rename.
+func (s *Swapper) File(path, content, outside string) {
+	dir, base := filepath.Split(path)
+	link, file := filepath.Join(dir, ".swap-link-"+base), filepath.Join(dir, ".swap-file-"+base)
+	put := func() {
+		os.WriteFile(file, []byte(content), 0o644)
+		os.Rename(file, path)
+	}
+	put()
+	s.run(func() {
+		os.Remove(link)
+		os.Symlink(outside, link)
+		os.Rename(link, path)
+		hold()
+		put()
+		hold()
+	}, put)
+}
+
+// FIFO keeps replacing the file path (created with content) by a FIFO,
+// and back.
+func (s *Swapper) FIFO(path, content string) {
+	dir, base := filepath.Split(path)
+	fifo, file := filepath.Join(dir, ".swap-fifo-"+base), filepath.Join(dir, ".swap-file-"+base)
+	put := func() {
+		os.WriteFile(file, []byte(content), 0o644)
+		os.Rename(file, path)
+	}
+	put()
+	s.run(func() {
+		os.Remove(fifo)
+		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+			s.t.Errorf("mkfifo: %v", err)
+			return
+		}
+		os.Rename(fifo, path)
+		hold()
+		put()
+		hold()
+	}, put)
+}
+
+// Dir keeps replacing the directory path by a symlink to outside, and
+// back: the directory is renamed aside and the symlink renamed in, then
+// the other way round.
+func (s *Swapper) Dir(path, outside string) {
+	aside, link := path+".swap-real", path+".swap-link"
+	back := func() {
+		if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			os.Remove(path)
+		}
+		os.Rename(aside, path)
+	}
+	s.run(func() {
+		if err := os.Rename(path, aside); err != nil {
+			return
+		}
+		os.Remove(link)
+		os.Symlink(outside, link)
+		os.Rename(link, path)
+		hold()
+		back()
+		hold()
+	}, back)
+}
