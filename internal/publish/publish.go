@@ -522,7 +522,9 @@ func (p *Publisher) replace(r *fsutil.Root, e *Entry, i int, content []byte, rem
 	}
 	tempPoint, renamedPoint := fmt.Sprintf("file_%d_temp", n), fmt.Sprintf("file_%d_renamed", n)
 	dirRel, base := splitRel(t)
-	if !remove {
+	if f.Before == nil {
+		// Only a created file may need its directory created: the
+		// directory of a file that had base content must still be there.
 		if err := r.MkdirAll(dirRel, 0o755); err != nil {
 			return err
 		}

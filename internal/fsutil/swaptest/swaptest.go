@@ -69,7 +69,8 @@ func (s *Swapper) Stop() {
 // race meets each state often.
 func hold() { time.Sleep(50 * time.Microsecond) }
 
-func (s *Swapper) run(step func(), undo func()) {
+// run calls step until Stop, counting the steps that swapped, then undo.
+func (s *Swapper) run(step func() bool, undo func()) {
 	s.wg.Go(func() {
 		defer undo()
 		for {
@@ -78,8 +79,9 @@ func (s *Swapper) run(step func(), undo func()) {
 				return
 			default:
 			}
-			step()
-			s.swaps.Add(1)
+			if step() {
+				s.swaps.Add(1)
+			}
 		}
 	})
 }
@@ -94,13 +96,14 @@ func (s *Swapper) File(path, content, outside string) {
 		os.Rename(file, path)
 	}
 	put()
-	s.run(func() {
+	s.run(func() bool {
 		os.Remove(link)
 		os.Symlink(outside, link)
-		os.Rename(link, path)
+		err := os.Rename(link, path)
 		hold()
 		put()
 		hold()
+		return err == nil
 	}, put)
 }
 
@@ -114,16 +117,17 @@ func (s *Swapper) FIFO(path, content string) {
 		os.Rename(file, path)
 	}
 	put()
-	s.run(func() {
+	s.run(func() bool {
 		os.Remove(fifo)
 		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 			s.t.Errorf("mkfifo: %v", err)
-			return
+			return false
 		}
-		os.Rename(fifo, path)
+		err := os.Rename(fifo, path)
 		hold()
 		put()
 		hold()
+		return err == nil
 	}, put)
 }
 
@@ -138,15 +142,19 @@ func (s *Swapper) Dir(path, outside string) {
 		}
 		os.Rename(aside, path)
 	}
-	s.run(func() {
+	s.run(func() bool {
 		if err := os.Rename(path, aside); err != nil {
-			return
+			hold()
+			return false
 		}
 		os.Remove(link)
 		os.Symlink(outside, link)
-		os.Rename(link, path)
-		hold()
+		err := os.Rename(link, path)
+		// Each state lasts about as long as an apply's fsync, so the
+		// swap often falls between two steps of one apply.
+		time.Sleep(500 * time.Microsecond)
 		back()
-		hold()
+		time.Sleep(500 * time.Microsecond)
+		return err == nil
 	}, back)
 }
