@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/axiomcore/acore/internal/candidate"
 	"github.com/axiomcore/acore/internal/fsutil"
@@ -217,7 +218,7 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 		if c.ctx.Err() != nil { // answered by Handle as the apply's timeout
 			return nil, protocol.Errorf(protocol.CodeResourceLimit, "timeout", "waiting for another apply: %v", err)
 		}
-		return nil, protocol.Errorf(protocol.CodeInternal, "", "taking the publish lock: %v", err)
+		return nil, stateError("taking the publish lock", err)
 	}
 	defer release()
 	c.s.pub.SweepOnce(candidate.RecordTTL) // receipts past the records' lifetime
@@ -239,7 +240,7 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 	// An interrupted attempt with this request_id.
 	entries, err := c.s.pub.Entries()
 	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, "", "reading the apply journal: %v", err)
+		return nil, stateError("reading the apply journal", err)
 	}
 	for _, je := range entries {
 		if je.Workspace != ws || je.RequestID != requestID {
@@ -347,7 +348,7 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 
 	bad, err := c.s.pub.Check(plan.Files)
 	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, "", "reading the files to write: %v", err)
+		return nil, stateError("reading the files to write", err)
 	}
 	if len(bad) > 0 {
 		return nil, c.s.changedSince(cand, bad)
@@ -368,6 +369,9 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 	case errors.As(err, &unknown):
 		return nil, interrupted(unknown.Entry, unknown.Err)
 	case err != nil:
+		if e := stateError("writing the candidate failed and was rolled back", err); e.Code != protocol.CodeInternal {
+			return nil, e.WithTarget("candidate", cand.ID).Detail("outcome", publish.NotApplied)
+		}
 		return nil, protocol.Errorf(protocol.CodeInternal, "write_failed", "writing the candidate failed and was rolled back: %v", err).
 			WithTarget("candidate", cand.ID).Detail("outcome", publish.NotApplied)
 	}
@@ -596,7 +600,40 @@ func pathError(path string, err error) *protocol.Error {
 	if errors.Is(err, fsutil.ErrEscape) {
 		return protocol.Errorf(protocol.CodePermissionDenied, "path_escape", "%s leaves the project root", path).WithTarget("path", path)
 	}
+	if e := deniedError(err); e != nil {
+		return e.WithTarget("path", path)
+	}
 	return protocol.Errorf(protocol.CodeInternal, "", "%s: %v", path, err).WithTarget("path", path)
+}
+
+// stateError answers a failure to read or write the project's files or
+// the service's state under .axiom/state: one that retrying cannot fix is
+// permission_denied (retryable none), anything else internal.
+func stateError(what string, err error) *protocol.Error {
+	if errors.Is(err, fsutil.ErrEscape) {
+		return protocol.Errorf(protocol.CodePermissionDenied, "path_escape",
+			"%s: a path on the way points outside the project root (a symlinked .axiom/state, journal or folder?): %v", what, err)
+	}
+	if e := deniedError(err); e != nil {
+		return protocol.Errorf(e.Code, e.Reason, "%s: %s", what, e.Message)
+	}
+	return protocol.Errorf(protocol.CodeInternal, "", "%s: %v", what, err)
+}
+
+// deniedError is permission_denied for an error the operating system
+// refused: policy for EPERM (an immutable or append-only file, a
+// read-only mount's rule), not_owner for EACCES (the file's permissions).
+// It is nil for any other error.
+func deniedError(err error) *protocol.Error {
+	switch {
+	case errors.Is(err, syscall.EPERM):
+		return protocol.Errorf(protocol.CodePermissionDenied, "policy",
+			"the operating system does not permit it (an immutable or append-only file?): %v", err)
+	case errors.Is(err, os.ErrPermission):
+		return protocol.Errorf(protocol.CodePermissionDenied, "not_owner",
+			"the file's permissions do not allow it: %v", err)
+	}
+	return nil
 }
 
 func sameDigest(a, b *string) bool {
