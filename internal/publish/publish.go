@@ -497,6 +497,10 @@ func writeEntry(r *fsutil.Root, e *Entry) error {
 // is known, so Reconcile can remove one a kill left.
 func tempName(base, journal string) string { return "." + base + "." + journal + ".tmp" }
 
+// asideName is the hard link that keeps the file an apply replaces where
+// exchange is not available, until it is verified.
+func asideName(base, journal string) string { return "." + base + "." + journal + ".old" }
+
 // keptName is where an apply that could neither keep nor undo its
 // replacement of base leaves the file it replaced, so that an external
 // edit in it is not lost: Reconcile never removes it.
@@ -576,9 +580,13 @@ func (p *Publisher) replace(r *fsutil.Root, e *Entry, i int, content []byte, rem
 // (renameat2 RENAME_EXCHANGE), so the file that was replaced is left
 // under the temp name. After the exchange, the replaced file must be the
 // held one, its content still the base content and the lease unbroken;
-// otherwise the exchange is undone. Without exchange (other systems, some
-// file systems) the temp file is renamed over base and the held file's
-// content is checked after the rename; an edit made in it is written back.
+// otherwise the exchange is undone, which puts that very file back.
+// Without exchange (other systems, some file systems) base is first hard
+// linked aside and the temp file renamed over it, and the same checks and
+// undo use the link; an editor's rename landing between the link and the
+// rename is the one edit that goes unseen. Without hard links either, the
+// held file's content is checked after the rename and written back if it
+// changed.
 func publishFile(dir *fsutil.Root, base, tmp, journal string, f File, remove bool) error {
 	mismatch := &MismatchError{Paths: []string{f.Path}}
 	if f.Before == nil {
@@ -633,23 +641,32 @@ func publishFile(dir *fsutil.Root, base, tmp, journal string, f File, remove boo
 		return mismatch
 	}
 
-	// The file base had is moved to tmp: by exchange, or by a rename
-	// for a removal.
-	exchanged := true
+	// aside is where the file base had ends up: the temp name after an
+	// exchange or a removal; without exchange, a hard link made just
+	// before the temp file is renamed over base ("" when the file system
+	// has no hard links: only the held descriptor keeps that file then).
+	aside := tmp
 	if remove {
 		err = dir.Rename(base, tmp)
 	} else {
-		err = dir.Exchange(tmp, base)
+		err = exchangeFiles(dir, tmp, base)
 		if errors.Is(err, errors.ErrUnsupported) {
-			exchanged = false
+			aside = asideName(base, journal)
+			dir.Remove(aside)
+			if dir.Link(base, aside) != nil {
+				aside = ""
+			}
 			err = dir.Rename(tmp, base)
 		}
 	}
 	if err != nil {
 		dropTemp()
+		if aside != tmp && aside != "" {
+			dir.Remove(aside)
+		}
 		return err
 	}
-	if !exchanged {
+	if aside == "" {
 		if intact() {
 			return nil
 		}
@@ -663,34 +680,42 @@ func publishFile(dir *fsutil.Root, base, tmp, journal string, f File, remove boo
 		}
 		return fmt.Errorf("%s was written by another process while it was replaced, and could not be put back: %v", f.Path, rerr)
 	}
-	moved, err := dir.Lstat(tmp)
+	moved, err := dir.Lstat(aside)
 	if err == nil && os.SameFile(moved, heldInfo) && intact() {
-		return dir.Remove(tmp)
+		return dir.Remove(aside)
 	}
 	// What was replaced is not the base file as checked: undo, provided
-	// base still holds what this apply put there.
+	// base still holds what this apply put there. The very file is put
+	// back, so a writer that opened it meanwhile writes into base.
 	undo := func() error {
-		if remove {
-			return dir.Link(tmp, base)
+		switch {
+		case remove:
+			if err := dir.Link(tmp, base); err != nil {
+				return err
+			}
+			return dir.Remove(tmp)
+		case aside == tmp:
+			return exchangeFiles(dir, tmp, base)
 		}
-		return dir.Exchange(tmp, base)
+		return dir.Rename(aside, base)
 	}
 	if (remove && !exists(dir, base)) || (!remove && sameContent(dir, base, f.After)) {
 		if err := undo(); err == nil {
-			if remove {
-				dir.Remove(tmp)
-			}
 			return mismatch
 		}
 	}
 	// base changed again after the replacement: keep the replaced file
 	// where a rollback does not remove it.
 	kept := keptName(base, journal)
-	if err := dir.Rename(tmp, kept); err != nil {
-		return fmt.Errorf("%s was written by another process while it was replaced; what it replaced is left as %s: %v", f.Path, tmp, err)
+	if err := dir.Rename(aside, kept); err != nil {
+		return fmt.Errorf("%s was written by another process while it was replaced; what it replaced is left as %s: %v", f.Path, aside, err)
 	}
 	return fmt.Errorf("%s was written by another process while it was replaced; what it replaced is kept as %s", f.Path, kept)
 }
+
+// exchangeFiles is fsutil.Root.Exchange; tests replace it to prove the
+// publication without exchange.
+var exchangeFiles = (*fsutil.Root).Exchange
 
 func exists(dir *fsutil.Root, name string) bool {
 	_, err := dir.Lstat(name)
@@ -798,12 +823,18 @@ func (p *Publisher) settle(e *Entry, commit bool) (state string, stuck []string,
 	return RolledBack, nil, p.remove(r, e)
 }
 
-// removeTemps removes the temp files a killed apply of e may have left.
+// removeTemps removes the temp files a killed apply of e may have left,
+// and the link to a replaced file when it has the base content (another
+// content is an external edit: it is left for a person to look at).
 func (p *Publisher) removeTemps(r *fsutil.Root, e *Entry) {
 	for _, f := range e.Files {
 		if t, err := p.target(f.Path); err == nil {
 			dirRel, base := splitRel(t)
 			r.Remove(path.Join(dirRel, tempName(base, e.ID)))
+			aside := path.Join(dirRel, asideName(base, e.ID))
+			if data, err := r.ReadFile(aside); err == nil && same(sum(data), f.Before) {
+				r.Remove(aside)
+			}
 		}
 	}
 }

@@ -9,12 +9,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/fsutil/swaptest"
 )
 
@@ -152,7 +154,9 @@ func TestApplyRacingDirectorySwap(t *testing.T) {
 // refused before (the apply fails) or put back (the apply fails with a
 // MismatchError); never lost (issue 15: 25 of 143 confirmed appends were
 // lost across 342 applies).
-func TestApplyRacingAppender(t *testing.T) {
+func TestApplyRacingAppender(t *testing.T) { withAndWithoutExchange(t, raceAppender) }
+
+func raceAppender(t *testing.T) {
 	root := project(t, map[string]string{"a.acore": "header 0\n"})
 	abs := filepath.Join(root, "a.acore")
 	p := New(root)
@@ -225,4 +229,93 @@ func TestApplyRacingAppender(t *testing.T) {
 		t.Errorf("no apply went through in %d tries", tries)
 	}
 	t.Logf("%d applies (%d applied, %d refused as external writes) against %d confirmed appends: %d lost", tries, applied, refused, confirmed.Load(), lost)
+}
+
+// TestApplyRacingRenamingEditor applies changes to a file while an editor
+// keeps saving it the way most editors do: read it, write the new text to
+// a temp file, rename that over the file. Every save confirmed by its
+// rename is in the file at the end: a save renamed in between an apply's
+// last check and its own rename is caught (the file the apply replaced is
+// not the one it checked) and put back.
+//
+// Only with exchange: without it, a rename landing between the link aside
+// and the apply's rename goes unseen (the documented limit).
+func TestApplyRacingRenamingEditor(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("RENAME_EXCHANGE is Linux only")
+	}
+	root := project(t, map[string]string{"a.acore": "header 0\n"})
+	abs := filepath.Join(root, "a.acore")
+	p := New(root)
+	var confirmed atomic.Int64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tmp := filepath.Join(root, ".a.acore.editor-swp")
+		for n := int64(1); ; n++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			cur, err := os.ReadFile(abs)
+			if err == nil {
+				err = os.WriteFile(tmp, fmt.Appendf(cur, "// save %d\n", n), 0o644)
+			}
+			if err == nil {
+				err = os.Rename(tmp, abs)
+			}
+			if err != nil {
+				t.Errorf("save %d: %v", n, err)
+				return
+			}
+			confirmed.Store(n)
+			time.Sleep(time.Duration(n%9) * 2 * time.Millisecond)
+		}
+	})
+	deadline := time.Now().Add(swaptest.Duration(t))
+	tries, applied := 0, 0
+	for n := 1; time.Now().Before(deadline) || applied == 0 && time.Now().Before(deadline.Add(10*time.Second)); n++ {
+		tries++
+		ok, err := applyOnce(t, p, "a.acore", func() ([]byte, error) { return os.ReadFile(abs) },
+			func(cur []byte) []byte {
+				_, rest, _ := bytes.Cut(cur, []byte("\n"))
+				return append([]byte(fmt.Sprintf("header %d\n", n)), rest...)
+			})
+		var mismatch *MismatchError
+		switch {
+		case ok:
+			applied++
+		case errors.As(err, &mismatch) || err == nil:
+		default:
+			t.Fatalf("apply %d: %v", n, err)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	final, err := os.ReadFile(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lost := 0
+	for n := int64(1); n <= confirmed.Load(); n++ {
+		if !bytes.Contains(final, []byte(fmt.Sprintf("// save %d\n", n))) {
+			lost++
+		}
+	}
+	if lost > 0 {
+		t.Errorf("%d of %d confirmed saves lost", lost, confirmed.Load())
+	}
+	t.Logf("%d applies (%d applied) against %d confirmed saves by rename: %d lost", tries, applied, confirmed.Load(), lost)
+}
+
+// withAndWithoutExchange runs race with RENAME_EXCHANGE and with the
+// publication other systems get (a hard link aside, then a rename).
+func withAndWithoutExchange(t *testing.T, race func(*testing.T)) {
+	t.Run("exchange", race)
+	t.Run("link_and_rename", func(t *testing.T) {
+		exchangeFiles = func(*fsutil.Root, string, string) error { return errors.ErrUnsupported }
+		defer func() { exchangeFiles = (*fsutil.Root).Exchange }()
+		race(t)
+	})
 }
