@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/fsutil"
@@ -63,6 +64,22 @@ type Input struct {
 	// loader did not read (a symlink leading outside the root, a FIFO, a
 	// name the protocol cannot address), each with why.
 	NotRead []NotRead
+}
+
+// addressable is p with U+FFFD for each control character, backslash and
+// invalid UTF-8 sequence, so it can be a diagnostic's path; a name that is
+// still no valid path (too long) is reported on the entry module.
+func addressable(p string) string {
+	q := strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == '\\' {
+			return utf8.RuneError
+		}
+		return r
+	}, strings.ToValidUTF8(p, string(utf8.RuneError)))
+	if fsutil.ValidRelPath(q) != nil {
+		return Entry
+	}
+	return q
 }
 
 // NotRead is a file the loader found and did not read.
@@ -257,13 +274,11 @@ func Check(in *Input) *Result {
 	c.verifyLock(res)
 	entryNote := ""
 	for _, n := range in.NotRead {
-		// A name that is not a valid path is quoted in the message and
-		// the diagnostic names no file: it could not be addressed.
-		d := diag.Diagnostic{Code: diag.FileNotRead, Severity: diag.Warning, Path: n.Path, Line: 1, Column: 1,
+		// A name that is not a valid path is quoted in the message; the
+		// diagnostic's path has U+FFFD for each character a path cannot
+		// hold.
+		d := diag.Diagnostic{Code: diag.FileNotRead, Severity: diag.Warning, Path: addressable(n.Path), Line: 1, Column: 1,
 			Message: fmt.Sprintf("%s was not read: %s", strconv.Quote(n.Path), n.Detail)}
-		if fsutil.ValidRelPath(n.Path) != nil {
-			d.Path, d.Line, d.Column = "", 0, 0
-		}
 		c.diags = append(c.diags, d)
 		if n.Path == Entry {
 			entryNote = " (" + Entry + " was found but not read: " + n.Detail + ")"

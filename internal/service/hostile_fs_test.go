@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/axiomcore/acore/internal/publish"
@@ -55,6 +56,66 @@ func TestApplyRefusedForGood(t *testing.T) {
 			}
 			if list, _ := os.ReadDir(outside); len(list) > 0 {
 				t.Errorf("written outside the root: %v", list)
+			}
+		})
+	}
+}
+
+// TestHostileFilesAreDiagnostics: files the loader cannot or must not read
+// are diagnostics on those files; every request keeps working, and a BOM
+// is not a syntax error (issue 15: each made requests fail with
+// internal, or put the project in the syntax state).
+func TestHostileFilesAreDiagnostics(t *testing.T) {
+	cases := []struct {
+		name    string
+		setup   func(t *testing.T, dir string)
+		state   string
+		message string // in some diagnostic
+	}{
+		{"names a path cannot hold", func(t *testing.T, dir string) {
+			for _, name := range []string{"new\nline.acore", "tab\t.acore", "back\\slash.acore", "bad\xff.acore"} {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte("module x\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}, "validated", `"new\nline.acore" was not read`},
+		{"byte order mark", func(t *testing.T, dir string) {
+			main := filepath.Join(dir, "main.acore")
+			b, _ := os.ReadFile(main)
+			os.WriteFile(main, append([]byte("\uFEFF"), b...), 0o644)
+		}, "validated", ""},
+		{"main.acore symlinked outside", func(t *testing.T, dir string) {
+			main, out := filepath.Join(dir, "main.acore"), filepath.Join(t.TempDir(), "main.acore")
+			if err := os.Rename(main, out); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(out, main); err != nil {
+				t.Fatal(err)
+			}
+		}, "unavailable", "main.acore is a symlink that points outside the project root"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, dir := taskApp(t)
+			c.setup(t, dir)
+			o := do(t, s, v1+`"operation": "workspace.open", "snapshot": "latest", "params": {"roots": [{"path": "`+dir+`"}]}}`)
+			expect(t, o, "result.projects.0.semantic_state", c.state)
+			ws := s.WorkspaceID()
+			o = do(t, s, v1+`"operation": "project.overview", "workspace": "`+ws+`", "snapshot": "latest", "params": {"include": ["diagnostics"]}}`)
+			if c.message != "" {
+				found := false
+				for _, d := range o.list("result.diagnostics") {
+					if m, _ := d.(map[string]any)["message"].(string); strings.Contains(m, c.message) {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("no diagnostic says %q: %v", c.message, o.get("result.diagnostics"))
+				}
+			}
+			o = do(t, s, v1+`"operation": "node.find", "workspace": "`+ws+`", "snapshot": "latest", "params": {"query": "Add", "limit": 5}}`)
+			if o.get("error") != nil && o.str("error.code") == "internal" {
+				t.Errorf("node.find: %v", o.get("error"))
 			}
 		})
 	}
