@@ -165,10 +165,20 @@ func (e *Entry) Receipt(outcome, resultSnapshot string) *Receipt {
 
 // MismatchError says which files did not have the content an apply
 // expected; nothing was written.
-type MismatchError struct{ Paths []string }
+type MismatchError struct {
+	Paths []string
+	// Kept names the files (beside the ones changed) that hold an
+	// external edit an apply displaced and could not put back in place,
+	// because the file changed once more in that instant.
+	Kept []string
+}
 
 func (e *MismatchError) Error() string {
-	return "files changed on disk: " + strings.Join(e.Paths, ", ")
+	msg := "files changed on disk: " + strings.Join(e.Paths, ", ")
+	if len(e.Kept) > 0 {
+		msg += "; an edit made while the apply replaced them is kept in " + strings.Join(e.Kept, ", ")
+	}
+	return msg
 }
 
 // UnknownError is an apply that failed while writing and could not be
@@ -449,31 +459,39 @@ func (p *Publisher) Apply(plan Plan, start func(*Entry) bool) (*Entry, error) {
 	if err := r.Sync(JournalDir); err != nil {
 		return discard(err)
 	}
+	all := len(plan.Files)
 	if err := Fail("after_journal"); err != nil {
-		return p.abort(e, err)
+		return p.abort(e, err, all)
 	}
 	for i, f := range plan.Files {
 		if err := p.replace(r, e, i, f.Content, f.After == nil); err != nil {
-			return p.abort(e, err)
+			// A file found changed was not replaced, or was put back:
+			// only the files before it are rolled back.
+			var mismatch *MismatchError
+			if errors.As(err, &mismatch) {
+				return p.abort(e, err, i)
+			}
+			return p.abort(e, err, i+1)
 		}
 	}
 	if err := Fail("after_files"); err != nil {
-		return p.abort(e, err)
+		return p.abort(e, err, all)
 	}
 	e.State = Committed
 	if err := writeEntry(r, e); err != nil {
 		e.State = Pending
-		return p.abort(e, err)
+		return p.abort(e, err, all)
 	}
 	_ = Fail("after_commit") // an injected error here changes nothing: the apply is committed
 	return e, nil
 }
 
-// abort rolls back an apply that failed while writing. A MismatchError
-// (an external write found while replacing) is returned as it is once the
+// abort rolls back an apply that failed while writing, considering its
+// first n files: the ones it may have replaced. A MismatchError (an
+// external write found while replacing) is returned as it is once the
 // rollback succeeds: nothing of the apply is left.
-func (p *Publisher) abort(e *Entry, cause error) (*Entry, error) {
-	state, stuck, err := p.Rollback(e)
+func (p *Publisher) abort(e *Entry, cause error, n int) (*Entry, error) {
+	state, stuck, err := p.settle(e, false, n)
 	if err == nil && state == RolledBack {
 		return nil, cause
 	}
@@ -646,9 +664,10 @@ func publishFile(dir *fsutil.Root, base, tmp, journal string, f File, remove boo
 	// before the temp file is renamed over base ("" when the file system
 	// has no hard links: only the held descriptor keeps that file then).
 	aside := tmp
+	var ours fs.FileInfo // this apply's temp file
 	if remove {
 		err = dir.Rename(base, tmp)
-	} else {
+	} else if ours, err = dir.Lstat(tmp); err == nil {
 		err = exchangeFiles(dir, tmp, base)
 		if errors.Is(err, errors.ErrUnsupported) {
 			aside = asideName(base, journal)
@@ -687,30 +706,42 @@ func publishFile(dir *fsutil.Root, base, tmp, journal string, f File, remove boo
 	// What was replaced is not the base file as checked: undo, provided
 	// base still holds what this apply put there. The very file is put
 	// back, so a writer that opened it meanwhile writes into base.
-	undo := func() error {
-		switch {
-		case remove:
-			if err := dir.Link(tmp, base); err != nil {
-				return err
-			}
-			return dir.Remove(tmp)
-		case aside == tmp:
-			return exchangeFiles(dir, tmp, base)
-		}
-		return dir.Rename(aside, base)
-	}
 	if (remove && !exists(dir, base)) || (!remove && sameContent(dir, base, f.After)) {
-		if err := undo(); err == nil {
-			return mismatch
+		if err := undo(dir, base, tmp, aside, remove); err == nil {
+			if remove || aside != tmp {
+				return mismatch
+			}
+			// The exchange back moved to tmp what base held then: this
+			// apply's file, unless base changed once more in between.
+			if back, err := dir.Lstat(tmp); err == nil && os.SameFile(back, ours) {
+				dir.Remove(tmp)
+				return mismatch
+			}
 		}
 	}
-	// base changed again after the replacement: keep the replaced file
-	// where a rollback does not remove it.
+	// base changed again after the replacement: keep what is at the
+	// aside name, an external edit, where a rollback does not remove it.
 	kept := keptName(base, journal)
 	if err := dir.Rename(aside, kept); err != nil {
 		return fmt.Errorf("%s was written by another process while it was replaced; what it replaced is left as %s: %v", f.Path, aside, err)
 	}
-	return fmt.Errorf("%s was written by another process while it was replaced; what it replaced is kept as %s", f.Path, kept)
+	mismatch.Kept = []string{path.Join(path.Dir(f.Path), kept)}
+	return mismatch
+}
+
+// undo puts back the file an apply replaced (at aside) or removed (at
+// tmp) in place of base.
+func undo(dir *fsutil.Root, base, tmp, aside string, remove bool) error {
+	switch {
+	case remove:
+		if err := dir.Link(tmp, base); err != nil {
+			return err
+		}
+		return dir.Remove(tmp)
+	case aside == tmp:
+		return exchangeFiles(dir, tmp, base)
+	}
+	return dir.Rename(aside, base)
 }
 
 // exchangeFiles is fsutil.Root.Exchange; tests replace it to prove the
@@ -737,16 +768,18 @@ func sameContent(dir *fsutil.Root, name string, want *string) bool {
 // any other content nothing is written and the journal stays pending;
 // stuck names those files.
 func (p *Publisher) Reconcile(e *Entry) (state string, stuck []string, err error) {
-	return p.settle(e, true)
+	return p.settle(e, true, len(e.Files))
 }
 
 // Rollback is Reconcile that never commits: files with the candidate's
 // content are restored too.
 func (p *Publisher) Rollback(e *Entry) (state string, stuck []string, err error) {
-	return p.settle(e, false)
+	return p.settle(e, false, len(e.Files))
 }
 
-func (p *Publisher) settle(e *Entry, commit bool) (state string, stuck []string, err error) {
+// settle is Reconcile (commit) or Rollback of the first n files of e; the
+// others are not looked at.
+func (p *Publisher) settle(e *Entry, commit bool, n int) (state string, stuck []string, err error) {
 	r, err := p.open()
 	if err != nil {
 		return Pending, nil, err
@@ -755,7 +788,7 @@ func (p *Publisher) settle(e *Entry, commit bool) (state string, stuck []string,
 	p.removeTemps(r, e)
 	var restore []int
 	all := true
-	for i, f := range e.Files {
+	for i, f := range e.Files[:n] {
 		cur, err := p.digest(r, f.Path)
 		if errors.Is(err, fsutil.ErrNotRegular) {
 			stuck = append(stuck, f.Path)
@@ -828,12 +861,22 @@ func (p *Publisher) settle(e *Entry, commit bool) (state string, stuck []string,
 // content is an external edit: it is left for a person to look at).
 func (p *Publisher) removeTemps(r *fsutil.Root, e *Entry) {
 	for _, f := range e.Files {
-		if t, err := p.target(f.Path); err == nil {
-			dirRel, base := splitRel(t)
-			r.Remove(path.Join(dirRel, tempName(base, e.ID)))
-			aside := path.Join(dirRel, asideName(base, e.ID))
-			if data, err := r.ReadFile(aside); err == nil && same(sum(data), f.Before) {
-				r.Remove(aside)
+		t, err := p.target(f.Path)
+		if err != nil {
+			continue
+		}
+		dirRel, base := splitRel(t)
+		for _, name := range []string{tempName(base, e.ID), asideName(base, e.ID)} {
+			rel := path.Join(dirRel, name)
+			data, err := r.ReadFile(rel)
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+			case err == nil && (same(sum(data), f.Before) || same(sum(data), f.After)):
+				r.Remove(rel)
+			default:
+				// Another content: an edit an interrupted apply
+				// displaced. It is kept for a person to look at.
+				r.Rename(rel, path.Join(dirRel, keptName(base, e.ID)))
 			}
 		}
 	}

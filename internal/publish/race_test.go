@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -154,81 +155,20 @@ func TestApplyRacingDirectorySwap(t *testing.T) {
 // refused before (the apply fails) or put back (the apply fails with a
 // MismatchError); never lost (issue 15: 25 of 143 confirmed appends were
 // lost across 342 applies).
-func TestApplyRacingAppender(t *testing.T) { withAndWithoutExchange(t, raceAppender) }
-
-func raceAppender(t *testing.T) {
-	root := project(t, map[string]string{"a.acore": "header 0\n"})
-	abs := filepath.Join(root, "a.acore")
-	p := New(root)
-	var confirmed atomic.Int64
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for n := int64(1); ; n++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
+func TestApplyRacingAppender(t *testing.T) {
+	withAndWithoutExchange(t, func(t *testing.T) {
+		raceWriter(t, "append", func(abs string, line []byte) error {
 			f, err := os.OpenFile(abs, os.O_WRONLY|os.O_APPEND, 0)
 			if err != nil {
-				t.Errorf("append %d: %v", n, err)
-				return
+				return err
 			}
-			_, err = fmt.Fprintf(f, "// append %d\n", n)
+			_, err = f.Write(line)
 			if cerr := f.Close(); err == nil {
 				err = cerr
 			}
-			if err != nil {
-				t.Errorf("append %d: %v", n, err)
-				return
-			}
-			confirmed.Store(n)
-			// Between appends a pause of 0 to 16 ms: an apply (a few
-			// fsyncs) sometimes fits between two, sometimes not.
-			time.Sleep(time.Duration(n%9) * 2 * time.Millisecond)
-		}
+			return err
+		})
 	})
-	// Past the deadline, applies go on (for at most 10 s more) until one
-	// went through, so a loaded machine does not make the test vacuous.
-	deadline := time.Now().Add(swaptest.Duration(t))
-	tries, applied, refused := 0, 0, 0
-	for n := 1; time.Now().Before(deadline) || applied == 0 && time.Now().Before(deadline.Add(10*time.Second)); n++ {
-		tries++
-		ok, err := applyOnce(t, p, "a.acore", func() ([]byte, error) { return os.ReadFile(abs) },
-			func(cur []byte) []byte {
-				_, rest, _ := bytes.Cut(cur, []byte("\n"))
-				return append([]byte(fmt.Sprintf("header %d\n", n)), rest...)
-			})
-		var mismatch *MismatchError
-		switch {
-		case ok:
-			applied++
-		case errors.As(err, &mismatch) || err == nil:
-			refused++
-		default:
-			t.Fatalf("apply %d: %v", n, err)
-		}
-	}
-	close(stop)
-	wg.Wait()
-	final, err := os.ReadFile(abs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lost := 0
-	for n := int64(1); n <= confirmed.Load(); n++ {
-		if !bytes.Contains(final, []byte(fmt.Sprintf("// append %d\n", n))) {
-			lost++
-		}
-	}
-	if lost > 0 {
-		t.Errorf("%d of %d confirmed appends lost", lost, confirmed.Load())
-	}
-	if applied == 0 {
-		t.Errorf("no apply went through in %d tries", tries)
-	}
-	t.Logf("%d applies (%d applied, %d refused as external writes) against %d confirmed appends: %d lost", tries, applied, refused, confirmed.Load(), lost)
 }
 
 // TestApplyRacingRenamingEditor applies changes to a file while an editor
@@ -244,37 +184,51 @@ func TestApplyRacingRenamingEditor(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("RENAME_EXCHANGE is Linux only")
 	}
+	raceWriter(t, "save", func(abs string, line []byte) error {
+		tmp := filepath.Join(filepath.Dir(abs), ".a.acore.editor-swp")
+		cur, err := os.ReadFile(abs)
+		if err == nil {
+			err = os.WriteFile(tmp, append(cur, line...), 0o644)
+		}
+		if err == nil {
+			err = os.Rename(tmp, abs)
+		}
+		return err
+	})
+}
+
+// raceWriter applies changes to the first line of a file while write
+// keeps adding lines "// <what> <n>" to it, then checks that every line
+// whose write returned is in the file and reports the counts.
+func raceWriter(t *testing.T, what string, write func(abs string, line []byte) error) {
 	root := project(t, map[string]string{"a.acore": "header 0\n"})
 	abs := filepath.Join(root, "a.acore")
 	p := New(root)
+	line := func(n int64) []byte { return fmt.Appendf(nil, "// %s %d\n", what, n) }
 	var confirmed atomic.Int64
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		tmp := filepath.Join(root, ".a.acore.editor-swp")
 		for n := int64(1); ; n++ {
 			select {
 			case <-stop:
 				return
 			default:
 			}
-			cur, err := os.ReadFile(abs)
-			if err == nil {
-				err = os.WriteFile(tmp, fmt.Appendf(cur, "// save %d\n", n), 0o644)
-			}
-			if err == nil {
-				err = os.Rename(tmp, abs)
-			}
-			if err != nil {
-				t.Errorf("save %d: %v", n, err)
+			if err := write(abs, line(n)); err != nil {
+				t.Errorf("%s %d: %v", what, n, err)
 				return
 			}
 			confirmed.Store(n)
+			// Between writes a pause of 0 to 16 ms: an apply (a few
+			// fsyncs) sometimes fits between two, sometimes not.
 			time.Sleep(time.Duration(n%9) * 2 * time.Millisecond)
 		}
 	})
+	// Past the deadline, applies go on (for at most 10 s more) until one
+	// went through, so a loaded machine does not make the test vacuous.
 	deadline := time.Now().Add(swaptest.Duration(t))
-	tries, applied := 0, 0
+	tries, applied, refused, kept := 0, 0, 0, 0
 	for n := 1; time.Now().Before(deadline) || applied == 0 && time.Now().Before(deadline.Add(10*time.Second)); n++ {
 		tries++
 		ok, err := applyOnce(t, p, "a.acore", func() ([]byte, error) { return os.ReadFile(abs) },
@@ -287,8 +241,15 @@ func TestApplyRacingRenamingEditor(t *testing.T) {
 		case ok:
 			applied++
 		case errors.As(err, &mismatch) || err == nil:
+			refused++
+			if mismatch != nil {
+				kept += len(mismatch.Kept)
+			}
 		default:
 			t.Fatalf("apply %d: %v", n, err)
+		}
+		if es, _ := p.Entries(); len(es) > 0 {
+			t.Fatalf("apply %d left journal %s", n, es[0].ID)
 		}
 	}
 	close(stop)
@@ -297,16 +258,36 @@ func TestApplyRacingRenamingEditor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lost := 0
+	// An edit displaced by an apply and changed once more before it
+	// could be put back is kept beside the file, and the apply said so.
+	keptFiles, _ := filepath.Glob(filepath.Join(root, ".a.acore.jrnl-*.replaced"))
+	if len(keptFiles) > kept {
+		t.Errorf("%d files kept, %d reported", len(keptFiles), kept)
+	}
+	var keptData [][]byte
+	for _, k := range keptFiles {
+		b, _ := os.ReadFile(k)
+		keptData = append(keptData, b)
+	}
+	lost, inKept := 0, 0
 	for n := int64(1); n <= confirmed.Load(); n++ {
-		if !bytes.Contains(final, []byte(fmt.Sprintf("// save %d\n", n))) {
-			lost++
+		if bytes.Contains(final, line(n)) {
+			continue
 		}
+		if slices.ContainsFunc(keptData, func(b []byte) bool { return bytes.Contains(b, line(n)) }) {
+			inKept++
+			continue
+		}
+		lost++
 	}
 	if lost > 0 {
-		t.Errorf("%d of %d confirmed saves lost", lost, confirmed.Load())
+		t.Errorf("%d of %d confirmed writes (%s) lost", lost, confirmed.Load(), what)
 	}
-	t.Logf("%d applies (%d applied) against %d confirmed saves by rename: %d lost", tries, applied, confirmed.Load(), lost)
+	if applied == 0 {
+		t.Errorf("no apply went through in %d tries", tries)
+	}
+	t.Logf("%d applies (%d applied, %d refused as external writes) against %d confirmed writes (%s): %d lost, %d kept beside the file and reported",
+		tries, applied, refused, confirmed.Load(), what, lost, inKept)
 }
 
 // withAndWithoutExchange runs race with RENAME_EXCHANGE and with the

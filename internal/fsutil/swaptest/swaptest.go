@@ -89,41 +89,32 @@ func (s *Swapper) run(step func() bool, undo func()) {
 // File keeps replacing the file path (created with content) by a symlink
 // to outside, and back, each by an atomic rename.
 func (s *Swapper) File(path, content, outside string) {
-	dir, base := filepath.Split(path)
-	link, file := filepath.Join(dir, ".swap-link-"+base), filepath.Join(dir, ".swap-file-"+base)
-	put := func() {
-		os.WriteFile(file, []byte(content), 0o644)
-		os.Rename(file, path)
-	}
-	put()
-	s.run(func() bool {
-		os.Remove(link)
-		os.Symlink(outside, link)
-		err := os.Rename(link, path)
-		hold()
-		put()
-		hold()
-		return err == nil
-	}, put)
+	s.file(path, content, "link", func(tmp string) error { return os.Symlink(outside, tmp) })
 }
 
 // FIFO keeps replacing the file path (created with content) by a FIFO,
 // and back.
 func (s *Swapper) FIFO(path, content string) {
+	s.file(path, content, "fifo", func(tmp string) error { return syscall.Mkfifo(tmp, 0o644) })
+}
+
+// file keeps renaming what make creates over path, then a regular file
+// with content, and so on.
+func (s *Swapper) file(path, content, kind string, make func(tmp string) error) {
 	dir, base := filepath.Split(path)
-	fifo, file := filepath.Join(dir, ".swap-fifo-"+base), filepath.Join(dir, ".swap-file-"+base)
+	other, file := filepath.Join(dir, ".swap-"+kind+"-"+base), filepath.Join(dir, ".swap-file-"+base)
 	put := func() {
 		os.WriteFile(file, []byte(content), 0o644)
 		os.Rename(file, path)
 	}
 	put()
 	s.run(func() bool {
-		os.Remove(fifo)
-		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-			s.t.Errorf("mkfifo: %v", err)
+		os.Remove(other)
+		if err := make(other); err != nil {
+			s.t.Errorf("swap in a %s: %v", kind, err)
 			return false
 		}
-		err := os.Rename(fifo, path)
+		err := os.Rename(other, path)
 		hold()
 		put()
 		hold()
