@@ -180,3 +180,8 @@ var (
 	NoEntry          = register("AC504", Error, "no main.acore")
 	BadContract      = register("AC505", Error, "malformed contract artifact")
 )
+
+// Web build (AC6xx): errors of `axiom build` on a validated project.
+var (
+	ExternNotExported = register("AC601", Error, "extern action not implemented")
+)
