@@ -24,36 +24,51 @@ func (g *gen) actions(m *axag.Manifest) {
 		g.ax = append(g.ax, attrsOf(a))
 		g.siteAx[fmt.Sprintf("%s:%d:%d", a.SourceFile, a.SourceLine, a.SourceColumn)] = i
 	}
+	g.memberActions()
 }
 
 func siteKey(n *graph.Node) string { return fmt.Sprintf("%s:%d:%d", n.Path, n.Line, n.Column) }
 
-// memberAx returns the action of a query or mutation member: the action
-// of the first member that binds the same operation.
+// memberAx returns the action of a query or mutation member.
 func (g *gen) memberAx(m *member) (int, bool) {
 	return g.nodeAx(m.node)
 }
 
+// nodeAx returns the action of a query or mutation node: the action of
+// the first member that binds the same operation.
 func (g *gen) nodeAx(i int32) (int, bool) {
-	op := int32(-1)
-	for _, ei := range g.g.Out(i) {
-		if e := g.g.Edges[ei]; e.Kind() == graph.EdgeInvokes && g.g.At(e.To).Kind == graph.KindOperation {
-			op = e.To
-		}
-	}
-	if op < 0 {
-		return 0, false
-	}
-	first := i
-	for _, ei := range g.g.In(op) {
-		e := g.g.Edges[ei]
-		k := g.g.At(e.From).Kind
-		if e.Kind() == graph.EdgeInvokes && (k == graph.KindQuery || k == graph.KindMutation) && e.From < first {
-			first = e.From
-		}
-	}
-	ax, ok := g.siteAx[siteKey(g.g.At(first))]
+	ax, ok := g.opAx[i]
 	return ax, ok
+}
+
+// memberActions maps every query and mutation node to its action, in one
+// pass over the graph in node order, as axag.AcoreActions meets them.
+func (g *gen) memberActions() {
+	g.opAx = map[int32]int{}
+	first := map[int32]int{} // operation node → action
+	for i := range int32(g.g.Len()) {
+		n := g.g.At(i)
+		if n.Kind != graph.KindQuery && n.Kind != graph.KindMutation {
+			continue
+		}
+		for _, ei := range g.g.Out(i) {
+			e := g.g.Edges[ei]
+			if e.Kind() != graph.EdgeInvokes || g.g.At(e.To).Kind != graph.KindOperation {
+				continue
+			}
+			ax, seen := first[e.To]
+			if !seen {
+				ax = -1
+				if a, ok := g.siteAx[siteKey(n)]; ok {
+					ax = a
+				}
+				first[e.To] = ax
+			}
+			if ax >= 0 {
+				g.opAx[i] = ax
+			}
+		}
+	}
 }
 
 // reach is what handlers run: query and mutation members and action

@@ -3,8 +3,11 @@ package web
 import (
 	"fmt"
 	"path"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/project"
@@ -27,9 +30,13 @@ type gen struct {
 	// The AXAG attribute sets, one per manifest action (see axag.go).
 	ax     [][]string
 	siteAx map[string]int
+	opAx   map[int32]int // query and mutation nodes → action
 	// js is the compiled app; n numbers its DOM variables.
 	js strings.Builder
 	n  int
+	// specs keeps each catalog element's spec from app.js for the static
+	// templates of index.html.
+	specs map[*syntax.Element]*spec
 }
 
 type owner struct {
@@ -127,7 +134,7 @@ func (e *env) typ(t *syntax.TypeExpr) *ty {
 }
 
 func newGen(p *project.Project, opts Options) (*gen, error) {
-	g := &gen{p: p, g: p.Result.Graph, opts: opts, owners: map[string]*owner{}, externs: map[string]*externRef{}, envs: map[string]*env{}}
+	g := &gen{p: p, g: p.Result.Graph, opts: opts, owners: map[string]*owner{}, externs: map[string]*externRef{}, envs: map[string]*env{}, specs: map[*syntax.Element]*spec{}}
 	moduleModels := map[string]*model{}
 	contractEnvs := map[string]*env{} // by contract id
 	for _, cf := range p.Contracts {
@@ -141,12 +148,29 @@ func newGen(p *project.Project, opts Options) (*gen, error) {
 		}
 		contractEnvs[strings.TrimSuffix(path.Base(cf.Path), ".axiom")] = ce
 	}
-	for _, in := range p.Inputs.Sources {
-		f := p.File(in.Path)
+	// The compile kept only the sources' headers: parse them again, on
+	// every core.
+	g.sources = make([]*syntax.File, len(p.Inputs.Sources))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(runtime.GOMAXPROCS(0), len(g.sources))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(g.sources) {
+					return
+				}
+				g.sources[k] = p.File(p.Inputs.Sources[k].Path)
+			}
+		}()
+	}
+	wg.Wait()
+	for i, f := range g.sources {
 		if f == nil {
-			return nil, fmt.Errorf("%s: cannot read the source again", in.Path)
+			return nil, fmt.Errorf("%s: cannot read the source again", p.Inputs.Sources[i].Path)
 		}
-		g.sources = append(g.sources, f)
 	}
 	for _, f := range g.sources {
 		fe := &env{models: map[string]*model{}}

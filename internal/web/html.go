@@ -29,6 +29,7 @@ var voidTags = map[string]bool{"input": true, "img": true, "hr": true}
 
 func (g *gen) html(app *syntax.AppDecl) []byte {
 	var b strings.Builder
+	b.Grow(g.js.Len() / 2)
 	title := "App"
 	if app != nil && app.Name != nil {
 		title = app.Name.Name
@@ -117,8 +118,11 @@ func (g *gen) htmlElement(b *strings.Builder, o *owner, e *syntax.Element, path 
 		b.WriteString("</div>")
 		return
 	}
-	s := g.spec(o, nil, e, id, ce)
-	g.elementAx(o, nil, e, id, s)
+	s := g.specs[e]
+	if s == nil {
+		s = g.spec(o, nil, e, id, ce)
+		g.elementAx(o, nil, e, id, s)
+	}
 	ax := s.ax
 	if ax < 0 {
 		ax = g.staticAx(&reach{props: s.props}, "", x)
@@ -216,10 +220,21 @@ func escAmp(s string) string {
 	return b.String()
 }
 
+var (
+	attrEscaper = strings.NewReplacer("&", "&amp;", "\"", "&quot;", "<", "&lt;")
+	textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+)
+
 func escAttr(s string) string {
-	return strings.NewReplacer("&", "&amp;", "\"", "&quot;", "<", "&lt;").Replace(s)
+	if !strings.ContainsAny(s, "&\"<") {
+		return s
+	}
+	return attrEscaper.Replace(s)
 }
 
 func escText(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+	if !strings.ContainsAny(s, "&<>") {
+		return s
+	}
+	return textEscaper.Replace(s)
 }

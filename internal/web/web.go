@@ -174,9 +174,19 @@ func (o *Output) WriteDir(dir string) error {
 	return nil
 }
 
-// jsString writes s as a JavaScript string literal (JSON, without HTML
-// escaping, which a script file does not need).
+// jsString writes s as a JavaScript string literal: JSON, without the
+// HTML escaping a script file does not need.
 func jsString(s string) string {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return "\"" + s + "\""
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
