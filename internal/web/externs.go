@@ -104,7 +104,8 @@ func Exports(src []byte) []string {
 	return slices.Compact(out)
 }
 
-// stripComments removes // and /* */ comments outside string literals.
+// stripComments removes // and /* */ comments and the content of
+// string literals.
 func stripComments(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -118,7 +119,13 @@ func stripComments(s string) string {
 				}
 				j++
 			}
-			b.WriteString(s[i:min(j+1, len(s))])
+			// A string's content is blanked: text that looks like an
+			// export inside it is not one.
+			b.WriteByte(c)
+			b.WriteString(strings.Repeat(" ", max(0, min(j, len(s))-i-1)))
+			if j < len(s) {
+				b.WriteByte(c)
+			}
 			i = j
 		case c == '/' && i+1 < len(s) && s[i+1] == '/':
 			for i < len(s) && s[i] != '\n' {
