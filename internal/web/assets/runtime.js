@@ -53,9 +53,10 @@ return{m:b&&b.error&&typeof b.error.message=="string"?b.error.message:"HTTP "+r.
 const live=new Map;
 function st4(d){return{pending:S(false),error:S(false),error_message:S(""),data:S(d)}}
 function done(q,r){q.pending.set(false);if(r.ok){q.error.set(false);q.error_message.set("");q.data.set(r.v)}else{q.error.set(true);q.error_message.set(r.m)}}
-// Q is a query: fetched now and whenever its arguments change; refresh keeps the data while it runs.
-function Q(c,op,f,d){const q=st4(d);let n=0,a;q.go=async w=>{const k=++n;if(w)q.pending.set(true);const r=await call(c,op,a);if(k===n&&!q.z)done(q,r)};
-q.refresh=()=>{q.go(0)};E(()=>{a=f();U(()=>q.go(1))});let l=live.get(c);if(!l)live.set(c,l=new Set);l.add(q);onC(()=>{l.delete(q);q.z=1});return q}
+// Q is a query: fetched now and whenever its arguments change. It is pending until its first answer;
+// later requests keep the data on the page until they answer (a keyed list keeps its nodes).
+function Q(c,op,f,d){const q=st4(d);let n=0,a;q.pending.v=true;q.go=async()=>{const k=++n;const r=await call(c,op,a);if(k===n&&!q.z)done(q,r)};
+q.refresh=()=>{q.go()};E(()=>{a=f();U(q.go)});let l=live.get(c);if(!l)live.set(c,l=new Set);l.add(q);onC(()=>{l.delete(q);q.z=1});return q}
 // M is a mutation: run() reads its arguments now and returns at once; success refreshes the contract's live queries.
 function M(c,op,f){const m=st4(null);m.run=()=>{const a=U(f);m.pending.set(true);return call(c,op,a).then(r=>{done(m,r);if(r.ok)for(const q of live.get(c)||[])q.refresh()})};return m}
 function X(n,a){try{const f=XS[n];Promise.resolve(f(a)).catch(x=>console.error(x))}catch(x){console.error(x)}}
