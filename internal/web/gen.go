@@ -457,7 +457,7 @@ func (g *gen) binary(o *owner, sc *scope, e *syntax.BinaryExpr) (string, *ty) {
 		if at.k == 's' || bt.k == 's' {
 			// Concatenation: JavaScript's + turns the Int, Float or Bool
 			// side into its text (docs/web.md).
-			return "(" + str(a, at) + "+" + str(b, bt) + ")", tString
+			return "(" + str(a, at, e.X) + "+" + str(b, bt, e.Y) + ")", tString
 		}
 		return "(" + a + "+" + b + ")", num
 	case syntax.Slash:
@@ -472,13 +472,29 @@ func (g *gen) binary(o *owner, sc *scope, e *syntax.BinaryExpr) (string, *ty) {
 	return "(" + a + e.Op.String() + b + ")", num
 }
 
-// str makes sure one side of a concatenation is text, so that two numbers
-// joined to a string on the right are not added first.
-func str(s string, t *ty) string {
-	if t.k == 's' {
-		return s
+// str makes one side of a concatenation text: a number or a Bool as
+// JavaScript writes it, a value missing from a backend's answer as "".
+// Two numbers joined to a string on the right are then not added first.
+// A string literal or another concatenation is text already.
+func str(s string, t *ty, e syntax.Expr) string {
+	for {
+		p, ok := e.(*syntax.ParenExpr)
+		if !ok {
+			break
+		}
+		e = p.X
 	}
-	return "String(" + s + ")"
+	if t.k == 's' {
+		switch e := e.(type) {
+		case *syntax.StringLit:
+			return s
+		case *syntax.BinaryExpr:
+			if e.Op == syntax.Plus {
+				return s
+			}
+		}
+	}
+	return "str(" + s + ")"
 }
 
 // stmts compiles action statements.
