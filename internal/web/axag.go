@@ -287,10 +287,9 @@ type paramAttr struct {
 	Source      string          `json:"source,omitempty"`
 }
 
-// jsonAttr writes v as JSON that can stand in an HTML attribute without
-// character references, which the web scanner does not decode: <, > and &
-// are escaped by encoding/json, ' as \u0027 (the attribute is then quoted
-// with ').
+// jsonAttr writes v as JSON that can stand in an HTML attribute quoted
+// with ' without character references: <, > and & are escaped by
+// encoding/json, ' as \u0027.
 func jsonAttr(v any) string {
 	var b bytes.Buffer
 	_ = json.NewEncoder(&b).Encode(v)

@@ -182,9 +182,8 @@ func (g *gen) staticAx(r *reach, intent string, x *hctx) int {
 	return -1
 }
 
-// writeAttrs writes name="value" pairs. Values are quoted with " or, when
-// they hold one, with '; a & that could start a character reference is
-// written &amp;.
+// writeAttrs writes name="value" pairs, quoted with " or, when the value
+// holds a " and no ', with ' (JSON stays readable).
 func writeAttrs(b *strings.Builder, attrs []string) {
 	for i := 0; i+1 < len(attrs); i += 2 {
 		b.WriteString(" " + attrs[i])
@@ -192,32 +191,12 @@ func writeAttrs(b *strings.Builder, attrs []string) {
 		if v == "" {
 			continue
 		}
-		q := "\""
-		if strings.Contains(v, "\"") {
-			q = "'"
-			if strings.Contains(v, "'") {
-				q = "\""
-				v = strings.ReplaceAll(v, "\"", "&quot;")
-			}
-		}
-		b.WriteString("=" + q + escAmp(v) + q)
-	}
-}
-
-func escAmp(s string) string {
-	if !strings.Contains(s, "&") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '&' && i+1 < len(s) && (s[i+1] == '#' || s[i+1] >= 'a' && s[i+1] <= 'z' || s[i+1] >= 'A' && s[i+1] <= 'Z') && !strings.HasPrefix(s[i:], "&quot;") {
-			b.WriteString("&amp;")
+		if strings.Contains(v, "\"") && !strings.Contains(v, "'") {
+			b.WriteString("='" + strings.ReplaceAll(v, "&", "&amp;") + "'")
 			continue
 		}
-		b.WriteByte(c)
+		b.WriteString("=\"" + escAttr(v) + "\"")
 	}
-	return b.String()
 }
 
 var (
