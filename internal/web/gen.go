@@ -40,9 +40,7 @@ type gen struct {
 }
 
 type owner struct {
-	f       *syntax.File
 	d       *syntax.OwnerDecl
-	id      string // page:Home, component:TaskRow
 	members map[string]*member
 	order   []*member
 	view    *syntax.ViewDecl
@@ -224,7 +222,7 @@ func fieldsOf(md *syntax.ModelDecl, e *env) *model {
 }
 
 func (g *gen) addOwner(f *syntax.File, d *syntax.OwnerDecl, fe *env, contractEnvs map[string]*env) error {
-	o := &owner{f: f, d: d, id: d.Kind.String() + ":" + d.Name.Name, members: map[string]*member{}, env: fe}
+	o := &owner{d: d, members: map[string]*member{}, env: fe}
 	g.owners[d.Name.Name] = o
 	add := func(m *member, kind string) error {
 		i, ok := g.g.Lookup(kind + ":" + d.Name.Name + "." + m.name)
@@ -309,8 +307,6 @@ type scope struct {
 	name string
 	t    *ty
 	sig  bool
-	// props maps Action props to what the handler passed at this place
-	// reaches, for the static page templates (see html.go).
 }
 
 func (s *scope) with(name string, t *ty, sig bool) *scope {
