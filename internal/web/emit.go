@@ -1,8 +1,12 @@
 package web
 
 import (
+	"maps"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/axiomcore/acore/internal/catalog"
 	"github.com/axiomcore/acore/internal/graph"
@@ -40,13 +44,42 @@ func (g *gen) generate(externs bool) (js, html []byte) {
 		b.WriteString("]")
 	}
 	b.WriteString("];\n")
-	// Owners in source order, so the output does not depend on map order.
+	// Owners in source order, so the output does not depend on map order;
+	// each is compiled on its own (its DOM variables are numbered from 1),
+	// on every core.
+	var owners []*owner
 	for _, f := range g.sources {
 		for _, d := range f.Decls {
 			if od, ok := d.(*syntax.OwnerDecl); ok {
-				g.owner(g.owners[od.Name.Name])
+				owners = append(owners, g.owners[od.Name.Name])
 			}
 		}
+	}
+	parts := make([]*gen, len(owners))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(runtime.GOMAXPROCS(0), len(owners))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(owners) {
+					return
+				}
+				// A copy shares the read-only tables and has its own
+				// output.
+				w := *g
+				w.js, w.n, w.specs = strings.Builder{}, 0, map[*syntax.Element]*spec{}
+				w.owner(owners[k])
+				parts[k] = &w
+			}
+		}()
+	}
+	wg.Wait()
+	for _, w := range parts {
+		b.WriteString(w.js.String())
+		maps.Copy(g.specs, w.specs)
 	}
 	b.WriteString("const R={")
 	app := g.app()

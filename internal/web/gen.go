@@ -37,6 +37,8 @@ type gen struct {
 	// specs keeps each catalog element's spec from app.js for the static
 	// templates of index.html.
 	specs map[*syntax.Element]*spec
+	// expanded records the component expansions in index.html (html.go).
+	expanded map[string]bool
 }
 
 type owner struct {
@@ -132,7 +134,7 @@ func (e *env) typ(t *syntax.TypeExpr) *ty {
 }
 
 func newGen(p *project.Project, opts Options) (*gen, error) {
-	g := &gen{p: p, g: p.Result.Graph, opts: opts, owners: map[string]*owner{}, externs: map[string]*externRef{}, envs: map[string]*env{}, specs: map[*syntax.Element]*spec{}}
+	g := &gen{p: p, g: p.Result.Graph, opts: opts, owners: map[string]*owner{}, externs: map[string]*externRef{}, envs: map[string]*env{}, specs: map[*syntax.Element]*spec{}, expanded: map[string]bool{}}
 	moduleModels := map[string]*model{}
 	contractEnvs := map[string]*env{} // by contract id
 	for _, cf := range p.Contracts {

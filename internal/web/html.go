@@ -104,16 +104,25 @@ func (g *gen) htmlElement(b *strings.Builder, o *owner, e *syntax.Element, path 
 	id := "element:" + path
 	ce, ok := catalog.Lookup(e.Name.Name)
 	if !ok {
-		b.WriteString("<div class=\"ac-comp\" data-acore-id=\"" + escAttr(id) + "\">")
+		b.WriteString("<div class=\"ac-comp\" data-acore-id=\"" + escAttr(id) + "\" data-acore-component=\"" + escAttr(e.Name.Name) + "\">")
 		c := g.owners[e.Name.Name]
 		if c != nil && c.view != nil && !slices.Contains(x.stack, c.d.Name.Name) {
 			inner := &hctx{props: map[string]int{}, stack: append(slices.Clone(x.stack), c.d.Name.Name)}
+			key := c.d.Name.Name
 			for _, a := range e.Args {
 				if m := c.members[argName(a)]; m != nil && m.kind == mProp && m.t.k == 'a' {
 					inner.props[m.name] = g.staticAx(g.reachOf(o, nil, []syntax.Expr{a.Value}), "", x)
+					key += " " + m.name + "=" + strconv.Itoa(inner.props[m.name])
 				}
 			}
-			g.htmlItems(b, c, c.view.Items, c.d.Name.Name+"/view", inner, emitted)
+			// A component is expanded once per set of actions its
+			// Action props reach: another expansion would show the same
+			// markup and no new action, and nested components would
+			// multiply the page.
+			if !g.expanded[key] {
+				g.expanded[key] = true
+				g.htmlItems(b, c, c.view.Items, c.d.Name.Name+"/view", inner, emitted)
+			}
 		}
 		b.WriteString("</div>")
 		return
