@@ -43,14 +43,14 @@ function mv(p,n,r){const a=D.activeElement,f=a&&n.contains(a);if(p.moveBefore&&n
 let x,y;if(f)try{x=a.selectionStart;y=a.selectionEnd}catch{}p.insertBefore(n,r);if(f&&D.activeElement!==a){a.focus({preventScroll:true});try{if(x!=null)a.setSelectionRange(x,y)}catch{}}}
 // L renders a keyed list: an item keeps its <li>, its scope and its focus while the list changes.
 function L(u,f,key,t,empty,end){const p=O;let m=new Map,z=null,s=null;
-if(end){s=h("li",["class","ac-end","aria-hidden","true"],u);new IntersectionObserver(x=>{if(x[0].isIntersecting)act(end)}).observe(s)}
-E(()=>{const xs=f()||[];U(()=>{const nm=new Map,o=[];xs.forEach((x,i)=>{let k=key(x);if(nm.has(k))k=k+"\0"+i;let r=m.get(k);
+if(end){s=h("li",["class","ac-end","aria-hidden","true"],u);const io=new IntersectionObserver(x=>{if(x[0].isIntersecting)act(end)});io.observe(s);onC(()=>io.disconnect())}
+E(()=>{const xs=f()||[],et=empty&&empty();U(()=>{const nm=new Map,o=[];xs.forEach((x,i)=>{let k=key(x);if(nm.has(k))k=k+"\0"+i;let r=m.get(k);
 if(r){r.s.set(x);m.delete(k)}else{const li=D.createElement("li"),v=S(x);r={n:li,s:v,o:sub(p,()=>t(li,v))}}nm.set(k,r);o.push(r)});
 for(const r of m.values()){drop(r.o);r.n.remove()}m=nm;let nx=s;for(let i=o.length-1;i>=0;i--){const n=o[i].n;if(n.parentNode!==u||n.nextSibling!==nx)mv(u,n,nx);nx=n}
-if(empty!=null&&!o.length){if(!z){z=h("li",["class","ac-empty"]);u.insertBefore(z,s)}z.textContent=str(empty())}else if(z){z.remove();z=null}})})}
+if(empty&&!o.length){if(!z){z=h("li",["class","ac-empty"]);u.insertBefore(z,s)}z.textContent=str(et)}else if(z){z.remove();z=null}})})}
 // Contract calls (docs/web.md, "Backend wire format").
-async function call(c,op,a){let r,b;try{r=await fetch(B+"/"+encodeURIComponent(c)+"/"+encodeURIComponent(op),{method:"POST",headers:{"Content-Type":"application/json"},body:JSON.stringify(a)})}catch{return{m:"network error"}}
-try{b=await r.json()}catch{b=undefined}if(r.ok)return b===undefined?{m:"invalid response (HTTP "+r.status+")"}:{ok:1,v:b};
+async function call(c,op,a){let r,b,x;try{r=await fetch(B+"/"+encodeURIComponent(c)+"/"+encodeURIComponent(op),{method:"POST",headers:{"Content-Type":"application/json"},body:JSON.stringify(a)});x=await r.text()}catch{return{m:"network error"}}
+try{b=x?JSON.parse(x):null}catch{b=undefined}if(r.ok)return b===undefined?{m:"invalid response (HTTP "+r.status+")"}:{ok:1,v:b};
 return{m:b&&b.error&&typeof b.error.message=="string"?b.error.message:"HTTP "+r.status}}
 const live=new Map;
 function st4(d){return{pending:S(false),error:S(false),error_message:S(""),data:S(d)}}
@@ -64,7 +64,7 @@ function M(c,op,f){const m=st4(null);m.run=()=>{const a=U(f);m.pending.set(true)
 function X(n,a){try{const f=XS[n];Promise.resolve(f(a)).catch(x=>console.error(x))}catch(x){console.error(x)}}
 // The router: routes on the History API.
 let pg=null;const app=D.getElementById("app");
-function nav(u){if(location.pathname!==u)history.pushState(null,"",u);show(1)}
+function nav(u){if(location.pathname!==u){history.pushState(null,"",u);show(1)}}
 function show(f){if(pg)kill(pg);app.textContent="";let u=location.pathname;if(u.length>1&&u.endsWith("/"))u=u.slice(0,-1);const r=R[u];
 pg=sub(null,()=>{const w=h("main",["class","ac-page","tabindex","-1"],app);if(r)r(w);else{w.classList.add("ac-404");h("h1",[],w).textContent="Page not found";
 h("p",[],w).textContent="There is no page at "+u+".";lk(h("a",["href","/"],w)).textContent="Go to the home page"}if(f){scrollTo(0,0);w.focus()}})}
