@@ -71,6 +71,7 @@ func (g *gen) generate(externs bool) (js, html []byte) {
 				// output.
 				w := *g
 				w.js, w.n, w.specs = strings.Builder{}, 0, map[*syntax.Element]*spec{}
+				w.js.Grow(3 * int(owners[k].d.End-owners[k].d.Pos))
 				w.owner(owners[k])
 				parts[k] = &w
 			}
