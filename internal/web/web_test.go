@@ -28,9 +28,10 @@ var fixtures = []struct{ name, dir string }{
 	{"rich", "testdata/rich"},
 }
 
-// goldenFiles are compared byte for byte; .well-known/axag-manifest.json
-// must equal axag-manifest.json.
-var goldenFiles = []string{"index.html", "app.js", "app.css", "axag-manifest.json", "externs.js"}
+// goldenFiles are compared byte for byte, app.js after the embedded
+// runtime; app.css must be the embedded stylesheet and
+// .well-known/axag-manifest.json the same as axag-manifest.json.
+var goldenFiles = []string{"index.html", "app.js", "axag-manifest.json", "externs.js"}
 
 func build(t *testing.T, dir string) *Output {
 	t.Helper()
@@ -51,11 +52,21 @@ func TestGolden(t *testing.T) {
 			if !bytes.Equal(out.Files["axag-manifest.json"], out.Files[".well-known/axag-manifest.json"]) {
 				t.Error(".well-known/axag-manifest.json differs from axag-manifest.json")
 			}
-			var want []string
+			if !bytes.Equal(out.Files["app.css"], appCSS) {
+				t.Error("app.css is not the embedded stylesheet")
+			}
+			want := []string{"app.css"}
 			for _, n := range goldenFiles {
 				data, ok := out.Files[n]
 				if !ok {
 					continue
+				}
+				if n == "app.js" {
+					_, app, ok := bytes.Cut(data, []byte(runtimeJS))
+					if !ok {
+						t.Fatal("app.js does not hold the runtime")
+					}
+					data = app
 				}
 				want = append(want, n)
 				golden := filepath.Join("testdata", "golden", fx.name, n)
