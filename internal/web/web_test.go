@@ -62,11 +62,11 @@ func TestGolden(t *testing.T) {
 					continue
 				}
 				if n == "app.js" {
-					_, app, ok := bytes.Cut(data, []byte(runtimeJS))
+					head, app, ok := bytes.Cut(data, []byte(runtimeJS))
 					if !ok {
 						t.Fatal("app.js does not hold the runtime")
 					}
-					data = app
+					data = slices.Concat(head, []byte("/* the runtime, internal/web/assets/runtime.js */\n"), app)
 				}
 				want = append(want, n)
 				golden := filepath.Join("testdata", "golden", fx.name, n)
