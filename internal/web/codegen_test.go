@@ -67,7 +67,7 @@ page Home {
   }
 
   view {
-    Text("i" + n / 2 + n % 3)
+    Text("i" + n / 2 + n % 3 + (n - -n))
     Text("f" + x / 2 + (n + 1))
     Text("b" + b + s.length + names.count)
     Text("t" + (one.data.title == null))
@@ -100,7 +100,7 @@ page Done {
 	js := string(build(t, dir).Files["app.js"])
 	for _, want := range []string{
 		// Integer division and remainder truncate; a Float divides.
-		`tx(v,()=>(("i"+str(dv($n(),2)))+str(md($n(),3))))`,
+		`tx(v,()=>((("i"+str(dv($n(),2)))+str(md($n(),3)))+str((($n()-(-$n()))))))`,
 		`tx(v,()=>(("f"+str(($x()/2)))+str((($n()+1)))))`,
 		// Bools, String length in scalars, list count.
 		`tx(v,()=>((("b"+str($b()))+str(len($s())))+str(cnt($names()))))`,

@@ -385,7 +385,8 @@ func (g *gen) expr(o *owner, sc *scope, e syntax.Expr) (string, *ty) {
 		if e.Op == syntax.Not {
 			return "!" + s, tBool
 		}
-		return "-" + s, t
+		// In parentheses: "a - -b" must not become the decrement a--b.
+		return "(-" + s + ")", t
 	case *syntax.BinaryExpr:
 		return g.binary(o, sc, e)
 	case *syntax.MemberExpr:
