@@ -38,6 +38,8 @@ func (g *gen) html(app *syntax.AppDecl) []byte {
 	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	b.WriteString("<title>" + escText(title) + "</title>\n")
 	b.WriteString("<meta name=\"axag-manifest\" content=\"/.well-known/axag-manifest.json\">\n")
+	// An empty icon: the browser does not ask the server for /favicon.ico.
+	b.WriteString("<link rel=\"icon\" href=\"data:,\">\n")
 	b.WriteString("<link rel=\"stylesheet\" href=\"/app.css\">\n<script type=\"module\" src=\"/app.js\"></script>\n</head>\n<body>\n")
 	b.WriteString("<div id=\"app\"></div>\n<noscript>This app needs JavaScript.</noscript>\n")
 	emitted := make([]bool, len(g.ax))
