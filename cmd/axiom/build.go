@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -28,7 +29,9 @@ nothing: the previous build stays as it was.
 
 flags:
   --out DIR      the output directory (default <dir>/dist); it is replaced
-  --backend URL  the base URL of contract calls (default: the serving origin)
+  --backend URL  the base URL of contract calls: http(s)://host[/path], or a
+                 path such as /api on the serving origin (default: the
+                 serving origin)
 
 SOURCE_DATE_EPOCH, when set, is the manifest's generated_at; otherwise it
 is 1970-01-01T00:00:00Z, so that the same sources give the same bytes.
@@ -52,6 +55,9 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	if msg := notADir(dir); msg != "" {
 		fmt.Fprintf(stderr, "axiom build: %s\n", msg)
 		return exitFail
+	}
+	if msg := checkBackend(*backend); msg != "" {
+		return usageError(stderr, "build", msg, buildUsage)
 	}
 	opts := web.Options{Backend: strings.TrimSuffix(*backend, "/")}
 	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
@@ -88,4 +94,18 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%s: built %s (%d files, page %d bytes), %s\n", filepath.Base(absRoot(dir)), dest, len(res.Files), size, plural(nwarn, "warning"))
 	return exitOK
+}
+
+// checkBackend returns why a --backend value cannot be the base of
+// contract calls, or "" when it can: an http or https URL with a host, or
+// a path on the serving origin.
+func checkBackend(b string) string {
+	if b == "" || strings.HasPrefix(b, "/") && !strings.HasPrefix(b, "//") {
+		return ""
+	}
+	u, err := url.Parse(b)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Sprintf("--backend %q: want an http or https URL such as https://api.example.com, or a path such as /api", b)
+	}
+	return ""
 }

@@ -76,6 +76,7 @@ func Build(root string, opts Options) (*Output, error) {
 		out.Failed = true
 		return out, nil
 	}
+	opts.Backend = strings.TrimSuffix(opts.Backend, "/")
 	g, err := newGen(p, opts)
 	if err != nil {
 		return nil, err
