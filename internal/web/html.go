@@ -144,25 +144,26 @@ func (g *gen) htmlElement(b *strings.Builder, o *owner, e *syntax.Element, path 
 	case "check":
 		b.WriteString("<label class=\"ac-check\">")
 	}
-	b.WriteString("<" + s.tag)
-	writeAttrs(b, s.attrs)
-	if ax >= 0 && !emitted[ax] {
-		emitted[ax] = true
-		writeAttrs(b, g.ax[ax])
-	}
-	b.WriteString(">")
-	if !voidTags[s.tag] {
-		b.WriteString(escText(s.text))
-		if s.list != nil {
-			b.WriteString("<template data-acore-item><li>")
-			if e.Children != nil {
-				g.htmlItems(b, o, e.Children.Items, path, x, emitted)
-			}
-			b.WriteString("</li></template>")
-		} else if e.Children != nil {
-			g.htmlItems(b, o, e.Children.Items, path, x, emitted)
+	// The children first: an action that a child also carries (a Form's
+	// submit and its button) stands on the child, which a user presses,
+	// rather than on the container, whose scope would pass to its
+	// children.
+	if ax < 0 || emitted[ax] || voidTags[s.tag] {
+		b.WriteString("<" + s.tag)
+		writeAttrs(b, s.attrs)
+		b.WriteString(">")
+		g.htmlContent(b, o, e, s, path, x, emitted)
+	} else {
+		var inner strings.Builder
+		g.htmlContent(&inner, o, e, s, path, x, emitted)
+		b.WriteString("<" + s.tag)
+		writeAttrs(b, s.attrs)
+		if !emitted[ax] {
+			emitted[ax] = true
+			writeAttrs(b, g.ax[ax])
 		}
-		b.WriteString("</" + s.tag + ">")
+		b.WriteString(">")
+		b.WriteString(inner.String())
 	}
 	switch s.wrap {
 	case "field":
@@ -170,6 +171,24 @@ func (g *gen) htmlElement(b *strings.Builder, o *owner, e *syntax.Element, path 
 	case "check":
 		b.WriteString("<span>" + escText(s.label) + "</span></label>")
 	}
+}
+
+// htmlContent writes an element's text, children and end tag.
+func (g *gen) htmlContent(b *strings.Builder, o *owner, e *syntax.Element, s *spec, path string, x *hctx, emitted []bool) {
+	if voidTags[s.tag] {
+		return
+	}
+	b.WriteString(escText(s.text))
+	if s.list != nil {
+		b.WriteString("<template data-acore-item><li>")
+		if e.Children != nil {
+			g.htmlItems(b, o, e.Children.Items, path, x, emitted)
+		}
+		b.WriteString("</li></template>")
+	} else if e.Children != nil {
+		g.htmlItems(b, o, e.Children.Items, path, x, emitted)
+	}
+	b.WriteString("</" + s.tag + ">")
 }
 
 func argName(a *syntax.Arg) string {
