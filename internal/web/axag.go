@@ -1,11 +1,8 @@
 package web
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/axiomcore/acore/internal/axag"
 	"github.com/axiomcore/acore/internal/catalog"
@@ -21,7 +18,7 @@ import (
 func (g *gen) actions(m *axag.Manifest) {
 	g.siteAx = map[string]int{}
 	for i, a := range m.Actions {
-		g.ax = append(g.ax, attrsOf(a))
+		g.ax = append(g.ax, axag.WebAttributes(a))
 		g.siteAx[fmt.Sprintf("%s:%d:%d", a.SourceFile, a.SourceLine, a.SourceColumn)] = i
 	}
 	g.memberActions()
@@ -200,98 +197,4 @@ func (g *gen) elementAx(o *owner, sc *scope, e *syntax.Element, id string, s *sp
 	if s.ax < 0 {
 		s.props = r.props
 	}
-}
-
-// attrsOf writes an action as the axag-* attributes that the web scanner
-// of internal/axag reads back (docs/web.md, "AXAG on the page"). Every
-// value is explicit, so nothing depends on the scanner's inheritance from
-// ancestors.
-func attrsOf(a axag.Action) []string {
-	out := []string{"axag-intent", a.Intent}
-	str := func(name, v string) {
-		if v != "" {
-			out = append(out, name, v)
-		}
-	}
-	boolean := func(name string, v *bool) {
-		if v != nil {
-			out = append(out, name, fmt.Sprint(*v))
-		}
-	}
-	list := func(name string, v []string) {
-		if v != nil {
-			out = append(out, name, jsonAttr(v))
-		}
-	}
-	str("axag-entity", a.Entity)
-	str("axag-action-type", a.ActionType)
-	str("axag-description", a.Description)
-	str("axag-operation-id", a.OperationID)
-	str("axag-risk-level", a.RiskLevel)
-	boolean("axag-idempotent", a.Idempotent)
-	boolean("axag-confirmation-required", a.ConfirmationRequired)
-	boolean("axag-approval-required", a.ApprovalRequired)
-	list("axag-approval-roles", a.ApprovalRoles)
-	list("axag-required-roles", a.RequiredRoles)
-	str("axag-scope", a.Scope)
-	str("axag-tenant-boundary", a.TenantBoundary)
-	list("axag-preconditions", a.Preconditions)
-	list("axag-postconditions", a.Postconditions)
-	list("axag-side-effects", a.SideEffects)
-	boolean("axag-async", a.Async)
-	var req, opt []any
-	names := make([]string, 0, len(a.Parameters))
-	for n := range a.Parameters {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		p := a.Parameters[n]
-		obj := paramAttr{Name: n, Type: p.Type, Description: p.Description, Enum: p.Enum, Minimum: p.Minimum, Maximum: p.Maximum,
-			MinLength: p.MinLength, MaxLength: p.MaxLength, Pattern: p.Pattern, Format: p.Format, Items: p.Items, Properties: p.Properties, Source: p.Source}
-		if p.HasDefault {
-			d, _ := json.Marshal(p.Default)
-			obj.Default = d
-		}
-		if p.Required {
-			req = append(req, obj)
-		} else {
-			opt = append(opt, obj)
-		}
-	}
-	if req != nil {
-		out = append(out, "axag-required-parameters", jsonAttr(req))
-	}
-	if opt != nil {
-		out = append(out, "axag-optional-parameters", jsonAttr(opt))
-	}
-	return out
-}
-
-// paramAttr is one entry of axag-required-parameters or
-// axag-optional-parameters, in the names the scanner reads.
-type paramAttr struct {
-	Name        string          `json:"name"`
-	Type        string          `json:"type,omitempty"`
-	Description string          `json:"description,omitempty"`
-	Enum        []any           `json:"enum,omitempty"`
-	Minimum     *float64        `json:"minimum,omitempty"`
-	Maximum     *float64        `json:"maximum,omitempty"`
-	MinLength   *int            `json:"minLength,omitempty"`
-	MaxLength   *int            `json:"maxLength,omitempty"`
-	Pattern     string          `json:"pattern,omitempty"`
-	Format      string          `json:"format,omitempty"`
-	Default     json.RawMessage `json:"default,omitempty"`
-	Items       map[string]any  `json:"items,omitempty"`
-	Properties  map[string]any  `json:"properties,omitempty"`
-	Source      string          `json:"source,omitempty"`
-}
-
-// jsonAttr writes v as JSON that can stand in an HTML attribute quoted
-// with ' without character references: <, > and & are escaped by
-// encoding/json, ' as \u0027.
-func jsonAttr(v any) string {
-	var b bytes.Buffer
-	_ = json.NewEncoder(&b).Encode(v)
-	return strings.ReplaceAll(strings.TrimSuffix(b.String(), "\n"), "'", `\u0027`)
 }
