@@ -52,6 +52,9 @@ func TestGolden(t *testing.T) {
 			if !bytes.Equal(out.Files["axag-manifest.json"], out.Files[".well-known/axag-manifest.json"]) {
 				t.Error(".well-known/axag-manifest.json differs from axag-manifest.json")
 			}
+			if r, err := axag.Validate(out.Files["axag-manifest.json"], axag.Version110); err != nil || !r.Valid {
+				t.Errorf("the manifest is not valid against the 1.1.0 schema: %v %+v", err, r)
+			}
 			if !bytes.Equal(out.Files["app.css"], appCSS) {
 				t.Error("app.css is not the embedded stylesheet")
 			}
