@@ -2,11 +2,8 @@ package web
 
 import (
 	"maps"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/axiomcore/acore/internal/catalog"
 	"github.com/axiomcore/acore/internal/graph"
@@ -56,28 +53,14 @@ func (g *gen) generate(externs bool) (js, html []byte) {
 		}
 	}
 	parts := make([]*gen, len(owners))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range max(1, min(runtime.GOMAXPROCS(0), len(owners))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= len(owners) {
-					return
-				}
-				// A copy shares the read-only tables and has its own
-				// output.
-				w := *g
-				w.js, w.n, w.specs = strings.Builder{}, 0, map[*syntax.Element]*spec{}
-				w.js.Grow(3 * int(owners[k].d.End-owners[k].d.Pos))
-				w.owner(owners[k])
-				parts[k] = &w
-			}
-		}()
-	}
-	wg.Wait()
+	parallel(len(owners), func(k int) {
+		// A copy shares the read-only tables and has its own output.
+		w := *g
+		w.js, w.n, w.specs = strings.Builder{}, 0, map[*syntax.Element]*spec{}
+		w.js.Grow(3 * int(owners[k].d.End-owners[k].d.Pos))
+		w.owner(owners[k])
+		parts[k] = &w
+	})
 	for _, w := range parts {
 		b.WriteString(w.js.String())
 		maps.Copy(g.specs, w.specs)

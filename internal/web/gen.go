@@ -151,22 +151,7 @@ func newGen(p *project.Project, opts Options) (*gen, error) {
 	// The compile kept only the sources' headers: parse them again, on
 	// every core.
 	g.sources = make([]*syntax.File, len(p.Inputs.Sources))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range max(1, min(runtime.GOMAXPROCS(0), len(g.sources))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				k := int(next.Add(1)) - 1
-				if k >= len(g.sources) {
-					return
-				}
-				g.sources[k] = p.File(p.Inputs.Sources[k].Path)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel(len(g.sources), func(k int) { g.sources[k] = p.File(p.Inputs.Sources[k].Path) })
 	for i, f := range g.sources {
 		if f == nil {
 			return nil, fmt.Errorf("%s: cannot read the source again", p.Inputs.Sources[i].Path)
@@ -654,4 +639,24 @@ func emptyData(m *member) string {
 		return "[]"
 	}
 	return "null"
+}
+
+// parallel runs f(0) … f(n-1) on every core.
+func parallel(n int, f func(k int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(runtime.GOMAXPROCS(0), n)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= n {
+					return
+				}
+				f(k)
+			}
+		}()
+	}
+	wg.Wait()
 }
