@@ -29,6 +29,8 @@ nothing: the previous build stays as it was.
 
 flags:
   --out DIR      the output directory (default <dir>/dist); it is replaced
+                 when it is empty or holds a previous build, and refused
+                 otherwise
   --backend URL  the base URL of contract calls: http(s)://host[/path], or a
                  path such as /api on the serving origin (default: the
                  serving origin)

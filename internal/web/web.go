@@ -10,7 +10,9 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -113,12 +115,16 @@ func Build(root string, opts Options) (*Output, error) {
 
 // WriteDir writes the files into dir: into a temporary directory beside
 // it first, which then replaces dir, so that a failure keeps the previous
-// build as it was. dir's parent must exist or be creatable.
+// build as it was. dir must not exist, be empty, or hold a previous build
+// (an index.html and an app.js); its parent is created when missing.
 func (o *Output) WriteDir(dir string) error {
 	if o.Failed || o.Files == nil {
 		return fmt.Errorf("the build failed; nothing to write")
 	}
 	dir = filepath.Clean(dir)
+	if err := replaceable(dir); err != nil {
+		return err
+	}
 	parent := filepath.Dir(dir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
@@ -171,6 +177,25 @@ func (o *Output) WriteDir(dir string) error {
 	ok = true
 	if old != "" {
 		return os.RemoveAll(old)
+	}
+	return nil
+}
+
+// replaceable refuses to replace a directory that is not a build: one
+// with entries but without the index.html and app.js a build writes (the
+// project itself, a home directory given by mistake).
+func replaceable(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && len(entries) == 0 {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, n := range []string{"index.html", "app.js"} {
+		if st, err := os.Lstat(filepath.Join(dir, n)); err != nil || !st.Mode().IsRegular() {
+			return fmt.Errorf("%s is not empty and holds no previous build (no %s); remove it or write the build elsewhere", dir, n)
+		}
 	}
 	return nil
 }

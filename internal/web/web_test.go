@@ -362,3 +362,24 @@ func TestAxagParity(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteDirRefuses: WriteDir replaces only a missing or empty
+// directory or a previous build, never a directory of other files.
+func TestWriteDirRefuses(t *testing.T) {
+	out := build(t, "../../examples/task-app")
+	dir := copyDir(t, "../../examples/task-app")
+	before := readTree(t, dir)
+	if err := out.WriteDir(dir); err == nil || !strings.Contains(err.Error(), "holds no previous build") {
+		t.Fatalf("WriteDir of the project itself: %v", err)
+	}
+	if after := readTree(t, dir); !reflect.DeepEqual(before, after) {
+		t.Error("the project changed")
+	}
+	empty := t.TempDir()
+	if err := out.WriteDir(empty); err != nil {
+		t.Fatalf("WriteDir of an empty directory: %v", err)
+	}
+	if err := out.WriteDir(empty); err != nil {
+		t.Fatalf("WriteDir over a previous build: %v", err)
+	}
+}
