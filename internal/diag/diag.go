@@ -181,3 +181,8 @@ var (
 	BadContract      = register("AC505", Error, "malformed contract artifact")
 	FileNotRead      = register("AC506", Warning, "file not read")
 )
+
+// Web build (AC6xx): errors of `axiom build` on a validated project.
+var (
+	ExternNotExported = register("AC601", Error, "extern action not implemented")
+)
