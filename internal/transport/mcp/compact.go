@@ -36,7 +36,7 @@ import (
 // left out), and the server's instructions say what snapshot and
 // base_snapshot take.
 var envelopeDocs = map[string]string{
-	"request_id":    "Idempotency key you choose: new for each intent, the same only to resend the same request.",
+	"request_id": "Idempotency key you choose: new for each intent, the same only to resend the same request.",
 }
 
 // compactPatterns maps a published pattern to an equivalent shorter one.
