@@ -8,24 +8,27 @@ import (
 )
 
 // An MCP client sends every tool's inputSchema with every model request, so
-// the listed schema is the bundled one made compact, with every field, enum,
-// bound, pattern and required flag kept (schema_test.go checks them against
-// the published schemas, and the server still validates each call against
-// those through service.Handle):
+// the listed schema is the bundled one made compact. Every field, enum
+// value, const and required flag stays, and so does every bound an agent
+// could get wrong (schema_test.go checks them against the published
+// schemas); the server still validates each call against the published
+// schemas through service.Handle.
 //
 //   - Documentation stays where only this operation says it: the
-//     descriptions of the operation's own request schema. The envelope's
-//     fields get one short line each (envelopeDocs); the shared
-//     definitions (common.json, edits.json) lose theirs, which the server's
-//     instructions, the agent skill and the published schemas (offered as
-//     resources) give once. An edit shape keeps the first sentence of its
-//     title.
+//     descriptions of the operation's own request schema, each cut to its
+//     first sentence. The shared definitions (common.json, edits.json) and
+//     the envelope lose theirs, which the server's instructions, the agent
+//     skill and the published schemas (all offered as resources) give
+//     once; envelopeDocs keeps what a field needs. change.propose's edit
+//     shapes keep the first sentence of their titles.
 //   - An edit operation, which edits.json selects by if/then on kind and op
-//     for precise validator errors, is listed as anyOf its shapes: each
-//     shape fixes kind (and op) and rejects unknown fields, so at most one
-//     matches and both accept the same operations.
+//     for precise validator errors, is listed as anyOf its shapes (see
+//     variantsToAnyOf).
+//   - A closed object whose fields share one schema (limits) is written
+//     with propertyNames (see uniformProperties).
 //   - The project-relative path pattern is written in an equivalent shorter
 //     form (compactPatterns).
+//   - Opaque ids the service hands out lose their maxLength (opaqueIDs).
 //   - A definition used once, or as short as a reference to it, is written
 //     in place; the others keep a short name.
 
@@ -124,9 +127,6 @@ func compactSchema(full map[string]any, op string) (map[string]any, error) {
 				return nil, fmt.Errorf("$defs/%s: %w", name, err)
 			}
 		}
-	}
-	for _, name := range sortedKeys(defs) {
-		defs[name] = deepCopy(defs[name]) // no two definitions share a map
 	}
 	walkSchemas(s, func(m map[string]any) {
 		for k := range m {
