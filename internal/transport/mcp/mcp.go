@@ -35,10 +35,15 @@ const Name = "acore-semantic"
 // it with resource_limit (request_too_large) instead of the transport.
 const MaxLineLength = 2 * protocol.RequestMaxBytes
 
+// instructions are sent once, at initialization: what every tool shares,
+// which the tool list leaves out (see compact.go).
 const instructions = `acore-semantic serves axiom-agent-semantic/v1 for one Acore UI project, the --root it was started with. ` +
-	`Each tool is one operation (node_find is node.find). Its arguments are the request envelope without protocol and operation ` +
-	`(workspace is filled in; snapshot, base_snapshot, request_id, limits and params as the operation takes them). ` +
-	`The result's structured content is the response envelope. Call capabilities first and use only what it lists.`
+	`Each tool is one operation (node_find is node.find). Its arguments are the request envelope without protocol and operation: ` +
+	`workspace is filled in; snapshot is a snapshot id from an earlier answer or latest; base_snapshot (change_propose, edit_plan) is the id the edits are written against, never latest; ` +
+	`request_id is an idempotency key you choose; limits (max_bytes, max_depth, max_items, max_nodes) take the defaults capabilities lists; params are the operation's arguments. ` +
+	`The result's structured content is the response envelope. Call capabilities first and use only what it lists. ` +
+	`The workflow, request_id and what to do on each error are in the agent skill (resource ` + SkillURI + `, prompt ` + SkillPrompt + `); ` +
+	`the full published schemas, with every field's description, are resources under ` + SchemaBase + `.`
 
 // descriptions are one short sentence per tool: what it is for. The
 // fields' own descriptions, the agent skill and the protocol reference say
@@ -130,6 +135,9 @@ func NewServer(svc *service.Service) (*sdk.Server, error) {
 			InputSchema: inputs[op],
 			Annotations: ann,
 		}, handler(svc, op))
+	}
+	if err := addResources(srv); err != nil {
+		return nil, err
 	}
 	return srv, nil
 }
