@@ -212,14 +212,7 @@ func toolFacts(t *testing.T, op string, s map[string]any) map[string]bool {
 // pattern, which compactPatterns maps and TestCompactPatternsAreEquivalent
 // checks.
 func TestToolSchemasKeepEveryConstraint(t *testing.T) {
-	set, err := loadSchemas(schemas.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inputs, err := InputSchemas()
-	if err != nil {
-		t.Fatal(err)
-	}
+	set, inputs := publishedAndListed(t)
 	for _, op := range protocol.Operations {
 		pub := publishedFacts(t, set, op)
 		tool := toolFacts(t, op, inputs[op])
@@ -243,6 +236,21 @@ func TestToolSchemasKeepEveryConstraint(t *testing.T) {
 			t.Errorf("%s: only %d allowed values found: the walk is broken", op, values)
 		}
 	}
+}
+
+// publishedAndListed returns the published schemas and the listed tool
+// schemas.
+func publishedAndListed(t *testing.T) (*schemaSet, map[string]map[string]any) {
+	t.Helper()
+	set, err := loadSchemas(schemas.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs, err := InputSchemas()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set, inputs
 }
 
 func b2i(b bool) int {
@@ -353,14 +361,7 @@ func editSample(t *testing.T, set *schemaSet, v any, file string) any {
 // edit.plan's tool schemas and with the published envelope: both must say
 // the same of each.
 func TestEditOperationsAgree(t *testing.T) {
-	set, err := loadSchemas(schemas.FS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inputs, err := InputSchemas()
-	if err != nil {
-		t.Fatal(err)
-	}
+	set, inputs := publishedAndListed(t)
 	env := envelopeSchema(t)
 	edits := set.byPath["edits.json"]["$defs"].(map[string]any)
 	variants := edits["editOperation"].(map[string]any)["x-variants"].([]any)
