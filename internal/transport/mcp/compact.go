@@ -159,22 +159,19 @@ func uniformProperties(m map[string]any) {
 	if !ok || len(props) < 3 || m["additionalProperties"] != false || m["propertyNames"] != nil || m["patternProperties"] != nil {
 		return
 	}
-	var first []byte
-	for _, name := range sortedKeys(props) {
-		b, err := json.Marshal(props[name])
-		if err != nil || (first != nil && string(b) != string(first)) {
+	keys := sortedKeys(props)
+	first, err := json.Marshal(props[keys[0]])
+	if pm, ok := props[keys[0]].(map[string]any); err != nil || !ok || pm["description"] != nil {
+		return // a field with its own description keeps its place
+	}
+	names := make([]any, len(keys))
+	for i, name := range keys {
+		if b, err := json.Marshal(props[name]); err != nil || string(b) != string(first) {
 			return
 		}
-		first = b
+		names[i] = name
 	}
-	if pm, ok := props[sortedKeys(props)[0]].(map[string]any); !ok || pm["description"] != nil {
-		return
-	}
-	names := make([]any, 0, len(props))
-	for _, name := range sortedKeys(props) {
-		names = append(names, name)
-	}
-	m["additionalProperties"] = props[sortedKeys(props)[0]]
+	m["additionalProperties"] = props[keys[0]]
 	m["propertyNames"] = map[string]any{"enum": names}
 	delete(m, "properties")
 }
@@ -274,30 +271,25 @@ func variantsToAnyOf(m map[string]any, name string, defs map[string]any) error {
 		variants[i] = def
 	}
 
-	// The fields all variants but a few have, with the same schema.
-	count := map[string]int{}
-	schemaOf := map[string]string{}
+	// The fields three in four variants or more have, each with one schema
+	// wherever it appears.
+	present := map[string]int{}
+	first := map[string]any{}
+	same := map[string]bool{}
 	for _, v := range variants {
 		for field, fs := range v["properties"].(map[string]any) {
-			b, _ := json.Marshal(fs)
-			if prev, ok := schemaOf[field]; ok && prev != string(b) {
-				count[field] = -len(variants) // differs somewhere: not shared
-				continue
+			present[field]++
+			if prev, ok := first[field]; !ok {
+				first[field], same[field] = fs, true
+			} else if !sameJSON(prev, fs) {
+				same[field] = false
 			}
-			schemaOf[field] = string(b)
-			count[field]++
 		}
 	}
 	shared := map[string]any{}
-	for field, n := range count {
-		if 4*n >= 3*len(variants) && field != "kind" && field != "op" {
-			shared[field] = deepCopy(variants[0]["properties"].(map[string]any)[field])
-			for _, v := range variants {
-				if p, ok := v["properties"].(map[string]any)[field]; ok {
-					shared[field] = deepCopy(p)
-					break
-				}
-			}
+	for field, n := range present {
+		if same[field] && 4*n >= 3*len(variants) && field != "kind" && field != "op" {
+			shared[field] = deepCopy(first[field])
 		}
 	}
 	anyOf := make([]any, len(variants))
@@ -336,6 +328,12 @@ func variantsToAnyOf(m map[string]any, name string, defs map[string]any) error {
 	return nil
 }
 
+func sameJSON(a, b any) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && string(ja) == string(jb)
+}
+
 func contains(list any, s string) bool {
 	switch l := list.(type) {
 	case []any:
@@ -357,6 +355,7 @@ func contains(list any, s string) bool {
 // inlineDefs writes in place each definition referenced once, or no longer
 // than inlineMaxBytes, and drops the definitions no longer referenced.
 func inlineDefs(root map[string]any, defs map[string]any) error {
+	tried := map[string]bool{}
 	for changed := true; changed; {
 		changed = false
 		uses := map[string]int{}
@@ -371,8 +370,10 @@ func inlineDefs(root map[string]any, defs map[string]any) error {
 				changed = true
 			}
 		}
-		names := sortedKeys(defs)
-		for _, name := range names {
+		for _, name := range sortedKeys(defs) {
+			if tried[name] {
+				continue
+			}
 			def := defs[name]
 			b, err := json.Marshal(def)
 			if err != nil {
@@ -381,6 +382,7 @@ func inlineDefs(root map[string]any, defs map[string]any) error {
 			if uses[name] != 1 && len(b) > inlineMaxBytes {
 				continue
 			}
+			tried[name] = true
 			if refersTo(def, name) {
 				continue
 			}
