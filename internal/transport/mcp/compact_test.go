@@ -1,9 +1,13 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -433,4 +437,71 @@ func TestEditOperationsAgree(t *testing.T) {
 		t.Errorf("%d of %d valid: the samples do not tell valid from invalid", valid, 2*len(samples))
 	}
 	t.Logf("%d samples, %d valid", 2*len(samples), valid)
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/tools-list.golden.json")
+
+// TestToolsListGolden keeps the tool list as a client receives it in
+// testdata, so that a change to what agents are sent shows in review
+// (go test ./internal/transport/mcp -run TestToolsListGolden -update).
+func TestToolsListGolden(t *testing.T) {
+	cs := connect(t, taskApp(t))
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.MarshalIndent(list.Tools, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	golden := filepath.Join("testdata", "tools-list.golden.json")
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to write it)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("the tool list differs from %s; if the change is meant, run with -update and review the diff", golden)
+	}
+}
+
+// TestVariantsToAnyOfRefuses gives the rewrite shapes it cannot prove
+// equivalent: each is a clear error, not a looser schema.
+func TestVariantsToAnyOfRefuses(t *testing.T) {
+	shape := func(kind, op string, closed bool) map[string]any {
+		props := map[string]any{"kind": map[string]any{"const": kind}}
+		req := []any{"kind"}
+		if op != "" {
+			props["op"] = map[string]any{"const": op}
+			req = append(req, "op")
+		}
+		return map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": !closed}
+	}
+	ref := func(name string) map[string]any { return map[string]any{"$ref": "#/$defs/" + name} }
+	for _, tc := range []struct {
+		name     string
+		variants any
+		defs     map[string]any
+		want     string
+	}{
+		{"not a list", "a", nil, "not a list"},
+		{"not a reference", []any{map[string]any{"type": "object"}}, nil, "not a reference"},
+		{"open shape", []any{ref("a")}, map[string]any{"a": shape("set_property", "", false)}, "reject unknown fields"},
+		{"no kind", []any{ref("a")}, map[string]any{"a": map[string]any{"type": "object", "additionalProperties": false}}, "does not fix kind"},
+		{"two alike", []any{ref("a"), ref("b")}, map[string]any{"a": shape("import", "add", true), "b": shape("import", "add", true)}, "two variants for import add"},
+	} {
+		m := map[string]any{"x-variants": tc.variants}
+		err := variantsToAnyOf(m, "edits.editOperation", tc.defs)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
+		}
+	}
 }
