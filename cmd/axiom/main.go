@@ -8,6 +8,7 @@
 //	axiom prepare [dir]
 //	axiom check [dir] [--json]
 //	axiom fmt [--check] [paths...]
+//	axiom build [dir] [--out DIR] [--backend URL]
 //	axiom version
 //	axiom help [command]
 package main
@@ -41,6 +42,8 @@ commands:
   prepare [dir]             write the development contracts and the UI lock
   check [dir] [--json]      compile the project and report its diagnostics
   fmt [--check] [paths...]  format .acore files in place
+  build [dir] [--out DIR] [--backend URL]
+                            compile the project into a static web app
   version                   print the version
   help [command]            print help about a command
 
@@ -63,6 +66,7 @@ func init() {
 		"prepare": {prepareUsage, runPrepare},
 		"check":   {checkUsage, runCheck},
 		"fmt":     {fmtUsage, runFmt},
+		"build":   {buildUsage, runBuild},
 		"version": {"usage: axiom version\n\nPrint the axiom version, the element catalog version and the Go version.\n", runVersion},
 		"help":    {"usage: axiom help [command]\n", runHelp},
 	}
