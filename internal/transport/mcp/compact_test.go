@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/axiomcore/acore/internal/protocol"
@@ -503,5 +504,25 @@ func TestVariantsToAnyOfRefuses(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// TestServerValidatesWhatToolsRelax sends a call that the listed schema
+// lets through, a node id longer than the published bound: the server
+// still refuses it, since it validates against the published schemas.
+func TestServerValidatesWhatToolsRelax(t *testing.T) {
+	_, inputs := publishedAndListed(t)
+	args := map[string]any{"snapshot": "latest", "params": map[string]any{"nodes": []any{"element:" + strings.Repeat("a", 1100)}}}
+	if err := compileTool(t, "node.get", inputs["node.get"]).Validate(roundTrip(t, args)); err != nil {
+		t.Fatalf("the tool schema refuses a long id: %v", err)
+	}
+	cs := connect(t, taskApp(t))
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "node_get", Arguments: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	if !res.IsError || !strings.Contains(string(b), `"invalid_arguments"`) {
+		t.Errorf("a node id over the published maxLength was not refused: %s", b)
 	}
 }
