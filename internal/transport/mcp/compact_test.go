@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	gjs "github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -221,6 +222,7 @@ func TestToolSchemasKeepEveryConstraint(t *testing.T) {
 	for _, op := range protocol.Operations {
 		pub := publishedFacts(t, set, op)
 		tool := toolFacts(t, op, inputs[op])
+		sdkResolve(t, op, inputs[op])
 		var fields, values int
 		for fact := range pub {
 			if !tool[fact] {
@@ -241,6 +243,39 @@ func TestToolSchemasKeepEveryConstraint(t *testing.T) {
 			t.Errorf("%s: only %d allowed values found: the walk is broken", op, values)
 		}
 	}
+}
+
+// sdkResolve resolves a listed schema with the JSON Schema package of the
+// MCP SDK, which Go clients (and the SDK's typed tools) validate with.
+func sdkResolve(t *testing.T, op string, s map[string]any) *gjs.Resolved {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sch gjs.Schema
+	if err := json.Unmarshal(b, &sch); err != nil {
+		t.Fatalf("%s: the SDK cannot read the schema: %v", op, err)
+	}
+	r, err := sch.Resolve(nil)
+	if err != nil {
+		t.Fatalf("%s: the SDK cannot resolve the schema: %v", op, err)
+	}
+	return r
+}
+
+// sdkValue is v as the SDK's validator takes arguments: decoded JSON.
+func sdkValue(t *testing.T, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // publishedAndListed returns the published schemas and the listed tool
@@ -411,8 +446,10 @@ func TestEditOperationsAgree(t *testing.T) {
 	samples = append(samples, map[string]any{}, map[string]any{"kind": "set_property"})
 
 	tools := map[string]*jsonschema.Schema{}
+	sdkTools := map[string]*gjs.Resolved{}
 	for _, op := range []string{"change.propose", "edit.plan"} {
 		tools[op] = compileTool(t, op, inputs[op])
+		sdkTools[op] = sdkResolve(t, op, inputs[op])
 	}
 	valid := 0
 	for i, sample := range samples {
@@ -422,6 +459,10 @@ func TestEditOperationsAgree(t *testing.T) {
 				args["request_id"] = "r-1"
 			}
 			toolErr := tools[op].Validate(roundTrip(t, args))
+			if sdkErr := sdkTools[op].Validate(sdkValue(t, args)); (sdkErr == nil) != (toolErr == nil) {
+				b, _ := json.Marshal(sample)
+				t.Errorf("sample %d %s %s: the SDK's validator says %v, ours %v", i, op, b, sdkErr, toolErr)
+			}
 			full := map[string]any{"protocol": protocol.Name, "operation": op, "workspace": "ws-1"}
 			for k, v := range args {
 				full[k] = v
