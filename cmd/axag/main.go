@@ -175,10 +175,7 @@ func scan(src string) (*scanned, error) {
 	return &scanned{kind: "web", actions: res.Actions, dynamic: res.Dynamic, findings: res.Findings}, nil
 }
 
-func generatedAt(noTimestamp bool, at string) (time.Time, error) {
-	if noTimestamp {
-		return time.Time{}, nil
-	}
+func generatedAt(at string) (time.Time, error) {
 	if at != "" {
 		t, err := time.Parse(time.RFC3339, at)
 		if err != nil {
@@ -197,23 +194,26 @@ func generatedAt(noTimestamp bool, at string) (time.Time, error) {
 }
 
 type summary struct {
-	Command       string                 `json:"command"`
-	Source        string                 `json:"source,omitempty"`
-	SourceKind    string                 `json:"source_kind,omitempty"`
-	Manifest      string                 `json:"manifest,omitempty"`
-	SchemaVersion string                 `json:"schema_version,omitempty"`
-	Level         string                 `json:"level,omitempty"`
-	Conformance   string                 `json:"conformance,omitempty"`
-	Actions       int                    `json:"actions"`
-	ActionLevels  []actionLevel          `json:"action_levels,omitempty"`
-	Findings      []axag.Finding         `json:"findings"`
-	Errors        int                    `json:"errors"`
-	Warnings      int                    `json:"warnings"`
-	Validation    *axag.ValidationReport `json:"validation,omitempty"`
-	Output        string                 `json:"output,omitempty"`
-	OK            bool                   `json:"ok"`
-	Error         string                 `json:"error,omitempty"`
-	extra         []string
+	Command       string `json:"command"`
+	Source        string `json:"source,omitempty"`
+	SourceKind    string `json:"source_kind,omitempty"`
+	Manifest      string `json:"manifest,omitempty"`
+	SchemaVersion string `json:"schema_version,omitempty"`
+	Level         string `json:"level,omitempty"`
+	Conformance   string `json:"conformance,omitempty"`
+	// Claimed is the conformance a validated manifest claims; Conformance
+	// is the one its actions reach.
+	Claimed      string                 `json:"claimed_conformance,omitempty"`
+	Actions      int                    `json:"actions"`
+	ActionLevels []actionLevel          `json:"action_levels,omitempty"`
+	Findings     []axag.Finding         `json:"findings"`
+	Errors       int                    `json:"errors"`
+	Warnings     int                    `json:"warnings"`
+	Validation   *axag.ValidationReport `json:"validation,omitempty"`
+	Output       string                 `json:"output,omitempty"`
+	OK           bool                   `json:"ok"`
+	Error        string                 `json:"error,omitempty"`
+	extra        []string
 }
 
 type actionLevel struct {
@@ -316,7 +316,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	manifest := fs.String("manifest", "", "manifest file to write (- for standard output)")
 	doValidate := fs.Bool("validate", false, "validate the manifest against its schema")
 	version := fs.String("schema-version", axag.DefaultVersion, "1.0.0 or 1.1.0")
-	noTS := fs.Bool("no-timestamp", false, "leave generated_at out")
+	noTS := fs.Bool("no-timestamp", false, "refused: generated_at is required")
 	at := fs.String("generated-at", "", "generated_at to write (RFC 3339)")
 	sourceURL := fs.String("source-url", "", "source url to record")
 	strict := fs.Bool("strict", false, "fail on warnings too")
@@ -336,7 +336,13 @@ func generate(args []string, stdout, stderr io.Writer) int {
 			return usageError(stderr, err)
 		}
 	}
-	ts, err := generatedAt(*noTS, *at)
+	if *manifest == "-" && *format == "json" {
+		return usageError(stderr, errors.New("--manifest - and --format json both use standard output"))
+	}
+	if *noTS {
+		return usageError(stderr, errors.New("--no-timestamp would leave out generated_at, which the 1.1.0 schema requires; for reproducible output set SOURCE_DATE_EPOCH or --generated-at"))
+	}
+	ts, err := generatedAt(*at)
 	if err != nil {
 		return usageError(stderr, err)
 	}
@@ -367,26 +373,32 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		}
 		s.Validation = r
 	}
-	if *manifest == "-" {
-		if *format == "json" {
-			return usageError(stderr, errors.New("--manifest - and --format json both use standard output"))
-		}
-		_, _ = stdout.Write(data)
-	} else if err := fsutil.WriteFileAtomic(*manifest, data, 0o644); err != nil {
-		s.Error = fmt.Sprintf("cannot write %s: %v", *manifest, err)
+	count(s)
+	s.OK = !axag.HasErrors(s.Findings, *strict) && (s.Validation == nil || s.Validation.Valid)
+	// A failed generate writes nothing: a good manifest from an earlier
+	// run is worth more than one that lost its actions to an error.
+	switch {
+	case !s.OK:
+		s.extra = append(s.extra, fmt.Sprintf("%s: not written (%s, %s%s)", orNone(*manifest), plural(s.Errors, "error"), plural(s.Warnings, "warning"), invalidNote(s.Validation)))
 		return report(s, *format, stdout, stderr)
+	case *manifest == "-":
+		_, _ = stdout.Write(data)
+	default:
+		if err := fsutil.WriteFileAtomic(*manifest, data, 0o644); err != nil {
+			s.Error = fmt.Sprintf("cannot write %s: %v", *manifest, err)
+			s.OK = false
+			return report(s, *format, stdout, stderr)
+		}
 	}
 	if *toolsDir != "" {
 		out, n, err := writeTools(m, *toolsDir)
 		if err != nil {
-			s.Error = err.Error()
+			s.Error, s.OK = err.Error(), false
 			return report(s, *format, stdout, stderr)
 		}
 		s.Output = out
 		s.extra = append(s.extra, fmt.Sprintf("%s: %s", out, plural(n, "tool")))
 	}
-	count(s)
-	s.OK = !axag.HasErrors(s.Findings, *strict) && (s.Validation == nil || s.Validation.Valid)
 	line := fmt.Sprintf("%s: %s, conformance %s (schema %s), %s, %s", orNone(*manifest), plural(s.Actions, "action"), s.Conformance, *version, plural(s.Errors, "error"), plural(s.Warnings, "warning"))
 	if s.Validation != nil {
 		if s.Validation.Valid {
@@ -397,6 +409,15 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	}
 	s.extra = append(s.extra, line)
 	return report(s, *format, stdout, stderr)
+}
+
+// invalidNote is ", N problems against the schema" for an invalid
+// validation report, else "".
+func invalidNote(r *axag.ValidationReport) string {
+	if r == nil || r.Valid {
+		return ""
+	}
+	return ", " + plural(len(r.Problems), "problem") + " against the schema"
 }
 
 func validate(args []string, stdout, stderr io.Writer) int {
@@ -423,8 +444,14 @@ func validate(args []string, stdout, stderr io.Writer) int {
 			return usageError(stderr, err)
 		}
 	}
+	asked := ""
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "level" {
+			asked = *level
+		}
+	})
 	if len(pos) == 0 {
-		return validateManifest(*manifest, *version, *strict, *format, stdout, stderr)
+		return validateManifest(*manifest, *version, asked, *strict, *format, stdout, stderr)
 	}
 	s := &summary{Command: "validate", Source: pos[0], Level: *level, Manifest: *manifest}
 	sc, err := scan(pos[0])
@@ -436,6 +463,9 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	m, findings := axag.Build(sc.actions, axag.Options{DynamicActions: sc.dynamic})
 	s.Findings = sc.fix(append(append(sc.findings, findings...), axag.CheckLevel(m.Actions, *level)...))
 	s.Conformance, s.Actions, s.ActionLevels = m.Conformance, len(m.Actions), levels(m.Actions)
+	if asked != "" && len(m.Actions) == 0 {
+		s.Findings = append(s.Findings, noActions(filepath.ToSlash(pos[0]), asked, "its sources"))
+	}
 	if *manifest != "" {
 		data, err := axag.ReadManifest(*manifest)
 		if err != nil {
@@ -453,19 +483,30 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	count(s)
 	s.OK = !axag.HasErrors(s.Findings, *strict)
 	verdict := "meets"
-	if axag.LevelRank(s.Conformance) < axag.LevelRank(*level) {
+	if axag.LevelRank(s.Conformance) < axag.LevelRank(*level) || len(m.Actions) == 0 && asked != "" {
 		verdict = "is below"
 	}
 	s.extra = append(s.extra, fmt.Sprintf("%s: %s, conformance %s (%s level %s), %s, %s", pos[0], plural(s.Actions, "action"), s.Conformance, verdict, *level, plural(s.Errors, "error"), plural(s.Warnings, "warning")))
 	return report(s, *format, stdout, stderr)
 }
 
-// RuleConformanceClaim: a manifest's conformance field claims more than
-// its actions declare.
+// noActions is the finding of a level asked of sources or a manifest that
+// declare no action: nothing is not "full".
+func noActions(file, level, what string) axag.Finding {
+	return axag.Finding{Rule: axag.RuleNoActions, Severity: axag.SeverityError, File: file,
+		Message: fmt.Sprintf("no AXAG actions in %s, so it cannot meet level %s", what, level),
+		Fix:     "annotate the actions of the application (axag-intent, or @axag in Acore UI), or check the path"}
+}
+
+// ruleConformanceClaim: a manifest's conformance field differs from what
+// its actions declare (an error when it claims more, a note when less).
 const ruleConformanceClaim = "AXAG110"
 
-func validateManifest(file, version string, strict bool, format string, stdout, stderr io.Writer) int {
-	s := &summary{Command: "validate", Manifest: file}
+// validateManifest validates a manifest against its schema and, when a
+// level is asked, checks the level its actions reach (not the one it
+// claims) against it.
+func validateManifest(file, version, level string, strict bool, format string, stdout, stderr io.Writer) int {
+	s := &summary{Command: "validate", Manifest: file, Level: level}
 	data, err := axag.ReadManifest(file)
 	if err != nil {
 		s.Error = fmt.Sprintf("cannot read %s: %v", file, err)
@@ -477,19 +518,33 @@ func validateManifest(file, version string, strict bool, format string, stdout, 
 		return report(s, format, stdout, stderr)
 	}
 	s.Validation, s.SchemaVersion = r, r.Version
-	if m, _, err := axag.ParseManifest(data); err == nil && r.Valid {
-		// The manifest's own conformance is what its generator computed
-		// from the sources; recomputing from the manifest can only see
-		// what was written (an untyped parameter is written as a string).
-		computed := axag.ManifestLevel(m.Actions)
-		s.Conformance, s.Actions, s.ActionLevels = m.Conformance, len(m.Actions), levels(m.Actions)
-		if s.Conformance == "" {
-			s.Conformance = computed
+	var m *axag.Manifest
+	if r.Valid {
+		if m, _, err = axag.ParseManifest(data); err != nil {
+			s.Error = fmt.Sprintf("%s: %v", file, err)
+			return report(s, format, stdout, stderr)
 		}
-		if m.Conformance != "" && axag.LevelRank(m.Conformance) > axag.LevelRank(computed) {
-			s.Findings = append(s.Findings, axag.Finding{Rule: ruleConformanceClaim, Severity: axag.SeverityWarning, File: file,
-				Message: fmt.Sprintf("the manifest claims conformance %s, its actions reach %s", m.Conformance, computed),
+		// The level is computed from what the manifest's actions declare;
+		// the conformance field is only a claim. A generator can see more
+		// than its manifest shows (an untyped parameter is written as a
+		// string), so a claim below the computed level is only a note.
+		s.Conformance, s.Claimed = axag.ManifestLevel(m.Actions), m.Conformance
+		s.Actions, s.ActionLevels = len(m.Actions), levels(m.Actions)
+		switch c := axag.LevelRank(m.Conformance); {
+		case m.Conformance == "":
+		case c > axag.LevelRank(s.Conformance):
+			s.Findings = append(s.Findings, axag.Finding{Rule: ruleConformanceClaim, Severity: axag.SeverityError, File: file,
+				Message: fmt.Sprintf("the manifest claims conformance %s, its actions reach %s: the claim misleads agents", m.Conformance, s.Conformance),
 				Fix:     "regenerate the manifest with axag generate"})
+		case c < axag.LevelRank(s.Conformance):
+			s.Findings = append(s.Findings, axag.Finding{Rule: ruleConformanceClaim, Severity: axag.SeverityInfo, File: file,
+				Message: fmt.Sprintf("the manifest claims conformance %s, its actions reach %s", m.Conformance, s.Conformance)})
+		}
+		if level != "" {
+			if len(m.Actions) == 0 {
+				s.Findings = append(s.Findings, noActions(file, level, "the manifest"))
+			}
+			s.Findings = append(s.Findings, axag.CheckLevel(m.Actions, level)...)
 		}
 	}
 	count(s)
@@ -498,11 +553,19 @@ func validateManifest(file, version string, strict bool, format string, stdout, 
 	if r.Forced {
 		how = "forced"
 	}
-	if r.Valid {
-		s.extra = append(s.extra, fmt.Sprintf("%s: valid against schema %s (%s), %s, conformance %s", file, r.Version, how, plural(s.Actions, "action"), s.Conformance))
-	} else {
+	if !r.Valid {
 		s.extra = append(s.extra, fmt.Sprintf("%s: invalid against schema %s (%s): %s", file, r.Version, how, plural(len(r.Problems), "problem")))
+		return report(s, format, stdout, stderr)
 	}
+	line := fmt.Sprintf("%s: valid against schema %s (%s), %s, conformance %s (claimed %s)", file, r.Version, how, plural(s.Actions, "action"), s.Conformance, orNone(s.Claimed))
+	if level != "" {
+		verdict := "meets"
+		if axag.LevelRank(s.Conformance) < axag.LevelRank(level) || len(m.Actions) == 0 {
+			verdict = "is below"
+		}
+		line += fmt.Sprintf(", %s level %s", verdict, level)
+	}
+	s.extra = append(s.extra, line+fmt.Sprintf(", %s, %s", plural(s.Errors, "error"), plural(s.Warnings, "warning")))
 	return report(s, format, stdout, stderr)
 }
 

@@ -2,6 +2,7 @@ package axag
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -92,6 +93,13 @@ type acoreAction struct {
 	// set maps an annotation key to where it was set, for conflicts.
 	set   map[string]string
 	setBy map[string]any
+	// inherited maps a key the contract operation's @axag gave, and no
+	// binding replaced yet, to where. base and baseAt keep every value the
+	// contract gave: a binding's annotation may replace one only with a
+	// value at least as restrictive.
+	inherited map[string]string
+	base      map[string]any
+	baseAt    map[string]string
 }
 
 type site struct {
@@ -150,7 +158,7 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 		}
 		x := byOp[op]
 		if x == nil {
-			x = infer(p, g, n, g.At(op))
+			x = infer(p, g, n, g.At(op), &fs)
 			byOp[op] = x
 			order = append(order, x)
 		}
@@ -336,7 +344,7 @@ func annotations(p *project.Project) map[site][]*syntax.Annotation {
 
 // infer builds the action of the contract operation op that member n
 // binds, from the contract alone.
-func infer(p *project.Project, g *graph.Graph, n, op *graph.Node) *acoreAction {
+func infer(p *project.Project, g *graph.Graph, n, op *graph.Node, fs *[]Finding) *acoreAction {
 	contract := strings.TrimPrefix(op.ID, graph.KindOperation+":")
 	if i := strings.IndexByte(contract, '.'); i >= 0 {
 		contract = contract[:i]
@@ -419,7 +427,81 @@ func infer(p *project.Project, g *graph.Graph, n, op *graph.Node) *acoreAction {
 			a.Parameters[pd.Name.Name] = prm
 		}
 	}
-	return &acoreAction{a: a, mutation: mutation, set: map[string]string{}, setBy: map[string]any{}}
+	x := &acoreAction{a: a, mutation: mutation, set: map[string]string{}, setBy: map[string]any{}, inherited: map[string]string{}}
+	if decl != nil {
+		if v := check.ReadAxag(decl.Annotations); v != nil {
+			// The contract's facts come first; they become inherited, so
+			// that bindings may refine them but not weaken them.
+			at := &graph.Node{Path: op.Path, Line: op.Line, Column: op.Column}
+			*fs = apply(x, v, at, *fs)
+			x.inherited, x.baseAt, x.set = x.set, maps.Clone(x.set), map[string]string{}
+			x.base = maps.Clone(x.setBy)
+		}
+	}
+	return x
+}
+
+// lessRestrictive says why replacing the inherited value old of key k by
+// val would weaken what the contract declares, or "". Facts that are not
+// about safety (description, intent, async, ...) may be replaced freely.
+func lessRestrictive(k string, old, val any) string {
+	oldS, _ := old.(string)
+	vs, _ := val.(string)
+	ob, _ := old.(bool)
+	vb, _ := val.(bool)
+	ol, _ := old.([]string)
+	vl, _ := val.([]string)
+	missing := func() string {
+		var out []string
+		for _, o := range ol {
+			if !slices.Contains(vl, o) {
+				out = append(out, o)
+			}
+		}
+		if len(out) == 0 {
+			return ""
+		}
+		return "it leaves out " + strings.Join(out, ", ")
+	}
+	switch k {
+	case "risk_level":
+		if slices.Index(RiskLevels, vs) < slices.Index(RiskLevels, oldS) {
+			return "a lower risk"
+		}
+	case "action_type":
+		if oldS == "delete" && vs != "delete" {
+			return "a delete is not a " + vs
+		}
+	case "confirmation_required", "approval_required":
+		if ob && !vb {
+			return "it drops the requirement"
+		}
+	case "idempotent":
+		if !ob && vb {
+			return "an agent would retry what must not run twice"
+		}
+	case "scope":
+		if scopeRank[vs] < scopeRank[oldS] {
+			return "a wider scope (order: public, global, tenant, user)"
+		}
+	case "tenant_boundary":
+		if oldS == "strict" && vs == "relaxed" {
+			return "it crosses tenants"
+		}
+	case "required_roles", "side_effects", "preconditions", "postconditions":
+		return missing()
+	case "approval_roles":
+		var extra []string
+		for _, v := range vl {
+			if !slices.Contains(ol, v) {
+				extra = append(extra, v)
+			}
+		}
+		if len(extra) > 0 {
+			return "it lets " + strings.Join(extra, ", ") + " approve too"
+		}
+	}
+	return ""
 }
 
 func hasParam(d *syntax.OpDecl, name string) bool {
@@ -532,7 +614,17 @@ func apply(x *acoreAction, v map[string]any, n *graph.Node, fs []Finding) []Find
 				continue
 			}
 		}
-		if prev, ok := x.set[k]; ok {
+		if from, ok := x.baseAt[k]; ok {
+			if why := lessRestrictive(k, x.base[k], val); why != "" {
+				fs = append(fs, Finding{Rule: RuleContextLessRestrictive, Severity: SeverityError, File: n.Path, Line: int(n.Line), Column: int(n.Column),
+					Message: fmt.Sprintf("@axag gives %s of %s as %s, less restrictive than %s declared by the contract at %s: %s", k, Printable(x.a.Intent), show(val), show(x.base[k]), from, why),
+					Fix:     fmt.Sprintf("leave %s out to inherit the contract's value, or make it more restrictive", k)})
+				continue
+			}
+		}
+		if _, ok := x.inherited[k]; ok {
+			delete(x.inherited, k)
+		} else if prev, ok := x.set[k]; ok {
 			if !equal(x.setBy[k], val) {
 				fs = append(fs, Finding{Rule: RuleAcoreConflict, Severity: SeverityWarning, File: n.Path, Line: int(n.Line), Column: int(n.Column),
 					Message: fmt.Sprintf("@axag gives %s of %s another value than at %s, which is kept", k, Printable(x.a.Intent), prev),
@@ -549,6 +641,21 @@ func apply(x *acoreAction, v map[string]any, n *graph.Node, fs []Finding) []Find
 		}
 	}
 	return fs
+}
+
+// show writes an @axag value as it is written in a source.
+func show(v any) string {
+	switch v := v.(type) {
+	case string:
+		return strconv.Quote(Printable(v))
+	case []string:
+		q := make([]string, len(v))
+		for i, s := range v {
+			q[i] = strconv.Quote(Printable(s))
+		}
+		return "[" + strings.Join(q, ", ") + "]"
+	}
+	return fmt.Sprint(v)
 }
 
 func allowedTypes(mutation bool) string {

@@ -216,7 +216,7 @@ func (c *checker) axagView(f *syntax.File, items []syntax.ViewItem) {
 func (c *checker) axagNoEffect(f *syntax.File, as []*syntax.Annotation, what string) {
 	for _, a := range as {
 		if a.Name != nil && a.Name.Name == AxagAnnotation {
-			c.errorf(f, a.Name, diag.AxagPlacement, "@axag on %s has no effect; it describes a query or mutation member, an action member or an element", what)
+			c.errorf(f, a.Name, diag.AxagPlacement, "@axag on %s has no effect; it describes a contract operation, a query or mutation member, an action member or an element", what)
 			c.axagArgs(f, []*syntax.Annotation{a})
 		}
 	}
