@@ -317,7 +317,8 @@ func TestTools(t *testing.T) {
 	}
 	for _, tool := range reg.Tools {
 		if tool.Name == "task_create" {
-			if strings.Join(tool.InputSchema.Required, ",") != "title" || tool.InputSchema.Properties["due"]["format"] != "date" || tool.Metadata.SourceIntent != "task.create" {
+			if strings.Join(tool.InputSchema.Required, ",") != "title" || tool.InputSchema.Properties["due"]["format"] != "date" || tool.Metadata.SourceIntent != "task.create" ||
+				tool.Metadata.Scope != "tenant" || tool.Metadata.RequiredRoles == nil || strings.Join(*tool.Metadata.RequiredRoles, ",") != "member" {
 				t.Errorf("%+v", tool)
 			}
 		}
