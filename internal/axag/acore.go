@@ -3,6 +3,7 @@ package axag
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -166,6 +167,7 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 		if v := check.ReadAxag(anns[site{n.Path, n.Pos}]); v != nil {
 			fs = apply(x, v, n, fs)
 		}
+		fs = applyParams(x, check.ReadAxagParams(anns[site{n.Path, n.Pos}]), n, fs)
 	}
 	// Elements and action members that trigger a query or mutation
 	// complete its action; their annotations come after the member's.
@@ -437,6 +439,7 @@ func infer(p *project.Project, g *graph.Graph, n, op *graph.Node, fs *[]Finding)
 			x.inherited, x.baseAt, x.set = x.set, maps.Clone(x.set), map[string]string{}
 			x.base = maps.Clone(x.setBy)
 		}
+		*fs = applyParams(x, check.ReadAxagParams(decl.Annotations), &graph.Node{Path: op.Path, Line: op.Line, Column: op.Column}, *fs)
 	}
 	return x
 }
@@ -643,11 +646,139 @@ func apply(x *acoreAction, v map[string]any, n *graph.Node, fs []Finding) []Find
 	return fs
 }
 
+// RuleAcoreParameter: a parameter's @axag names no parameter of the
+// operation, or gives a constraint its type cannot have (error).
+const RuleAcoreParameter = "AXAG154"
+
+// applyParams merges the parameter annotations ps, written on n, into the
+// parameters of x: the first to give a constraint keeps it (the contract's
+// come first), a later different value is AXAG153. Each constraint is
+// checked against the parameter's type.
+func applyParams(x *acoreAction, ps map[string]map[string]any, n *graph.Node, fs []Finding) []Finding {
+	names := make([]string, 0, len(ps))
+	for name := range ps {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	at := Where(n.Path, int(n.Line), int(n.Column))
+	bad := func(msg, fix string) {
+		fs = append(fs, Finding{Rule: RuleAcoreParameter, Severity: SeverityError, File: n.Path, Line: int(n.Line), Column: int(n.Column), Message: msg, Fix: fix})
+	}
+	for _, name := range names {
+		p, ok := x.a.Parameters[name]
+		if !ok {
+			have := sortedParams(x.a.Parameters)
+			fix := "the operation has no parameters; remove the annotation"
+			if len(have) > 0 {
+				fix = "use one of " + strings.Join(have, ", ")
+			}
+			bad(fmt.Sprintf("@axag describes parameter %s, which %s does not have", Printable(name), x.a.OperationID), fix)
+			continue
+		}
+		v := ps[name]
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			val := v[k]
+			if why := paramFits(p, k, val); why != "" {
+				bad(fmt.Sprintf("@axag gives %s to parameter %s of %s, of type %s: %s", k, Printable(name), Printable(x.a.Intent), p.Type, why), "give constraints the parameter's type can have")
+				continue
+			}
+			id := "parameter " + name + " " + k
+			if prev, ok := x.set[id]; ok {
+				if !reflect.DeepEqual(x.setBy[id], val) {
+					fs = append(fs, Finding{Rule: RuleAcoreConflict, Severity: SeverityWarning, File: n.Path, Line: int(n.Line), Column: int(n.Column),
+						Message: fmt.Sprintf("@axag gives %s of parameter %s of %s another value than at %s, which is kept", k, Printable(name), Printable(x.a.Intent), prev),
+						Fix:     "give the value once, or the same value"})
+				}
+				continue
+			}
+			x.set[id], x.setBy[id] = at, val
+			setParam(&p, k, val)
+		}
+		if p.Minimum != nil && p.Maximum != nil && *p.Minimum > *p.Maximum || p.MinLength != nil && p.MaxLength != nil && *p.MinLength > *p.MaxLength {
+			bad(fmt.Sprintf("parameter %s of %s: its minimum is above its maximum, so no value is allowed", Printable(name), Printable(x.a.Intent)), "swap or correct the bounds")
+		}
+		x.a.Parameters[name] = p
+	}
+	return fs
+}
+
+// paramFits says why constraint k with value val does not suit p's type,
+// or "".
+func paramFits(p Parameter, k string, val any) string {
+	numeric := p.Type == "integer" || p.Type == "number"
+	switch k {
+	case "minLength", "maxLength", "pattern", "format":
+		if p.Type != "string" {
+			return k + " applies to strings"
+		}
+	case "min", "max":
+		if !numeric {
+			return k + " applies to numbers"
+		}
+		if f := val.(float64); p.Type == "integer" && f != float64(int64(f)) {
+			return fmt.Sprintf("%v is not a whole number", f)
+		}
+	case "enum":
+		for _, e := range val.([]any) {
+			ok := false
+			switch e := e.(type) {
+			case string:
+				ok = p.Type == "string"
+			case bool:
+				ok = p.Type == "boolean"
+			case float64:
+				ok = p.Type == "number" || p.Type == "integer" && e == float64(int64(e))
+			}
+			if !ok {
+				return fmt.Sprintf("the value %s is not of type %s", show(e), p.Type)
+			}
+		}
+	}
+	return ""
+}
+
+func setParam(p *Parameter, k string, val any) {
+	switch k {
+	case "description":
+		p.Description = val.(string)
+	case "enum":
+		p.Enum = val.([]any)
+		if p.Type == "integer" {
+			for i, e := range p.Enum {
+				p.Enum[i] = int64(e.(float64))
+			}
+		}
+	case "min":
+		p.Minimum = new(val.(float64))
+	case "max":
+		p.Maximum = new(val.(float64))
+	case "minLength":
+		p.MinLength = new(val.(int))
+	case "maxLength":
+		p.MaxLength = new(val.(int))
+	case "pattern":
+		p.Pattern = val.(string)
+	case "format":
+		p.Format = val.(string)
+	}
+}
+
 // show writes an @axag value as it is written in a source.
 func show(v any) string {
 	switch v := v.(type) {
 	case string:
 		return strconv.Quote(Printable(v))
+	case []any:
+		q := make([]string, len(v))
+		for i, e := range v {
+			q[i] = show(e)
+		}
+		return "[" + strings.Join(q, ", ") + "]"
 	case []string:
 		q := make([]string, len(v))
 		for i, s := range v {

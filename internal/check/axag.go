@@ -2,6 +2,7 @@ package check
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/axiomcore/acore/internal/diag"
@@ -16,6 +17,9 @@ const (
 	AxagString  = "string"
 	AxagBool    = "bool"
 	AxagStrings = "strings" // a list of strings
+	AxagNumber  = "number"  // an integer or float literal, maybe negative: float64
+	AxagCount   = "count"   // a non-negative integer literal: int
+	AxagValues  = "values"  // a list of string, number or bool literals: []any
 )
 
 // AxagKey is one argument @axag accepts: its value kind and, for enums,
@@ -52,13 +56,86 @@ var AxagKeys = []AxagKey{
 	{Name: "skip", Kind: AxagBool},
 }
 
-func axagKey(name string) *AxagKey {
-	for i := range AxagKeys {
-		if AxagKeys[i].Name == name {
-			return &AxagKeys[i]
+// AxagParameter is the argument that makes an @axag describe one
+// parameter of the operation instead of the action:
+// @axag(parameter: "title", minLength: 1, maxLength: 200).
+const AxagParameter = "parameter"
+
+// AxagParamKeys are the arguments of a parameter's @axag, named after the
+// fields of a parameter of an AXAG 1.1.0 manifest.
+var AxagParamKeys = []AxagKey{
+	{Name: AxagParameter, Kind: AxagString},
+	{Name: "description", Kind: AxagString},
+	{Name: "enum", Kind: AxagValues},
+	{Name: "min", Kind: AxagNumber},
+	{Name: "max", Kind: AxagNumber},
+	{Name: "minLength", Kind: AxagCount},
+	{Name: "maxLength", Kind: AxagCount},
+	{Name: "pattern", Kind: AxagString},
+	{Name: "format", Kind: AxagString, Values: []string{"email", "url", "date", "datetime", "uuid"}},
+}
+
+func axagKey(name string) *AxagKey { return findKey(AxagKeys, name) }
+
+func findKey(keys []AxagKey, name string) *AxagKey {
+	for i := range keys {
+		if keys[i].Name == name {
+			return &keys[i]
 		}
 	}
 	return nil
+}
+
+// isParamAnnotation reports whether a describes a parameter: it has a
+// parameter argument.
+func isParamAnnotation(a *syntax.Annotation) bool {
+	for _, arg := range a.Args {
+		if arg.Name != nil && arg.Name.Name == AxagParameter {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadAxagParams returns the valid arguments of the parameter @axag
+// annotations among as, by parameter name (see AxagParamKeys; values as
+// ReadAxag, numbers as float64, counts as int, enums as []any). Of a
+// parameter or key given twice the first counts.
+func ReadAxagParams(as []*syntax.Annotation) map[string]map[string]any {
+	var out map[string]map[string]any
+	for _, a := range as {
+		if a.Name == nil || a.Name.Name != AxagAnnotation || !isParamAnnotation(a) {
+			continue
+		}
+		v := map[string]any{}
+		for _, arg := range a.Args {
+			if arg.Name == nil {
+				continue
+			}
+			k := findKey(AxagParamKeys, arg.Name.Name)
+			if k == nil {
+				continue
+			}
+			if _, dup := v[k.Name]; dup {
+				continue
+			}
+			if val, ok := axagValue(k, arg.Value); ok && k.allowed(val) == "" {
+				v[k.Name] = val
+			}
+		}
+		name, _ := v[AxagParameter].(string)
+		if name == "" {
+			continue
+		}
+		if out == nil {
+			out = map[string]map[string]any{}
+		}
+		if _, dup := out[name]; !dup {
+			delete(v, AxagParameter)
+			out[name] = v
+		}
+	}
+	return out
 }
 
 func axagKeyNames() string {
@@ -82,7 +159,9 @@ func ReadAxag(as []*syntax.Annotation) map[string]any {
 		if out == nil {
 			out = map[string]any{}
 		}
-		readAxag(a, out)
+		if !isParamAnnotation(a) {
+			readAxag(a, out)
+		}
 	}
 	return out
 }
@@ -119,6 +198,36 @@ func axagValue(k *AxagKey, e syntax.Expr) (any, bool) {
 			return nil, false
 		}
 		return s.Value, true
+	case AxagNumber:
+		return axagNumber(e)
+	case AxagCount:
+		n, ok := e.(*syntax.NumberLit)
+		if !ok || n.Float {
+			return nil, false
+		}
+		i, err := strconv.Atoi(strings.ReplaceAll(n.Raw, "_", ""))
+		return i, err == nil
+	case AxagValues:
+		l, ok := e.(*syntax.ListLit)
+		if !ok {
+			return nil, false
+		}
+		out := make([]any, 0, len(l.Elems))
+		for _, el := range l.Elems {
+			switch el := el.(type) {
+			case *syntax.StringLit:
+				out = append(out, el.Value)
+			case *syntax.BoolLit:
+				out = append(out, el.Value)
+			default:
+				f, ok := axagNumber(el)
+				if !ok {
+					return nil, false
+				}
+				out = append(out, f)
+			}
+		}
+		return out, true
 	default:
 		l, ok := e.(*syntax.ListLit)
 		if !ok {
@@ -136,10 +245,36 @@ func axagValue(k *AxagKey, e syntax.Expr) (any, bool) {
 	}
 }
 
+// axagNumber reads a number literal, maybe negated, as a float64.
+func axagNumber(e syntax.Expr) (any, bool) {
+	neg := false
+	if u, ok := e.(*syntax.UnaryExpr); ok && u.Op == syntax.Minus {
+		neg, e = true, u.X
+	}
+	n, ok := e.(*syntax.NumberLit)
+	if !ok {
+		return nil, false
+	}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(n.Raw, "_", ""), 64)
+	if err != nil {
+		return nil, false
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
 // allowed returns why v is not an allowed value of k, or "".
 func (k *AxagKey) allowed(v any) string {
 	s, ok := v.(string)
 	if !ok {
+		return ""
+	}
+	if k.Name == "pattern" {
+		if _, err := regexp.Compile(s); err != nil {
+			return "not a regular expression: " + err.Error()
+		}
 		return ""
 	}
 	if len(k.Values) > 0 {
@@ -163,7 +298,8 @@ func (k *AxagKey) allowed(v any) string {
 	return ""
 }
 
-var axagKindWords = map[string]string{AxagString: "a string", AxagBool: "true or false", AxagStrings: `a list of strings, as ["a", "b"]`}
+var axagKindWords = map[string]string{AxagString: "a string", AxagBool: "true or false", AxagStrings: `a list of strings, as ["a", "b"]`,
+	AxagNumber: "a number", AxagCount: "a whole number, 0 or more", AxagValues: `a list of strings, numbers or booleans, as ["low", "high"]`}
 
 // checkAnnotations validates the @axag annotations of module m: their
 // arguments, and that they stand where they mean something (a query,
@@ -226,45 +362,71 @@ func (c *checker) axagArgs(f *syntax.File, as []*syntax.Annotation) {
 	// The @axag annotations of one declaration add up; each argument is
 	// given once among them.
 	seen := map[string]bool{}
+	params := map[string]bool{}
 	for _, a := range as {
 		if a.Name == nil || a.Name.Name != AxagAnnotation {
 			continue
 		}
-		for _, arg := range a.Args {
-			if arg.Name == nil {
-				c.errorf(f, arg, diag.AxagUnknownArg, "the arguments of @axag are named, as intent: \"task.create\"; known names: %s", axagKeyNames())
-				continue
-			}
-			k := axagKey(arg.Name.Name)
-			if k == nil {
-				msg := suggest(arg.Name.Name, axagKeyList())
-				if msg == "" {
-					msg = "; known names: " + axagKeyNames()
+		keys := AxagKeys
+		if isParamAnnotation(a) {
+			keys = AxagParamKeys
+			for _, arg := range a.Args {
+				if arg.Name != nil && arg.Name.Name == AxagParameter {
+					if s, ok := arg.Value.(*syntax.StringLit); ok {
+						if params[s.Value] {
+							c.errorf(f, arg.Value, diag.AxagUnknownArg, "parameter %s is described by two @axag annotations", s.Value)
+						}
+						params[s.Value] = true
+					}
 				}
-				c.errorf(f, arg.Name, diag.AxagUnknownArg, "@axag has no argument %s%s", arg.Name.Name, msg)
-				continue
-			}
-			if seen[k.Name] {
-				c.errorf(f, arg.Name, diag.AxagUnknownArg, "%s is given twice to @axag", k.Name)
-				continue
-			}
-			seen[k.Name] = true
-			v, ok := axagValue(k, arg.Value)
-			if !ok {
-				c.errorf(f, arg.Value, diag.AxagBadType, "%s of @axag takes %s, written as a literal", k.Name, axagKindWords[k.Kind])
-				continue
-			}
-			if why := k.allowed(v); why != "" {
-				c.errorf(f, arg.Value, diag.AxagBadValue, "%s of @axag is %s; %s", k.Name, syntax.Quote(v.(string)), why)
 			}
 		}
+		c.axagAnnotation(f, a, keys, seen)
 	}
 }
 
-func axagKeyList() []string {
-	out := make([]string, len(AxagKeys))
-	for i, k := range AxagKeys {
-		out[i] = k.Name
+// axagAnnotation checks the arguments of one @axag against keys; seen
+// holds the action's arguments given so far (a parameter's @axag has its
+// own).
+func (c *checker) axagAnnotation(f *syntax.File, a *syntax.Annotation, keys []AxagKey, seen map[string]bool) {
+	param := len(keys) > 0 && keys[0].Name == AxagParameter
+	if param {
+		seen = map[string]bool{}
 	}
-	return out
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = k.Name
+	}
+	for _, arg := range a.Args {
+		if arg.Name == nil {
+			c.errorf(f, arg, diag.AxagUnknownArg, "the arguments of @axag are named, as intent: \"task.create\"; known names: %s", axagKeyNames())
+			continue
+		}
+		k := findKey(keys, arg.Name.Name)
+		if k == nil {
+			msg := suggest(arg.Name.Name, names)
+			if msg == "" {
+				msg = "; known names: " + strings.Join(names, ", ")
+			}
+			what := "@axag"
+			if param {
+				what = "the @axag of a parameter"
+			}
+			c.errorf(f, arg.Name, diag.AxagUnknownArg, "%s has no argument %s%s", what, arg.Name.Name, msg)
+			continue
+		}
+		if seen[k.Name] {
+			c.errorf(f, arg.Name, diag.AxagUnknownArg, "%s is given twice to @axag", k.Name)
+			continue
+		}
+		seen[k.Name] = true
+		v, ok := axagValue(k, arg.Value)
+		if !ok {
+			c.errorf(f, arg.Value, diag.AxagBadType, "%s of @axag takes %s, written as a literal", k.Name, axagKindWords[k.Kind])
+			continue
+		}
+		if why := k.allowed(v); why != "" {
+			c.errorf(f, arg.Value, diag.AxagBadValue, "%s of @axag is %s; %s", k.Name, syntax.Quote(v.(string)), why)
+		}
+	}
 }
