@@ -164,7 +164,9 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 			order = append(order, x)
 		}
 		byNode[int32(i)] = x
-		if v := check.ReadAxag(anns[site{n.Path, n.Pos}]); v != nil {
+		v := check.ReadAxag(anns[site{n.Path, n.Pos}])
+		v, fs = inherit(g, anns, n, v, true, fs)
+		if v != nil {
 			fs = apply(x, v, n, fs)
 		}
 		fs = applyParams(x, check.ReadAxagParams(anns[site{n.Path, n.Pos}]), n, fs)
@@ -180,6 +182,9 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 		if v == nil {
 			continue
 		}
+		// An element describes an action bound by a member, which has its
+		// page's context already: the element may narrow it, not widen it.
+		v, fs = inherit(g, anns, n, v, false, fs)
 		reached := reach(g, int32(i))
 		var xs []*acoreAction
 		for _, r := range reached {
@@ -191,6 +196,7 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 		if x == nil && len(xs) == 0 {
 			if x = standalone(g, n, v); x != nil {
 				order = append(order, x)
+				v, _ = inherit(g, anns, n, v, true, nil)
 			}
 		}
 		if x == nil {
@@ -220,6 +226,47 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 			continue
 		}
 		out = append(out, x.a)
+	}
+	return out, fs
+}
+
+// inherit merges into v, the @axag of node n, the context its page or
+// component declares (scope, tenant boundary, required roles): a value of
+// n's may be more restrictive, never less (AXAG102, the owner's value is
+// kept), as on the web. With fill, what n does not give is taken from the
+// owner; without, n's own values are only checked.
+func inherit(g *graph.Graph, anns map[site][]*syntax.Annotation, n *graph.Node, v map[string]any, fill bool, fs []Finding) (map[string]any, []Finding) {
+	on, ok := g.Node(n.Owner)
+	if !ok {
+		return v, fs
+	}
+	ctx := check.ReadAxag(anns[site{on.Path, on.Pos}])
+	if ctx == nil {
+		return v, fs
+	}
+	out := maps.Clone(v)
+	if out == nil && fill {
+		out = map[string]any{}
+	}
+	for _, k := range check.AxagContextKeys {
+		cv, ok := ctx[k]
+		if !ok {
+			continue
+		}
+		mine, given := v[k]
+		switch {
+		case !given:
+			if fill {
+				out[k] = cv
+			}
+		default:
+			if why := lessRestrictive(k, cv, mine); why != "" {
+				fs = append(fs, Finding{Rule: RuleContextLessRestrictive, Severity: SeverityError, File: n.Path, Line: int(n.Line), Column: int(n.Column),
+					Message: fmt.Sprintf("@axag gives %s as %s, less restrictive than %s declared by %s %s at %s: %s", k, show(mine), show(cv), on.Kind, on.Name, Where(on.Path, int(on.Line), int(on.Column)), why),
+					Fix:     fmt.Sprintf("leave %s out to inherit it, or make it more restrictive", k)})
+				out[k] = cv
+			}
+		}
 	}
 	return out, fs
 }
@@ -323,6 +370,9 @@ func annotations(p *project.Project) map[site][]*syntax.Annotation {
 			o, ok := d.(*syntax.OwnerDecl)
 			if !ok {
 				continue
+			}
+			if len(o.Annotations) > 0 {
+				out[site{f.Path, o.Pos}] = o.Annotations
 			}
 			for _, m := range o.Members {
 				switch m := m.(type) {

@@ -2,6 +2,7 @@ package check
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -316,7 +317,7 @@ func (c *checker) checkAnnotations(m *module) {
 		case *syntax.ExternDecl:
 			c.axagNoEffect(f, d.Annotations, "an extern action")
 		case *syntax.OwnerDecl:
-			c.axagNoEffect(f, d.Annotations, "a "+d.Kind.String())
+			c.axagContext(f, d.Annotations, d.Kind.String())
 			for _, m := range d.Members {
 				switch m := m.(type) {
 				case *syntax.StateDecl:
@@ -344,6 +345,27 @@ func (c *checker) axagView(f *syntax.File, items []syntax.ViewItem) {
 		case *syntax.IfView:
 			for _, b := range it.Branches {
 				c.axagView(f, b.Items)
+			}
+		}
+	}
+}
+
+// AxagContextKeys are the @axag arguments a page or component gives to
+// the actions of its members, as an ancestor element's attributes do on
+// the web.
+var AxagContextKeys = []string{"scope", "tenant_boundary", "required_roles"}
+
+// axagContext checks the @axag of a page or component: its arguments, of
+// which only AxagContextKeys mean something there.
+func (c *checker) axagContext(f *syntax.File, as []*syntax.Annotation, kind string) {
+	c.axagArgs(f, as)
+	for _, a := range as {
+		if a.Name == nil || a.Name.Name != AxagAnnotation {
+			continue
+		}
+		for _, arg := range a.Args {
+			if arg.Name != nil && axagKey(arg.Name.Name) != nil && !slices.Contains(AxagContextKeys, arg.Name.Name) {
+				c.errorf(f, arg.Name, diag.AxagPlacement, "%s of @axag has no effect on a %s; a %s's @axag gives %s to the actions of its members", arg.Name.Name, kind, kind, strings.Join(AxagContextKeys, ", "))
 			}
 		}
 	}
