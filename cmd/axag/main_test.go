@@ -216,6 +216,18 @@ func TestValidateLevels(t *testing.T) {
 	if code != 1 || !strings.Contains(stdout, "components/Board.jsx:13:7: error: intent task.move is at basic, below intermediate: it lacks parameters.column.type, parameters.id.type for intermediate [AXAG104]") {
 		t.Fatalf("intermediate: %d\n%s", code, stdout)
 	}
+	// Full on a basic action names everything up to full, and the fix
+	// names the attributes to write.
+	stdout, _, code = axagRun(t, corpus, "validate", "src", "--level", "full")
+	for _, w := range []string{
+		"intent task.move is at basic, below full: it lacks parameters.column.type, parameters.id.type for intermediate; preconditions or postconditions, side_effects, approval_required, tenant_boundary for full [AXAG104]",
+		`fix: add axag-required-parameters='[{"name":"column","type":"string"},{"name":"id","type":"string"}]', axag-preconditions='["..."]'`,
+		`axag-tenant-boundary="strict|relaxed"`,
+	} {
+		if code != 1 || !strings.Contains(stdout, w) {
+			t.Errorf("full: %d, lacks %s\n%s", code, w, stdout)
+		}
+	}
 	stdout, _, code = axagRun(t, corpus, "validate", "src/index.html", "--level", "full", "--format", "json")
 	var s summary
 	if err := json.Unmarshal([]byte(stdout), &s); err != nil {

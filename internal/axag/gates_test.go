@@ -1,9 +1,19 @@
 package axag
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
+
+func readTestFile(t *testing.T, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
 
 // TestDuplicateSafetyFacts: two declarations of an intent that disagree
 // on a safety fact are an error naming both places (a low-risk quick
@@ -54,6 +64,25 @@ func TestSafetyDiff(t *testing.T) {
 	} {
 		if got := strings.Join(SafetyDiff(base, tc.other), ","); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestVocabulary: every attribute of the published vocabulary, and the
+// axag-x-* extension form, is valid AXAG: no finding at all, so --strict
+// passes.
+func TestVocabulary(t *testing.T) {
+	res, err := ScanWeb("testdata/gates/vocabulary")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, fs := Build(res.Actions, Options{})
+	if all := append(res.Findings, fs...); len(all) != 0 || len(m.Actions) != 1 {
+		t.Fatalf("findings %+v, actions %+v", all, m.Actions)
+	}
+	for _, a := range webAttributes {
+		if !strings.Contains(readTestFile(t, "testdata/gates/vocabulary/a.html"), "axag-"+a+"=") {
+			t.Errorf("the vocabulary test lacks axag-%s", a)
 		}
 	}
 }
