@@ -57,7 +57,9 @@ commands:
   tools --manifest <file> --output <dir>
       write the MCP tool registry of a manifest (<dir>/tools.json)
 
-every command takes --format text|json (default text).
+every command takes --format text|json|sarif|github (default text); json,
+sarif and github name files relative to the working directory, and a usage
+error is answered in JSON when --format json is given.
 <src>: web sources (.html .htm .jsx .tsx .vue, *.component.html; node_modules,
 dist and build are skipped; <template> content is scanned, <noscript> content
 is not; files over 8 MiB or nested deeper than 512 elements are findings) or an
@@ -75,6 +77,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
+	}
+	jsonUsage = nil
+	if wantsJSON(args[1:]) {
+		jsonUsage = &struct {
+			command string
+			stdout  io.Writer
+		}{args[0], stdout}
 	}
 	switch args[0] {
 	case "generate":
@@ -111,20 +120,30 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
 	fs := flag.NewFlagSet("axag "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	format := fs.String("format", "text", "output: text or json")
+	format := fs.String("format", "text", "output: text, json, sarif or github")
 	return fs, format
 }
 
+// usageError reports a usage error: as a JSON summary on standard output
+// when the arguments ask for JSON, else with the usage on standard error.
 func usageError(stderr io.Writer, err error) int {
+	if jsonUsage != nil {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(summary{Command: jsonUsage.command, Findings: []axag.Finding{}, Error: err.Error(), Usage: true})
+		_, _ = jsonUsage.stdout.Write(buf.Bytes())
+		return exitUsage
+	}
 	fmt.Fprintf(stderr, "axag: %v\n\n%s", err, usage)
 	return exitUsage
 }
 
-func checkFormat(f string) error {
-	if f != "text" && f != "json" {
-		return fmt.Errorf("--format %q: want text or json", f)
-	}
-	return nil
+// jsonUsage is set when the arguments ask for --format json: usage errors
+// are then answered in JSON on stdout.
+var jsonUsage *struct {
+	command string
+	stdout  io.Writer
 }
 
 func checkVersion(v string) error {
@@ -213,7 +232,9 @@ type summary struct {
 	Output       string                 `json:"output,omitempty"`
 	OK           bool                   `json:"ok"`
 	Error        string                 `json:"error,omitempty"`
-	extra        []string
+	// Usage marks an error in the command line (exit status 2).
+	Usage bool `json:"usage_error,omitempty"`
+	extra []string
 }
 
 type actionLevel struct {
@@ -252,6 +273,14 @@ func report(s *summary, format string, stdout, stderr io.Writer) int {
 	code := exitOK
 	if !s.OK {
 		code = exitFail
+	}
+	switch format {
+	case "sarif":
+		writeSARIF(stdout, s)
+		return code
+	case "github":
+		writeGitHub(stdout, s)
+		return code
 	}
 	if format == "json" {
 		var buf bytes.Buffer
@@ -336,8 +365,8 @@ func generate(args []string, stdout, stderr io.Writer) int {
 			return usageError(stderr, err)
 		}
 	}
-	if *manifest == "-" && *format == "json" {
-		return usageError(stderr, errors.New("--manifest - and --format json both use standard output"))
+	if *manifest == "-" && *format != "text" {
+		return usageError(stderr, fmt.Errorf("--manifest - and --format %s both use standard output", *format))
 	}
 	if *noTS {
 		return usageError(stderr, errors.New("--no-timestamp would leave out generated_at, which the 1.1.0 schema requires; for reproducible output set SOURCE_DATE_EPOCH or --generated-at"))
@@ -358,6 +387,9 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		ToolVersion: toolVersion, DynamicActions: sc.dynamic,
 	})
 	s.Findings = sc.fix(append(sc.findings, findings...))
+	if *format != "text" {
+		s.Findings = fromCwd(pos[0], s.Findings)
+	}
 	axag.SortFindings(s.Findings)
 	s.Conformance, s.Actions, s.ActionLevels = m.Conformance, len(m.Actions), levels(m.Actions)
 	data, err := m.JSON(*version)
@@ -463,6 +495,9 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	m, findings := axag.Build(sc.actions, axag.Options{DynamicActions: sc.dynamic})
 	s.Findings = sc.fix(append(append(sc.findings, findings...), axag.CheckLevel(m.Actions, *level)...))
 	s.Conformance, s.Actions, s.ActionLevels = m.Conformance, len(m.Actions), levels(m.Actions)
+	if *format != "text" {
+		s.Findings = fromCwd(pos[0], s.Findings)
+	}
 	if asked != "" && len(m.Actions) == 0 {
 		s.Findings = append(s.Findings, noActions(filepath.ToSlash(pos[0]), asked, "its sources"))
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -452,5 +453,66 @@ func TestValidateNoActions(t *testing.T) {
 	}
 	if stdout, _, code := axagRun(t, tmp, "validate", "."); code != 0 {
 		t.Errorf("no level: %d\n%s", code, stdout)
+	}
+}
+
+// TestFormats: validate writes SARIF 2.1.0 and GitHub workflow commands,
+// naming files relative to the working directory, and answers a usage
+// error in JSON when JSON was asked.
+func TestFormats(t *testing.T) {
+	stdout, _, code := axagRun(t, corpus, "validate", "src", "--level", "intermediate", "--format", "sarif")
+	var log sarifLog
+	if err := json.Unmarshal([]byte(stdout), &log); err != nil || code != 1 {
+		t.Fatalf("%d %v\n%s", code, err, stdout)
+	}
+	if log.Version != "2.1.0" || len(log.Runs) != 1 || log.Runs[0].Tool.Driver.Name != "axag" {
+		t.Fatalf("%+v", log)
+	}
+	var found bool
+	for _, r := range log.Runs[0].Results {
+		if r.RuleID == "AXAG104" && r.Level == "error" && len(r.Locations) == 1 &&
+			r.Locations[0].Physical.Artifact.URI == "src/components/Board.jsx" && r.Locations[0].Physical.Region.StartLine == 13 {
+			found = true
+		}
+		if !slices.ContainsFunc(log.Runs[0].Tool.Driver.Rules, func(x sarifRule) bool { return x.ID == r.RuleID }) {
+			t.Errorf("rule %s not in the driver's rules", r.RuleID)
+		}
+	}
+	if !found {
+		t.Errorf("no AXAG104 result for src/components/Board.jsx:13:\n%s", stdout)
+	}
+
+	stdout, _, code = axagRun(t, filepath.Dir(corpus), "validate", "web/src", "--format", "github")
+	want := "::warning file=web/src/legacy.htm,line=2,col=3,title=AXAG004::intent task.archive: write action does not declare idempotent (fix: add axag-idempotent=\"true\" or \"false\")\n"
+	if code != 0 || !strings.HasPrefix(stdout, want) {
+		t.Errorf("github: %d\n%s", code, stdout)
+	}
+	if got := ghProperty("a:b,c%\n"); got != "a%3Ab%2Cc%25%0A" {
+		t.Errorf("ghProperty %q", got)
+	}
+	if got := ghData("a:b\r\n%"); got != "a:b%0D%0A%25" {
+		t.Errorf("ghData %q", got)
+	}
+
+	for _, args := range [][]string{
+		{"validate", "src", "--level", "gold", "--format", "json"},
+		{"validate", "--format=json"},
+		{"generate", "src", "--format", "json", "--manifest", "-"},
+		{"validate", "src", "--format", "xml"},
+	} {
+		stdout, stderr, code := axagRun(t, corpus, args...)
+		if code != 2 {
+			t.Errorf("%v: exit %d", args, code)
+		}
+		if args[len(args)-1] == "xml" {
+			if stdout != "" || !strings.Contains(stderr, "usage:") {
+				t.Errorf("%v: text usage expected: %q %q", args, stdout, stderr)
+			}
+			continue
+		}
+		var s summary
+		if err := json.Unmarshal([]byte(stdout), &s); err != nil || !s.Usage || s.Error == "" || s.OK || stderr != "" {
+			t.Errorf("%v: %v %+v %q", args, err, s, stderr)
+		}
 	}
 }
