@@ -3,15 +3,19 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/axiomcore/acore/internal/axag"
+	"github.com/axiomcore/acore/internal/prepare"
 	"github.com/axiomcore/acore/internal/scaffold"
 )
 
@@ -514,5 +518,114 @@ func TestFormats(t *testing.T) {
 		if err := json.Unmarshal([]byte(stdout), &s); err != nil || !s.Usage || s.Error == "" || s.OK || stderr != "" {
 			t.Errorf("%v: %v %+v %q", args, err, s, stderr)
 		}
+	}
+}
+
+// shopStrip removes, for each level below full, what that level does not
+// need: the full level's attributes for intermediate, and the scopes too
+// for basic.
+var shopStrip = map[string]*regexp.Regexp{
+	"intermediate": regexp.MustCompile(`\s+axag-(preconditions|postconditions|side-effects|approval-required|approval-roles|tenant-boundary)=('[^']*'|"[^"]*")`),
+	"basic":        regexp.MustCompile(`\s+axag-(preconditions|postconditions|side-effects|approval-required|approval-roles|tenant-boundary|scope)=('[^']*'|"[^"]*")`),
+}
+
+// TestShopApp is the held-out style of app of the audit: a shop back
+// office with ten actions in HTML, JSX, TSX, Vue and Angular templates, at
+// each level, and the same app in Acore UI, whose manifest must carry the
+// same actions with the same safety facts and parameters.
+func TestShopApp(t *testing.T) {
+	next := map[string]string{"basic": "intermediate", "intermediate": "full"}
+	manifests := map[string]*axag.Manifest{}
+	for _, level := range []string{"basic", "intermediate", "full"} {
+		tmp := t.TempDir()
+		copyDir(t, "testdata/shop/web", filepath.Join(tmp, "web"))
+		if re := shopStrip[level]; re != nil {
+			err := filepath.Walk(filepath.Join(tmp, "web"), func(p string, info os.FileInfo, err error) error {
+				if err != nil || info.IsDir() {
+					return err
+				}
+				data, _ := os.ReadFile(p)
+				return os.WriteFile(p, re.ReplaceAll(data, nil), 0o644)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		stdout, _, code := axagRun(t, tmp, "generate", "web", "--manifest", "m.json", "--validate", "--generated-at", "2026-01-02T03:04:05Z", "--strict")
+		if code != 0 || !strings.Contains(stdout, "10 actions, conformance "+level+" (schema 1.1.0), 0 errors, 0 warnings; valid against the schema") {
+			t.Fatalf("%s: generate %d\n%s", level, code, stdout)
+		}
+		data, _ := os.ReadFile(filepath.Join(tmp, "m.json"))
+		golden(t, "shop/manifest-"+level+".json", data)
+		m, _, err := axag.ParseManifest(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		manifests[level] = m
+		if stdout, _, code := axagRun(t, tmp, "validate", "web", "--level", level, "--strict"); code != 0 {
+			t.Errorf("%s: validate %d\n%s", level, code, stdout)
+		}
+		if stdout, _, code := axagRun(t, tmp, "validate", "--manifest", "m.json", "--level", level, "--strict"); code != 0 {
+			t.Errorf("%s: validate --manifest %d\n%s", level, code, stdout)
+		}
+		if n := next[level]; n != "" {
+			if _, _, code := axagRun(t, tmp, "validate", "web", "--level", n); code != 1 {
+				t.Errorf("%s passes --level %s", level, n)
+			}
+			if _, _, code := axagRun(t, tmp, "validate", "--manifest", "m.json", "--level", n); code != 1 {
+				t.Errorf("%s manifest passes --level %s", level, n)
+			}
+		}
+	}
+
+	// The Acore UI version: contract facts, page context, one member that
+	// narrows the roles.
+	dir := filepath.Join(t.TempDir(), "shop")
+	copyDir(t, "testdata/shop/acore", dir)
+	if _, err := prepare.Run(dir); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, code := axagRun(t, dir, "generate", ".", "--manifest", "m.json", "--validate", "--generated-at", "2026-01-02T03:04:05Z", "--strict")
+	if code != 0 || !strings.Contains(stdout, "10 actions, conformance full") {
+		t.Fatalf("acore: %d\n%s", code, stdout)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "m.json"))
+	golden(t, "shop/manifest-acore.json", data)
+	acore, _, err := axag.ParseManifest(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	web := manifests["full"]
+	if len(acore.Actions) != len(web.Actions) {
+		t.Fatalf("acore %d actions, web %d", len(acore.Actions), len(web.Actions))
+	}
+	for i, w := range web.Actions {
+		a := acore.Actions[i]
+		if a.Intent != w.Intent {
+			t.Errorf("action %d: %s in Acore UI, %s on the web", i, a.Intent, w.Intent)
+			continue
+		}
+		if d := axag.SafetyDiff(w, a); len(d) > 0 {
+			t.Errorf("%s: Acore UI and web differ in %v", w.Intent, d)
+		}
+		same := func(name string, x, y any) {
+			if !reflect.DeepEqual(x, y) {
+				t.Errorf("%s: %s %v in Acore UI, %v on the web", w.Intent, name, y, x)
+			}
+		}
+		// A read is idempotent by nature: Acore UI says so, the web
+		// source need not.
+		eff := func(b *bool, read bool) string {
+			if b == nil {
+				return map[bool]string{true: "true", false: "undeclared"}[read]
+			}
+			return fmt.Sprint(*b)
+		}
+		same("idempotent", eff(w.Idempotent, w.ActionType == "read"), eff(a.Idempotent, a.ActionType == "read"))
+		same("async", eff(w.Async, false), eff(a.Async, false))
+		same("preconditions", w.Preconditions, a.Preconditions)
+		same("postconditions", w.Postconditions, a.Postconditions)
+		same("side_effects", w.SideEffects, a.SideEffects)
+		same("parameters", w.Parameters, a.Parameters)
 	}
 }
