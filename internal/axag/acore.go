@@ -705,11 +705,7 @@ const RuleAcoreParameter = "AXAG154"
 // come first), a later different value is AXAG153. Each constraint is
 // checked against the parameter's type.
 func applyParams(x *acoreAction, ps map[string]map[string]any, n *graph.Node, fs []Finding) []Finding {
-	names := make([]string, 0, len(ps))
-	for name := range ps {
-		names = append(names, name)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(ps))
 	at := Where(n.Path, int(n.Line), int(n.Column))
 	bad := func(msg, fix string) {
 		fs = append(fs, Finding{Rule: RuleAcoreParameter, Severity: SeverityError, File: n.Path, Line: int(n.Line), Column: int(n.Column), Message: msg, Fix: fix})
@@ -726,12 +722,7 @@ func applyParams(x *acoreAction, ps map[string]map[string]any, n *graph.Node, fs
 			continue
 		}
 		v := ps[name]
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			val := v[k]
 			if why := paramFits(p, k, val); why != "" {
 				bad(fmt.Sprintf("@axag gives %s to parameter %s of %s, of type %s: %s", k, Printable(name), Printable(x.a.Intent), p.Type, why), "give constraints the parameter's type can have")

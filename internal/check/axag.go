@@ -109,21 +109,7 @@ func ReadAxagParams(as []*syntax.Annotation) map[string]map[string]any {
 			continue
 		}
 		v := map[string]any{}
-		for _, arg := range a.Args {
-			if arg.Name == nil {
-				continue
-			}
-			k := findKey(AxagParamKeys, arg.Name.Name)
-			if k == nil {
-				continue
-			}
-			if _, dup := v[k.Name]; dup {
-				continue
-			}
-			if val, ok := axagValue(k, arg.Value); ok && k.allowed(val) == "" {
-				v[k.Name] = val
-			}
-		}
+		readAxag(a, AxagParamKeys, v)
 		name, _ := v[AxagParameter].(string)
 		if name == "" {
 			continue
@@ -161,18 +147,20 @@ func ReadAxag(as []*syntax.Annotation) map[string]any {
 			out = map[string]any{}
 		}
 		if !isParamAnnotation(a) {
-			readAxag(a, out)
+			readAxag(a, AxagKeys, out)
 		}
 	}
 	return out
 }
 
-func readAxag(a *syntax.Annotation, out map[string]any) {
+// readAxag adds the valid arguments of a among keys to out, keeping a
+// key out already has.
+func readAxag(a *syntax.Annotation, keys []AxagKey, out map[string]any) {
 	for _, arg := range a.Args {
 		if arg.Name == nil {
 			continue
 		}
-		k := axagKey(arg.Name.Name)
+		k := findKey(keys, arg.Name.Name)
 		if k == nil {
 			continue
 		}
