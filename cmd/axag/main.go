@@ -3,14 +3,15 @@
 //
 // Usage:
 //
-//	axag generate <src> --manifest <file> [--validate] [--schema-version V] [--no-timestamp] [--tools <dir>]
+//	axag generate <src> --manifest <file> [--validate] [--schema-version V] [--generated-at T] [--tools <dir>] [--strict]
 //	axag validate <src> [--level basic|intermediate|full] [--strict] [--manifest <file>]
-//	axag validate --manifest <file> [--schema-version V]
+//	axag validate --manifest <file> [--schema-version V] [--level L] [--strict]
 //	axag tools --manifest <file> --output <dir>
 //
 // <src> is a directory of web sources (.html, .htm, .jsx, .tsx, .vue,
 // *.component.html), a single such file, or an Acore UI project (a
-// directory with main.acore). Every command takes --format json.
+// directory with main.acore). Every command takes --format
+// text|json|sarif|github.
 package main
 
 import (
@@ -44,16 +45,17 @@ const usage = `usage: axag <command> [arguments]
 
 commands:
   generate <src> --manifest <file> [--validate] [--schema-version 1.0.0|1.1.0]
-           [--no-timestamp | --generated-at <RFC 3339>] [--source-url <url>]
-           [--tools <dir>] [--strict]
+           [--generated-at <RFC 3339>] [--source-url <url>] [--tools <dir>] [--strict]
       scan <src> and write its manifest (--manifest - for standard output);
       with --validate, validate it against the schema in the same step;
-      with --tools, also write the MCP tool registry (<dir>/tools.json)
+      with --tools, also write the MCP tool registry (<dir>/tools.json);
+      a generate that fails writes nothing
   validate <src> [--level basic|intermediate|full] [--strict] [--manifest <file>]
       check the annotations against a conformance level and the rules;
       with --manifest, report drift between the manifest and the sources
-  validate --manifest <file> [--schema-version V]
-      validate a manifest against the schema of its version (or V)
+  validate --manifest <file> [--schema-version V] [--level L] [--strict]
+      validate a manifest against the schema of its version (or V); with
+      --level, check the level its actions reach (not the one it claims)
   tools --manifest <file> --output <dir>
       write the MCP tool registry of a manifest (<dir>/tools.json)
 
@@ -66,7 +68,7 @@ is not; files over 8 MiB or nested deeper than 512 elements are findings) or an
 Acore UI project (a directory with main.acore). A manifest must be a regular
 file of at most 16 MiB.
 exit status: 0 ok, 1 errors (or warnings with --strict), 2 usage.
-SOURCE_DATE_EPOCH, when set, fixes generated_at.
+SOURCE_DATE_EPOCH or --generated-at fixes generated_at (reproducible output).
 `
 
 func main() {

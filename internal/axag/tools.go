@@ -1,6 +1,7 @@
 package axag
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -84,7 +85,14 @@ func (r ToolRegistry) MarshalJSON() ([]byte, error) {
 	if tools == nil {
 		tools = []Tool{}
 	}
-	return json.Marshal(registryJSON{Meta: map[string]string{"axag/version": r.Version}, Tools: tools})
+	// Descriptions and patterns quote sources: keep <, > and & as they are.
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(registryJSON{Meta: map[string]string{"axag/version": r.Version}, Tools: tools}); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
