@@ -418,6 +418,11 @@ func (c *checker) axagAnnotation(f *syntax.File, a *syntax.Annotation, keys []Ax
 			if msg == "" {
 				msg = "; known names: " + strings.Join(names, ", ")
 			}
+			if !param && (arg.Name.Name == "parameters" || arg.Name.Name == "required_parameters" || arg.Name.Name == "optional_parameters") {
+				// Parameters come from the operation; their constraints
+				// have an @axag of their own.
+				msg = `; the parameters are the operation's, and each one's constraints are an @axag of its own, as @axag(parameter: "title", maxLength: 200)`
+			}
 			what := "@axag"
 			if param {
 				what = "the @axag of a parameter"
