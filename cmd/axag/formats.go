@@ -169,7 +169,7 @@ func writeGitHub(w io.Writer, s *summary) {
 		}
 		var props []string
 		if f.File != "" {
-			props = append(props, "file="+ghProperty(f.File))
+			props = append(props, "file="+ghProperty(axag.Printable(f.File)))
 			if f.Line > 0 {
 				props = append(props, fmt.Sprintf("line=%d", f.Line))
 				if f.Column > 0 {
@@ -182,7 +182,8 @@ func writeGitHub(w io.Writer, s *summary) {
 		if f.Fix != "" {
 			msg += " (fix: " + f.Fix + ")"
 		}
-		fmt.Fprintf(w, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghData(msg))
+		// Printable first: the log that shows these lines is a terminal too.
+		fmt.Fprintf(w, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghData(axag.Printable(msg)))
 	}
 	for _, l := range s.extra {
 		fmt.Fprintln(w, axag.Printable(l))

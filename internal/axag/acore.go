@@ -514,7 +514,7 @@ func lessRestrictive(k string, old, val any) string {
 		if len(out) == 0 {
 			return ""
 		}
-		return "it leaves out " + strings.Join(out, ", ")
+		return "it leaves out " + Printable(strings.Join(out, ", "))
 	}
 	switch k {
 	case "risk_level":
@@ -551,7 +551,7 @@ func lessRestrictive(k string, old, val any) string {
 			}
 		}
 		if len(extra) > 0 {
-			return "it lets " + strings.Join(extra, ", ") + " approve too"
+			return "it lets " + Printable(strings.Join(extra, ", ")) + " approve too"
 		}
 	}
 	return ""

@@ -58,7 +58,7 @@ func CheckLevel(actions []Action, level string) []Finding {
 		fs = append(fs, Finding{
 			Rule: RuleBelowLevel, Severity: SeverityError,
 			File: a.SourceFile, Line: a.SourceLine, Column: a.SourceColumn,
-			Message: fmt.Sprintf("intent %s is at %s, below %s: it lacks %s", Printable(a.Intent), l, level, strings.Join(parts, "; ")),
+			Message: fmt.Sprintf("intent %s is at %s, below %s: it lacks %s", Printable(a.Intent), l, level, Printable(strings.Join(parts, "; "))),
 			Fix:     Printable(fix),
 		})
 	}
