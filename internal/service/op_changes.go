@@ -20,9 +20,10 @@ import (
 // answers history known when the store holds since (or can recapture it
 // because the files on disk have its content again): both snapshots are
 // captures of the one root, so the file deltas are complete. A snapshot id
-// of this service's form (snap- and 32 hex digits) that the store does not
-// hold is expired: it was evicted, or captured by another process or
-// build, and its content is gone; the deltas are then empty. Any other id
+// this service issued (snapshot.Issued: its form and check digits) that
+// the store does not hold is expired: it was evicted, or captured by
+// another process or build, and its content is gone; the deltas are then
+// empty. Any other id
 // (not a capture of this service, such as snap-unavailable) is unknown.
 // relevant is true whenever history is not known, since nothing can be
 // ruled out. With history known, relevant is true when a node of
@@ -77,28 +78,13 @@ type Relocation struct {
 	Basis    string  `json:"basis"`
 }
 
-// wellFormedSnapshot reports whether id has the form of the ids this
-// service captures.
-func wellFormedSnapshot(id string) bool {
-	h, ok := strings.CutPrefix(id, "snap-")
-	if !ok || len(h) != 32 {
-		return false
-	}
-	for _, r := range h {
-		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
 // olderSnapshot finds a snapshot named in params: the snapshot, or the
 // history it has (known, expired or unknown).
 func (c *call) olderSnapshot(id string) (*snapshot.Snapshot, string) {
 	if id == c.snap.ID && c.snap.Files != nil {
 		return c.snap, "known"
 	}
-	if !wellFormedSnapshot(id) || c.snap.Files == nil {
+	if !snapshot.Issued(id) || c.snap.Files == nil {
 		return nil, "unknown"
 	}
 	old, err := c.s.store.Get(id)

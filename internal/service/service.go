@@ -470,9 +470,7 @@ func (c *call) resolveSnapshot(id string) *protocol.Error {
 		snap = c.s.overBound(snap, err)
 	}
 	if errors.Is(err, snapshot.ErrExpired) {
-		return protocol.Errorf(protocol.CodeSnapshotExpired, "snapshot_evicted",
-			"snapshot %s is not held by this service and the files on disk no longer have its content", id).
-			WithTarget("snapshot", id).Next("project.overview", "Read again on latest", nil)
+		return missingSnapshot(id, "project.overview", "Read again on latest")
 	}
 	if snap == nil {
 		return protocol.Errorf(protocol.CodeInternal, "", "cannot capture the project: %v", err)
@@ -489,6 +487,21 @@ func (c *call) resolveSnapshot(id string) *protocol.Error {
 	return nil
 }
 
+// missingSnapshot is the error for a snapshot id the store does not hold:
+// snapshot_expired (re-read on latest) for an id this service issued, and
+// not_found (snapshot_unknown, do not retry it) for one it never issued,
+// which no refresh brings back. next names the read that recovers.
+func missingSnapshot(id, next, why string) *protocol.Error {
+	if !snapshot.Issued(id) {
+		return protocol.Errorf(protocol.CodeNotFound, "snapshot_unknown",
+			"%s is not a snapshot id this service issued; use the snapshot.id of an earlier response, or latest", id).
+			WithTarget("snapshot", id).Next(next, why, nil)
+	}
+	return protocol.Errorf(protocol.CodeSnapshotExpired, "snapshot_evicted",
+		"snapshot %s is not held by this service and the files on disk no longer have its content", id).
+		WithTarget("snapshot", id).Next(next, why, nil)
+}
+
 // overBound names the capture of a project over a load bound. The store
 // holds no such capture: it answers snap-unavailable and the bound's error,
 // and an id nobody can name again sent clients from snapshot_expired to
@@ -503,7 +516,7 @@ func (s *Service) overBound(snap *snapshot.Snapshot, bound error) *snapshot.Snap
 		h.Write([]byte{0})
 	}
 	named := *snap
-	named.ID = "snap-" + hex.EncodeToString(h.Sum(nil))[:32]
+	named.ID = snapshot.IDFromDigest(h.Sum(nil))
 	return &named
 }
 
