@@ -16,7 +16,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"time"
 
@@ -479,6 +478,11 @@ func (c *call) resolveSnapshot(id string) *protocol.Error {
 	if err != nil {
 		return limitError(err)
 	}
+	// A source file over a bound the compiler enforces (nesting, brackets,
+	// import depth) is the same: the snapshot could not be compiled.
+	if e := limitDiagnostic(snap.Project.Result, nil); e != nil {
+		return e.WithTarget("snapshot", snap.ID)
+	}
 	switch snap.Project.Result.State {
 	case check.StateSyntax, check.StateResolved:
 		c.coverage = protocol.Coverage{Completeness: "partial", Exhaustive: false,
@@ -528,13 +532,4 @@ func errorCount(snap *snapshot.Snapshot) int {
 		}
 	}
 	return n
-}
-
-func limitError(err error) *protocol.Error {
-	msg := err.Error()
-	reason := msg
-	if i := strings.Index(msg, ":"); i > 0 {
-		reason = msg[:i]
-	}
-	return protocol.Errorf(protocol.CodeResourceLimit, reason, "%s", msg)
 }
