@@ -43,9 +43,7 @@ func (c *call) notCompiled() *protocol.Error {
 	if r.Status == check.StatusNeedsPreparation && len(r.Preparation) > 0 {
 		msg += "; the project needs preparation: run `" + r.Preparation[0] + "`"
 	}
-	e := protocol.Errorf(protocol.CodeCompileFailed, "not_validated", "%s", msg).WithTarget("snapshot", c.snap.ID)
-	e.Diagnostics = wireDiagnostics(r, 200)
-	return e.Next("project.overview", "Read the project's diagnostics", map[string]any{"include": []string{"diagnostics"}})
+	return protocol.CompileFailed(protocol.ReasonNotValidated, wireDiagnostics(r, 200), nil, "%s", msg).WithTarget("snapshot", c.snap.ID)
 }
 
 func (c *call) graph() *graph.Graph { return c.snap.Project.Result.Graph }

@@ -286,10 +286,8 @@ func opNodeRelocate(c *call) (any, *protocol.Error) {
 			WithTarget("snapshot", p.FromSnapshot).Next("node.find", "Find the nodes again on this snapshot", nil)
 	}
 	if old.Project.Result.Graph == nil {
-		e := protocol.Errorf(protocol.CodeCompileFailed, "not_validated", "snapshot %s is unavailable: it has no node graph, so its node ids cannot be mapped", old.ID).
-			WithTarget("snapshot", old.ID)
-		e.Diagnostics = wireDiagnostics(old.Project.Result, 200)
-		return nil, e
+		return nil, protocol.CompileFailed(protocol.ReasonNotValidated, wireDiagnostics(old.Project.Result, 200), nil,
+			"snapshot %s is unavailable: it has no node graph, so its node ids cannot be mapped", old.ID).WithTarget("snapshot", old.ID)
 	}
 	return c.fit(map[string]any{"relocations": relocate(old, c.snap, p.Nodes)})
 }

@@ -110,15 +110,10 @@ type Impact struct {
 	More  bool     `json:"more,omitempty"`
 }
 
-// RepairOutcome is a repairOutcome of the protocol.
-type RepairOutcome struct {
-	BaseState    string   `json:"base_state"`
-	BaseErrors   int      `json:"base_errors"`
-	ResultState  string   `json:"result_state"`
-	ResultErrors int      `json:"result_errors"`
-	Touched      []string `json:"touched"`
-	Regressed    []string `json:"regressed,omitempty"`
-}
+// RepairOutcome is a repairOutcome of the protocol: the edit engine's
+// Repair, so a refusal's details.repair has one shape wherever the
+// verdict was reached.
+type RepairOutcome = edit.Repair
 
 // ProposeResult is the result of change.propose.
 type ProposeResult struct {
@@ -374,10 +369,8 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	resultErrors := projectErrors(proj)
 	if data.BaseState == check.StateValidated {
 		if resultErrors > 0 || proj.Result.State != check.StateValidated {
-			e := protocol.Errorf(protocol.CodeCompileFailed, "candidate_errors",
+			return nil, protocol.CompileFailed(protocol.ReasonCandidateErrors, edit.ErrorDiagnostics(proj.Result), nil,
 				"the candidate does not compile: %d errors; nothing was created", resultErrors)
-			e.Diagnostics = edit.ErrorDiagnostics(proj.Result)
-			return nil, e.Next("node.edits", "Read the edits the nodes accept and fix the operations", nil)
 		}
 	} else {
 		repair = &RepairOutcome{BaseState: data.BaseState, BaseErrors: data.BaseErrors, ResultState: proj.Result.State,
@@ -389,9 +382,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 			if len(reg) > 0 {
 				msg = "the repair leaves %d errors (base %d) and adds errors outside the declarations it changes: " + strings.Join(capList(reg, 5), ", ")
 			}
-			e := protocol.Errorf(protocol.CodeCompileFailed, "repair_regression", msg, resultErrors, data.BaseErrors).Detail("repair", repair)
-			e.Diagnostics = edit.ErrorDiagnostics(proj.Result)
-			return nil, e.Next("project.overview", "Read the base's diagnostics", map[string]any{"include": []string{"diagnostics"}})
+			return nil, protocol.CompileFailed(protocol.ReasonRepairRegression, edit.ErrorDiagnostics(proj.Result), repair, msg, resultErrors, data.BaseErrors)
 		}
 	}
 
