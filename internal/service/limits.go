@@ -82,4 +82,3 @@ func limitDiagnostic(r *check.Result, paths map[string]bool) *protocol.Error {
 	}
 	return e
 }
-
