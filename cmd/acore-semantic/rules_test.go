@@ -116,14 +116,7 @@ var ok = map[string]any{"error": nil}
 // with the bound's reason on reads and checks, never compile_failed or a
 // failed compile check; workspace.open still opens it.
 func TestRuleLimitViolations(t *testing.T) {
-	chain := map[string]string{}
-	for i := range 18 {
-		src := fmt.Sprintf("module m%02d\n\n", i)
-		if i < 17 {
-			src += fmt.Sprintf("use model M%02d from \"m%02d\"\n\n", i+1, i+1)
-		}
-		chain[fmt.Sprintf("m%02d.acore", i)] = src + fmt.Sprintf("model M%02d {\n  x: String\n}\n", i)
-	}
+	chain := importChain(0, 18)
 	cases := []struct {
 		reason string
 		files  map[string]string
@@ -145,6 +138,37 @@ func TestRuleLimitViolations(t *testing.T) {
 			})
 		})
 	}
+}
+
+// importChain is modules m<from> to m<to-1>, each importing the next.
+func importChain(from, to int) map[string]string {
+	chain := map[string]string{}
+	for i := from; i < to; i++ {
+		src := fmt.Sprintf("module m%02d\n\n", i)
+		if i < to-1 {
+			src += fmt.Sprintf("use model M%02d from \"m%02d\"\n\n", i+1, i+1)
+		}
+		chain[fmt.Sprintf("m%02d.acore", i)] = src + fmt.Sprintf("model M%02d {\n  x: String\n}\n", i)
+	}
+	return chain
+}
+
+// TestRuleOverlayOverALimit: check.run files that make an import chain too
+// deep are resource_limit (import_depth_limit), though the diagnostic is
+// at the use line of a file the overlay does not change.
+func TestRuleOverlayOverALimit(t *testing.T) {
+	top, err := json.Marshal(importChain(0, 18)["m00.acore"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	runRule(t, importChain(1, 18), []ruleStep{
+		{req: openWS, want: ok},
+		{req: `"operation": "check.run", "workspace": "<workspace>", "snapshot": "<snapshot>", "params": {"checks": ["compile"]}}`,
+			want: map[string]any{"result.ok": true}},
+		{req: `"operation": "check.run", "workspace": "<workspace>", "snapshot": "<snapshot>", "params": {"checks": ["compile"],
+			"files": [{"path": "m00.acore", "content": ` + string(top) + `, "sha256": null}]}}`,
+			want: map[string]any{"error.code": "resource_limit", "error.reason": "import_depth_limit", "error.target.path": "m16.acore"}},
+	})
 }
 
 // TestRuleEditTextOverALimit: an edit whose text nests past nesting_max is

@@ -58,16 +58,16 @@ func inputBounds(in *load.Inputs) *protocol.Error {
 }
 
 // limitDiagnostic returns resource_limit for the first diagnostic of a
-// bound (nesting, brackets, import depth) in one of paths, or in any file
-// when paths is nil: such a compile could not run, so it is neither
-// compile_failed nor a failed check. The error carries the bound's
-// diagnostics, so the client sees where the bound was hit.
-func limitDiagnostic(r *check.Result, paths map[string]bool) *protocol.Error {
+// bound (nesting, brackets, import depth) in r: such a compile could not
+// run, so it is neither compile_failed nor a failed check. The error
+// carries the bound's diagnostics, so the client sees where the bound was
+// hit. Every file counts, not only those an overlay or a candidate
+// changed: a base over a bound is refused before (resolveSnapshot), so a
+// bound hit anywhere is the change's doing, and an import chain one
+// changed file makes too deep is reported at another file's use line.
+func limitDiagnostic(r *check.Result) *protocol.Error {
 	var e *protocol.Error
 	for _, d := range r.Diagnostics {
-		if paths != nil && !paths[d.Path] {
-			continue
-		}
 		info, ok := diag.Lookup(d.Code)
 		if !ok || info.Reason == "" {
 			continue

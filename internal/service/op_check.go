@@ -120,12 +120,10 @@ func opCheckRun(c *call) (any, *protocol.Error) {
 			return nil, e
 		}
 		cand = project.CompileFrom(base, in)
-		paths := map[string]bool{}
 		for p := range files {
-			paths[p] = true
 			touched = append(touched, changedDecls(base.Headers(p), cand.Headers(p))...)
 		}
-		if e := limitDiagnostic(cand.Result, paths); e != nil {
+		if e := limitDiagnostic(cand.Result); e != nil {
 			return nil, e
 		}
 	}

@@ -344,7 +344,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	if proj.Inputs == nil || proj.Inputs.Fingerprint() != in.Fingerprint() {
 		proj = project.CompileFrom(b.base.Project, in)
 	}
-	if e := limitDiagnostic(proj.Result, stringSet(paths)); e != nil {
+	if e := limitDiagnostic(proj.Result); e != nil {
 		return nil, e
 	}
 

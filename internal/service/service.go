@@ -480,7 +480,7 @@ func (c *call) resolveSnapshot(id string) *protocol.Error {
 	}
 	// A source file over a bound the compiler enforces (nesting, brackets,
 	// import depth) is the same: the snapshot could not be compiled.
-	if e := limitDiagnostic(snap.Project.Result, nil); e != nil {
+	if e := limitDiagnostic(snap.Project.Result); e != nil {
 		return e.WithTarget("snapshot", snap.ID)
 	}
 	switch snap.Project.Result.State {
