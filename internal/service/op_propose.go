@@ -25,8 +25,11 @@ import (
 // The rules, in order:
 //
 //   - base_snapshot is a snapshot id, never latest (invalid_arguments,
-//     base_latest); more than operations_max operations is resource_limit
-//     (too_many_operations).
+//     base_latest); an id this service never issued is not_found
+//     (snapshot_unknown), one it issued and no longer holds
+//     snapshot_expired; a base over a service bound is that bound's
+//     resource_limit. More than operations_max operations is
+//     resource_limit (too_many_operations).
 //   - With request_id, the input fingerprint (below) is looked up first: a
 //     recorded answer to the same input is returned with replayed: true; a
 //     record of another input is conflict (request_id_reused). Only
@@ -46,13 +49,16 @@ import (
 //     envelope snapshot of that answer is the current snapshot. Otherwise
 //     an older base is fine.
 //   - On a validated base the final state must compile without errors
-//     (compile_failed, candidate_errors, with the diagnostics). On a broken
+//     (compile_failed, candidate_errors, with the diagnostics and
+//     node.edits as next action). On a broken
 //     base (syntax or resolved) a bounded repair is accepted: fewer errors
 //     than the base and no declaration outside the ones the candidate
 //     changes with more errors than before (compile_failed,
 //     repair_regression, with details.repair.regressed); the result then
 //     carries repair. A bound hit by the candidate's text (nesting,
-//     brackets, file sizes) is resource_limit.
+//     brackets, file sizes) is resource_limit, whether it is in an
+//     operation's own source text or in the compiled result. Every
+//     compile_failed has the one shape of protocol.CompileFailed.
 //
 // The input fingerprint (the candidate's input_fingerprint and the key of
 // request_id) is candidate.Fingerprint over, in order: "acore-propose/v1",
