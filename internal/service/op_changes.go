@@ -188,8 +188,9 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 		}
 	}
 	scoped := len(scopeNodes) > 0 || len(scopePaths) > 0
+	changes := fileChanges(old.Files, c.snap.Files)
 	var files []FileChange
-	for _, fc := range fileChanges(old.Files, c.snap.Files) {
+	for _, fc := range changes {
 		if !scoped || inScope[fc.Path] {
 			files = append(files, fc)
 		}
@@ -214,7 +215,7 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 		}
 	}
 	if candReads != nil {
-		for _, fc := range fileChanges(old.Files, c.snap.Files) {
+		for _, fc := range changes {
 			if candReads[fc.Path] || fc.Change == "removed" {
 				relevant = true
 			}
