@@ -25,8 +25,11 @@ import (
 // The rules, in order:
 //
 //   - base_snapshot is a snapshot id, never latest (invalid_arguments,
-//     base_latest); more than operations_max operations is resource_limit
-//     (too_many_operations).
+//     base_latest); an id this service never issued is not_found
+//     (snapshot_unknown), one it issued and no longer holds
+//     snapshot_expired; a base over a service bound is that bound's
+//     resource_limit. More than operations_max operations is
+//     resource_limit (too_many_operations).
 //   - With request_id, the input fingerprint (below) is looked up first: a
 //     recorded answer to the same input is returned with replayed: true; a
 //     record of another input is conflict (request_id_reused). Only
@@ -46,13 +49,16 @@ import (
 //     envelope snapshot of that answer is the current snapshot. Otherwise
 //     an older base is fine.
 //   - On a validated base the final state must compile without errors
-//     (compile_failed, candidate_errors, with the diagnostics). On a broken
+//     (compile_failed, candidate_errors, with the diagnostics and
+//     node.edits as next action). On a broken
 //     base (syntax or resolved) a bounded repair is accepted: fewer errors
 //     than the base and no declaration outside the ones the candidate
 //     changes with more errors than before (compile_failed,
 //     repair_regression, with details.repair.regressed); the result then
 //     carries repair. A bound hit by the candidate's text (nesting,
-//     brackets, file sizes) is resource_limit.
+//     brackets, file sizes) is resource_limit, whether it is in an
+//     operation's own source text or in the compiled result. Every
+//     compile_failed has the one shape of protocol.CompileFailed.
 //
 // The input fingerprint (the candidate's input_fingerprint and the key of
 // request_id) is candidate.Fingerprint over, in order: "acore-propose/v1",
@@ -110,15 +116,10 @@ type Impact struct {
 	More  bool     `json:"more,omitempty"`
 }
 
-// RepairOutcome is a repairOutcome of the protocol.
-type RepairOutcome struct {
-	BaseState    string   `json:"base_state"`
-	BaseErrors   int      `json:"base_errors"`
-	ResultState  string   `json:"result_state"`
-	ResultErrors int      `json:"result_errors"`
-	Touched      []string `json:"touched"`
-	Regressed    []string `json:"regressed,omitempty"`
-}
+// RepairOutcome is a repairOutcome of the protocol: the edit engine's
+// Repair, so a refusal's details.repair has one shape wherever the
+// verdict was reached.
+type RepairOutcome = edit.Repair
 
 // ProposeResult is the result of change.propose.
 type ProposeResult struct {
@@ -349,7 +350,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	if proj.Inputs == nil || proj.Inputs.Fingerprint() != in.Fingerprint() {
 		proj = project.CompileFrom(b.base.Project, in)
 	}
-	if e := limitDiagnostic(proj.Result, stringSet(paths)); e != nil {
+	if e := limitDiagnostic(proj.Result); e != nil {
 		return nil, e
 	}
 
@@ -374,10 +375,8 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	resultErrors := projectErrors(proj)
 	if data.BaseState == check.StateValidated {
 		if resultErrors > 0 || proj.Result.State != check.StateValidated {
-			e := protocol.Errorf(protocol.CodeCompileFailed, "candidate_errors",
+			return nil, protocol.CompileFailed(protocol.ReasonCandidateErrors, edit.ErrorDiagnostics(proj.Result), nil,
 				"the candidate does not compile: %d errors; nothing was created", resultErrors)
-			e.Diagnostics = edit.ErrorDiagnostics(proj.Result)
-			return nil, e.Next("node.edits", "Read the edits the nodes accept and fix the operations", nil)
 		}
 	} else {
 		repair = &RepairOutcome{BaseState: data.BaseState, BaseErrors: data.BaseErrors, ResultState: proj.Result.State,
@@ -389,9 +388,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 			if len(reg) > 0 {
 				msg = "the repair leaves %d errors (base %d) and adds errors outside the declarations it changes: " + strings.Join(capList(reg, 5), ", ")
 			}
-			e := protocol.Errorf(protocol.CodeCompileFailed, "repair_regression", msg, resultErrors, data.BaseErrors).Detail("repair", repair)
-			e.Diagnostics = edit.ErrorDiagnostics(proj.Result)
-			return nil, e.Next("project.overview", "Read the base's diagnostics", map[string]any{"include": []string{"diagnostics"}})
+			return nil, protocol.CompileFailed(protocol.ReasonRepairRegression, edit.ErrorDiagnostics(proj.Result), repair, msg, resultErrors, data.BaseErrors)
 		}
 	}
 

@@ -92,7 +92,7 @@ func putBlob(r *fsutil.Root, f load.File) {
 // restore rebuilds the inputs of a persisted snapshot, verifying every
 // content against its digest.
 func (s *Store) restore(id string) (*load.Inputs, time.Time, bool) {
-	if !validID(id) {
+	if !Issued(id) {
 		return nil, time.Time{}, false
 	}
 	r, err := s.state()
@@ -136,18 +136,6 @@ func (s *Store) restore(id string) (*load.Inputs, time.Time, bool) {
 		}
 	}
 	return in, m.CapturedAt, s.ID(in) == id
-}
-
-func validID(id string) bool {
-	if len(id) != len("snap-")+32 || id[:5] != "snap-" {
-		return false
-	}
-	for _, c := range id[5:] {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // sweep removes persisted snapshots past PersistTTL and the contents no

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -90,7 +91,45 @@ func (s *Store) ID(in *load.Inputs) string {
 		h.Write([]byte(p))
 		h.Write([]byte{0})
 	}
-	return "snap-" + hex.EncodeToString(h.Sum(nil))[:32]
+	return IDFromDigest(h.Sum(nil))
+}
+
+// A snapshot id is "snap-", 24 hex digits of a digest and 8 hex digits of
+// a check over them. The check lets a service tell an id it never issued
+// (a typo, an invented id: not_found, snapshot_unknown) from one it issued
+// and no longer holds (snapshot_expired), without remembering every id:
+// an id that was never issued has the right check by chance once in 2^32.
+const (
+	idPrefix    = "snap-"
+	idDigestHex = 24
+	idCheckHex  = 8
+)
+
+// IDFromDigest makes a snapshot id from the first bytes of sum, which
+// must be at least 12 bytes.
+func IDFromDigest(sum []byte) string {
+	d := hex.EncodeToString(sum[:idDigestHex/2])
+	return idPrefix + d + idCheck(d)
+}
+
+func idCheck(digest string) string {
+	c := sha256.Sum256([]byte("acore-snapshot-id/v1\x00" + digest))
+	return hex.EncodeToString(c[:idCheckHex/2])
+}
+
+// Issued reports whether id has the form of the ids snapshot stores
+// issue, its check included: false means no store ever issued it.
+func Issued(id string) bool {
+	h, ok := strings.CutPrefix(id, idPrefix)
+	if !ok || len(h) != idDigestHex+idCheckHex {
+		return false
+	}
+	for _, r := range h {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
+			return false
+		}
+	}
+	return idCheck(h[:idDigestHex]) == h[idDigestHex:]
 }
 
 // DiskID returns the id of the snapshot Latest would capture now, from
