@@ -245,6 +245,7 @@ type walker struct {
 	fs              *fsutil.Root
 	lim             Limits
 	cache           *Cache
+	clock           fsClock // read before any file, when the cache needs it
 	sources         []pending
 	contracts       []pending
 	contractSources []pending
@@ -438,6 +439,9 @@ func (w *walker) read() (*Inputs, error) {
 			todo = append(todo, &list[i])
 		}
 	}
+	if dir := w.cache.clockDir(todo); dir != "" {
+		w.clock = probe(w.fs, dir)
+	}
 	// Files are read and hashed on every core: a cold capture of a
 	// project at the bounds reads and hashes 4 MiB.
 	errs := make([]error, len(todo))
@@ -483,6 +487,7 @@ func (w *walker) read() (*Inputs, error) {
 // when opened (it was swapped for a symlink leading outside, a FIFO or a
 // directory, or removed) is marked skipped instead.
 func (w *walker) readFile(p *pending) error {
+	start := time.Now()
 	f, fi, err := w.fs.OpenRegular(p.rel)
 	switch {
 	case errors.Is(err, fsutil.ErrEscape):
@@ -515,9 +520,14 @@ func (w *walker) readFile(p *pending) error {
 		}
 		return &LimitError{Reason: ReasonFileTooLarge, Path: p.rel, Limit: w.lim.SourceFileBytes, Got: got}
 	}
-	sum := sha256.Sum256(data)
-	p.data, p.sha = data, hex.EncodeToString(sum[:])
-	w.cache.store(p)
+	p.data = data
+	if w.cache == nil {
+		sum := sha256.Sum256(data)
+		p.sha = hex.EncodeToString(sum[:])
+		return nil
+	}
+	dev, devOK := device(fi)
+	w.cache.store(p, start, w.clock, dev, devOK)
 	return nil
 }
 

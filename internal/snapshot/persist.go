@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io/fs"
+	"strings"
 	"time"
 
 	"github.com/axiomcore/acore/internal/fsutil"
@@ -150,14 +151,24 @@ func validID(id string) bool {
 	return true
 }
 
-// sweep removes persisted snapshots past PersistTTL and the contents no
-// kept snapshot refers to.
+// sweep removes persisted snapshots past PersistTTL, the contents no kept
+// snapshot refers to, and the clock probes of processes killed while they
+// read the file system's clock.
 func (s *Store) sweep() {
 	r, err := s.state()
 	if err != nil {
 		return
 	}
 	defer r.Close()
+	if entries, err := r.ReadDir(stateDir); err == nil {
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), load.ClockProbePrefix) {
+				if fi, err := r.Lstat(stateDir + "/" + e.Name()); err == nil && time.Since(fi.ModTime()) > time.Minute {
+					r.Remove(stateDir + "/" + e.Name())
+				}
+			}
+		}
+	}
 	entries, err := r.ReadDir(snapshotDir)
 	if err != nil {
 		return

@@ -253,10 +253,18 @@ func (s *Store) Add(in *load.Inputs, p *project.Project) *Snapshot {
 
 // Persist makes the store keep every snapshot it captures under the
 // project's .axiom/state, and read them back in later processes. It also
-// removes persisted snapshots past PersistTTL.
+// removes persisted snapshots past PersistTTL. Captures then read the file
+// system's clock in .axiom/state (see load.Cache.ProbeClock), so that
+// files written just before are trusted by their stat after one read.
 func (s *Store) Persist() {
 	s.persistent = true
 	s.sweep()
+	if r, err := s.state(); err == nil {
+		if r.MkdirAll(stateDir, 0o755) == nil {
+			s.cache.ProbeClock(stateDir)
+		}
+		r.Close()
+	}
 }
 
 // Changed lists the input paths whose content on disk differs from snap

@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/scaffold"
 )
 
@@ -94,5 +96,48 @@ func TestPersistedSnapshotsOutliveTheProcess(t *testing.T) {
 	c.Persist()
 	if _, err := c.Get(first.ID); !errors.Is(err, ErrExpired) {
 		t.Errorf("tampered snapshot: %v", err)
+	}
+}
+
+// TestPersistSweepsClockProbes: a persistent store reads the file system's
+// clock in .axiom/state and leaves no probe there; one a killed process
+// left a while ago is removed, a fresh one (another process's, in use) is
+// not.
+func TestPersistSweepsClockProbes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	if _, err := scaffold.New(dir); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(dir, ".axiom", "state")
+	if err := os.MkdirAll(state, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stale, fresh := filepath.Join(state, load.ClockProbePrefix+"stale"), filepath.Join(state, load.ClockProbePrefix+"fresh")
+	for _, p := range []string{stale, fresh} {
+		if err := os.WriteFile(p, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	s := NewStore(dir, Identity{Compiler: "test", Profile: "acore-ui", Target: "web"}, 0)
+	s.Persist()
+	if _, err := s.Latest(); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var probes []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), load.ClockProbePrefix) {
+			probes = append(probes, e.Name())
+		}
+	}
+	if len(probes) != 1 || probes[0] != filepath.Base(fresh) {
+		t.Errorf("clock probes left in .axiom/state: %v, want only the fresh one", probes)
 	}
 }
