@@ -154,8 +154,8 @@ func LoadWith(root string, lim Limits) (*Inputs, error) {
 
 // LoadCached is LoadWith that takes the bytes and digest of a file from c
 // when its size and modification time are what c saw, so that capturing an
-// unchanged project costs a walk, an open and an fstat per file instead of
-// reading and hashing it all. A nil c reads everything.
+// unchanged project costs a walk and a stat per file instead of reading
+// and hashing it all. A nil c reads everything.
 //
 // Every directory and file is opened through a handle on the root that the
 // kernel confines (fsutil.Root), and a file is read only when it is a
@@ -483,10 +483,16 @@ func (w *walker) read() (*Inputs, error) {
 
 // readFile opens one queued file through the confined root and reads it,
 // never more than the per-file bound plus one byte, unless the cache holds
-// its content. A file that is no longer a regular file inside the root
+// its content under the walk's or the open descriptor's stat. A file that is no longer a regular file inside the root
 // when opened (it was swapped for a symlink leading outside, a FIFO or a
 // directory, or removed) is marked skipped instead.
 func (w *walker) readFile(p *pending) error {
+	// A file the cache vouches for by the walk's stat is not opened: its
+	// content was read from inside the root, and nothing is read now.
+	if data, sha, ok := w.cache.lookup(*p); ok {
+		p.data, p.sha = data, sha
+		return nil
+	}
 	start := time.Now()
 	f, fi, err := w.fs.OpenRegular(p.rel)
 	switch {

@@ -220,7 +220,11 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 // the batch changes differs there.
 func (c *call) staleBase(b *batch) *protocol.Error {
 	latest, err := c.s.store.Latest()
-	if err != nil || latest == nil || latest.ID == b.base.ID || latest.Files == nil {
+	if err != nil || latest == nil || latest.Files == nil {
+		return nil
+	}
+	c.disk = latest
+	if latest.ID == b.base.ID {
 		return nil
 	}
 	var changed []string
@@ -397,8 +401,10 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 
 	checkResults := runChecks(names, b.base.Project, proj, data.Touched)
 	// The candidate's snapshot is readable like any other: node.get and
-	// the other reads accept its id.
-	c.s.store.Add(in, proj)
+	// the other reads accept its id. It is written to the state while the
+	// answer is built and the candidate stored, and before it is sent.
+	_, persisted := c.s.store.AddLater(in, proj)
+	defer persisted()
 	now := time.Now().UTC()
 	cand := &candidate.Candidate{ID: candidate.NewID(), Workspace: c.s.wsID, Version: 1, State: candidate.Open, Base: b.base.ID,
 		Snapshot: c.s.store.ID(in), RequestID: requestID, InputFingerprint: fp, ExpiresAt: now.Add(candidate.CandidateTTL), Files: candFiles}

@@ -64,7 +64,7 @@ func (s *Store) persist(snap *Snapshot, in *load.Inputs) {
 	add := func(kind string, files ...load.File) {
 		for _, f := range files {
 			m.Files = append(m.Files, manifestEntry{Kind: kind, Path: f.Path, SHA256: f.SHA256})
-			putBlob(r, f)
+			s.putBlob(r, f)
 		}
 	}
 	add("source", in.Sources...)
@@ -82,12 +82,23 @@ func (s *Store) persist(snap *Snapshot, in *load.Inputs) {
 	_ = r.ReplaceFile(snapshotDir+"/"+snap.ID+".json", b, 0o600)
 }
 
-func putBlob(r *fsutil.Root, f load.File) {
-	rel := blobDir + "/" + f.SHA256[:2] + "/" + f.SHA256
-	if _, err := r.Lstat(rel); err == nil {
+// putBlob writes f's content under its digest unless it is there. A blob
+// this store has seen is not looked for again: another process removes
+// only blobs no manifest younger than PersistTTL refers to.
+func (s *Store) putBlob(r *fsutil.Root, f load.File) {
+	s.mu.Lock()
+	known := s.blobs[f.SHA256]
+	s.mu.Unlock()
+	if known {
 		return
 	}
-	_ = r.ReplaceFile(rel, f.Data, 0o600)
+	rel := blobDir + "/" + f.SHA256[:2] + "/" + f.SHA256
+	if _, err := r.Lstat(rel); err != nil && r.ReplaceFile(rel, f.Data, 0o600) != nil {
+		return
+	}
+	s.mu.Lock()
+	s.blobs[f.SHA256] = true
+	s.mu.Unlock()
 }
 
 // restore rebuilds the inputs of a persisted snapshot, verifying every

@@ -1,6 +1,8 @@
 package snapshot
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -9,6 +11,7 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/load"
+	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/scaffold"
 )
 
@@ -140,4 +143,47 @@ func TestPersistSweepsClockProbes(t *testing.T) {
 	if len(probes) != 1 || probes[0] != filepath.Base(fresh) {
 		t.Errorf("clock probes left in .axiom/state: %v, want only the fresh one", probes)
 	}
+}
+
+// TestAddLaterPersistsInTheBackground: a snapshot added with AddLater is
+// readable in this process at once and, once persisted returns, from
+// another process; a second snapshot sharing its files persists too.
+func TestAddLaterPersistsInTheBackground(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	if _, err := scaffold.New(dir); err != nil {
+		t.Fatal(err)
+	}
+	id := Identity{Compiler: "test", Profile: "acore-ui", Target: "web"}
+	a := NewStore(dir, id, 0)
+	a.Persist()
+	in, err := load.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i := range 2 {
+		src := append([]byte{}, in.Sources[0].Data...)
+		src = append(src, []byte("\n// version "+string(rune('0'+i))+"\n")...)
+		edited := *in
+		edited.Sources = append([]load.File{}, in.Sources...)
+		edited.Sources[0] = load.File{Path: in.Sources[0].Path, Data: src, SHA256: sha(src)}
+		snap, persisted := a.AddLater(&edited, project.CompileFrom(nil, &edited))
+		if got, err := a.Get(snap.ID); err != nil || got != snap {
+			t.Fatalf("added snapshot not readable before it is persisted: %v", err)
+		}
+		persisted()
+		ids = append(ids, snap.ID)
+	}
+	b := NewStore(dir, id, 0) // another process
+	b.Persist()
+	for _, sid := range ids {
+		if got, err := b.Get(sid); err != nil || got.Project.Result.State != "validated" {
+			t.Errorf("snapshot %s from another process: %v", sid, err)
+		}
+	}
+}
+
+func sha(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
 }
