@@ -420,6 +420,10 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 		Operations: res.Operations, IDMap: res.IDMap, Checks: names, CreatedAt: now})
 	cand.Data, _ = json.Marshal(data)
 
+	// The version is written while the answer is built: the impact takes
+	// about as long as the write.
+	stored := make(chan *protocol.Error, 1)
+	go func() { stored <- storeVersion(st, b.prev, cand) }()
 	out := &ProposeResult{Candidate: wireCandidate(cand), Operations: make([]OperationOutcome, 0, len(res.Operations)),
 		IDMap: toWireIDMap(res.IDMap), Files: candidateFileChanges(candFiles), Diagnostics: wireDiagnostics(proj.Result, 200),
 		Checks: checkResults, Evidence: Evidence{Toolchain: c.s.toolchain, Inputs: evidenceInputs(in)}, Repair: repair}
@@ -433,23 +437,9 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 		out.Impact = &Impact{Nodes: ids, More: more}
 	}
 
-	// Store the version, then the answer to its request_id.
-	st.mu.Lock()
-	if b.prev != nil {
-		cur, err := st.store.Get(b.prev.ID)
-		if err == nil && cur.State != candidate.Open {
-			st.mu.Unlock()
-			return nil, candidateOpen(cur)
-		}
-		if err == nil && cur.Version != b.prev.Version {
-			st.mu.Unlock()
-			return nil, versionMismatch(cur, b.prev.Version)
-		}
-	}
-	err := st.store.Put(cand)
-	st.mu.Unlock()
-	if err != nil {
-		return nil, stateError("storing the candidate", err)
+	// The version is stored, then the answer to its request_id.
+	if e := <-stored; e != nil {
+		return nil, e
 	}
 	st.cache(cand.ID, cand.Version, &compiledCandidate{base: b.base, proj: proj})
 	if b.prev != nil {
@@ -461,6 +451,26 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	}
 	c.snap = b.base
 	return out, nil
+}
+
+// storeVersion stores cand, a new candidate or the version after prev,
+// unless prev was closed or extended meanwhile.
+func storeVersion(st *candidateState, prev, cand *candidate.Candidate) *protocol.Error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if prev != nil {
+		cur, err := st.store.Get(prev.ID)
+		if err == nil && cur.State != candidate.Open {
+			return candidateOpen(cur)
+		}
+		if err == nil && cur.Version != prev.Version {
+			return versionMismatch(cur, prev.Version)
+		}
+	}
+	if err := st.store.Put(cand); err != nil {
+		return stateError("storing the candidate", err)
+	}
+	return nil
 }
 
 // replay answers a request_id seen before: its recorded result, or
