@@ -205,22 +205,32 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 		}
 		b.prev, b.from, snapID = prev, cc.proj, prev.Snapshot
 	}
+	// The files on disk are captured while the batch compiles, for
+	// staleBase.
+	captured := make(chan *snapshot.Snapshot, 1)
+	go func() {
+		latest, err := c.s.store.Latest()
+		if err != nil {
+			latest = nil
+		}
+		captured <- latest
+	}()
 	res, e := editApply(b.from, ops, edit.Options{SnapshotID: snapID, EditRules: EditRules, DryRun: dryRun})
+	latest := <-captured
 	if e != nil {
 		return nil, e
 	}
 	b.res = res
-	if e := c.staleBase(b); e != nil {
+	if e := c.staleBase(b, latest); e != nil {
 		return nil, e
 	}
 	return b, nil
 }
 
-// staleBase refuses a base that is not the current snapshot when a file
-// the batch changes differs there.
-func (c *call) staleBase(b *batch) *protocol.Error {
-	latest, err := c.s.store.Latest()
-	if err != nil || latest == nil || latest.Files == nil {
+// staleBase refuses a base that is not latest, the current snapshot, when
+// a file the batch changes differs there.
+func (c *call) staleBase(b *batch, latest *snapshot.Snapshot) *protocol.Error {
+	if latest == nil || latest.Files == nil {
 		return nil
 	}
 	c.disk = latest
