@@ -285,12 +285,13 @@ func skipDir(name string) bool {
 
 // walk visits the regular files and symlinks under the project directory
 // dir (in lexical order, so results and the first limit hit are
-// deterministic) and hands each to add with its project-relative path.
-// Symlinked directories are not descended into; directories are opened
+// deterministic) and hands each to add with its project-relative path,
+// the open directory it is in and its name there. Symlinked directories
+// are not descended into; directories are opened
 // through the confined root and without blocking, so a directory swapped
 // for a symlink or a FIFO after it was listed is at worst another
 // directory inside the root, or skipped.
-func (w *walker) walk(dir string, add func(rel string, d fs.DirEntry) error) error {
+func (w *walker) walk(dir string, add func(rel string, in *os.File, name string) error) error {
 	f, err := w.fs.OpenDir(dir)
 	if err != nil {
 		if dir != "." && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, fsutil.ErrEscape) || errors.Is(err, fsutil.ErrNotDir)) {
@@ -298,8 +299,8 @@ func (w *walker) walk(dir string, add func(rel string, d fs.DirEntry) error) err
 		}
 		return fmt.Errorf("load: %w", err)
 	}
+	defer f.Close()
 	list, err := f.ReadDir(-1)
-	f.Close()
 	if err != nil {
 		return fmt.Errorf("load %s: %w", dir, err)
 	}
@@ -318,34 +319,33 @@ func (w *walker) walk(dir string, add func(rel string, d fs.DirEntry) error) err
 			}
 			continue
 		}
-		if err := add(rel, d); err != nil {
+		if err := add(rel, f, d.Name()); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (w *walker) addTreeFile(rel string, d fs.DirEntry) error {
+func (w *walker) addTreeFile(rel string, in *os.File, name string) error {
 	switch {
 	case strings.HasSuffix(rel, ".acore"):
-		return w.addEntry(&w.sources, rel, d)
+		return w.addEntry(&w.sources, rel, in, name)
 	case strings.HasPrefix(rel, ContractSourceDir+"/") && strings.HasSuffix(rel, ".axiom"):
-		return w.addEntry(&w.contractSources, rel, d)
+		return w.addEntry(&w.contractSources, rel, in, name)
 	}
 	return nil
 }
 
-func (w *walker) addContract(rel string, d fs.DirEntry) error {
+func (w *walker) addContract(rel string, in *os.File, name string) error {
 	if strings.HasSuffix(rel, ".axiom") {
-		return w.addEntry(&w.contracts, rel, d)
+		return w.addEntry(&w.contracts, rel, in, name)
 	}
 	return nil
 }
 
-func (w *walker) addEntry(list *[]pending, rel string, _ fs.DirEntry) error {
-	// Through the root, not d.Info, which names the file by its full
-	// path.
-	fi, err := w.fs.Lstat(rel)
+func (w *walker) addEntry(list *[]pending, rel string, in *os.File, name string) error {
+	// Not fs.DirEntry.Info, which names the file by its full path.
+	fi, err := w.lstatEntry(in, rel, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // removed during the walk
 	}
