@@ -22,7 +22,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/axiomcore/acore/internal/gen"
 	"github.com/axiomcore/acore/internal/service"
 )
 
@@ -128,20 +127,10 @@ func Run(o Options) (*Result, error) {
 	return res, nil
 }
 
-// writeProject generates a project whose files are old enough for the
-// service's load cache to trust, as real projects are.
-func writeProject(dir string, files int) error {
-	if err := gen.Write(dir, gen.Project(files, Bytes(files))); err != nil {
-		return err
-	}
-	old := time.Now().Add(-time.Hour)
-	return filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
-		if err == nil && !fi.IsDir() {
-			return os.Chtimes(p, old, old)
-		}
-		return err
-	})
-}
+// writeProject generates the first shape's project of files files, its
+// files old enough for the service's load cache to trust, as real
+// projects are.
+func writeProject(dir string, files int) error { return Pages(files).writeOld(dir) }
 
 // sourceBytes is the total of the .acore and .axiom files under dir.
 func sourceBytes(dir string) (int, [][]byte) {
@@ -495,26 +484,35 @@ func (l *lines) close() {
 	l.cmd.Wait()
 }
 
-func measureServe(o Options, bin, dir string, files int, page string) ([]Row, error) {
-	bytes, _ := sourceBytes(dir)
+// serveOpen starts a serve process on the project at dir and opens it;
+// it returns the process and the snapshot workspace.open named.
+func serveOpen(bin, dir string) (*lines, string, error) {
 	root, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	l, err := startServe(bin, root)
+	if err != nil {
+		return nil, "", err
+	}
+	out, err := l.call(`"operation":"workspace.open","params":{"roots":[{"path":"` + root + `"}]}}`)
+	if err == nil {
+		var m map[string]any
+		if m, _, err = decode(out); err == nil {
+			return l, str(m, "snapshot", "id"), nil
+		}
+	}
+	l.close()
+	return nil, "", err
+}
+
+func measureServe(o Options, bin, dir string, files int, page string) ([]Row, error) {
+	bytes, _ := sourceBytes(dir)
+	l, snap, err := serveOpen(bin, dir)
 	if err != nil {
 		return nil, err
 	}
 	defer l.close()
-	out, err := l.call(`"operation":"workspace.open","params":{"roots":[{"path":"` + root + `"}]}}`)
-	if err != nil {
-		return nil, err
-	}
-	m, _, err := decode(out)
-	if err != nil {
-		return nil, err
-	}
-	snap := str(m, "snapshot", "id")
 	var rows []Row
 	for _, r := range readsOn(snap, page) {
 		if out, err := l.call(r[1]); err != nil {

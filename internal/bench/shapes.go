@@ -81,28 +81,15 @@ func measureFresh(o Options, bin, dir string, s Shape) ([]Row, error) {
 		return nil, err
 	}
 	bytes, _ := sourceBytes(dir)
-	root, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return nil, err
-	}
 	start := time.Now()
-	l, err := startServe(bin, root)
+	l, snap, err := serveOpen(bin, dir)
 	if err != nil {
 		return nil, err
 	}
 	defer l.close()
-	out, err := l.call(`"operation":"workspace.open","params":{"roots":[{"path":"` + root + `"}]}}`)
-	if err != nil {
-		return nil, err
-	}
-	open := time.Since(start)
-	m, _, err := decode(out)
-	if err != nil {
-		return nil, err
-	}
-	rows := []Row{stats("workspace.open.process", TransportFresh, s.Files, bytes, []time.Duration{open})}
+	rows := []Row{stats("workspace.open.process", TransportFresh, s.Files, bytes, []time.Duration{time.Since(start)})}
 	rows[0].Shape = s.Name
-	more, err := timeReads(o, l, str(m, "snapshot", "id"), s, TransportFresh, bytes)
+	more, err := timeReads(o, l, snap, s, TransportFresh, bytes)
 	return append(rows, more...), err
 }
 
@@ -111,43 +98,34 @@ func measureFresh(o Options, bin, dir string, s Shape) ([]Row, error) {
 // reads on the snapshot the apply wrote.
 func measureAfterApply(o Options, bin, dir string, s Shape) ([]Row, error) {
 	bytes, _ := sourceBytes(dir)
-	root, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return nil, err
-	}
-	l, err := startServe(bin, root)
+	l, snap, err := serveOpen(bin, dir)
 	if err != nil {
 		return nil, err
 	}
 	defer l.close()
-	out, err := l.call(`"operation":"workspace.open","params":{"roots":[{"path":"` + root + `"}]}}`)
-	if err != nil {
-		return nil, err
+	request := func(op, body string) (map[string]any, error) {
+		out, err := l.call(body)
+		if err != nil {
+			return nil, err
+		}
+		m, _, err := decode(out)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", op, err)
+		}
+		return m, nil
 	}
-	m, _, err := decode(out)
-	if err != nil {
-		return nil, err
-	}
-	snap := str(m, "snapshot", "id")
 	op := fmt.Sprintf(`{"kind":"set_property","node":"element:%s/view/0/1/0","property":"placeholder","old_value":"New item","new_value":"New entry"}`, s.Page)
-	if out, err = l.call(`"base_snapshot":"` + snap + `","request_id":"` + nextID() + `","operation":"change.propose","params":{"operations":[` + op + `]}}`); err != nil {
+	m, err := request("change.propose", `"base_snapshot":"`+snap+`","request_id":"`+nextID()+`","operation":"change.propose","params":{"operations":[`+op+`]}}`)
+	if err != nil {
 		return nil, err
-	}
-	if m, _, err = decode(out); err != nil {
-		return nil, fmt.Errorf("change.propose: %w", err)
 	}
 	cand := str(m, "result", "candidate", "id")
-	if out, err = l.call(`"operation":"check.run","params":{"candidate":"` + cand + `","checks":["compile"]}}`); err != nil {
+	if _, err := request("check.run", `"operation":"check.run","params":{"candidate":"`+cand+`","checks":["compile"]}}`); err != nil {
 		return nil, err
 	}
-	if _, _, err = decode(out); err != nil {
-		return nil, fmt.Errorf("check.run: %w", err)
-	}
-	if out, err = l.call(`"request_id":"` + nextID() + `","operation":"change.apply","params":{"candidate":"` + cand + `","expected_candidate_version":1,"require_checks":["compile"]}}`); err != nil {
+	m, err = request("change.apply", `"request_id":"`+nextID()+`","operation":"change.apply","params":{"candidate":"`+cand+`","expected_candidate_version":1,"require_checks":["compile"]}}`)
+	if err != nil {
 		return nil, err
-	}
-	if m, _, err = decode(out); err != nil {
-		return nil, fmt.Errorf("change.apply: %w", err)
 	}
 	head := str(m, "result", "receipt", "result_snapshot")
 	if head == "" {

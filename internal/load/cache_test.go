@@ -35,6 +35,23 @@ func probing(t *testing.T, dir string) *Cache {
 	return c
 }
 
+// project returns an empty project directory, a cache for it (probing
+// the file system's clock when probe is set) and the modification time its
+// files are to have: ago from now, or zero (as written) for 0.
+func project(t *testing.T, probe bool, ago time.Duration) (string, *Cache, time.Time) {
+	t.Helper()
+	dir := t.TempDir()
+	c := NewCache()
+	if probe {
+		c = probing(t, dir)
+	}
+	var mod time.Time
+	if ago != 0 {
+		mod = time.Now().Add(ago)
+	}
+	return dir, c, mod
+}
+
 func mustLoad(t *testing.T, dir string, c *Cache) *Inputs {
 	t.Helper()
 	in, err := LoadCached(dir, Limits{}, c)
@@ -61,15 +78,7 @@ func TestCacheNeverTrustsRacyStats(t *testing.T) {
 		{"file system clock, an hour ahead", true, time.Hour},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			c := NewCache()
-			if tc.probe {
-				c = probing(t, dir)
-			}
-			var mod time.Time
-			if tc.mod != 0 {
-				mod = time.Now().Add(tc.mod)
-			}
+			dir, c, mod := project(t, tc.probe, tc.mod)
 			writeAt(t, dir, "main.acore", "module a0\n", mod)
 			fi, err := os.Stat(filepath.Join(dir, "main.acore"))
 			if err != nil {
@@ -107,15 +116,7 @@ func TestCacheReadsAVerifiedFileOnce(t *testing.T) {
 		{"file system clock, an hour ago", true, -time.Hour},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			c := NewCache()
-			if tc.probe {
-				c = probing(t, dir)
-			}
-			var mod time.Time
-			if tc.mod != 0 {
-				mod = time.Now().Add(tc.mod)
-			}
+			dir, c, mod := project(t, tc.probe, tc.mod)
 			writeAt(t, dir, "main.acore", "module a\n", mod)
 			writeAt(t, dir, "b.acore", "module b\n", mod)
 			// The file system's clock ticks at least every few
