@@ -36,9 +36,13 @@ type Cache struct {
 	// probeDir is the project directory where a load creates and removes
 	// a file to read the file system's clock; empty for none.
 	probeDir string
+	// last is the last reading of the file system's clock, taken at
+	// lastAt by this process's clock.
+	last   fsClock
+	lastAt time.Time
 	// reads counts the files read from disk rather than served from the
-	// cache.
-	reads atomic.Int64
+	// cache, and probes the readings of the file system's clock.
+	reads, probes atomic.Int64
 }
 
 type cacheEntry struct {
@@ -97,28 +101,46 @@ func probe(r *fsutil.Root, dir string) fsClock {
 	return fsClock{at: fi.ModTime(), dev: dev, ok: ok}
 }
 
-// clockDir returns the directory to read the file system's clock in when
-// some queued file would be read again because its time is too recent for
-// the wall clock to vouch for it; else "".
-func (c *Cache) clockDir(todo []*pending) string {
+// probeEvery bounds how often a load reads the file system's clock again:
+// a file dated ahead of it (a clock ahead of this one, an archive's
+// future times) would otherwise cost a probe at every load.
+const probeEvery = 100 * time.Millisecond
+
+// clock returns a reading of the file system's clock for a load of todo,
+// taken before any file is read: the last reading when it is recent
+// enough for every queued file the wall clock cannot vouch for (an
+// earlier reading of a clock that only moves forward is as good), else a
+// new one, at most every probeEvery; or none.
+func (c *Cache) clock(r *fsutil.Root, todo []*pending) fsClock {
 	if c == nil {
-		return ""
+		return fsClock{}
 	}
 	recent := time.Now().Add(-racyWindow)
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.probeDir == "" {
-		return ""
-	}
+	dir, last, lastAt := c.probeDir, c.last, c.lastAt
+	need, stale := false, false
 	for _, p := range todo {
 		if e, ok := c.m[p.rel]; ok && e.trusted && e.size == p.size && e.mod.Equal(p.mod) {
 			continue
 		}
 		if !p.mod.Before(recent) {
-			return c.probeDir
+			need = true
+			stale = stale || !last.ok || !p.mod.Before(last.at)
 		}
 	}
-	return ""
+	c.mu.Unlock()
+	if dir == "" || !need || !stale || time.Since(lastAt) < probeEvery {
+		return last
+	}
+	now := probe(r, dir)
+	c.probes.Add(1)
+	c.mu.Lock()
+	if now.ok {
+		c.last = now
+	}
+	c.lastAt = time.Now()
+	c.mu.Unlock()
+	return now
 }
 
 func (c *Cache) lookup(p pending) ([]byte, string, bool) {

@@ -187,3 +187,36 @@ func TestCacheKeepsEqualContent(t *testing.T) {
 		t.Errorf("%d reads, want 2", got)
 	}
 }
+
+// The file system's clock is read only when a file is newer than the last
+// reading, and at most every probeEvery: files dated ahead of every
+// clock cost a read at each load but not a probe.
+func TestCacheReadsTheFileSystemClockSparingly(t *testing.T) {
+	dir, c, _ := project(t, true, 0)
+	writeAt(t, dir, "a.acore", "module a\n", time.Time{})
+	writeAt(t, dir, "ahead.acore", "module ahead\n", time.Now().Add(time.Hour))
+	time.Sleep(20 * time.Millisecond)
+	for range 5 {
+		mustLoad(t, dir, c)
+	}
+	if got := c.probes.Load(); got != 1 {
+		t.Errorf("%d probes for 5 loads in quick succession, want 1", got)
+	}
+	if got := c.reads.Load(); got != 6 {
+		t.Errorf("%d reads, want 6: a.acore once, the file dated ahead at every load", got)
+	}
+	// A file written after the last reading is trusted once the clock is
+	// read again, past probeEvery.
+	time.Sleep(probeEvery + 20*time.Millisecond)
+	writeAt(t, dir, "b.acore", "module b\n", time.Time{})
+	time.Sleep(20 * time.Millisecond)
+	mustLoad(t, dir, c)
+	reads := c.reads.Load()
+	mustLoad(t, dir, c)
+	if got := c.reads.Load() - reads; got != 1 {
+		t.Errorf("%d reads after b.acore was verified, want 1 (the file dated ahead)", got)
+	}
+	if got := c.probes.Load(); got != 2 {
+		t.Errorf("%d probes, want 2", got)
+	}
+}

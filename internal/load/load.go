@@ -439,9 +439,7 @@ func (w *walker) read() (*Inputs, error) {
 			todo = append(todo, &list[i])
 		}
 	}
-	if dir := w.cache.clockDir(todo); dir != "" {
-		w.clock = probe(w.fs, dir)
-	}
+	w.clock = w.cache.clock(w.fs, todo)
 	// Files are read and hashed on every core: a cold capture of a
 	// project at the bounds reads and hashes 4 MiB.
 	errs := make([]error, len(todo))
