@@ -20,8 +20,8 @@ import (
 const racyWindow = 2 * time.Second
 
 // Cache remembers the bytes and digest of files by path, size and
-// modification time (as an open descriptor reports them). It is safe for
-// concurrent use.
+// modification time (as the walk or an open descriptor reports them). It
+// is safe for concurrent use.
 //
 // A file's stat vouches for its content only once the content was read
 // when its modification time was already in the past by the file system's
