@@ -206,22 +206,36 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 		}
 		b.prev, b.from, snapID = prev, cc.proj, prev.Snapshot
 	}
+	// The files on disk are captured while the batch compiles, for
+	// staleBase.
+	captured := make(chan *snapshot.Snapshot, 1)
+	go func() {
+		latest, err := c.s.store.Latest()
+		if err != nil {
+			latest = nil
+		}
+		captured <- latest
+	}()
 	res, e := editApply(b.from, ops, edit.Options{SnapshotID: snapID, EditRules: EditRules, DryRun: dryRun})
+	latest := <-captured
 	if e != nil {
 		return nil, e
 	}
 	b.res = res
-	if e := c.staleBase(b); e != nil {
+	if e := c.staleBase(b, latest); e != nil {
 		return nil, e
 	}
 	return b, nil
 }
 
-// staleBase refuses a base that is not the current snapshot when a file
-// the batch changes differs there.
-func (c *call) staleBase(b *batch) *protocol.Error {
-	latest, err := c.s.store.Latest()
-	if err != nil || latest == nil || latest.ID == b.base.ID || latest.Files == nil {
+// staleBase refuses a base that is not latest, the current snapshot, when
+// a file the batch changes differs there.
+func (c *call) staleBase(b *batch, latest *snapshot.Snapshot) *protocol.Error {
+	if latest == nil || latest.Files == nil {
+		return nil
+	}
+	c.disk = latest
+	if latest.ID == b.base.ID {
 		return nil
 	}
 	var changed []string
@@ -394,8 +408,10 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 
 	checkResults := runChecks(names, b.base.Project, proj, data.Touched)
 	// The candidate's snapshot is readable like any other: node.get and
-	// the other reads accept its id.
-	c.s.store.Add(in, proj)
+	// the other reads accept its id. It is written to the state while the
+	// answer is built and the candidate stored, and before it is sent.
+	_, persisted := c.s.store.AddLater(in, proj)
+	defer persisted()
 	now := time.Now().UTC()
 	cand := &candidate.Candidate{ID: candidate.NewID(), Workspace: c.s.wsID, Version: 1, State: candidate.Open, Base: b.base.ID,
 		Snapshot: c.s.store.ID(in), RequestID: requestID, InputFingerprint: fp, ExpiresAt: now.Add(candidate.CandidateTTL), Files: candFiles}
@@ -411,6 +427,10 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 		Operations: res.Operations, IDMap: res.IDMap, Checks: names, CreatedAt: now})
 	cand.Data, _ = json.Marshal(data)
 
+	// The version is written while the answer is built: the impact takes
+	// about as long as the write.
+	stored := make(chan *protocol.Error, 1)
+	go func() { stored <- storeVersion(st, b.prev, cand) }()
 	out := &ProposeResult{Candidate: wireCandidate(cand), Operations: make([]OperationOutcome, 0, len(res.Operations)),
 		IDMap: toWireIDMap(res.IDMap), Files: candidateFileChanges(candFiles), Diagnostics: wireDiagnostics(proj.Result, 200),
 		Checks: checkResults, Evidence: Evidence{Toolchain: c.s.toolchain, Inputs: evidenceInputs(in)}, Repair: repair}
@@ -424,23 +444,9 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 		out.Impact = &Impact{Nodes: ids, More: more}
 	}
 
-	// Store the version, then the answer to its request_id.
-	st.mu.Lock()
-	if b.prev != nil {
-		cur, err := st.store.Get(b.prev.ID)
-		if err == nil && cur.State != candidate.Open {
-			st.mu.Unlock()
-			return nil, candidateOpen(cur)
-		}
-		if err == nil && cur.Version != b.prev.Version {
-			st.mu.Unlock()
-			return nil, versionMismatch(cur, b.prev.Version)
-		}
-	}
-	err := st.store.Put(cand)
-	st.mu.Unlock()
-	if err != nil {
-		return nil, stateError("storing the candidate", err)
+	// The version is stored, then the answer to its request_id.
+	if e := <-stored; e != nil {
+		return nil, e
 	}
 	st.cache(cand.ID, cand.Version, &compiledCandidate{base: b.base, proj: proj})
 	if b.prev != nil {
@@ -452,6 +458,26 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	}
 	c.snap = b.base
 	return out, nil
+}
+
+// storeVersion stores cand, a new candidate or the version after prev,
+// unless prev was closed or extended meanwhile.
+func storeVersion(st *candidateState, prev, cand *candidate.Candidate) *protocol.Error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if prev != nil {
+		cur, err := st.store.Get(prev.ID)
+		if err == nil && cur.State != candidate.Open {
+			return candidateOpen(cur)
+		}
+		if err == nil && cur.Version != prev.Version {
+			return versionMismatch(cur, prev.Version)
+		}
+	}
+	if err := st.store.Put(cand); err != nil {
+		return stateError("storing the candidate", err)
+	}
+	return nil
 }
 
 // replay answers a request_id seen before: its recorded result, or

@@ -279,6 +279,10 @@ type call struct {
 	wsSet    bool
 	// overlay names the candidate whose snapshot c.snap is.
 	overlay *string
+	// disk is the capture of the files on disk this call made, if any:
+	// the envelope's disk state is compared with it rather than with a
+	// second load of the project.
+	disk *snapshot.Snapshot
 }
 
 type handler func(c *call) (any, *protocol.Error)
@@ -439,7 +443,14 @@ func (c *call) snapshotRef() *protocol.Snapshot {
 		ref.Overlay, ref.CapturedAt = c.overlay, ""
 	}
 	if c.snap.Files != nil {
-		if changed, err := c.s.store.Changed(c.snap); err == nil {
+		var changed []string
+		var err error
+		if c.disk != nil {
+			changed = snapshot.Diff(c.snap.Files, c.disk.Files)
+		} else {
+			changed, err = c.s.store.Changed(c.snap)
+		}
+		if err == nil {
 			ref.Disk = &protocol.Disk{State: "unchanged"}
 			if len(changed) > 0 {
 				ref.Disk = &protocol.Disk{State: "changed", Changed: changed}
@@ -457,6 +468,9 @@ func (c *call) resolveSnapshot(id string) *protocol.Error {
 	var err error
 	if id == "latest" {
 		snap, err = c.s.store.Latest()
+		if err == nil && snap.Files != nil {
+			c.disk = snap
+		}
 	} else {
 		snap, err = c.s.store.Get(id)
 		if errors.Is(err, snapshot.ErrExpired) {
