@@ -7,6 +7,7 @@
 //	axiom new <dir>
 //	axiom prepare [dir]
 //	axiom check [dir] [--json]
+//	axiom dev [dir] [--addr HOST:PORT]
 //	axiom fmt [--check] [paths...]
 //	axiom version
 //	axiom help [command]
@@ -40,6 +41,7 @@ commands:
   new <dir>                 create the task-app sample project in <dir>
   prepare [dir]             write the development contracts and the UI lock
   check [dir] [--json]      compile the project and report its diagnostics
+  dev [dir] [--addr ADDR]   serve the app and a development backend, rebuilding on change
   fmt [--check] [paths...]  format .acore files in place
   version                   print the version
   help [command]            print help about a command
@@ -62,6 +64,7 @@ func init() {
 		"new":     {newUsage, runNew},
 		"prepare": {prepareUsage, runPrepare},
 		"check":   {checkUsage, runCheck},
+		"dev":     {devUsage, runDev},
 		"fmt":     {fmtUsage, runFmt},
 		"version": {"usage: axiom version\n\nPrint the axiom version, the element catalog version and the Go version.\n", runVersion},
 		"help":    {"usage: axiom help [command]\n", runHelp},
