@@ -111,8 +111,11 @@ function hide() {
   }
 }
 
+let current = null;
+
 function connect() {
   const es = new EventSource("/_axiom/events");
+  current = es;
   es.addEventListener("hello", (e) => {
     const h = JSON.parse(e.data);
     if (pageBuild && h.build !== pageBuild) {
@@ -133,7 +136,9 @@ function connect() {
       setTimeout(connect, 1000);
     }
   });
-  addEventListener("pagehide", () => es.close());
 }
 
+// Closing the stream before unloading keeps the browser from reporting it
+// as a failed connection.
+addEventListener("pagehide", () => current && current.close());
 connect();
