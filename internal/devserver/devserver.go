@@ -79,6 +79,9 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	}
 	s := newServer(root, stderr)
+	if ta, ok := ln.Addr().(*net.TCPAddr); ok {
+		s.loopback = ta.IP.IsLoopback()
+	}
 	s.cycle(nil, true)
 
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
@@ -176,6 +179,7 @@ type server struct {
 	root     string
 	log      io.Writer
 	instance string // tells this process's builds from a previous one's
+	loopback bool   // listening on loopback: only local Host names are served
 
 	mu       sync.Mutex
 	good     *web.Output // the last good build; nil before the first

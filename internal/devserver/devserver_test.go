@@ -140,12 +140,25 @@ type response struct {
 
 func do(t *testing.T, method, url string, body io.Reader) response {
 	t.Helper()
+	return doWith(t, method, url, body, nil)
+}
+
+// doWith is do with extra headers ("Host" sets the request's host).
+func doWith(t *testing.T, method, url string, body io.Reader, header map[string]string) response {
+	t.Helper()
 	req, err := http.NewRequest(method, url, body)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range header {
+		if k == "Host" {
+			req.Host = v
+		} else {
+			req.Header.Set(k, v)
+		}
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -365,6 +378,44 @@ func TestServe(t *testing.T) {
 	res := do(t, http.MethodPost, d.url+"/tasks/list_tasks", strings.NewReader("{}"))
 	if res.status == http.StatusMethodNotAllowed || res.status == http.StatusServiceUnavailable || !json.Valid(res.body) {
 		t.Errorf("POST /tasks/list_tasks: %d %s", res.status, res.body)
+	}
+}
+
+// TestForeignRequests: on loopback, only requests addressed to localhost
+// or an IP address are served (DNS rebinding), and a page of another
+// origin cannot call the backend.
+func TestForeignRequests(t *testing.T) {
+	d := start(t, newApp(t))
+	port := d.url[strings.LastIndex(d.url, ":")+1:]
+	for _, tc := range []struct {
+		method string
+		header map[string]string
+		status int // 0: anything but 403
+	}{
+		{"GET", map[string]string{"Host": "evil.example:" + port}, http.StatusForbidden},
+		{"POST", map[string]string{"Host": "evil.example"}, http.StatusForbidden},
+		{"GET", map[string]string{"Host": "localhost:" + port}, http.StatusOK},
+		{"GET", map[string]string{"Host": "app.localhost:" + port}, http.StatusOK},
+		{"GET", map[string]string{"Host": "[::1]:" + port}, http.StatusOK},
+		{"POST", map[string]string{"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"}, http.StatusForbidden},
+		{"POST", map[string]string{"Origin": "https://evil.example"}, http.StatusForbidden},
+		{"POST", map[string]string{"Sec-Fetch-Site": "same-origin", "Origin": d.url}, 0},
+		{"POST", nil, 0},
+	} {
+		var body io.Reader
+		if tc.method == "POST" {
+			body = strings.NewReader("{}")
+		}
+		res := doWith(t, tc.method, d.url+"/tasks/list_tasks", body, tc.header)
+		if tc.status != 0 && res.status != tc.status || tc.status == 0 && res.status == http.StatusForbidden {
+			t.Errorf("%s with %v: %d %s, want %d", tc.method, tc.header, res.status, res.body, tc.status)
+		}
+		if tc.method == "POST" && res.status == http.StatusForbidden && tc.header["Host"] == "" {
+			var f struct{ Error struct{ Message string } }
+			if json.Unmarshal(res.body, &f) != nil || f.Error.Message == "" {
+				t.Errorf("%s with %v: a refusal outside the wire format: %s", tc.method, tc.header, res.body)
+			}
+		}
 	}
 }
 

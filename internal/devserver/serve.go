@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"html/template"
 	"mime"
+	"net"
 	"net/http"
 	"path"
 	"strconv"
@@ -36,6 +37,13 @@ const manifestLink = `</.well-known/axag-manifest.json>; rel="axag-manifest"`
 // last good build's files for GET and HEAD, and hands POST to the
 // development backend.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.loopback && !localHost(r.Host) {
+		// A page on another site that points its own domain at 127.0.0.1
+		// (DNS rebinding) would otherwise read and change the
+		// development data.
+		http.Error(w, "axiom dev answers only requests addressed to localhost or an IP address, not "+strconv.Quote(r.Host), http.StatusForbidden)
+		return
+	}
 	switch {
 	case r.URL.Path == eventsPath:
 		s.serveEvents(w, r)
@@ -91,17 +99,41 @@ func (s *server) serveFile(w http.ResponseWriter, r *http.Request) {
 	serveBytes(w, r, ctype, data)
 }
 
+// localHost reports whether a Host header names this machine the way the
+// printed URL does, or by an IP address.
+func localHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
+	return host == "localhost" || strings.HasSuffix(host, ".localhost") || net.ParseIP(host) != nil
+}
+
+// crossOrigin refuses POSTs that a page of another origin makes (a form or
+// fetch on any site the developer visits), so that only the app itself
+// changes the development data.
+var crossOrigin = http.NewCrossOriginProtection()
+
 // serveBackend hands a POST to the development backend.
 func (s *server) serveBackend(w http.ResponseWriter, r *http.Request) {
+	if err := crossOrigin.Check(r); err != nil {
+		backendError(w, http.StatusForbidden, "axiom dev refuses a call from a page of another origin: "+err.Error())
+		return
+	}
 	b := s.currentBackend()
 	if b == nil {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusServiceUnavailable)
-		w.Write(mustJSON(map[string]any{"error": map[string]string{
-			"message": "the development backend is not running; see the output of axiom dev"}}))
+		backendError(w, http.StatusServiceUnavailable, "the development backend is not running; see the output of axiom dev")
 		return
 	}
 	b.ServeHTTP(w, r)
+}
+
+// backendError answers a contract call in the wire format's failure shape.
+func backendError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(mustJSON(map[string]any{"error": map[string]string{"message": msg}}))
 }
 
 // serveBytes writes data uncached: a page must always see the current
