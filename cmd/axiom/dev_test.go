@@ -101,6 +101,14 @@ func TestDevProcess(t *testing.T) {
 				t.Errorf("GET /: %s, Link %q\n%s", res.Status, res.Header.Get("Link"), body)
 			}
 
+			// A call that writes the development database, which the stop
+			// must then close.
+			res, err = http.Post(url+"/tasks/create_task", "application/json", strings.NewReader(`{"title": "Buy milk"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
@@ -120,6 +128,11 @@ func TestDevProcess(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(dir, "dist")); err == nil {
 				t.Error("axiom dev wrote dist/")
+			}
+			// SQLite removes its write-ahead log when the last connection
+			// closes cleanly.
+			if wal, _ := filepath.Glob(filepath.Join(dir, ".axiom", "dev", "*-wal")); len(wal) > 0 {
+				t.Errorf("the development database was not closed: %s remains", wal)
 			}
 		})
 	}

@@ -434,8 +434,10 @@ func TestLiveReload(t *testing.T) {
 	main := filepath.Join(root, "main.acore")
 	orig := readFile(t, main)
 	edited := bytes.Replace(orig, []byte(`"Loading..."`), []byte(`"Loading tasks..."`), 1)
+	saved := time.Now()
 	writeFile(t, main, edited)
 	s.expectReload(t)
+	t.Logf("save to reload event: %v (debounce %v)", time.Since(saved).Round(time.Millisecond), debounce)
 	good := do(t, http.MethodGet, d.url+"/app.js", nil).body
 	goodPage := do(t, http.MethodGet, d.url+"/", nil).body
 	if after := subscribe(t, d.url).hello; after.Build == s.hello.Build || after.Failure != nil {

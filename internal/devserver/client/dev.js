@@ -26,7 +26,7 @@ function el(tag, cls, text) {
 const style = `
 :host { all: initial; }
 .backdrop { position: fixed; inset: 0; z-index: 2147483647; overflow: auto;
-  background: rgba(10, 12, 16, 0.82); backdrop-filter: blur(3px);
+  background: rgba(10, 12, 16, 0.74); backdrop-filter: blur(2px);
   font: 13px/1.6 ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; color: #e6e6e6; }
 .panel { position: relative; max-width: 960px; margin: 8vh auto; padding: 22px 26px 18px;
   background: #1b1d24; border-top: 4px solid #e5484d; border-radius: 8px;
