@@ -94,9 +94,15 @@ type devServer struct {
 // start runs the dev server on root and returns once it printed its URL.
 func start(t *testing.T, root string) *devServer {
 	t.Helper()
+	return startAt(t, root, "")
+}
+
+// startAt is start listening on addr.
+func startAt(t *testing.T, root, addr string) *devServer {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	d := &devServer{stdout: &syncBuffer{}, stderr: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
-	go func() { d.done <- Run(ctx, Config{Root: root, Stdout: d.stdout, Stderr: d.stderr}) }()
+	go func() { d.done <- Run(ctx, Config{Root: root, Addr: addr, Stdout: d.stdout, Stderr: d.stderr}) }()
 	deadline := time.After(timeout)
 	for d.url == "" {
 		select {

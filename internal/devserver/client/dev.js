@@ -28,7 +28,7 @@ const style = `
 .backdrop { position: fixed; inset: 0; z-index: 2147483647; overflow: auto;
   background: rgba(10, 12, 16, 0.74); backdrop-filter: blur(2px);
   font: 13px/1.6 ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; color: #e6e6e6; }
-.panel { position: relative; max-width: 960px; margin: 8vh auto; padding: 22px 26px 18px;
+.panel { position: relative; box-sizing: border-box; width: min(960px, calc(100% - 48px)); margin: 8vh auto; padding: 22px 26px 18px;
   background: #1b1d24; border-top: 4px solid #e5484d; border-radius: 8px;
   box-shadow: 0 18px 48px rgba(0, 0, 0, 0.55); }
 h1 { margin: 0 40px 4px 0; color: #ff6b6b; font: 600 20px/1.3 system-ui, -apple-system, "Segoe UI", sans-serif; }
