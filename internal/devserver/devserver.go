@@ -132,14 +132,32 @@ func urlOf(a net.Addr) string {
 }
 
 // debounce is how long the sources must stay quiet before a rebuild:
-// editors and `git checkout` touch several files in a burst.
-const debounce = 75 * time.Millisecond
+// editors and `git checkout` touch several files in a burst. A source that
+// never stays quiet (a tool writing it all the time) is rebuilt after
+// maxWait all the same.
+const (
+	debounce = 75 * time.Millisecond
+	maxWait  = time.Second
+)
 
 // loop rebuilds after each quiet burst of source changes until ctx is done.
 func (s *server) loop(ctx context.Context, w *watcher) error {
 	pending := map[string]bool{}
+	var since time.Time // of the first pending change
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	changed := func(rels ...string) {
+		if len(rels) == 0 {
+			return
+		}
+		if len(pending) == 0 {
+			since = time.Now()
+		}
+		for _, rel := range rels {
+			pending[rel] = true
+		}
+		timer.Reset(min(debounce, max(0, maxWait-time.Since(since))))
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -148,27 +166,21 @@ func (s *server) loop(ctx context.Context, w *watcher) error {
 			if !ok {
 				return errors.New("the file watcher stopped")
 			}
-			for _, rel := range w.handle(ev) {
-				pending[rel] = true
-			}
-			if len(pending) > 0 {
-				timer.Reset(debounce)
-			}
+			changed(w.handle(ev)...)
 		case err, ok := <-w.fs.Errors:
 			if !ok {
 				return errors.New("the file watcher stopped")
 			}
 			// An overflow loses events; a rebuild catches up on them.
 			fmt.Fprintf(s.log, "axiom dev: watching the sources: %v\n", err)
-			pending["."] = true
-			timer.Reset(debounce)
+			changed(".")
 		case <-timer.C:
-			changed := make([]string, 0, len(pending))
+			rels := make([]string, 0, len(pending))
 			for rel := range pending {
-				changed = append(changed, rel)
+				rels = append(rels, rel)
 			}
 			clear(pending)
-			s.cycle(changed, false)
+			s.cycle(rels, false)
 		}
 	}
 }

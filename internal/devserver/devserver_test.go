@@ -513,6 +513,36 @@ func tree(t *testing.T, root string) map[string][32]byte {
 	return out
 }
 
+// TestBusySource: a source written again and again, never quiet for the
+// debounce, is still rebuilt (after maxWait).
+func TestBusySource(t *testing.T) {
+	root := newApp(t)
+	d := start(t, root)
+	s := subscribe(t, d.url)
+	main := filepath.Join(root, "main.acore")
+	orig := readFile(t, main)
+	begin := time.Now()
+	for i := 0; ; i++ {
+		select {
+		case e, ok := <-s.events:
+			if !ok || e.name != "reload" {
+				t.Fatalf("event %s %s, want reload", e.name, e.data)
+			}
+			// The bound is generous for a busy machine; without maxWait the
+			// reload waits for the first pause in the writes.
+			if took := time.Since(begin); took > 5*maxWait {
+				t.Errorf("reload %v after the writes began, want about %v", took, maxWait)
+			}
+			return
+		case <-time.After(5 * time.Millisecond):
+			if time.Since(begin) > timeout {
+				t.Fatalf("no event in %v of writes", timeout)
+			}
+			writeFile(t, main, bytes.Replace(orig, []byte(`"Loading..."`), []byte(`"Loading `+strconv.Itoa(i)+`..."`), 1))
+		}
+	}
+}
+
 // TestNoGoodBuildYet starts on broken sources: pages show the diagnostics,
 // assets are 404, and the fix reloads the page into the app.
 func TestNoGoodBuildYet(t *testing.T) {

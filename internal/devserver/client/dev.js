@@ -112,8 +112,18 @@ function hide() {
 }
 
 let current = null;
+let retry = 0;
+
+function disconnect() {
+  clearTimeout(retry);
+  if (current) {
+    current.close();
+    current = null;
+  }
+}
 
 function connect() {
+  disconnect();
   const es = new EventSource("/_axiom/events");
   current = es;
   es.addEventListener("hello", (e) => {
@@ -128,17 +138,23 @@ function connect() {
   });
   es.addEventListener("reload", reload);
   // A server-sent `error` event carries data; the EventSource's own error
-  // (connection lost) does not.
+  // (connection lost) does not. The browser retries by itself until it
+  // gives up (CLOSED); then this retries every second.
   es.addEventListener("error", (e) => {
     if (typeof e.data === "string") {
       show(JSON.parse(e.data));
-    } else if (es.readyState === EventSource.CLOSED) {
-      setTimeout(connect, 1000);
+    } else if (es.readyState === EventSource.CLOSED && current === es) {
+      current = null;
+      retry = setTimeout(connect, 1000);
     }
   });
 }
 
-// Closing the stream before unloading keeps the browser from reporting it
-// as a failed connection.
-addEventListener("pagehide", () => current && current.close());
-connect();
+// Only a visible page holds a stream: browsers allow six connections per
+// host over HTTP/1.1, and each open stream keeps one. A page shown again
+// connects, and its hello tells it whether it missed a build. Closing
+// before unloading keeps the browser from reporting a failed connection.
+document.addEventListener("visibilitychange", () => (document.hidden ? disconnect() : connect()));
+addEventListener("pagehide", disconnect);
+addEventListener("pageshow", (e) => e.persisted && !document.hidden && connect());
+if (!document.hidden) connect();
