@@ -230,6 +230,7 @@ func (s *server) buildID(seq int) string { return s.instance + "-" + strconv.Ito
 // tells the pages.
 func (s *server) cycle(changed []string, first bool) {
 	start := time.Now()
+	prepErr := ""
 	if first || touchesContracts(changed) {
 		rep, err := prepare.Run(s.root)
 		if rep != nil {
@@ -240,24 +241,30 @@ func (s *server) cycle(changed []string, first bool) {
 				fmt.Fprintf(s.log, "axiom dev: prepare: wrote %s\n", f)
 			}
 		}
-		if err != nil {
+		var ce *prepare.ContractError
+		switch {
+		case errors.As(err, &ce):
 			// The contract sources are broken: building would only report
 			// an outdated lock. Show what is wrong with them instead.
-			var ce *prepare.ContractError
-			if errors.As(err, &ce) {
-				s.fail(&failure{Diagnostics: ce.Diagnostics})
-			} else {
-				s.fail(&failure{Error: "preparing the contracts: " + err.Error()})
-			}
+			s.fail(&failure{Diagnostics: ce.Diagnostics})
 			s.syncBackend()
 			return
+		case err != nil:
+			// Anything else (an unreadable file, a bound of the loader) the
+			// build meets too and reports in its own terms.
+			prepErr = "preparing the contracts: " + err.Error()
+			fmt.Fprintf(s.log, "axiom dev: %s\n", prepErr)
 		}
 	}
 	s.syncBackend()
 	out, err := web.Build(s.root, web.Options{})
 	switch {
 	case err != nil:
-		s.fail(&failure{Error: err.Error()})
+		msg := err.Error()
+		if prepErr != "" {
+			msg = prepErr + "; " + msg
+		}
+		s.fail(&failure{Error: msg})
 	case out.Failed:
 		s.fail(&failure{Diagnostics: out.Diagnostics})
 	default:

@@ -573,6 +573,23 @@ func TestNoGoodBuildYet(t *testing.T) {
 	}
 }
 
+// TestLoaderBound: a project over a bound of the loader fails preparation
+// (logged) and the build, which reports it as a diagnostic.
+func TestLoaderBound(t *testing.T) {
+	root := newApp(t)
+	for i := range 64 {
+		writeFile(t, filepath.Join(root, "extra", "m"+strconv.Itoa(i)+".acore"), []byte("module m"+strconv.Itoa(i)+"\n"))
+	}
+	d := start(t, root)
+	h := subscribe(t, d.url).hello
+	if h.Failure == nil || len(h.Failure.Diagnostics) == 0 || h.Failure.Diagnostics[0].Code != diag.TooManyModules {
+		t.Fatalf("hello: %+v, want an %s diagnostic", h, diag.TooManyModules)
+	}
+	if !strings.Contains(d.stderr.String(), "axiom dev: preparing the contracts: too_many_modules") {
+		t.Errorf("the log lacks the preparation's error:\n%s", d.stderr)
+	}
+}
+
 // TestWatchNewDirectory: a source in a directory created while the server
 // runs is built (the directory is watched as it appears, and a file made
 // before its watch was in place is not missed), and so is its removal.
