@@ -59,7 +59,10 @@ commands:
 
 every command takes --format text|json (default text).
 <src>: web sources (.html .htm .jsx .tsx .vue, *.component.html; node_modules,
-dist and build are skipped) or an Acore UI project (a directory with main.acore).
+dist and build are skipped; <template> content is scanned, <noscript> content
+is not; files over 8 MiB or nested deeper than 512 elements are findings) or an
+Acore UI project (a directory with main.acore). A manifest must be a regular
+file of at most 16 MiB.
 exit status: 0 ok, 1 errors (or warnings with --strict), 2 usage.
 SOURCE_DATE_EPOCH, when set, fixes generated_at.
 `
@@ -263,22 +266,26 @@ func report(s *summary, format string, stdout, stderr io.Writer) int {
 	if s.Manifest == "-" {
 		w = stderr // the manifest is on standard output
 	}
+	// Every line goes through Printable: findings, schema problems and
+	// errors quote sources, manifests and file names, which must not
+	// reach the terminal as control characters.
+	p := axag.Printable
 	for _, f := range s.Findings {
-		fmt.Fprintf(w, "%s: %s: %s [%s]\n", orNone(axag.Where(f.File, f.Line, f.Column)), f.Severity, f.Message, f.Rule)
+		fmt.Fprintf(w, "%s: %s: %s [%s]\n", orNone(axag.Where(f.File, f.Line, f.Column)), p(f.Severity), p(f.Message), p(f.Rule))
 		if f.Fix != "" {
-			fmt.Fprintf(w, "    fix: %s\n", f.Fix)
+			fmt.Fprintf(w, "    fix: %s\n", p(f.Fix))
 		}
 	}
 	if s.Validation != nil && !s.Validation.Valid {
-		for _, p := range s.Validation.Problems {
-			fmt.Fprintf(w, "%s: schema %s: %s%s\n", orNone(s.Manifest), s.Validation.Version, pointer(p.Path), p.Message)
+		for _, pr := range s.Validation.Problems {
+			fmt.Fprintf(w, "%s: schema %s: %s%s\n", p(orNone(s.Manifest)), s.Validation.Version, p(pointer(pr.Path)), p(pr.Message))
 		}
 	}
 	for _, l := range s.extra {
-		fmt.Fprintln(w, l)
+		fmt.Fprintln(w, p(l))
 	}
 	if s.Error != "" {
-		fmt.Fprintf(stderr, "axag: %s\n", s.Error)
+		fmt.Fprintf(stderr, "axag: %s\n", p(s.Error))
 	}
 	return code
 }
@@ -430,9 +437,9 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	s.Findings = sc.fix(append(append(sc.findings, findings...), axag.CheckLevel(m.Actions, *level)...))
 	s.Conformance, s.Actions, s.ActionLevels = m.Conformance, len(m.Actions), levels(m.Actions)
 	if *manifest != "" {
-		data, err := os.ReadFile(*manifest)
+		data, err := axag.ReadManifest(*manifest)
 		if err != nil {
-			s.Error = fmt.Sprintf("cannot read %s: %v", *manifest, errors.Unwrap(err))
+			s.Error = fmt.Sprintf("cannot read %s: %v", *manifest, err)
 			return report(s, *format, stdout, stderr)
 		}
 		old, _, err := axag.ParseManifest(data)
@@ -459,9 +466,9 @@ const ruleConformanceClaim = "AXAG110"
 
 func validateManifest(file, version string, strict bool, format string, stdout, stderr io.Writer) int {
 	s := &summary{Command: "validate", Manifest: file}
-	data, err := os.ReadFile(file)
+	data, err := axag.ReadManifest(file)
 	if err != nil {
-		s.Error = fmt.Sprintf("cannot read %s: %v", file, errors.Unwrap(err))
+		s.Error = fmt.Sprintf("cannot read %s: %v", file, err)
 		return report(s, format, stdout, stderr)
 	}
 	r, err := axag.Validate(data, version)
@@ -514,9 +521,9 @@ func tools(args []string, stdout, stderr io.Writer) int {
 		return usageError(stderr, err)
 	}
 	s := &summary{Command: "tools", Manifest: *manifest}
-	data, err := os.ReadFile(*manifest)
+	data, err := axag.ReadManifest(*manifest)
 	if err != nil {
-		s.Error = fmt.Sprintf("cannot read %s: %v", *manifest, errors.Unwrap(err))
+		s.Error = fmt.Sprintf("cannot read %s: %v", *manifest, err)
 		return report(s, *format, stdout, stderr)
 	}
 	r, err := axag.Validate(data, "")

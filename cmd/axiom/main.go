@@ -9,6 +9,7 @@
 //	axiom check [dir] [--json]
 //	axiom dev [dir] [--addr HOST:PORT]
 //	axiom fmt [--check] [paths...]
+//	axiom build [dir] [--out DIR] [--backend URL]
 //	axiom version
 //	axiom help [command]
 package main
@@ -43,6 +44,8 @@ commands:
   check [dir] [--json]      compile the project and report its diagnostics
   dev [dir] [--addr ADDR]   serve the app and a development backend, rebuilding on change
   fmt [--check] [paths...]  format .acore files in place
+  build [dir] [--out DIR] [--backend URL]
+                            compile the project into a static web app
   version                   print the version
   help [command]            print help about a command
 
@@ -66,6 +69,7 @@ func init() {
 		"check":   {checkUsage, runCheck},
 		"dev":     {devUsage, runDev},
 		"fmt":     {fmtUsage, runFmt},
+		"build":   {buildUsage, runBuild},
 		"version": {"usage: axiom version\n\nPrint the axiom version, the element catalog version and the Go version.\n", runVersion},
 		"help":    {"usage: axiom help [command]\n", runHelp},
 	}

@@ -527,7 +527,7 @@ func apply(x *acoreAction, v map[string]any, n *graph.Node, fs []Finding) []Find
 					kind = "mutation"
 				}
 				fs = append(fs, Finding{Rule: RuleAcoreContradiction, Severity: SeverityError, File: n.Path, Line: int(n.Line), Column: int(n.Column),
-					Message: fmt.Sprintf("@axag says action_type %q, but %s runs a contract %s (%s)", t, x.a.Intent, kind, x.a.ActionType),
+					Message: fmt.Sprintf("@axag says action_type %q, but %s runs a contract %s (%s)", t, Printable(x.a.Intent), kind, x.a.ActionType),
 					Fix:     fmt.Sprintf("remove action_type, or use %q", allowedTypes(x.mutation))})
 				continue
 			}
@@ -535,7 +535,7 @@ func apply(x *acoreAction, v map[string]any, n *graph.Node, fs []Finding) []Find
 		if prev, ok := x.set[k]; ok {
 			if !equal(x.setBy[k], val) {
 				fs = append(fs, Finding{Rule: RuleAcoreConflict, Severity: SeverityWarning, File: n.Path, Line: int(n.Line), Column: int(n.Column),
-					Message: fmt.Sprintf("@axag gives %s of %s another value than at %s, which is kept", k, x.a.Intent, prev),
+					Message: fmt.Sprintf("@axag gives %s of %s another value than at %s, which is kept", k, Printable(x.a.Intent), prev),
 					Fix:     "give the value once, or the same value"})
 			}
 			continue

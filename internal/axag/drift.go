@@ -22,7 +22,7 @@ func CheckLevel(actions []Action, level string) []Finding {
 		fs = append(fs, Finding{
 			Rule: RuleBelowLevel, Severity: SeverityError,
 			File: a.SourceFile, Line: a.SourceLine, Column: a.SourceColumn,
-			Message: fmt.Sprintf("intent %s is at %s, below %s: it lacks %s for %s", a.Intent, l, level, strings.Join(gaps, ", "), next),
+			Message: fmt.Sprintf("intent %s is at %s, below %s: it lacks %s for %s", Printable(a.Intent), l, level, strings.Join(gaps, ", "), next),
 			Fix:     "declare " + strings.Join(gaps, ", "),
 		})
 	}
@@ -46,18 +46,18 @@ func Drift(built *Manifest, manifest *Manifest, manifestFile string) []Finding {
 		old, ok := have[a.Intent]
 		if !ok {
 			fs = append(fs, Finding{Rule: RuleDrift, Severity: SeverityWarning, File: a.SourceFile, Line: a.SourceLine, Column: a.SourceColumn,
-				Message: fmt.Sprintf("intent %s is missing from %s", a.Intent, manifestFile), Fix: "regenerate the manifest with axag generate"})
+				Message: fmt.Sprintf("intent %s is missing from %s", Printable(a.Intent), Printable(manifestFile)), Fix: "regenerate the manifest with axag generate"})
 			continue
 		}
 		if diff := actionDiff(a, old); len(diff) > 0 {
 			fs = append(fs, Finding{Rule: RuleDrift, Severity: SeverityWarning, File: a.SourceFile, Line: a.SourceLine, Column: a.SourceColumn,
-				Message: fmt.Sprintf("intent %s differs from %s in %s", a.Intent, manifestFile, strings.Join(diff, ", ")), Fix: "regenerate the manifest with axag generate"})
+				Message: fmt.Sprintf("intent %s differs from %s in %s", Printable(a.Intent), Printable(manifestFile), strings.Join(diff, ", ")), Fix: "regenerate the manifest with axag generate"})
 		}
 	}
 	for _, a := range manifest.Actions {
 		if !src[a.Intent] {
 			fs = append(fs, Finding{Rule: RuleStaleManifest, Severity: SeverityWarning, File: manifestFile,
-				Message: fmt.Sprintf("intent %s of the manifest is no longer in the sources", a.Intent), Fix: "regenerate the manifest with axag generate"})
+				Message: fmt.Sprintf("intent %s of the manifest is no longer in the sources", Printable(a.Intent)), Fix: "regenerate the manifest with axag generate"})
 		}
 	}
 	SortFindings(fs)

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Rule ids. AXAG001–AXAG013 follow the numbering of the reference linter
@@ -31,7 +33,8 @@ const (
 	RuleUnknownAttribute       = "AXAG106" // an unknown axag-* attribute (warning)
 	RuleDynamicValue           = "AXAG107" // a value computed at run time (warning)
 	RuleNoIntent               = "AXAG108" // axag-* attributes without axag-intent (warning)
-	RuleUnreadable             = "AXAG109" // a source that cannot be read (error)
+	RuleUnreadable             = "AXAG109" // a source that cannot be read, or read only in part (error)
+	RuleNoscript               = "AXAG111" // annotated elements inside <noscript>, not extracted (warning)
 )
 
 // Check applies the per-action rules (everything but JSON syntax, drift,
@@ -41,7 +44,7 @@ func Check(a Action) []Finding {
 	a = Normalize(a)
 	var fs []Finding
 	add := func(rule, sev, msg, fix string) {
-		fs = append(fs, Finding{Rule: rule, Severity: sev, File: a.SourceFile, Line: a.SourceLine, Column: a.SourceColumn, Message: msg, Fix: fix})
+		fs = append(fs, Finding{Rule: rule, Severity: sev, File: a.SourceFile, Line: a.SourceLine, Column: a.SourceColumn, Message: Printable(msg), Fix: Printable(fix)})
 	}
 	name := a.Intent
 	if name == "" {
@@ -129,9 +132,9 @@ func snake(s string) string {
 }
 
 // Where formats a source position as file:line:col (parts left out when
-// unknown).
+// unknown), the file name made printable.
 func Where(file string, line, col int) string {
-	s := file
+	s := Printable(file)
 	if line > 0 {
 		s += fmt.Sprintf(":%d", line)
 		if col > 0 {
@@ -160,7 +163,7 @@ func Build(actions []Action, opt Options) (*Manifest, []Finding) {
 				findings = append(findings, Finding{
 					Rule: RuleDuplicateIntent, Severity: SeverityWarning,
 					File: a.SourceFile, Line: a.SourceLine, Column: a.SourceColumn,
-					Message: fmt.Sprintf("intent %s is declared again here; the first declaration at %s is kept", a.Intent, Where(first.SourceFile, first.SourceLine, first.SourceColumn)),
+					Message: fmt.Sprintf("intent %s is declared again here; the first declaration at %s is kept", Printable(a.Intent), Where(first.SourceFile, first.SourceLine, first.SourceColumn)),
 					Fix:     "remove one of the two annotations, or give them different intents",
 				})
 				continue
@@ -266,6 +269,54 @@ func HasErrors(fs []Finding, strict bool) bool {
 		if f.Severity == SeverityError || (strict && f.Severity == SeverityWarning) {
 			return true
 		}
+	}
+	return false
+}
+
+// Printable returns s with what a terminal would act on instead of showing
+// escaped: control characters (C0, DEL, C1; tab and newline too, which
+// would forge lines of the text output), bidirectional formatting
+// characters, line and paragraph separators, and bytes that are not UTF-8.
+// Messages print source text (intents, attribute names, values, file
+// names) through it, so a hostile source cannot write escape sequences to
+// the terminal of whoever reads its findings.
+func Printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if unprintable(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r < 0x100 && unprintable(r):
+			fmt.Fprintf(&b, "\\x%02x", r)
+		case unprintable(r):
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+func unprintable(r rune) bool {
+	switch {
+	case r == utf8.RuneError, unicode.IsControl(r):
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true // bidirectional formatting
+	case r == 0x2028, r == 0x2029:
+		return true
 	}
 	return false
 }

@@ -1,6 +1,7 @@
 package axag
 
 import (
+	"fmt"
 	"html"
 	"strings"
 )
@@ -9,7 +10,19 @@ import (
 // Angular templates) and for JSX inside JavaScript/TypeScript. It builds a
 // tree of elements with their attributes and byte offsets; text content is
 // skipped. It never fails: what it cannot read as a tag it skips, and it
-// records problems (an unterminated comment or tag) with their offsets.
+// records problems with their offsets: an unterminated comment, tag,
+// <script> (or another raw text element), string or template literal, after
+// which nothing more of the file is read, and nesting deeper than
+// MaxWebNesting, where reading stops too.
+
+// MaxWebNesting bounds how deep elements (and, in JSX, template literals
+// and expressions holding elements) may nest in one web source. Reading
+// stops at an element nested deeper, with a finding (AXAG109): the scanner
+// works in time and memory linear in the file, and 512 is the depth at
+// which browsers' HTML parsers stop nesting too.
+const MaxWebNesting = 512
+
+var nestingProblem = fmt.Sprintf("elements nested deeper than %d; the rest of the file is not scanned", MaxWebNesting)
 
 type attrKind int
 
@@ -57,6 +70,32 @@ var voidElements = map[string]bool{
 
 var rawTextElements = map[string]bool{"script": true, "style": true, "textarea": true, "title": true}
 
+// impliedEnds lists, for a start tag, the open elements it ends when they
+// are the current element: HTML lets a page leave out the end tags of list
+// items, paragraphs, table rows and cells and options, and a list of 600
+// items written so is not 600 levels deep.
+var impliedEnds = func() map[string]map[string]bool {
+	set := func(names ...string) map[string]bool {
+		m := map[string]bool{}
+		for _, n := range names {
+			m[n] = true
+		}
+		return m
+	}
+	m := map[string]map[string]bool{
+		"li": set("p", "li"), "dt": set("p", "dt", "dd"), "dd": set("p", "dt", "dd"),
+		"option": set("option"), "optgroup": set("option", "optgroup"),
+		"tr": set("td", "th", "tr"), "td": set("td", "th"), "th": set("td", "th"),
+		"thead": set("td", "th", "tr", "thead", "tbody", "tfoot"), "tbody": set("td", "th", "tr", "thead", "tbody", "tfoot"),
+		"tfoot": set("td", "th", "tr", "thead", "tbody", "tfoot"), "rt": set("rt", "rp"), "rp": set("rt", "rp"),
+	}
+	for _, n := range strings.Fields("address article aside blockquote details div dl fieldset figcaption figure footer form " +
+		"h1 h2 h3 h4 h5 h6 header hgroup hr main menu nav ol p pre section table ul") {
+		m[n] = set("p")
+	}
+	return m
+}()
+
 // parseMarkup reads HTML-like markup. Element and attribute names are
 // lowercased except in Vue/Angular-style bound names, which keep their
 // prefixes (":", "v-bind:", "[...]").
@@ -83,6 +122,7 @@ func parseMarkup(src string) (*element, []parseProblem) {
 		case strings.HasPrefix(rest, "<!") || strings.HasPrefix(rest, "<?"):
 			end := strings.IndexByte(rest, '>')
 			if end < 0 {
+				problems = append(problems, parseProblem{i, "unterminated " + rest[:2]})
 				return root, problems
 			}
 			i += end + 1
@@ -94,6 +134,7 @@ func parseMarkup(src string) (*element, []parseProblem) {
 			name := strings.ToLower(src[i+2 : k])
 			end := strings.IndexByte(src[k:], '>')
 			if end < 0 {
+				problems = append(problems, parseProblem{i, "unterminated end tag </" + name})
 				return root, problems
 			}
 			i = k + end + 1
@@ -110,6 +151,13 @@ func parseMarkup(src string) (*element, []parseProblem) {
 				return root, problems
 			}
 			el.Name = strings.ToLower(el.Name)
+			for ends := impliedEnds[el.Name]; len(stack) > 1 && ends[stack[len(stack)-1].Name]; {
+				stack = stack[:len(stack)-1]
+			}
+			if len(stack) > MaxWebNesting {
+				problems = append(problems, parseProblem{i, nestingProblem})
+				return root, problems
+			}
 			parent := stack[len(stack)-1]
 			el.Parent = parent
 			parent.Children = append(parent.Children, el)
@@ -118,8 +166,9 @@ func parseMarkup(src string) (*element, []parseProblem) {
 				continue
 			}
 			if rawTextElements[el.Name] {
-				end := strings.Index(strings.ToLower(src[i:]), "</"+el.Name)
+				end := indexFold(src[i:], "</"+el.Name)
 				if end < 0 {
+					problems = append(problems, parseProblem{el.Pos, fmt.Sprintf("unterminated <%s>: no </%s> follows", el.Name, el.Name)})
 					return root, problems
 				}
 				i += end
@@ -131,6 +180,23 @@ func parseMarkup(src string) (*element, []parseProblem) {
 		}
 	}
 	return root, problems
+}
+
+// indexFold is the index of the first instance of lower (ASCII, lowercase)
+// in s, ignoring ASCII case, or -1; unlike lowering s first, it allocates
+// nothing.
+func indexFold(s, lower string) int {
+	for i := 0; i+len(lower) <= len(s); i++ {
+		j := strings.IndexByte(s[i:], '<')
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if i+len(lower) <= len(s) && strings.EqualFold(s[i:i+len(lower)], lower) {
+			return i
+		}
+	}
+	return -1
 }
 
 // readTag reads a start tag at src[start] == '<' in markup mode (jsx
@@ -155,7 +221,7 @@ func readTagWith(src string, start int, jsx bool, p *jsxParser) (*element, int, 
 			i++
 		}
 		if jsx && i+1 < len(src) && src[i] == '/' && (src[i+1] == '*' || src[i+1] == '/') {
-			i = skipJSComment(src, i)
+			i = p.comment(i)
 			continue
 		}
 		if i >= len(src) {
@@ -276,7 +342,10 @@ func boundName(n string) string {
 	return n
 }
 
-func skipJSComment(src string, i int) int {
+// comment skips the JS comment at src[i:] ("//" or "/*"); an unterminated
+// block comment is a problem and ends the file.
+func (p *jsxParser) comment(i int) int {
+	src := p.src
 	if src[i+1] == '/' {
 		end := strings.IndexByte(src[i:], '\n')
 		if end < 0 {
@@ -286,7 +355,7 @@ func skipJSComment(src string, i int) int {
 	}
 	end := strings.Index(src[i+2:], "*/")
 	if end < 0 {
-		return len(src)
+		return p.fail(i, "unterminated comment /*")
 	}
 	return i + 2 + end + 2
 }
@@ -297,6 +366,18 @@ func skipJSComment(src string, i int) int {
 type jsxParser struct {
 	src      string
 	problems []parseProblem
+	depth    int  // elements and template literals open
+	stopped  bool // a problem ended reading
+}
+
+// fail records a problem after which nothing more is read, and returns
+// the end of the source so that every caller stops.
+func (p *jsxParser) fail(pos int, msg string) int {
+	if !p.stopped {
+		p.stopped = true
+		p.problems = append(p.problems, parseProblem{pos, msg})
+	}
+	return len(p.src)
 }
 
 func parseJSX(src string) (*element, []parseProblem) {
@@ -322,9 +403,9 @@ func (p *jsxParser) code(i int, parent *element, stopAtBrace bool) int {
 		c := src[i]
 		switch {
 		case c == '/' && i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*'):
-			i = skipJSComment(src, i)
+			i = p.comment(i)
 		case c == '"' || c == '\'':
-			i = skipJSString(src, i)
+			i = p.str(i)
 		case c == '`':
 			i = p.template(i, parent)
 		case c == '{':
@@ -345,8 +426,13 @@ func (p *jsxParser) code(i int, parent *element, stopAtBrace bool) int {
 	return i
 }
 
-func skipJSString(src string, i int) int {
-	q := src[i]
+// str skips the quoted JS string at src[i]. A string still open at the end
+// of the file is a problem; one that meets a line break ends there (a JS
+// string cannot span lines, and the quote may have been inside a regular
+// expression, which the scanner does not read).
+func (p *jsxParser) str(i int) int {
+	src := p.src
+	start, q := i, src[i]
 	i++
 	for i < len(src) {
 		switch src[i] {
@@ -360,11 +446,17 @@ func skipJSString(src string, i int) int {
 		}
 		i++
 	}
-	return i
+	return p.fail(start, "unterminated string "+string(q))
 }
 
 func (p *jsxParser) template(i int, parent *element) int {
+	if p.depth >= MaxWebNesting {
+		return p.fail(i, nestingProblem)
+	}
+	p.depth++
+	defer func() { p.depth-- }()
 	src := p.src
+	start := i
 	i++
 	for i < len(src) {
 		switch {
@@ -381,7 +473,7 @@ func (p *jsxParser) template(i int, parent *element) int {
 			i++
 		}
 	}
-	return i
+	return p.fail(start, "unterminated template literal `")
 }
 
 // jsxCanStart reports whether a '<' at i can start a JSX element: it must
@@ -416,6 +508,11 @@ func jsxCanStart(src string, i int) bool {
 // children, attaching it to parent; on something that is not a tag it
 // returns i+1.
 func (p *jsxParser) element(i int, parent *element) int {
+	if p.depth >= MaxWebNesting {
+		return p.fail(i, nestingProblem)
+	}
+	p.depth++
+	defer func() { p.depth-- }()
 	src := p.src
 	if i+1 < len(src) && src[i+1] == '>' {
 		frag := &element{Name: "", Pos: i, Parent: parent}
@@ -425,8 +522,7 @@ func (p *jsxParser) element(i int, parent *element) int {
 	el, next, self, ok := readTagWith(src, i, true, p)
 	if !ok {
 		if next >= len(src) {
-			p.problems = append(p.problems, parseProblem{i, "unterminated tag <" + el.Name})
-			return len(src)
+			return p.fail(i, "unterminated tag <"+el.Name)
 		}
 		// Not a tag after all (a comparison or a type argument): keep the
 		// elements its "attributes" held and go on after what was read,
@@ -467,7 +563,7 @@ func (p *jsxParser) children(i int, el *element) int {
 			}
 			end := strings.IndexByte(src[k:], '>')
 			if end < 0 {
-				return len(src)
+				return p.fail(i, "unterminated end tag "+src[i:k])
 			}
 			return k + end + 1
 		case c == '<' && i+1 < len(src) && (isLetter(src[i+1]) || src[i+1] == '>'):

@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // The axag-* attributes of web sources (without the prefix).
@@ -69,9 +68,9 @@ func ScanWeb(root string) (*WebScan, error) {
 		if !IsWebSource(root) {
 			return nil, fmt.Errorf("%s: not a web source (.html, .htm, .jsx, .tsx, .vue)", root)
 		}
-		data, err := os.ReadFile(root)
+		data, err := ReadRegular(root, MaxWebFileBytes, "a web source")
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", root, err)
 		}
 		scanFile(res, filepath.Base(root), data)
 		SortFindings(res.Findings)
@@ -105,7 +104,7 @@ func ScanWeb(root string) (*WebScan, error) {
 				Fix:     "move generated or bundled files into dist or build, which are skipped"})
 			return nil
 		}
-		data, err := os.ReadFile(p)
+		data, err := ReadRegular(p, MaxWebFileBytes, "a web source")
 		if err != nil {
 			res.Findings = append(res.Findings, Finding{Rule: RuleUnreadable, Severity: SeverityError, File: rel, Message: "cannot read: " + err.Error(), Fix: "check the permissions"})
 			return nil
@@ -133,33 +132,71 @@ type webFile struct {
 	name  string
 	src   string
 	lines []int // offsets of line starts
+	// chars[k] counts the characters before offset k*charStep, so that a
+	// column costs at most charStep bytes of counting, however long the
+	// line (a minified page is one line).
+	chars []int
 	res   *WebScan
+	// required holds the roles the elements being walked require, each
+	// with the offset of the outermost element that requires it, and
+	// requiredOrder the same roles outermost first: every element shares
+	// them instead of copying its ancestors' roles.
+	required      map[string]int
+	requiredOrder []string
+}
+
+const charStep = 1024
+
+func newWebFile(res *WebScan, name string, src string) *webFile {
+	f := &webFile{name: name, src: src, lines: []int{0}, res: res, chars: make([]int, 0, len(src)/charStep+1)}
+	n := 0
+	for i := 0; i < len(src); i++ {
+		if i%charStep == 0 {
+			f.chars = append(f.chars, n)
+		}
+		if src[i]&0xC0 != 0x80 { // not a UTF-8 continuation byte
+			n++
+		}
+		if src[i] == '\n' {
+			f.lines = append(f.lines, i+1)
+		}
+	}
+	return f
+}
+
+// charsBefore counts the characters (UTF-8 sequences, or stray bytes)
+// before offset off.
+func (f *webFile) charsBefore(off int) int {
+	k := off / charStep
+	if k >= len(f.chars) {
+		k = len(f.chars) - 1
+	}
+	if k < 0 {
+		return 0
+	}
+	n := f.chars[k]
+	for i := k * charStep; i < off; i++ {
+		if f.src[i]&0xC0 != 0x80 {
+			n++
+		}
+	}
+	return n
 }
 
 func (f *webFile) pos(off int) (int, int) {
-	if off < 0 {
-		off = 0
-	}
-	if off > len(f.src) {
-		off = len(f.src)
-	}
+	off = min(max(off, 0), len(f.src))
 	n := sort.Search(len(f.lines), func(i int) bool { return f.lines[i] > off }) - 1
-	return n + 1, utf8.RuneCountInString(f.src[f.lines[n]:off]) + 1
+	return n + 1, f.charsBefore(off) - f.charsBefore(f.lines[n]) + 1
 }
 
 func (f *webFile) finding(off int, rule, sev, msg, fix string) {
 	l, c := f.pos(off)
-	f.res.Findings = append(f.res.Findings, Finding{Rule: rule, Severity: sev, File: f.name, Line: l, Column: c, Message: msg, Fix: fix})
+	f.res.Findings = append(f.res.Findings, Finding{Rule: rule, Severity: sev, File: f.name, Line: l, Column: c, Message: Printable(msg), Fix: Printable(fix)})
 }
 
 func scanFile(res *WebScan, name string, data []byte) {
 	res.Files = append(res.Files, name)
-	f := &webFile{name: name, src: string(data), lines: []int{0}, res: res}
-	for i := 0; i < len(f.src); i++ {
-		if f.src[i] == '\n' {
-			f.lines = append(f.lines, i+1)
-		}
-	}
+	f := newWebFile(res, name, string(data))
 	var root *element
 	var problems []parseProblem
 	lower := strings.ToLower(name)
@@ -170,7 +207,11 @@ func scanFile(res *WebScan, name string, data []byte) {
 		root, problems = parseMarkup(f.src)
 	}
 	for _, p := range problems {
-		f.finding(p.Pos, RuleUnreadable, SeverityError, p.Msg, "close the comment or tag")
+		fix := "close it: nothing after it in the file is scanned"
+		if p.Msg == nestingProblem {
+			fix = fmt.Sprintf("nest elements at most %d deep, or split the page into components in their own files", MaxWebNesting)
+		}
+		f.finding(p.Pos, RuleUnreadable, SeverityError, p.Msg, fix)
 	}
 	if strings.HasSuffix(lower, ".vue") {
 		// Only the top-level <template> is markup; the rest is script and style.
@@ -191,12 +232,23 @@ func scanFile(res *WebScan, name string, data []byte) {
 	}
 }
 
-// webContext is what ancestors declare for the elements inside them.
+// webContext is what ancestors declare for the elements inside them: a
+// few words, the same size at any depth.
 type webContext struct {
-	scope, scopeAt       string // value, where (file:line:col)
-	boundary, boundaryAt string
-	roles                []string
-	rolesAt              string
+	scope      string
+	scopeAt    int // offset of the element that declares it
+	boundary   string
+	boundaryAt int
+	roles      *roleScope // the nearest element declaring axag-required-roles, or nil
+}
+
+// roleScope is an element's axag-required-roles. The roles required there
+// are its own, then those its ancestors require that it leaves out
+// (webFile.required holds them all while its elements are walked).
+type roleScope struct {
+	own    []string // without repeats
+	ownSet map[string]bool
+	count  int // roles required here: own and ancestors' together
 }
 
 // scopeRank orders scopes from the least to the most restrictive (ours):
@@ -284,6 +336,10 @@ func staticValue(expr string) (string, bool) {
 }
 
 func (f *webFile) walk(el *element, ctx webContext) {
+	if el.Name == "noscript" {
+		f.noscript(el)
+		return
+	}
 	attrs, order := f.attrs(el)
 	if v, ok := attrs["skip"]; ok && v.value != "false" {
 		return
@@ -294,12 +350,12 @@ func (f *webFile) walk(el *element, ctx webContext) {
 			f.finding(v.a.Pos, RuleDynamicValue, SeverityWarning, fmt.Sprintf("%s is computed at run time; the value is ignored", v.a.Name), "use a literal value so that the manifest can be generated statically")
 		}
 	}
-	inner := f.context(el, attrs, ctx)
+	inner, pushed := f.context(el, attrs, ctx)
 	intent, hasIntent := attrs["intent"]
 	switch {
 	case hasIntent && intent.dynamic:
 		l, _ := f.pos(intent.a.Pos)
-		f.res.Dynamic = append(f.res.Dynamic, DynamicAction{SourceFile: f.name, SourceLine: l, Reason: "axag-intent is computed at run time: " + strings.TrimSpace(intent.a.Value)})
+		f.res.Dynamic = append(f.res.Dynamic, DynamicAction{SourceFile: f.name, SourceLine: l, Reason: "axag-intent is computed at run time: " + Printable(strings.TrimSpace(intent.a.Value))})
 		f.finding(intent.a.Pos, RuleDynamicValue, SeverityWarning, "axag-intent is computed at run time; the action is listed under dynamic_actions", "use a literal intent")
 	case hasIntent:
 		f.action(el, attrs, inner)
@@ -315,14 +371,49 @@ func (f *webFile) walk(el *element, ctx webContext) {
 	for _, c := range el.Children {
 		f.walk(c, inner)
 	}
+	for _, r := range pushed {
+		delete(f.required, r)
+	}
+	f.requiredOrder = f.requiredOrder[:len(f.requiredOrder)-len(pushed)]
+}
+
+// noscript reports the annotated elements inside a <noscript>, which are
+// not extracted: a browser that runs scripts, as an agent's does, never
+// builds them, so the manifest must not promise them.
+func (f *webFile) noscript(el *element) {
+	n := 0
+	var count func(e *element)
+	count = func(e *element) {
+		for _, a := range e.Attrs {
+			if strings.HasPrefix(strings.ToLower(boundName(a.Name)), "axag-") {
+				n++
+				break
+			}
+		}
+		for _, c := range e.Children {
+			count(c)
+		}
+	}
+	for _, c := range el.Children {
+		count(c)
+	}
+	if n > 0 {
+		what := fmt.Sprintf("%d annotated elements inside <noscript> are", n)
+		if n == 1 {
+			what = "an annotated element inside <noscript> is"
+		}
+		f.finding(el.Pos, RuleNoscript, SeverityWarning,
+			what+" not extracted: a browser that runs scripts never builds the content of <noscript>",
+			"annotate the elements the page shows with scripting on; keep <noscript> for the fallback")
+	}
 }
 
 // context applies the element's context attributes to ctx, with a finding
 // when the element is less restrictive than an ancestor (the ancestor's
-// value is then kept).
-func (f *webFile) context(el *element, attrs map[string]attrValue, ctx webContext) webContext {
+// value is then kept). It returns the roles it added to f.required, which
+// the caller removes after the element's children.
+func (f *webFile) context(el *element, attrs map[string]attrValue, ctx webContext) (webContext, []string) {
 	out := ctx
-	here := f.where(el.Pos)
 	if v, ok := attrs["scope"]; ok && !v.dynamic {
 		s := v.value
 		switch {
@@ -332,9 +423,9 @@ func (f *webFile) context(el *element, attrs map[string]attrValue, ctx webContex
 				f.finding(v.a.Pos, RuleInvalidValue, SeverityError, fmt.Sprintf("axag-scope %q is not one of %s", s, strings.Join(Scopes, ", ")), "use one of "+strings.Join(Scopes, ", "))
 			}
 		case ctx.scope != "" && scopeRank[s] < scopeRank[ctx.scope]:
-			f.finding(v.a.Pos, RuleContextLessRestrictive, SeverityError, fmt.Sprintf("axag-scope %q is less restrictive than %q declared at %s", s, ctx.scope, ctx.scopeAt), fmt.Sprintf("use %q or a more restrictive scope (order: public, global, tenant, user)", ctx.scope))
+			f.finding(v.a.Pos, RuleContextLessRestrictive, SeverityError, fmt.Sprintf("axag-scope %q is less restrictive than %q declared at %s", s, ctx.scope, f.where(ctx.scopeAt)), fmt.Sprintf("use %q or a more restrictive scope (order: public, global, tenant, user)", ctx.scope))
 		default:
-			out.scope, out.scopeAt = s, here
+			out.scope, out.scopeAt = s, el.Pos
 		}
 	}
 	if v, ok := attrs["tenant-boundary"]; ok && !v.dynamic {
@@ -345,28 +436,67 @@ func (f *webFile) context(el *element, attrs map[string]attrValue, ctx webContex
 				f.finding(v.a.Pos, RuleInvalidValue, SeverityError, fmt.Sprintf("axag-tenant-boundary %q is not one of %s", b, strings.Join(TenantBoundaries, ", ")), "use strict or relaxed")
 			}
 		case ctx.boundary == "strict" && b == "relaxed":
-			f.finding(v.a.Pos, RuleContextLessRestrictive, SeverityError, fmt.Sprintf("axag-tenant-boundary relaxed inside strict declared at %s", ctx.boundaryAt), `use "strict" or leave the attribute out to inherit it`)
+			f.finding(v.a.Pos, RuleContextLessRestrictive, SeverityError, fmt.Sprintf("axag-tenant-boundary relaxed inside strict declared at %s", f.where(ctx.boundaryAt)), `use "strict" or leave the attribute out to inherit it`)
 		default:
-			out.boundary, out.boundaryAt = b, here
+			out.boundary, out.boundaryAt = b, el.Pos
 		}
 	}
+	var pushed []string
 	if v, ok := attrs["required-roles"]; ok && !v.dynamic {
-		roles, ok := f.stringList(v)
-		if ok {
-			var missing []string
-			for _, r := range ctx.roles {
-				if !slices.Contains(roles, r) {
-					missing = append(missing, r)
+		if roles, ok := f.stringList(v); ok {
+			rs := &roleScope{ownSet: make(map[string]bool, len(roles))}
+			inherited := 0 // ancestors' roles this element repeats
+			for _, r := range roles {
+				if rs.ownSet[r] {
+					continue
+				}
+				rs.ownSet[r] = true
+				rs.own = append(rs.own, r)
+				if _, ok := f.required[r]; ok {
+					inherited++
 				}
 			}
-			if len(missing) > 0 {
-				f.finding(v.a.Pos, RuleContextLessRestrictive, SeverityError, fmt.Sprintf("axag-required-roles leaves out %s, required at %s", strings.Join(missing, ", "), ctx.rolesAt), "include every role an ancestor requires, or leave the attribute out to inherit them")
-				roles = append(roles, missing...)
+			if missing := len(f.required) - inherited; missing > 0 {
+				f.missingRoles(v, rs, missing)
 			}
-			out.roles, out.rolesAt = roles, here
+			if f.required == nil {
+				f.required = map[string]int{}
+			}
+			for _, r := range rs.own {
+				if _, ok := f.required[r]; !ok {
+					f.required[r] = el.Pos
+					f.requiredOrder = append(f.requiredOrder, r)
+					pushed = append(pushed, r)
+				}
+			}
+			rs.count = len(f.required)
+			out.roles = rs
 		}
 	}
-	return out
+	return out, pushed
+}
+
+// maxListed bounds the roles a finding names.
+const maxListed = 5
+
+// missingRoles reports the roles ancestors require that an element's
+// axag-required-roles leaves out: the first maxListed, outermost first,
+// each with where it is required, and how many more.
+func (f *webFile) missingRoles(v attrValue, rs *roleScope, missing int) {
+	var named []string
+	for _, r := range f.requiredOrder {
+		if len(named) == min(missing, maxListed) {
+			break
+		}
+		if !rs.ownSet[r] {
+			named = append(named, fmt.Sprintf("%s (required at %s)", r, f.where(f.required[r])))
+		}
+	}
+	msg := "axag-required-roles leaves out " + strings.Join(named, ", ")
+	if missing > len(named) {
+		msg += fmt.Sprintf(" and %d more", missing-len(named))
+	}
+	f.finding(v.a.Pos, RuleContextLessRestrictive, SeverityError, msg, "include every role an ancestor requires, or leave the attribute out to inherit them")
 }
 
 // jsonErrorOffset returns the byte offset of a JSON error in the value.
@@ -514,8 +644,20 @@ func (f *webFile) action(el *element, attrs map[string]attrValue, ctx webContext
 	if v, ok := attrs["tenant-boundary"]; ok && !v.dynamic && !slices.Contains(TenantBoundaries, v.value) {
 		a.TenantBoundary = v.value
 	}
-	if ctx.roles != nil {
-		a.RequiredRoles = slices.Clone(ctx.roles)
+	if rs := ctx.roles; rs != nil {
+		// Its own roles, then its ancestors' it leaves out: the roles
+		// required where the scope was declared (f.requiredOrder also
+		// holds roles its descendants add, after those).
+		a.RequiredRoles = make([]string, 0, rs.count)
+		a.RequiredRoles = append(a.RequiredRoles, rs.own...)
+		for _, r := range f.requiredOrder {
+			if len(a.RequiredRoles) == rs.count {
+				break
+			}
+			if !rs.ownSet[r] {
+				a.RequiredRoles = append(a.RequiredRoles, r)
+			}
+		}
 	}
 	for short, dst := range map[string]**bool{
 		"confirmation-required": &a.ConfirmationRequired, "approval-required": &a.ApprovalRequired,

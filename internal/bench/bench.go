@@ -117,6 +117,10 @@ func Run(o Options) (*Result, error) {
 		return nil, err
 	}
 	res.Floors = append(res.Floors, fl...)
+	if fl, err = toolsList(o, bin, largest); err != nil {
+		return nil, err
+	}
+	res.Floors = append(res.Floors, fl...)
 	return res, nil
 }
 

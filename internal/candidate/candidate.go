@@ -12,8 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -119,8 +117,27 @@ func NewStore(root string) *Store {
 	return &Store{root: root, now: time.Now, cands: map[string]*Candidate{}}
 }
 
-func (s *Store) path(kind, name string) (string, error) {
-	return fsutil.Resolve(s.root, StateDir+"/"+kind+"/"+name+".json")
+func statePath(kind, name string) string { return StateDir + "/" + kind + "/" + name + ".json" }
+
+// write stores a state file through a handle on the root the kernel
+// confines: a state folder symlinked outside the root is refused.
+func (s *Store) write(rel string, b []byte) error {
+	r, err := fsutil.OpenRoot(s.root)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return r.ReplaceFile(rel, b, 0o600)
+}
+
+// read reads a state file, confined like write.
+func (s *Store) read(rel string) ([]byte, error) {
+	r, err := fsutil.OpenRoot(s.root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.ReadFile(rel)
 }
 
 // Put stores c (a copy), in memory and on disk.
@@ -130,11 +147,7 @@ func (s *Store) Put(c *Candidate) error {
 	if err != nil {
 		return err
 	}
-	p, err := s.path("candidates", c.ID)
-	if err != nil {
-		return err
-	}
-	if err := fsutil.ReplaceFile(p, b, 0o600); err != nil {
+	if err := s.write(statePath("candidates", c.ID), b); err != nil {
 		return fmt.Errorf("store candidate %s: %w", c.ID, err)
 	}
 	s.mu.Lock()
@@ -153,11 +166,7 @@ func (s *Store) Get(id string) (*Candidate, error) {
 	c, ok := s.cands[id]
 	s.mu.Unlock()
 	if !ok {
-		p, err := s.path("candidates", id)
-		if err != nil {
-			return nil, ErrNotFound
-		}
-		b, err := os.ReadFile(p)
+		b, err := s.read(statePath("candidates", id))
 		if err != nil {
 			return nil, ErrNotFound
 		}
@@ -211,20 +220,12 @@ func (s *Store) Remember(workspace, requestID string, r Record) error {
 	if err != nil {
 		return err
 	}
-	p, err := s.path("requests", recordName(workspace, requestID))
-	if err != nil {
-		return err
-	}
-	return fsutil.ReplaceFile(p, b, 0o600)
+	return s.write(statePath("requests", recordName(workspace, requestID)), b)
 }
 
 // Recall returns the record of request_id in workspace, if one is kept.
 func (s *Store) Recall(workspace, requestID string) (*Record, bool) {
-	p, err := s.path("requests", recordName(workspace, requestID))
-	if err != nil {
-		return nil, false
-	}
-	b, err := os.ReadFile(p)
+	b, err := s.read(statePath("requests", recordName(workspace, requestID)))
 	if err != nil {
 		return nil, false
 	}
@@ -239,15 +240,17 @@ func (s *Store) Recall(workspace, requestID string) (*Record, bool) {
 // calls it when it starts.
 func (s *Store) Sweep() {
 	now := s.now()
+	r, err := fsutil.OpenRoot(s.root)
+	if err != nil {
+		return
+	}
+	defer r.Close()
 	for kind, ttl := range map[string]time.Duration{"candidates": CandidateTTL + RecordTTL, "requests": RecordTTL} {
-		dir, err := fsutil.Resolve(s.root, StateDir+"/"+kind)
-		if err != nil {
-			continue
-		}
-		entries, _ := os.ReadDir(dir)
+		dir := StateDir + "/" + kind
+		entries, _ := r.ReadDir(dir)
 		for _, e := range entries {
-			if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > ttl {
-				os.Remove(filepath.Join(dir, e.Name()))
+			if fi, err := r.Lstat(dir + "/" + e.Name()); err == nil && now.Sub(fi.ModTime()) > ttl {
+				r.Remove(dir + "/" + e.Name())
 			}
 		}
 	}

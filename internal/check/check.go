@@ -8,9 +8,12 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/lock"
 	"github.com/axiomcore/acore/internal/syntax"
@@ -57,6 +60,32 @@ type Input struct {
 	Limit string
 	// Pre holds diagnostics found before checking (load bounds).
 	Pre []diag.Diagnostic
+	// NotRead lists the files with a source's or contract's name that the
+	// loader did not read (a symlink leading outside the root, a FIFO, a
+	// name the protocol cannot address), each with why.
+	NotRead []NotRead
+}
+
+// addressable is p with U+FFFD for each control character, backslash and
+// invalid UTF-8 sequence, so it can be a diagnostic's path; a name that is
+// still no valid path (too long) is reported on the entry module.
+func addressable(p string) string {
+	q := strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == '\\' {
+			return utf8.RuneError
+		}
+		return r
+	}, strings.ToValidUTF8(p, string(utf8.RuneError)))
+	if fsutil.ValidRelPath(q) != nil {
+		return Entry
+	}
+	return q
+}
+
+// NotRead is a file the loader found and did not read.
+type NotRead struct {
+	Path   string // as found; it may not be a valid relative path
+	Detail string // why, for people
 }
 
 // Result is the outcome of one compile.
@@ -243,9 +272,21 @@ func Check(in *Input) *Result {
 	}
 	c.loadContracts()
 	c.verifyLock(res)
+	entryNote := ""
+	for _, n := range in.NotRead {
+		// A name that is not a valid path is quoted in the message; the
+		// diagnostic's path has U+FFFD for each character a path cannot
+		// hold.
+		d := diag.Diagnostic{Code: diag.FileNotRead, Severity: diag.Warning, Path: addressable(n.Path), Line: 1, Column: 1,
+			Message: fmt.Sprintf("%s was not read: %s", strconv.Quote(n.Path), n.Detail)}
+		c.diags = append(c.diags, d)
+		if n.Path == Entry {
+			entryNote = " (" + Entry + " was found but not read: " + n.Detail + ")"
+		}
+	}
 	if _, ok := c.files[Entry]; !ok {
 		c.diags = append(c.diags, diag.Diagnostic{Code: diag.NoEntry, Severity: diag.Error, Path: Entry, Line: 1, Column: 1,
-			Message: "the project has no main.acore; the entry module of a project is main.acore at its root"})
+			Message: "the project has no main.acore" + entryNote + "; the entry module of a project is main.acore at its root"})
 	}
 	c.declare()
 	c.resolveImports()

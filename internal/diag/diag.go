@@ -179,4 +179,10 @@ var (
 	UnsignedContract = register("AC503", Warning, "development contract is unsigned")
 	NoEntry          = register("AC504", Error, "no main.acore")
 	BadContract      = register("AC505", Error, "malformed contract artifact")
+	FileNotRead      = register("AC506", Warning, "file not read")
+)
+
+// Web build (AC6xx): errors of `axiom build` on a validated project.
+var (
+	ExternNotExported = register("AC601", Error, "extern action not implemented")
 )

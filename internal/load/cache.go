@@ -14,7 +14,8 @@ import (
 const racyWindow = 2 * time.Second
 
 // Cache remembers the bytes and digest of files by path, size and
-// modification time. It is safe for concurrent use.
+// modification time (as an open descriptor reports them). It is safe for
+// concurrent use.
 type Cache struct {
 	mu sync.Mutex
 	m  map[string]cacheEntry
@@ -38,7 +39,7 @@ func (c *Cache) lookup(p pending) ([]byte, string, bool) {
 		return nil, "", false
 	}
 	c.mu.Lock()
-	e, ok := c.m[p.abs]
+	e, ok := c.m[p.rel]
 	c.mu.Unlock()
 	if !ok || e.size != p.size || !e.mod.Equal(p.mod) || !p.mod.Before(e.readAt.Add(-racyWindow)) {
 		return nil, "", false
@@ -55,6 +56,6 @@ func (c *Cache) store(p *pending) {
 		p.sha = hex.EncodeToString(sum[:])
 	}
 	c.mu.Lock()
-	c.m[p.abs] = cacheEntry{size: p.size, mod: p.mod, readAt: time.Now(), data: p.data, sha: p.sha}
+	c.m[p.rel] = cacheEntry{size: p.size, mod: p.mod, readAt: time.Now(), data: p.data, sha: p.sha}
 	c.mu.Unlock()
 }

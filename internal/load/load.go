@@ -13,6 +13,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -118,6 +119,11 @@ type Inputs struct {
 	Contracts       []File // every *.axiom under .axiom/dev/contracts/, sorted
 	ContractSources []File // every *.axiom under contracts/ (the backend's published contract sources), sorted
 	Lock            *File  // .axiom/ui.lock, nil when missing
+	// Skipped lists, sorted by path, the files with an input's name that
+	// were not read: symlinks leading outside the root or to no regular
+	// file, FIFOs and other non-regular files, and names the protocol
+	// cannot address.
+	Skipped []Skipped
 }
 
 // Load reads the project at root with the default limits. See LoadWith.
@@ -132,8 +138,9 @@ func Load(root string) (*Inputs, error) {
 // separately), as are node_modules, dist and build. Symlinked directories
 // are never followed, including any of .axiom, .axiom/dev and
 // .axiom/dev/contracts. A symlinked file is read only when its target is a
-// regular file inside the root; other symlinks and non-regular files are
-// ignored.
+// regular file inside the root. Other symlinks, non-regular files and
+// names the protocol cannot address (fsutil.ValidRelPath) are not read and
+// are listed in Inputs.Skipped when they have an input's name.
 //
 // Sizes are checked with Stat before anything is read, in this order:
 // file_too_large (any file) and too_many_modules as the walk meets them,
@@ -147,8 +154,14 @@ func LoadWith(root string, lim Limits) (*Inputs, error) {
 
 // LoadCached is LoadWith that takes the bytes and digest of a file from c
 // when its size and modification time are what c saw, so that capturing an
-// unchanged project costs a walk and a Stat per file instead of reading and
-// hashing it all. A nil c reads everything.
+// unchanged project costs a walk, an open and an fstat per file instead of
+// reading and hashing it all. A nil c reads everything.
+//
+// Every directory and file is opened through a handle on the root that the
+// kernel confines (fsutil.Root), and a file is read only when it is a
+// regular file once opened, so a file or directory swapped for a symlink
+// leading outside, or for a FIFO, while the project loads is never read
+// and never blocks the load.
 func LoadCached(root string, lim Limits, c *Cache) (*Inputs, error) {
 	lim = lim.withDefaults()
 	abs, err := filepath.Abs(root)
@@ -166,25 +179,29 @@ func LoadCached(root string, lim Limits, c *Cache) (*Inputs, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("load %s: not a directory", root)
 	}
+	r, err := fsutil.OpenRoot(realRoot)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", root, err)
+	}
+	defer r.Close()
 
-	w := &walker{root: realRoot, lim: lim, cache: c}
-	if err := w.walk(realRoot, w.addTreeFile); err != nil {
+	w := &walker{root: realRoot, fs: r, lim: lim, cache: c}
+	if err := w.walk(".", w.addTreeFile); err != nil {
 		return nil, err
 	}
-	if dir, ok := w.realDir(lock.ContractDir); ok {
-		if err := w.walk(dir, w.addContract); err != nil {
+	if w.realDir(lock.ContractDir) {
+		if err := w.walk(lock.ContractDir, w.addContract); err != nil {
 			return nil, err
 		}
 	}
-	if _, ok := w.realDir(filepath.Dir(lock.Path)); ok {
-		abs := filepath.Join(realRoot, filepath.FromSlash(lock.Path))
-		fi, err := os.Lstat(abs)
+	if w.realDir(path.Dir(lock.Path)) {
+		fi, err := r.Lstat(lock.Path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
 			return nil, fmt.Errorf("load %s: %w", lock.Path, err)
 		default:
-			if err := w.addFile(&w.lock, lock.Path, abs, fi); err != nil {
+			if err := w.addFile(&w.lock, lock.Path, fi); err != nil {
 				return nil, err
 			}
 		}
@@ -215,23 +232,44 @@ var kindNames = [...]string{"source", "contract", "contract_source", "lock"}
 
 // pending is a file selected by the walk but not read yet.
 type pending struct {
-	rel  string    // project-relative path
-	abs  string    // what to open: the file itself or its resolved symlink target
-	size int64     // from Stat, before reading
-	mod  time.Time // modification time, from Stat
-	data []byte    // filled by read
-	sha  string    // filled by read when the cache knew the file
+	rel     string    // project-relative path
+	size    int64     // from Stat, before reading
+	mod     time.Time // modification time, from Stat
+	data    []byte    // filled by read
+	sha     string    // filled by read when the cache knew the file
+	skipped string    // set by read when the file is no longer a readable regular file inside the root
 }
 
 type walker struct {
 	root            string
+	fs              *fsutil.Root
 	lim             Limits
 	cache           *Cache
 	sources         []pending
 	contracts       []pending
 	contractSources []pending
 	lock            []pending // zero or one
+	skipped         []Skipped
 }
+
+// Skipped is a file the load found with an input's name but did not read.
+type Skipped struct {
+	Path   string // as found; it may not be a valid relative path
+	Reason string // one of the Skip* constants
+	Detail string // for people
+}
+
+// Skipped reasons.
+const (
+	// SkipOutside is a symlink that leads outside the project root.
+	SkipOutside = "outside_root"
+	// SkipNotRegular is a FIFO, socket, device or directory, or a
+	// symlink to one, or a dangling symlink.
+	SkipNotRegular = "not_regular"
+	// SkipBadName is a name the protocol cannot address: a control
+	// character, a backslash or invalid UTF-8.
+	SkipBadName = "invalid_name"
+)
 
 // skipDir reports whether the walk must not descend into a directory with
 // this name: hidden directories (VCS, editor and tool state) and the usual
@@ -244,80 +282,108 @@ func skipDir(name string) bool {
 	return strings.HasPrefix(name, ".")
 }
 
-// walk visits the regular files and symlinks under dir (lexically ordered,
-// so results and the first limit hit are deterministic) and hands each to
-// add with its project-relative path.
-func (w *walker) walk(dir string, add func(rel, abs string, d fs.DirEntry) error) error {
-	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return fmt.Errorf("load: %w", err)
+// walk visits the regular files and symlinks under the project directory
+// dir (in lexical order, so results and the first limit hit are
+// deterministic) and hands each to add with its project-relative path.
+// Symlinked directories are not descended into; directories are opened
+// through the confined root and without blocking, so a directory swapped
+// for a symlink or a FIFO after it was listed is at worst another
+// directory inside the root, or skipped.
+func (w *walker) walk(dir string, add func(rel string, d fs.DirEntry) error) error {
+	f, err := w.fs.OpenDir(dir)
+	if err != nil {
+		if dir != "." && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, fsutil.ErrEscape) || errors.Is(err, fsutil.ErrNotDir)) {
+			return nil // replaced or removed during the walk
+		}
+		return fmt.Errorf("load: %w", err)
+	}
+	list, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil {
+		return fmt.Errorf("load %s: %w", dir, err)
+	}
+	slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	for _, d := range list {
+		rel := d.Name()
+		if dir != "." {
+			rel = dir + "/" + rel
 		}
 		if d.IsDir() {
-			if p != dir && skipDir(d.Name()) {
-				return filepath.SkipDir
+			if skipDir(d.Name()) {
+				continue
 			}
-			return nil
+			if err := w.walk(rel, add); err != nil {
+				return err
+			}
+			continue
 		}
-		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
-			return nil // sockets, pipes, devices: never inputs
+		if err := add(rel, d); err != nil {
+			return err
 		}
-		rel, err := filepath.Rel(w.root, p)
-		if err != nil {
-			return fmt.Errorf("load: %w", err)
-		}
-		return add(filepath.ToSlash(rel), p, d)
-	})
+	}
+	return nil
 }
 
-func (w *walker) addTreeFile(rel, abs string, d fs.DirEntry) error {
+func (w *walker) addTreeFile(rel string, d fs.DirEntry) error {
 	switch {
 	case strings.HasSuffix(rel, ".acore"):
-		return w.addEntry(&w.sources, rel, abs, d)
+		return w.addEntry(&w.sources, rel, d)
 	case strings.HasPrefix(rel, ContractSourceDir+"/") && strings.HasSuffix(rel, ".axiom"):
-		return w.addEntry(&w.contractSources, rel, abs, d)
+		return w.addEntry(&w.contractSources, rel, d)
 	}
 	return nil
 }
 
-func (w *walker) addContract(rel, abs string, d fs.DirEntry) error {
+func (w *walker) addContract(rel string, d fs.DirEntry) error {
 	if strings.HasSuffix(rel, ".axiom") {
-		return w.addEntry(&w.contracts, rel, abs, d)
+		return w.addEntry(&w.contracts, rel, d)
 	}
 	return nil
 }
 
-func (w *walker) addEntry(list *[]pending, rel, abs string, d fs.DirEntry) error {
-	fi, err := d.Info()
+func (w *walker) addEntry(list *[]pending, rel string, _ fs.DirEntry) error {
+	// Through the root, not d.Info, which names the file by its full
+	// path.
+	fi, err := w.fs.Lstat(rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // removed during the walk
 	}
 	if err != nil {
 		return fmt.Errorf("load %s: %w", rel, err)
 	}
-	return w.addFile(list, rel, abs, fi)
+	return w.addFile(list, rel, fi)
 }
 
-// addFile applies the symlink rule and the per-file and count bounds to one
-// candidate file (fi from Lstat) and queues it for reading.
-func (w *walker) addFile(list *[]pending, rel, abs string, fi fs.FileInfo) error {
-	if fi.Mode()&fs.ModeSymlink != 0 {
-		target, err := filepath.EvalSymlinks(abs)
-		if err != nil {
-			return nil // dangling or looping: nothing to read
-		}
-		tfi, err := os.Stat(target)
-		if err != nil || !tfi.Mode().IsRegular() || !within(w.root, target) {
-			return nil // a directory, or outside the root
-		}
-		abs, fi = target, tfi
-	}
-	if !fi.Mode().IsRegular() {
+func (w *walker) skip(rel, reason, detail string) {
+	w.skipped = append(w.skipped, Skipped{Path: rel, Reason: reason, Detail: detail})
+}
+
+// addFile applies the name rule, the symlink rule and the per-file and
+// count bounds to one candidate file (fi from Lstat) and queues it for
+// reading.
+func (w *walker) addFile(list *[]pending, rel string, fi fs.FileInfo) error {
+	if err := fsutil.ValidRelPath(rel); err != nil {
+		// Such a name cannot be reported or addressed in the protocol:
+		// the file is listed as skipped, and the rest of the project
+		// loads.
+		w.skip(rel, SkipBadName, err.Error())
 		return nil
 	}
-	if err := fsutil.ValidRelPath(rel); err != nil {
-		// Such a name cannot be reported or addressed in the protocol;
-		// refusing is better than silently dropping a source.
-		return fmt.Errorf("load: unsupported file name: %w", err)
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		tfi, err := w.fs.Stat(rel)
+		switch {
+		case errors.Is(err, fsutil.ErrEscape):
+			w.skip(rel, SkipOutside, rel+" is a symlink that points outside the project root")
+			return nil
+		case err != nil:
+			w.skip(rel, SkipNotRegular, rel+" is a symlink that leads nowhere readable: "+err.Error())
+			return nil
+		}
+		fi = tfi
+	}
+	if !fi.Mode().IsRegular() {
+		w.skip(rel, SkipNotRegular, rel+" is not a regular file")
+		return nil
 	}
 	if fi.Size() > w.lim.SourceFileBytes {
 		return &LimitError{Reason: ReasonFileTooLarge, Path: rel, Limit: w.lim.SourceFileBytes, Got: fi.Size()}
@@ -325,22 +391,22 @@ func (w *walker) addFile(list *[]pending, rel, abs string, fi fs.FileInfo) error
 	if list == &w.sources && len(w.sources) >= w.lim.SourceFiles {
 		return &LimitError{Reason: ReasonTooManyModules, Path: rel, Limit: int64(w.lim.SourceFiles), Got: int64(len(w.sources) + 1)}
 	}
-	*list = append(*list, pending{rel: rel, abs: abs, size: fi.Size(), mod: fi.ModTime()})
+	*list = append(*list, pending{rel: rel, size: fi.Size(), mod: fi.ModTime()})
 	return nil
 }
 
-// realDir returns the absolute path of the project directory rel if it and
-// every directory on the way to it is a real directory, not a symlink.
-func (w *walker) realDir(rel string) (string, bool) {
-	cur := w.root
-	for _, seg := range strings.Split(filepath.ToSlash(rel), "/") {
-		cur = filepath.Join(cur, seg)
-		fi, err := os.Lstat(cur)
+// realDir reports whether the project directory rel and every directory
+// on the way to it is a real directory, not a symlink.
+func (w *walker) realDir(rel string) bool {
+	cur := ""
+	for _, seg := range strings.Split(rel, "/") {
+		cur = path.Join(cur, seg)
+		fi, err := w.fs.Lstat(cur)
 		if err != nil || !fi.IsDir() {
-			return "", false
+			return false
 		}
 	}
-	return cur, true
+	return true
 }
 
 // checkTotals applies the aggregate bounds, measuring each file with size.
@@ -369,10 +435,6 @@ func (w *walker) read() (*Inputs, error) {
 	var todo []*pending
 	for _, list := range [][]pending{w.sources, w.contracts, w.contractSources, w.lock} {
 		for i := range list {
-			if data, sha, ok := w.cache.lookup(list[i]); ok {
-				list[i].data, list[i].sha = data, sha
-				continue
-			}
 			todo = append(todo, &list[i])
 		}
 	}
@@ -388,15 +450,7 @@ func (w *walker) read() (*Inputs, error) {
 				if k >= len(todo) {
 					return
 				}
-				p := todo[k]
-				data, err := w.readFile(*p)
-				if err != nil {
-					errs[k] = err
-					continue
-				}
-				sum := sha256.Sum256(data)
-				p.data, p.sha = data, hex.EncodeToString(sum[:])
-				w.cache.store(p)
+				errs[k] = w.readFile(todo[k])
 			}
 		})
 	}
@@ -411,68 +465,74 @@ func (w *walker) read() (*Inputs, error) {
 	}
 	in := &Inputs{
 		Root:            w.root,
-		Sources:         files(w.sources),
-		Contracts:       files(w.contracts),
-		ContractSources: files(w.contractSources),
+		Sources:         w.files(w.sources),
+		Contracts:       w.files(w.contracts),
+		ContractSources: w.files(w.contractSources),
 	}
-	if len(w.lock) == 1 {
-		in.Lock = &files(w.lock)[0]
+	if l := w.files(w.lock); len(l) == 1 {
+		in.Lock = &l[0]
 	}
+	in.Skipped = w.skipped
+	slices.SortFunc(in.Skipped, func(a, b Skipped) int { return strings.Compare(a.Path, b.Path) })
 	return in, nil
 }
 
-// readFile reads one file, never more than the per-file bound plus one byte.
-func (w *walker) readFile(p pending) ([]byte, error) {
-	f, err := os.Open(p.abs)
-	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", p.rel, err)
+// readFile opens one queued file through the confined root and reads it,
+// never more than the per-file bound plus one byte, unless the cache holds
+// its content. A file that is no longer a regular file inside the root
+// when opened (it was swapped for a symlink leading outside, a FIFO or a
+// directory, or removed) is marked skipped instead.
+func (w *walker) readFile(p *pending) error {
+	f, fi, err := w.fs.OpenRegular(p.rel)
+	switch {
+	case errors.Is(err, fsutil.ErrEscape):
+		p.skipped, p.data = SkipOutside, nil
+		return nil
+	case errors.Is(err, fsutil.ErrNotRegular), errors.Is(err, fs.ErrNotExist):
+		p.skipped, p.data = SkipNotRegular, nil
+		return nil
+	case err != nil:
+		return fmt.Errorf("load %s: %w", p.rel, err)
 	}
 	defer f.Close()
-	// Sized from the Stat, with room to see the end of the file (or that
-	// it grew) without growing the buffer.
-	data := make([]byte, 0, min(p.size, w.lim.SourceFileBytes)+512)
-	r := io.LimitReader(f, w.lim.SourceFileBytes+1)
-	for {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-		n, err := r.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("load %s: %w", p.rel, err)
-		}
+	p.size, p.mod = fi.Size(), fi.ModTime()
+	if data, sha, ok := w.cache.lookup(*p); ok {
+		p.data, p.sha = data, sha
+		return nil
+	}
+	if fi.Size() > w.lim.SourceFileBytes {
+		return &LimitError{Reason: ReasonFileTooLarge, Path: p.rel, Limit: w.lim.SourceFileBytes, Got: fi.Size()}
+	}
+	data, err := fsutil.ReadAll(io.LimitReader(f, w.lim.SourceFileBytes+1), min(fi.Size(), w.lim.SourceFileBytes))
+	if err != nil {
+		return fmt.Errorf("load %s: %w", p.rel, err)
 	}
 	if int64(len(data)) > w.lim.SourceFileBytes {
 		// The file grew after it was measured.
-		fi, err := f.Stat()
 		got := int64(len(data))
-		if err == nil && fi.Size() > got {
+		if fi, err := f.Stat(); err == nil && fi.Size() > got {
 			got = fi.Size()
 		}
-		return nil, &LimitError{Reason: ReasonFileTooLarge, Path: p.rel, Limit: w.lim.SourceFileBytes, Got: got}
+		return &LimitError{Reason: ReasonFileTooLarge, Path: p.rel, Limit: w.lim.SourceFileBytes, Got: got}
 	}
-	return data, nil
+	sum := sha256.Sum256(data)
+	p.data, p.sha = data, hex.EncodeToString(sum[:])
+	w.cache.store(p)
+	return nil
 }
 
-// files converts queued files to Files, keeping their order.
-func files(ps []pending) []File {
-	out := make([]File, len(ps))
-	for i, p := range ps {
-		if p.sha == "" {
-			sum := sha256.Sum256(p.data)
-			p.sha = hex.EncodeToString(sum[:])
+// files converts queued files to Files, keeping their order; the ones
+// read found swapped are listed as skipped instead.
+func (w *walker) files(ps []pending) []File {
+	out := make([]File, 0, len(ps))
+	for _, p := range ps {
+		if p.skipped != "" {
+			w.skip(p.rel, p.skipped, p.rel+" changed into something that is not a regular file inside the project root while it was read")
+			continue
 		}
-		out[i] = File{Path: p.rel, Data: p.data, SHA256: p.sha}
+		out = append(out, File{Path: p.rel, Data: p.data, SHA256: p.sha})
 	}
 	return out
-}
-
-// within reports whether p is root or below it (both clean and absolute).
-func within(root, p string) bool {
-	return p == root || strings.HasPrefix(p, strings.TrimSuffix(root, string(filepath.Separator))+string(filepath.Separator))
 }
 
 // Fingerprint returns the content id of the inputs: the lowercase hex

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -334,25 +333,21 @@ func (l *Lock) Contract(id string) (Contract, bool) {
 // Read reads and parses root/.axiom/ui.lock, returning the lock and its
 // bytes. The bytes are returned whenever the file could be read, even if
 // parsing failed, so callers can digest or report it. A missing lock gives
-// an error wrapping os.ErrNotExist. The path is resolved with
-// fsutil.Resolve, so a lock symlinked outside the root is refused.
+// an error wrapping os.ErrNotExist. The lock is opened through a handle
+// on the root the kernel confines (fsutil.Root), without blocking, and
+// only a regular file is read: a lock symlinked outside the root, or
+// swapped for a FIFO, is refused.
 func Read(root string) (*Lock, []byte, error) {
-	p, err := fsutil.Resolve(root, Path)
+	r, err := fsutil.OpenRoot(root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read %s: %w", Path, err)
 	}
-	f, err := os.Open(p)
+	defer r.Close()
+	f, fi, err := r.OpenRegular(Path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read %s: %w", Path, err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", Path, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("read %s: not a regular file", Path)
-	}
 	if fi.Size() > maxBytes {
 		return nil, nil, fmt.Errorf("read %s: %d bytes, larger than %d", Path, fi.Size(), maxBytes)
 	}
@@ -377,9 +372,10 @@ func Write(root string, l *Lock) error {
 	if err := l.Validate(); err != nil {
 		return err
 	}
-	p, err := fsutil.Resolve(root, Path)
+	r, err := fsutil.OpenRoot(root)
 	if err != nil {
 		return fmt.Errorf("write %s: %w", Path, err)
 	}
-	return fsutil.WriteFileAtomic(p, l.Marshal(), 0o644)
+	defer r.Close()
+	return r.WriteFileAtomic(Path, l.Marshal(), 0o644)
 }

@@ -81,6 +81,14 @@ func Run(root string) (*Report, error) {
 	if len(bad) > 0 {
 		return nil, &ContractError{Diagnostics: bad}
 	}
+	// Every write and removal goes through a handle on the root the
+	// kernel confines: a folder swapped for a symlink leading outside is
+	// refused, never written through.
+	proj, err := fsutil.OpenRoot(in.Root)
+	if err != nil {
+		return rep, err
+	}
+	defer proj.Close()
 	ids := make([]string, 0, len(sources))
 	for id := range sources {
 		ids = append(ids, id)
@@ -92,11 +100,7 @@ func Run(root string) (*Report, error) {
 			continue
 		}
 		rel := lock.ArtifactPath(id)
-		abs, err := fsutil.Resolve(in.Root, rel)
-		if err != nil {
-			return rep, err
-		}
-		if err := fsutil.WriteFileAtomic(abs, data, 0o644); err != nil {
+		if err := proj.WriteFileAtomic(rel, data, 0o644); err != nil {
 			return rep, err
 		}
 		artifacts[id] = data
@@ -111,11 +115,7 @@ func Run(root string) (*Report, error) {
 				continue
 			}
 			rel := lock.ArtifactPath(id)
-			abs, err := fsutil.Resolve(in.Root, rel)
-			if err != nil {
-				return rep, err
-			}
-			if err := os.Remove(abs); err != nil {
+			if err := proj.Remove(rel); err != nil {
 				return rep, err
 			}
 			delete(artifacts, id)

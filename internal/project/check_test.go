@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,11 +39,28 @@ func TestCheck(t *testing.T) {
 					wantIdx = i
 					continue
 				}
-				p := filepath.Join(dir, filepath.FromSlash(f.Name))
+				name, link := f.Name, ""
+				// "symlink:<name>" makes <name> a symlink to the file's
+				// first line ($OUTSIDE: a directory outside the root);
+				// "quoted:<Go string>" names a file no txtar name can.
+				if n, ok := strings.CutPrefix(name, "symlink:"); ok {
+					name, link = n, strings.ReplaceAll(strings.TrimSpace(string(f.Data)), "$OUTSIDE", outsideDir(t))
+				}
+				if n, ok := strings.CutPrefix(name, "quoted:"); ok {
+					if name, err = strconv.Unquote(n); err != nil {
+						t.Fatal(err)
+					}
+				}
+				p := filepath.Join(dir, filepath.FromSlash(name))
 				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+				if link != "" {
+					err = os.Symlink(link, p)
+				} else {
+					err = os.WriteFile(p, f.Data, 0o644)
+				}
+				if err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -75,6 +93,18 @@ func TestCheck(t *testing.T) {
 			}
 		})
 	}
+}
+
+// outsideDir is a directory outside the test project holding main.acore
+// and page.acore, both valid sources.
+func outsideDir(t *testing.T) string {
+	dir := t.TempDir()
+	for _, name := range []string{"main.acore", "page.acore"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("app A {}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 func render(p *project.Project) string {

@@ -167,6 +167,9 @@ func sameFiles(a, b []load.File) bool {
 func parse(in *load.Inputs, fresh, headers map[string]*syntax.File) (*Project, *check.Input) {
 	p := &Project{Inputs: in}
 	ci := &check.Input{Root: in.Root, ContractSHA: map[string]string{}}
+	for _, s := range in.Skipped {
+		ci.NotRead = append(ci.NotRead, check.NotRead{Path: s.Path, Detail: s.Detail})
+	}
 	p.headers = parseAll(in.Sources, func(f load.File) *syntax.File {
 		if t := fresh[f.Path]; t != nil {
 			return t

@@ -28,8 +28,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -163,10 +165,20 @@ func (e *Entry) Receipt(outcome, resultSnapshot string) *Receipt {
 
 // MismatchError says which files did not have the content an apply
 // expected; nothing was written.
-type MismatchError struct{ Paths []string }
+type MismatchError struct {
+	Paths []string
+	// Kept names the files (beside the ones changed) that hold an
+	// external edit an apply displaced and could not put back in place,
+	// because the file changed once more in that instant.
+	Kept []string
+}
 
 func (e *MismatchError) Error() string {
-	return "files changed on disk: " + strings.Join(e.Paths, ", ")
+	msg := "files changed on disk: " + strings.Join(e.Paths, ", ")
+	if len(e.Kept) > 0 {
+		msg += "; an edit made while the apply replaced them is kept in " + strings.Join(e.Kept, ", ")
+	}
+	return msg
 }
 
 // UnknownError is an apply that failed while writing and could not be
@@ -231,14 +243,15 @@ func (p *Publisher) lock(ctx context.Context, wait bool) (func(), error) {
 		<-p.sem
 		return nil, err
 	}
-	path, err := p.path(lockFile)
+	r, err := p.open()
 	if err != nil {
 		return fail(err)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	defer r.Close()
+	if err := r.MkdirAll(StateDir, 0o755); err != nil {
 		return fail(err)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := r.OpenFile(lockFile, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fail(err)
 	}
@@ -269,16 +282,55 @@ func (p *Publisher) lock(ctx context.Context, wait bool) (func(), error) {
 	}, nil
 }
 
-func (p *Publisher) path(rel string) (string, error) { return fsutil.Resolve(p.root, rel) }
+// open opens the project root. Every file and directory the publisher
+// touches is reached through this handle, which the kernel confines to
+// the root: a directory swapped for a symlink leading outside while an
+// apply runs fails the access instead of redirecting it.
+func (p *Publisher) open() (*fsutil.Root, error) { return fsutil.OpenRoot(p.root) }
+
+// target is the project file rel after the symlinks inside the root on
+// its way: an apply writes the file a symlinked source designates, as the
+// loader reads it. A path leading outside the root wraps fsutil.ErrEscape.
+// The lookup only chooses which file inside the root to write; every
+// access after it goes through the confined root.
+func (p *Publisher) target(rel string) (string, error) {
+	abs, err := fsutil.Resolve(p.root, rel)
+	if err != nil {
+		return "", err
+	}
+	realRoot, err := filepath.EvalSymlinks(p.root)
+	if err != nil {
+		return "", err
+	}
+	t, err := filepath.Rel(realRoot, abs)
+	if err != nil {
+		return "", err
+	}
+	t = filepath.ToSlash(t)
+	if err := fsutil.ValidRelPath(t); err != nil {
+		return "", fmt.Errorf("%s: %w", rel, fsutil.ErrEscape)
+	}
+	return t, nil
+}
 
 // Digest returns the SHA-256 of the project file rel, nil when it does not
-// exist.
+// exist. Something other than a regular file there wraps
+// fsutil.ErrNotRegular.
 func (p *Publisher) Digest(rel string) (*string, error) {
-	abs, err := p.path(rel)
+	r, err := p.open()
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(abs)
+	defer r.Close()
+	return p.digest(r, rel)
+}
+
+func (p *Publisher) digest(r *fsutil.Root, rel string) (*string, error) {
+	t, err := p.target(rel)
+	if err != nil {
+		return nil, err
+	}
+	data, err := r.ReadFile(t)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -301,11 +353,21 @@ func same(a, b *string) bool {
 	return *a == *b
 }
 
-// Check lists the files whose content on disk is not their Before.
+// Check lists the files whose content on disk is not their Before; a
+// file that is no longer a regular file is listed too.
 func (p *Publisher) Check(files []File) ([]string, error) {
+	r, err := p.open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
 	var bad []string
 	for _, f := range files {
-		cur, err := p.Digest(f.Path)
+		cur, err := p.digest(r, f.Path)
+		if errors.Is(err, fsutil.ErrNotRegular) {
+			bad = append(bad, f.Path)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -329,8 +391,10 @@ func randomID(prefix string) string {
 // called with the entry (its ids set, nothing written yet) just before the
 // first write; when it returns false nothing is written and the error is
 // ErrAbandoned. A failure before any file was replaced, or one rolled
-// back, returns a nil entry: nothing was written. A failure that could not
-// be rolled back is an *UnknownError.
+// back, returns a nil entry: nothing was written. A file found changed by
+// another process, before its replacement or right after it, is a
+// *MismatchError once the files already replaced are rolled back. A
+// failure that could not be rolled back is an *UnknownError.
 func (p *Publisher) Apply(plan Plan, start func(*Entry) bool) (*Entry, error) {
 	if err := Fail("before_journal"); err != nil {
 		return nil, err
@@ -345,69 +409,89 @@ func (p *Publisher) Apply(plan Plan, start func(*Entry) bool) (*Entry, error) {
 	if start != nil && !start(e) {
 		return nil, ErrAbandoned
 	}
-	dir, err := p.path(JournalDir + "/" + e.ID)
+	r, err := p.open()
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	defer r.Close()
+	dir := JournalDir + "/" + e.ID
+	if err := r.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
 	discard := func(err error) (*Entry, error) {
-		os.RemoveAll(dir)
+		r.RemoveAll(dir)
 		return nil, err
 	}
 	for i, f := range plan.Files {
-		if f.Before != nil {
-			abs, err := p.path(f.Path)
-			if err != nil {
-				return discard(err)
-			}
-			data, err := os.ReadFile(abs)
-			if err != nil || !same(sum(data), f.Before) {
+		t, err := p.target(f.Path)
+		if err != nil {
+			return discard(err)
+		}
+		if f.Before == nil {
+			if _, err := r.Lstat(t); !errors.Is(err, fs.ErrNotExist) {
 				return discard(&MismatchError{Paths: []string{f.Path}})
 			}
-			if fi, err := os.Stat(abs); err == nil {
-				e.Files[i].Mode = fi.Mode().Perm()
-			}
-			if err := writeSynced(filepath.Join(dir, backupName(i)), data, 0o600); err != nil {
-				return discard(err)
-			}
-		} else if cur, err := p.Digest(f.Path); err != nil || cur != nil {
+			continue
+		}
+		h, fi, err := r.OpenRegular(t)
+		if errors.Is(err, fsutil.ErrEscape) {
+			return discard(err)
+		}
+		if err != nil {
 			return discard(&MismatchError{Paths: []string{f.Path}})
+		}
+		data, err := fsutil.ReadAll(h, fi.Size())
+		h.Close()
+		if err != nil || !same(sum(data), f.Before) {
+			return discard(&MismatchError{Paths: []string{f.Path}})
+		}
+		e.Files[i].Mode = fi.Mode().Perm()
+		if err := r.CreateSynced(dir+"/"+backupName(i), data, 0o600, true); err != nil {
+			return discard(err)
 		}
 	}
 	if err := Fail("after_backups"); err != nil {
 		return discard(err)
 	}
-	if err := p.writeEntry(e); err != nil {
+	if err := writeEntry(r, e); err != nil {
 		return discard(err)
 	}
-	if err := fsutil.SyncDir(filepath.Dir(dir)); err != nil {
+	if err := r.Sync(JournalDir); err != nil {
 		return discard(err)
 	}
+	all := len(plan.Files)
 	if err := Fail("after_journal"); err != nil {
-		return p.abort(e, err)
+		return p.abort(e, err, all)
 	}
 	for i, f := range plan.Files {
-		if err := p.replace(e, i, f.Content, f.After == nil); err != nil {
-			return p.abort(e, err)
+		if err := p.replace(r, e, i, f.Content, f.After == nil); err != nil {
+			// A file found changed was not replaced, or was put back:
+			// only the files before it are rolled back.
+			var mismatch *MismatchError
+			if errors.As(err, &mismatch) {
+				return p.abort(e, err, i)
+			}
+			return p.abort(e, err, i+1)
 		}
 	}
 	if err := Fail("after_files"); err != nil {
-		return p.abort(e, err)
+		return p.abort(e, err, all)
 	}
 	e.State = Committed
-	if err := p.writeEntry(e); err != nil {
+	if err := writeEntry(r, e); err != nil {
 		e.State = Pending
-		return p.abort(e, err)
+		return p.abort(e, err, all)
 	}
 	_ = Fail("after_commit") // an injected error here changes nothing: the apply is committed
 	return e, nil
 }
 
-// abort rolls back an apply that failed while writing.
-func (p *Publisher) abort(e *Entry, cause error) (*Entry, error) {
-	state, stuck, err := p.Rollback(e)
+// abort rolls back an apply that failed while writing, considering its
+// first n files: the ones it may have replaced. A MismatchError (an
+// external write found while replacing) is returned as it is once the
+// rollback succeeds: nothing of the apply is left.
+func (p *Publisher) abort(e *Entry, cause error, n int) (*Entry, error) {
+	state, stuck, err := p.settle(e, false, n)
 	if err == nil && state == RolledBack {
 		return nil, cause
 	}
@@ -419,98 +503,260 @@ func (p *Publisher) abort(e *Entry, cause error) (*Entry, error) {
 
 func backupName(i int) string { return fmt.Sprintf("%d.bak", i) }
 
-func (p *Publisher) entryPath(id string) (string, error) {
-	return p.path(JournalDir + "/" + id + "/entry.json")
-}
-
-func (p *Publisher) writeEntry(e *Entry) error {
+func writeEntry(r *fsutil.Root, e *Entry) error {
 	b, err := json.Marshal(e)
 	if err != nil {
 		return err
 	}
-	path, err := p.entryPath(e.ID)
-	if err != nil {
-		return err
-	}
-	return fsutil.WriteFileAtomic(path, b, 0o600)
+	return r.WriteFileAtomic(JournalDir+"/"+e.ID+"/entry.json", b, 0o600)
 }
 
-// tempName is the temp file of one apply beside a project file; it is
-// known, so Reconcile can remove one a kill left.
-func tempName(abs, journal string) string {
-	return filepath.Join(filepath.Dir(abs), "."+filepath.Base(abs)+"."+journal+".tmp")
+// tempName is the temp file of one apply beside the file named base; it
+// is known, so Reconcile can remove one a kill left.
+func tempName(base, journal string) string { return "." + base + "." + journal + ".tmp" }
+
+// asideName is the hard link that keeps the file an apply replaces where
+// exchange is not available, until it is verified.
+func asideName(base, journal string) string { return "." + base + "." + journal + ".old" }
+
+// keptName is where an apply that could neither keep nor undo its
+// replacement of base leaves the file it replaced, so that an external
+// edit in it is not lost: Reconcile never removes it.
+func keptName(base, journal string) string { return "." + base + "." + journal + ".replaced" }
+
+// splitRel splits a project path into its directory ("." for the root)
+// and its last segment.
+func splitRel(rel string) (dir, base string) {
+	dir, base = path.Split(rel)
+	if dir == "" {
+		return ".", base
+	}
+	return strings.TrimSuffix(dir, "/"), base
 }
 
 // replace writes file i of e: content, or removes it.
-func (p *Publisher) replace(e *Entry, i int, content []byte, remove bool) error {
+func (p *Publisher) replace(r *fsutil.Root, e *Entry, i int, content []byte, remove bool) error {
 	f := e.Files[i]
 	n := i + 1
-	abs, err := p.path(f.Path)
+	t, err := p.target(f.Path)
 	if err != nil {
 		return err
 	}
 	tempPoint, renamedPoint := fmt.Sprintf("file_%d_temp", n), fmt.Sprintf("file_%d_renamed", n)
-	if remove {
-		if err := Fail(tempPoint); err != nil {
+	dirRel, base := splitRel(t)
+	if f.Before == nil {
+		// Only a created file may need its directory created: the
+		// directory of a file that had base content must still be there.
+		if err := r.MkdirAll(dirRel, 0o755); err != nil {
 			return err
 		}
-		if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		if err := Fail(renamedPoint); err != nil {
-			return err
-		}
-		if err := fsutil.SyncDir(filepath.Dir(abs)); err != nil {
-			return err
-		}
-	} else if err := writeAtomic(abs, tempName(abs, e.ID), content, f.Mode, tempPoint, renamedPoint); err != nil {
+	}
+	// The directory is opened once: the temp file, the check, the rename
+	// and the sync all go through this descriptor, so swapping the
+	// directory for a symlink meanwhile cannot move any of them.
+	dir, err := r.Dir(dirRel)
+	if err != nil {
 		return err
 	}
-	return Fail(fmt.Sprintf("after_file_%d", n))
-}
-
-// writeAtomic replaces abs with data through the temp file tmp: write,
-// fsync, rename, fsync of the directory, passing the failpoints named.
-func writeAtomic(abs, tmp string, data []byte, mode fs.FileMode, tempPoint, renamedPoint string) error {
-	dir := filepath.Dir(abs)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	if err := writeSynced(tmp, data, mode); err != nil {
-		os.Remove(tmp)
-		return err
+	defer dir.Close()
+	tmp := tempName(base, e.ID)
+	if !remove {
+		dir.Remove(tmp)
+		if err := dir.CreateSynced(tmp, content, f.Mode, true); err != nil {
+			dir.Remove(tmp)
+			return err
+		}
 	}
 	if err := Fail(tempPoint); err != nil {
-		os.Remove(tmp)
+		if !remove {
+			dir.Remove(tmp)
+		}
 		return err
 	}
-	if err := os.Rename(tmp, abs); err != nil {
-		os.Remove(tmp)
+	if err := publishFile(dir, base, tmp, e.ID, f, remove); err != nil {
 		return err
 	}
 	if err := Fail(renamedPoint); err != nil {
 		return err
 	}
-	return fsutil.SyncDir(dir)
-}
-
-// writeSynced creates path with data and mode and fsyncs it.
-func writeSynced(path string, data []byte, mode fs.FileMode) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
-	if err != nil {
+	if err := dir.Sync("."); err != nil {
 		return err
 	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(mode) // not filtered by the umask
+	return Fail(fmt.Sprintf("after_file_%d", n))
+}
+
+// publishFile puts the temp file tmp in place of base (or removes base)
+// in dir, so that an external edit of base is never silently lost: it is
+// either refused before anything is replaced, or found right after the
+// replacement and put back, and reported as a *MismatchError.
+//
+// Just before the rename, base is opened and held: it must still be the
+// regular file with the base content. Where the kernel allows it a read
+// lease is taken on it, which fails while anyone has the file open for
+// writing and makes anyone opening it for writing from then on wait, and
+// break the lease. The temp file is then exchanged with base
+// (renameat2 RENAME_EXCHANGE), so the file that was replaced is left
+// under the temp name. After the exchange, the replaced file must be the
+// held one, its content still the base content and the lease unbroken;
+// otherwise the exchange is undone, which puts that very file back.
+// Without exchange (other systems, some file systems) base is first hard
+// linked aside and the temp file renamed over it, and the same checks and
+// undo use the link; an editor's rename landing between the link and the
+// rename is the one edit that goes unseen. Without hard links either, the
+// held file's content is checked after the rename and written back if it
+// changed.
+func publishFile(dir *fsutil.Root, base, tmp, journal string, f File, remove bool) error {
+	mismatch := &MismatchError{Paths: []string{f.Path}}
+	if f.Before == nil {
+		// Created: a link fails when base exists, where a rename would
+		// replace a file created meanwhile.
+		err := dir.Link(tmp, base)
+		switch {
+		case err == nil:
+			dir.Remove(tmp)
+			return nil
+		case errors.Is(err, fs.ErrExist):
+			dir.Remove(tmp)
+			return mismatch
+		}
+		if _, err := dir.Lstat(base); !errors.Is(err, fs.ErrNotExist) {
+			dir.Remove(tmp)
+			return mismatch
+		}
+		return dir.Rename(tmp, base)
 	}
-	if err == nil {
-		err = f.Sync()
+	dropTemp := func() {
+		if !remove {
+			dir.Remove(tmp)
+		}
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	held, heldInfo, err := dir.OpenRegular(base)
+	if err != nil {
+		dropTemp()
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fsutil.ErrNotRegular) || errors.Is(err, fsutil.ErrEscape) {
+			return mismatch
+		}
+		return err
 	}
-	return err
+	defer held.Close()
+	release, broken, leased, err := fsutil.ReadLease(held)
+	if err != nil {
+		dropTemp()
+		return mismatch // someone is writing it right now
+	}
+	if leased {
+		defer release()
+	}
+	intact := func() bool {
+		if leased && broken() {
+			return false
+		}
+		data, err := fsutil.ReadAll(io.NewSectionReader(held, 0, 1<<62), heldInfo.Size())
+		return err == nil && same(sum(data), f.Before)
+	}
+	if !intact() {
+		dropTemp()
+		return mismatch
+	}
+
+	// aside is where the file base had ends up: the temp name after an
+	// exchange or a removal; without exchange, a hard link made just
+	// before the temp file is renamed over base ("" when the file system
+	// has no hard links: only the held descriptor keeps that file then).
+	aside := tmp
+	var ours fs.FileInfo // this apply's temp file
+	if remove {
+		err = dir.Rename(base, tmp)
+	} else if ours, err = dir.Lstat(tmp); err == nil {
+		err = exchangeFiles(dir, tmp, base)
+		if errors.Is(err, errors.ErrUnsupported) {
+			aside = asideName(base, journal)
+			dir.Remove(aside)
+			if dir.Link(base, aside) != nil {
+				aside = ""
+			}
+			err = dir.Rename(tmp, base)
+		}
+	}
+	if err != nil {
+		dropTemp()
+		if aside != tmp && aside != "" {
+			dir.Remove(aside)
+		}
+		return err
+	}
+	if aside == "" {
+		if intact() {
+			return nil
+		}
+		// The held file was written between the check and the rename:
+		// put its content back, unless base changed again since.
+		data, rerr := fsutil.ReadAll(io.NewSectionReader(held, 0, 1<<62), 0)
+		if rerr == nil && sameContent(dir, base, f.After) {
+			if rerr = dir.WriteFileAtomic(base, data, f.Mode); rerr == nil {
+				return mismatch
+			}
+		}
+		return fmt.Errorf("%s was written by another process while it was replaced, and could not be put back: %v", f.Path, rerr)
+	}
+	moved, err := dir.Lstat(aside)
+	if err == nil && os.SameFile(moved, heldInfo) && intact() {
+		return dir.Remove(aside)
+	}
+	// What was replaced is not the base file as checked: undo, provided
+	// base still holds what this apply put there. The very file is put
+	// back, so a writer that opened it meanwhile writes into base.
+	if (remove && !exists(dir, base)) || (!remove && sameContent(dir, base, f.After)) {
+		if err := undo(dir, base, tmp, aside, remove); err == nil {
+			if remove || aside != tmp {
+				return mismatch
+			}
+			// The exchange back moved to tmp what base held then: this
+			// apply's file, unless base changed once more in between.
+			if back, err := dir.Lstat(tmp); err == nil && os.SameFile(back, ours) {
+				dir.Remove(tmp)
+				return mismatch
+			}
+		}
+	}
+	// base changed again after the replacement: keep what is at the
+	// aside name, an external edit, where a rollback does not remove it.
+	kept := keptName(base, journal)
+	if err := dir.Rename(aside, kept); err != nil {
+		return fmt.Errorf("%s was written by another process while it was replaced; what it replaced is left as %s: %v", f.Path, aside, err)
+	}
+	mismatch.Kept = []string{path.Join(path.Dir(f.Path), kept)}
+	return mismatch
+}
+
+// undo puts back the file an apply replaced (at aside) or removed (at
+// tmp) in place of base.
+func undo(dir *fsutil.Root, base, tmp, aside string, remove bool) error {
+	switch {
+	case remove:
+		if err := dir.Link(tmp, base); err != nil {
+			return err
+		}
+		return dir.Remove(tmp)
+	case aside == tmp:
+		return exchangeFiles(dir, tmp, base)
+	}
+	return dir.Rename(aside, base)
+}
+
+// exchangeFiles is fsutil.Root.Exchange; tests replace it to prove the
+// publication without exchange.
+var exchangeFiles = (*fsutil.Root).Exchange
+
+func exists(dir *fsutil.Root, name string) bool {
+	_, err := dir.Lstat(name)
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
+// sameContent reports whether the file name in dir has the digest want.
+func sameContent(dir *fsutil.Root, name string, want *string) bool {
+	data, err := dir.ReadFile(name)
+	return err == nil && same(sum(data), want)
 }
 
 // Reconcile settles a pending journal from the files on disk; call it
@@ -522,21 +768,32 @@ func writeSynced(path string, data []byte, mode fs.FileMode) error {
 // any other content nothing is written and the journal stays pending;
 // stuck names those files.
 func (p *Publisher) Reconcile(e *Entry) (state string, stuck []string, err error) {
-	return p.settle(e, true)
+	return p.settle(e, true, len(e.Files))
 }
 
 // Rollback is Reconcile that never commits: files with the candidate's
 // content are restored too.
 func (p *Publisher) Rollback(e *Entry) (state string, stuck []string, err error) {
-	return p.settle(e, false)
+	return p.settle(e, false, len(e.Files))
 }
 
-func (p *Publisher) settle(e *Entry, commit bool) (state string, stuck []string, err error) {
-	p.removeTemps(e)
+// settle is Reconcile (commit) or Rollback of the first n files of e; the
+// others are not looked at.
+func (p *Publisher) settle(e *Entry, commit bool, n int) (state string, stuck []string, err error) {
+	r, err := p.open()
+	if err != nil {
+		return Pending, nil, err
+	}
+	defer r.Close()
+	p.removeTemps(r, e)
 	var restore []int
 	all := true
-	for i, f := range e.Files {
-		cur, err := p.Digest(f.Path)
+	for i, f := range e.Files[:n] {
+		cur, err := p.digest(r, f.Path)
+		if errors.Is(err, fsutil.ErrNotRegular) {
+			stuck = append(stuck, f.Path)
+			continue
+		}
 		if err != nil {
 			return Pending, nil, err
 		}
@@ -557,39 +814,37 @@ func (p *Publisher) settle(e *Entry, commit bool) (state string, stuck []string,
 	if all && commit {
 		if e.State != Committed {
 			e.State = Committed
-			if err := p.writeEntry(e); err != nil {
+			if err := writeEntry(r, e); err != nil {
 				e.State = Pending
 				return Pending, nil, err
 			}
 		}
 		return Committed, nil, nil
 	}
-	dir, err := p.path(JournalDir + "/" + e.ID)
-	if err != nil {
-		return Pending, nil, err
-	}
+	dir := JournalDir + "/" + e.ID
 	for _, i := range restore {
 		f := e.Files[i]
-		abs, err := p.path(f.Path)
+		t, err := p.target(f.Path)
 		if err != nil {
 			return Pending, nil, err
 		}
+		dirRel, _ := splitRel(t)
 		if f.Before == nil {
-			if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := r.Remove(t); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return Pending, nil, err
 			}
-			if err := fsutil.SyncDir(filepath.Dir(abs)); err != nil {
+			if err := r.Sync(dirRel); err != nil {
 				return Pending, nil, err
 			}
 		} else {
-			data, err := os.ReadFile(filepath.Join(dir, backupName(i)))
+			data, err := r.ReadFile(dir + "/" + backupName(i))
 			if err != nil {
 				return Pending, nil, fmt.Errorf("backup of %s: %w", f.Path, err)
 			}
 			if !same(sum(data), f.Before) {
 				return Pending, nil, fmt.Errorf("backup of %s does not have the base content", f.Path)
 			}
-			if err := writeAtomic(abs, tempName(abs, e.ID), data, f.Mode, "", ""); err != nil {
+			if err := r.WriteFileAtomic(t, data, f.Mode); err != nil {
 				return Pending, nil, err
 			}
 		}
@@ -598,38 +853,62 @@ func (p *Publisher) settle(e *Entry, commit bool) (state string, stuck []string,
 		}
 	}
 	e.State = RolledBack
-	return RolledBack, nil, p.Remove(e)
+	return RolledBack, nil, p.remove(r, e)
 }
 
-func (p *Publisher) removeTemps(e *Entry) {
+// removeTemps removes the temp files a killed apply of e may have left,
+// and the link to a replaced file when it has the base content (another
+// content is an external edit: it is left for a person to look at).
+func (p *Publisher) removeTemps(r *fsutil.Root, e *Entry) {
 	for _, f := range e.Files {
-		if abs, err := p.path(f.Path); err == nil {
-			os.Remove(tempName(abs, e.ID))
+		t, err := p.target(f.Path)
+		if err != nil {
+			continue
+		}
+		dirRel, base := splitRel(t)
+		for _, name := range []string{tempName(base, e.ID), asideName(base, e.ID)} {
+			rel := path.Join(dirRel, name)
+			data, err := r.ReadFile(rel)
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+			case err == nil && (same(sum(data), f.Before) || same(sum(data), f.After)):
+				r.Remove(rel)
+			default:
+				// Another content: an edit an interrupted apply
+				// displaced. It is kept for a person to look at.
+				r.Rename(rel, path.Join(dirRel, keptName(base, e.ID)))
+			}
 		}
 	}
 }
 
 // Remove deletes a settled journal and its backups.
 func (p *Publisher) Remove(e *Entry) error {
-	dir, err := p.path(JournalDir + "/" + e.ID)
+	r, err := p.open()
 	if err != nil {
 		return err
 	}
-	if err := os.RemoveAll(dir); err != nil {
+	defer r.Close()
+	return p.remove(r, e)
+}
+
+func (p *Publisher) remove(r *fsutil.Root, e *Entry) error {
+	if err := r.RemoveAll(JournalDir + "/" + e.ID); err != nil {
 		return err
 	}
-	return fsutil.SyncDir(filepath.Dir(dir))
+	return r.Sync(JournalDir)
 }
 
 // Entries returns the journals not yet removed, oldest first. A journal
 // folder without an entry (a kill before the entry was durable: no project
 // file was touched) is removed. Call it holding the lock.
 func (p *Publisher) Entries() ([]*Entry, error) {
-	dir, err := p.path(JournalDir)
+	r, err := p.open()
 	if err != nil {
 		return nil, err
 	}
-	list, err := os.ReadDir(dir)
+	defer r.Close()
+	list, err := r.ReadDir(JournalDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -641,9 +920,9 @@ func (p *Publisher) Entries() ([]*Entry, error) {
 		if !d.IsDir() || !strings.HasPrefix(d.Name(), "jrnl-") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, d.Name(), "entry.json"))
+		b, err := r.ReadFile(JournalDir + "/" + d.Name() + "/entry.json")
 		if errors.Is(err, fs.ErrNotExist) {
-			os.RemoveAll(filepath.Join(dir, d.Name()))
+			r.RemoveAll(JournalDir + "/" + d.Name())
 			continue
 		}
 		if err != nil {
@@ -659,11 +938,11 @@ func (p *Publisher) Entries() ([]*Entry, error) {
 	return out, nil
 }
 
-func (p *Publisher) receiptPath(id string) (string, error) {
+func receiptRel(id string) (string, error) {
 	if !validID(id) {
 		return "", fmt.Errorf("invalid receipt id %q", id)
 	}
-	return p.path(ReceiptDir + "/" + id + ".json")
+	return ReceiptDir + "/" + id + ".json", nil
 }
 
 func validID(id string) bool {
@@ -678,49 +957,64 @@ func validID(id string) bool {
 	return true
 }
 
-// WriteReceipt stores r under .axiom/state/receipts.
-func (p *Publisher) WriteReceipt(r *Receipt) error {
-	b, err := json.Marshal(r)
+// WriteReceipt stores rc under .axiom/state/receipts.
+func (p *Publisher) WriteReceipt(rc *Receipt) error {
+	b, err := json.Marshal(rc)
 	if err != nil {
 		return err
 	}
-	path, err := p.receiptPath(r.ReceiptID)
+	rel, err := receiptRel(rc.ReceiptID)
 	if err != nil {
 		return err
 	}
-	return fsutil.WriteFileAtomic(path, b, 0o600)
+	r, err := p.open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return r.WriteFileAtomic(rel, b, 0o600)
 }
 
 // ReadReceipt returns the stored receipt id; fs.ErrNotExist when none.
 func (p *Publisher) ReadReceipt(id string) (*Receipt, error) {
-	path, err := p.receiptPath(id)
+	r, err := p.open()
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(path)
+	defer r.Close()
+	return readReceipt(r, id)
+}
+
+func readReceipt(r *fsutil.Root, id string) (*Receipt, error) {
+	rel, err := receiptRel(id)
 	if err != nil {
 		return nil, err
 	}
-	var r Receipt
-	if err := json.Unmarshal(b, &r); err != nil {
+	b, err := r.ReadFile(rel)
+	if err != nil {
+		return nil, err
+	}
+	var rc Receipt
+	if err := json.Unmarshal(b, &rc); err != nil {
 		return nil, fmt.Errorf("receipt %s: %w", id, err)
 	}
-	return &r, nil
+	return &rc, nil
 }
 
 // Receipts calls fn with each stored receipt until it returns false.
 func (p *Publisher) Receipts(fn func(*Receipt) bool) {
-	dir, err := p.path(ReceiptDir)
+	r, err := p.open()
 	if err != nil {
 		return
 	}
-	list, _ := os.ReadDir(dir)
+	defer r.Close()
+	list, _ := r.ReadDir(ReceiptDir)
 	for _, d := range list {
 		id, ok := strings.CutSuffix(d.Name(), ".json")
 		if !ok || !strings.HasPrefix(id, "rcpt-") {
 			continue
 		}
-		if r, err := p.ReadReceipt(id); err == nil && !fn(r) {
+		if rc, err := readReceipt(r, id); err == nil && !fn(rc) {
 			return
 		}
 	}
@@ -731,15 +1025,16 @@ func (p *Publisher) SweepOnce(ttl time.Duration) { p.swept.Do(func() { p.Sweep(t
 
 // Sweep removes receipts older than ttl.
 func (p *Publisher) Sweep(ttl time.Duration) {
-	dir, err := p.path(ReceiptDir)
+	r, err := p.open()
 	if err != nil {
 		return
 	}
-	list, _ := os.ReadDir(dir)
+	defer r.Close()
+	list, _ := r.ReadDir(ReceiptDir)
 	now := time.Now()
 	for _, d := range list {
 		if fi, err := d.Info(); err == nil && now.Sub(fi.ModTime()) > ttl {
-			os.Remove(filepath.Join(dir, d.Name()))
+			r.Remove(ReceiptDir + "/" + d.Name())
 		}
 	}
 }

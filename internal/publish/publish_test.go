@@ -216,7 +216,12 @@ func pendingEntry(t *testing.T, p *Publisher) *Entry {
 	}
 	os.WriteFile(filepath.Join(dir, backupName(0)), []byte("a0"), 0o600)
 	os.WriteFile(filepath.Join(dir, backupName(2)), []byte("o0"), 0o600)
-	if err := p.writeEntry(e); err != nil {
+	r, err := p.open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := writeEntry(r, e); err != nil {
 		t.Fatal(err)
 	}
 	es, err := p.Entries()

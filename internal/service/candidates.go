@@ -599,7 +599,7 @@ func (c *call) recordChecks(cand *candidate.Candidate, results []CheckResult) *p
 		cur.Checks = append(kept, candidate.Check{Check: r.Check, Status: r.Status, Diagnostics: diags, Version: cur.Version})
 	}
 	if err := st.store.Put(cur); err != nil {
-		return protocol.Errorf(protocol.CodeInternal, "", "%v", err)
+		return stateError("storing the candidate", err)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/axiomcore/acore/internal/candidate"
 	"github.com/axiomcore/acore/internal/fsutil"
@@ -217,7 +218,7 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 		if c.ctx.Err() != nil { // answered by Handle as the apply's timeout
 			return nil, protocol.Errorf(protocol.CodeResourceLimit, "timeout", "waiting for another apply: %v", err)
 		}
-		return nil, protocol.Errorf(protocol.CodeInternal, "", "taking the publish lock: %v", err)
+		return nil, stateError("taking the publish lock", err)
 	}
 	defer release()
 	c.s.pub.SweepOnce(candidate.RecordTTL) // receipts past the records' lifetime
@@ -239,7 +240,7 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 	// An interrupted attempt with this request_id.
 	entries, err := c.s.pub.Entries()
 	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, "", "reading the apply journal: %v", err)
+		return nil, stateError("reading the apply journal", err)
 	}
 	for _, je := range entries {
 		if je.Workspace != ws || je.RequestID != requestID {
@@ -347,7 +348,7 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 
 	bad, err := c.s.pub.Check(plan.Files)
 	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, "", "reading the files to write: %v", err)
+		return nil, stateError("reading the files to write", err)
 	}
 	if len(bad) > 0 {
 		return nil, c.s.changedSince(cand, bad)
@@ -364,10 +365,20 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 	case errors.Is(err, publish.ErrAbandoned):
 		return nil, protocol.Errorf(protocol.CodeResourceLimit, "timeout", "timed out before writing")
 	case errors.As(err, &mismatch):
-		return nil, c.s.changedSince(cand, mismatch.Paths)
+		e := c.s.changedSince(cand, mismatch.Paths)
+		if len(mismatch.Kept) > 0 {
+			// An edit displaced while the file changed once more: where
+			// it is, so it is not lost.
+			e.Message += "; an edit made while the apply replaced the file is kept in " + strings.Join(mismatch.Kept, ", ")
+			e = e.Detail("kept", mismatch.Kept)
+		}
+		return nil, e
 	case errors.As(err, &unknown):
 		return nil, interrupted(unknown.Entry, unknown.Err)
 	case err != nil:
+		if e := stateError("writing the candidate failed and was rolled back", err); e.Code != protocol.CodeInternal {
+			return nil, e.WithTarget("candidate", cand.ID).Detail("outcome", publish.NotApplied)
+		}
 		return nil, protocol.Errorf(protocol.CodeInternal, "write_failed", "writing the candidate failed and was rolled back: %v", err).
 			WithTarget("candidate", cand.ID).Detail("outcome", publish.NotApplied)
 	}
@@ -596,7 +607,40 @@ func pathError(path string, err error) *protocol.Error {
 	if errors.Is(err, fsutil.ErrEscape) {
 		return protocol.Errorf(protocol.CodePermissionDenied, "path_escape", "%s leaves the project root", path).WithTarget("path", path)
 	}
+	if e := deniedError(err); e != nil {
+		return e.WithTarget("path", path)
+	}
 	return protocol.Errorf(protocol.CodeInternal, "", "%s: %v", path, err).WithTarget("path", path)
+}
+
+// stateError answers a failure to read or write the project's files or
+// the service's state under .axiom/state: one that retrying cannot fix is
+// permission_denied (retryable none), anything else internal.
+func stateError(what string, err error) *protocol.Error {
+	if errors.Is(err, fsutil.ErrEscape) {
+		return protocol.Errorf(protocol.CodePermissionDenied, "path_escape",
+			"%s: a path on the way points outside the project root (a symlinked .axiom/state, journal or folder?): %v", what, err)
+	}
+	if e := deniedError(err); e != nil {
+		return protocol.Errorf(e.Code, e.Reason, "%s: %s", what, e.Message)
+	}
+	return protocol.Errorf(protocol.CodeInternal, "", "%s: %v", what, err)
+}
+
+// deniedError is permission_denied for an error the operating system
+// refused: policy for EPERM (an immutable or append-only file, a
+// read-only mount's rule), not_owner for EACCES (the file's permissions).
+// It is nil for any other error.
+func deniedError(err error) *protocol.Error {
+	switch {
+	case errors.Is(err, syscall.EPERM):
+		return protocol.Errorf(protocol.CodePermissionDenied, "policy",
+			"the operating system does not permit it (an immutable or append-only file?): %v", err)
+	case errors.Is(err, os.ErrPermission):
+		return protocol.Errorf(protocol.CodePermissionDenied, "not_owner",
+			"the file's permissions do not allow it: %v", err)
+	}
+	return nil
 }
 
 func sameDigest(a, b *string) bool {
@@ -608,13 +652,17 @@ func sameDigest(a, b *string) bool {
 
 // publicationGuarantees are the local_filesystem publication's guarantees
 // as the manifest lists them; the kill tests (cmd/acore-semantic) prove
-// the process-kill ones.
+// the process-kill ones, the race tests of internal/publish and
+// internal/load the ones against other processes.
 var publicationGuarantees = []string{
 	"rechecks the candidate version, the required checks and every written file's base content before writing",
 	"each file replaced atomically: temp file, fsync, rename, fsync of the directory",
 	"journal and backups written and synced before the first file",
 	"after a process kill at any step the apply ends applied, rolled back, or recovery_required; never a half-written file",
 	"a resend with the same request_id never applies twice",
+	"nothing outside the project root is read or written, even while another process swaps a file or folder for a symlink: every file and folder is opened through a handle on the root that the kernel confines, the temp file is created and renamed through its folder's handle, and a file is read only when it is a regular file once opened (opened without blocking, so a FIFO never stalls a request)",
+	"an external edit is never silently lost: each file is checked again just before its replacement (held open; where the kernel grants a read lease, no one may be writing it and a writer who opens it meanwhile is detected), exchanged in atomically (renameat2 RENAME_EXCHANGE) and the file it replaced verified after; an edit found before the apply writes refuses it, one found after is put back into place, the files already replaced are rolled back, and the answer is precondition_failed (external_write); if the file changed once more in that instant, the displaced edit is kept beside it (.<name>.<journal>.replaced) and the answer names it in details.kept",
+	"limits of those two: a folder another process moves out of the root while an apply holds it is followed there; without RENAME_EXCHANGE (systems other than Linux, file systems without it) the file is hard-linked aside and then renamed over, so an editor's rename landing between those two calls is not detected; where the kernel grants no read lease (a file the service's user does not own, file systems without leases), a writer that opened the file before the check and writes after the verification is not detected",
 	"not proven against power loss or operating system crashes; no remote publication",
 }
 

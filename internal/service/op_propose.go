@@ -443,7 +443,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	err := st.store.Put(cand)
 	st.mu.Unlock()
 	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
+		return nil, stateError("storing the candidate", err)
 	}
 	st.cache(cand.ID, cand.Version, &compiledCandidate{base: b.base, proj: proj})
 	if b.prev != nil {

@@ -162,8 +162,14 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
 		}
 	}()
 	if len(raw) > protocol.RequestMaxBytes {
-		return s.encode(s.errorResponse("", nil, protocol.Errorf(protocol.CodeResourceLimit, "request_too_large",
-			"the request is %d bytes, more than request_max_bytes (%d)", len(raw), protocol.RequestMaxBytes)))
+		// The one-shot command and serve stop reading one byte past the
+		// bound: a request of exactly that many bytes may be of any size
+		// above it.
+		msg := fmt.Sprintf("the request is %d bytes, more than request_max_bytes (%d)", len(raw), protocol.RequestMaxBytes)
+		if len(raw) == protocol.RequestMaxBytes+1 {
+			msg = fmt.Sprintf("the request is more than request_max_bytes (%d bytes); reading stopped there", protocol.RequestMaxBytes)
+		}
+		return s.encode(s.errorResponse("", nil, protocol.Errorf(protocol.CodeResourceLimit, "request_too_large", "%s", msg)))
 	}
 	raw = bytes.TrimSpace(raw)
 	if d := jsonDepth(raw); d > protocol.JSONDepthMax {
@@ -444,7 +450,9 @@ func (c *call) snapshotRef() *protocol.Snapshot {
 	return ref
 }
 
-// resolveSnapshot captures latest or finds the named snapshot.
+// resolveSnapshot captures latest or finds the named snapshot. A project
+// over a load bound has a snapshot too (see overBound), whose reads answer
+// the bound's resource_limit.
 func (c *call) resolveSnapshot(id string) *protocol.Error {
 	var snap *snapshot.Snapshot
 	var err error
@@ -452,6 +460,14 @@ func (c *call) resolveSnapshot(id string) *protocol.Error {
 		snap, err = c.s.store.Latest()
 	} else {
 		snap, err = c.s.store.Get(id)
+		if errors.Is(err, snapshot.ErrExpired) {
+			if over, lerr := c.s.store.Latest(); over != nil && lerr != nil && c.s.overBound(over, lerr).ID == id {
+				snap, err = over, lerr
+			}
+		}
+	}
+	if snap != nil && err != nil {
+		snap = c.s.overBound(snap, err)
 	}
 	if errors.Is(err, snapshot.ErrExpired) {
 		return protocol.Errorf(protocol.CodeSnapshotExpired, "snapshot_evicted",
@@ -471,6 +487,24 @@ func (c *call) resolveSnapshot(id string) *protocol.Error {
 			Gaps: []protocol.Gap{{Reason: "broken_source", Detail: fmt.Sprintf("the snapshot is %s: %d errors", snap.Project.Result.State, errorCount(snap))}}}
 	}
 	return nil
+}
+
+// overBound names the capture of a project over a load bound. The store
+// holds no such capture: it answers snap-unavailable and the bound's error,
+// and an id nobody can name again sent clients from snapshot_expired to
+// latest and back, forever. The id is derived from the bound hit (and the
+// compiler and root), the same in every process, so a request naming it
+// answers the bound's resource_limit for as long as the files on disk hit
+// that bound, and snapshot_expired once they no longer do.
+func (s *Service) overBound(snap *snapshot.Snapshot, bound error) *snapshot.Snapshot {
+	h := sha256.New()
+	for _, p := range []string{"acore-over-bound/v1", s.toolchain.CompilerIdentity, s.root, bound.Error()} {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	named := *snap
+	named.ID = "snap-" + hex.EncodeToString(h.Sum(nil))[:32]
+	return &named
 }
 
 func errorCount(snap *snapshot.Snapshot) int {

@@ -4,8 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os"
-	"path/filepath"
+	"io/fs"
 	"time"
 
 	"github.com/axiomcore/acore/internal/fsutil"
@@ -37,31 +36,34 @@ type manifestEntry struct {
 	SHA256 string `json:"sha256"`
 }
 
-func (s *Store) statePath(rel string) (string, error) {
-	return fsutil.Resolve(s.root, rel)
-}
+// state opens the project root; every state file is reached through it,
+// so .axiom/state or a folder in it symlinked outside the root is refused
+// rather than written through, and nothing read from it comes from
+// outside.
+func (s *Store) state() (*fsutil.Root, error) { return fsutil.OpenRoot(s.root) }
 
 // persist writes snap's manifest and the contents it lacks. Failing to
 // persist only makes the snapshot unreadable from another process later,
 // so errors are dropped.
 func (s *Store) persist(snap *Snapshot, in *load.Inputs) {
-	dir, err := s.statePath(stateDir)
+	r, err := s.state()
 	if err != nil {
 		return
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	defer r.Close()
+	if err := r.MkdirAll(stateDir, 0o755); err != nil {
 		return
 	}
 	// The service's state is never part of the project's sources.
-	ignore := filepath.Join(dir, ".gitignore")
-	if _, err := os.Stat(ignore); err != nil {
-		_ = os.WriteFile(ignore, []byte("# acore-semantic state: snapshots, candidates, journals, receipts\n*\n"), 0o644)
+	ignore := stateDir + "/.gitignore"
+	if _, err := r.Lstat(ignore); err != nil {
+		_ = r.ReplaceFile(ignore, []byte("# acore-semantic state: snapshots, candidates, journals, receipts\n*\n"), 0o644)
 	}
 	m := manifest{ID: snap.ID, CapturedAt: snap.CapturedAt}
 	add := func(kind string, files ...load.File) {
 		for _, f := range files {
 			m.Files = append(m.Files, manifestEntry{Kind: kind, Path: f.Path, SHA256: f.SHA256})
-			s.putBlob(f)
+			putBlob(r, f)
 		}
 	}
 	add("source", in.Sources...)
@@ -74,26 +76,17 @@ func (s *Store) persist(snap *Snapshot, in *load.Inputs) {
 	if err != nil {
 		return
 	}
-	if p, err := s.statePath(snapshotDir + "/" + snap.ID + ".json"); err == nil {
-		writeQuiet(p, b)
-	}
+	// Written through a temporary file and a rename, without fsync: a
+	// torn file after a crash is caught by its digest when read.
+	_ = r.ReplaceFile(snapshotDir+"/"+snap.ID+".json", b, 0o600)
 }
 
-func (s *Store) putBlob(f load.File) {
-	p, err := s.statePath(blobDir + "/" + f.SHA256[:2] + "/" + f.SHA256)
-	if err != nil {
+func putBlob(r *fsutil.Root, f load.File) {
+	rel := blobDir + "/" + f.SHA256[:2] + "/" + f.SHA256
+	if _, err := r.Lstat(rel); err == nil {
 		return
 	}
-	if _, err := os.Stat(p); err == nil {
-		return
-	}
-	writeQuiet(p, f.Data)
-}
-
-// writeQuiet writes through a temporary file and a rename, without fsync:
-// a torn file after a crash is caught by its digest when read.
-func writeQuiet(p string, data []byte) {
-	_ = fsutil.ReplaceFile(p, data, 0o600)
+	_ = r.ReplaceFile(rel, f.Data, 0o600)
 }
 
 // restore rebuilds the inputs of a persisted snapshot, verifying every
@@ -102,11 +95,12 @@ func (s *Store) restore(id string) (*load.Inputs, time.Time, bool) {
 	if !validID(id) {
 		return nil, time.Time{}, false
 	}
-	p, err := s.statePath(snapshotDir + "/" + id + ".json")
+	r, err := s.state()
 	if err != nil {
 		return nil, time.Time{}, false
 	}
-	b, err := os.ReadFile(p)
+	defer r.Close()
+	b, err := r.ReadFile(snapshotDir + "/" + id + ".json")
 	if err != nil {
 		return nil, time.Time{}, false
 	}
@@ -119,11 +113,7 @@ func (s *Store) restore(id string) (*load.Inputs, time.Time, bool) {
 		if len(e.SHA256) != 64 || fsutil.ValidRelPath(e.Path) != nil {
 			return nil, time.Time{}, false
 		}
-		bp, err := s.statePath(blobDir + "/" + e.SHA256[:2] + "/" + e.SHA256)
-		if err != nil {
-			return nil, time.Time{}, false
-		}
-		data, err := os.ReadFile(bp)
+		data, err := r.ReadFile(blobDir + "/" + e.SHA256[:2] + "/" + e.SHA256)
 		if err != nil {
 			return nil, time.Time{}, false
 		}
@@ -163,35 +153,32 @@ func validID(id string) bool {
 // sweep removes persisted snapshots past PersistTTL and the contents no
 // kept snapshot refers to.
 func (s *Store) sweep() {
-	dir, err := s.statePath(snapshotDir)
+	r, err := s.state()
 	if err != nil {
 		return
 	}
-	entries, err := os.ReadDir(dir)
+	defer r.Close()
+	entries, err := r.ReadDir(snapshotDir)
 	if err != nil {
 		return
 	}
 	keep := map[string]bool{}
 	for _, e := range entries {
-		p := filepath.Join(dir, e.Name())
-		b, err := os.ReadFile(p)
+		p := snapshotDir + "/" + e.Name()
+		b, err := r.ReadFile(p)
 		var m manifest
 		if err != nil || json.Unmarshal(b, &m) != nil || time.Since(m.CapturedAt) > PersistTTL {
-			os.Remove(p)
+			r.Remove(p)
 			continue
 		}
 		for _, f := range m.Files {
 			keep[f.SHA256] = true
 		}
 	}
-	bdir, err := s.statePath(blobDir)
-	if err != nil {
-		return
-	}
-	filepath.WalkDir(bdir, func(p string, d os.DirEntry, err error) error {
+	fs.WalkDir(r.FS(), blobDir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && !keep[d.Name()] {
-			if fi, err := d.Info(); err == nil && time.Since(fi.ModTime()) > time.Hour {
-				os.Remove(p)
+			if fi, err := r.Lstat(p); err == nil && time.Since(fi.ModTime()) > time.Hour {
+				r.Remove(p)
 			}
 		}
 		return nil

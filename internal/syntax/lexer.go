@@ -26,6 +26,11 @@ func lex(src []byte, buf []Token, errf func(pos, end int, code, msg string)) (to
 		toks = make([]Token, 0, len(src)/4+1)
 	}
 	i := 0
+	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		// A leading UTF-8 byte order mark, as some editors save, is the
+		// encoding's mark, not source: skipped like white space.
+		i = 3
+	}
 	nl := false
 	for i < len(src) {
 		c := src[i]

@@ -15,7 +15,8 @@ import (
 // file. Each tool's schema is the request envelope without protocol and
 // operation, with params replaced by the operation's request schema, and
 // every schema it references (common.json, edits.json, recursively) copied
-// into one local $defs, its $ref rewritten to "#/$defs/<name>".
+// into one local $defs, its $ref rewritten to "#/$defs/<name>". The tools
+// list the bundle made compact (compact.go).
 
 const (
 	envelopeFile = "envelope.request.json"

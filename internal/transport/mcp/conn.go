@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 
@@ -27,6 +28,11 @@ import (
 //
 // One message per line; JSON-RPC batches (arrays) are answered invalid
 // request: MCP dropped them in protocol version 2025-06-18.
+//
+// Each call's answer carries the id exactly as the client wrote it, and
+// every call is answered, even one sent while another with the same id
+// runs (see lineConn.calls). A call with id null, which MCP forbids and
+// the SDK would take for a notification, is answered invalid request.
 type lineTransport struct {
 	in      io.Reader
 	out     io.Writer
@@ -63,16 +69,22 @@ type lineConn struct {
 	closed   chan struct{}
 	once     sync.Once
 
-	// pending counts the calls read and not answered yet (the JSON-RPC
-	// layer answers every call exactly once, and only calls get
-	// responses). At the end of input the reader waits for their answers,
-	// at most drainTimeout, before it reports io.EOF: the JSON-RPC layer
-	// cancels calls in flight when reading stops, so a client that writes
-	// its requests and closes its end (printf ... | acore-semantic mcp)
-	// would otherwise lose answers.
+	// calls holds the calls read and not answered yet, by the id this
+	// connection gave each: the client's id as it was sent. The SDK's
+	// JSON-RPC layer reads an id into an int64 or a string (1.5 became 1,
+	// 2^70 a negative number) and drops a second call while one with the
+	// same id is in flight, so every call gets an id of ours, unique in the
+	// session, and its answer gets the client's id back byte for byte.
+	//
+	// The JSON-RPC layer answers every call exactly once. At the end of
+	// input the reader waits for the answers, at most drainTimeout, before
+	// it reports io.EOF: the JSON-RPC layer cancels calls in flight when
+	// reading stops, so a client that writes its requests and closes its
+	// end (printf ... | acore-semantic mcp) would otherwise lose answers.
 	mu      sync.Mutex
-	pending int
-	drained chan struct{} // closed when pending drops to zero
+	nextID  int64
+	calls   map[string]json.RawMessage
+	drained chan struct{} // closed when calls becomes empty
 }
 
 var _ sdk.Connection = (*lineConn)(nil)
@@ -101,9 +113,19 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return err
 	}
+	resp, isResp := msg.(*jsonrpc.Response)
+	if isResp {
+		if clientID := c.clientID(resp.ID); clientID != nil {
+			if data, err = withID(data, clientID); err != nil {
+				return err
+			}
+		}
+	}
 	err = c.writeLine(data)
-	if _, ok := msg.(*jsonrpc.Response); ok {
-		c.answered()
+	if isResp {
+		// Only once written: the reader may end the session when the last
+		// call is answered.
+		c.answered(resp.ID)
 		select {
 		case <-c.stop: // the service must exit: end the session
 			c.Close()
@@ -176,29 +198,130 @@ func (c *lineConn) handleLine(line []byte) bool {
 		c.writeError(requestID(line), jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
 		return true
 	}
-	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-		c.mu.Lock()
-		c.pending++
-		c.mu.Unlock()
+	msgs := []jsonrpc.Message{msg}
+	if req, ok := msg.(*jsonrpc.Request); ok {
+		var top map[string]json.RawMessage
+		_ = json.Unmarshal(line, &top) // valid: DecodeMessage read it
+		id, hasID := top["id"]
+		switch {
+		case hasID && bytes.Equal(bytes.TrimSpace(id), []byte("null")):
+			// The SDK would take it for a notification and never answer.
+			c.writeError(nil, jsonrpc.CodeInvalidRequest, "Invalid Request: the id of a request must be a string or a number, not null")
+			return true
+		case req.IsCall():
+			req.ID = c.track(id)
+		case req.Method == methodCancelled:
+			if msgs = c.retarget(req); len(msgs) == 0 {
+				return true // no call of ours in flight has that id
+			}
+		}
 	}
-	select {
-	case c.incoming <- msg:
-		return true
-	case <-c.closed:
-		return false
+	for _, m := range msgs {
+		select {
+		case c.incoming <- m:
+		case <-c.closed:
+			return false
+		}
 	}
+	return true
 }
 
-func (c *lineConn) answered() {
+const methodCancelled = "notifications/cancelled"
+
+// track records a call in flight with the client's id and returns the id
+// the JSON-RPC layer sees instead.
+func (c *lineConn) track(clientID json.RawMessage) jsonrpc.ID {
+	var compact bytes.Buffer
+	if json.Compact(&compact, clientID) != nil {
+		compact.Write(clientID)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.pending > 0 {
-		c.pending--
+	c.nextID++
+	if c.calls == nil {
+		c.calls = map[string]json.RawMessage{}
 	}
-	if c.pending == 0 && c.drained != nil {
+	ours := strconv.FormatInt(c.nextID, 10)
+	c.calls[ours] = compact.Bytes()
+	id, _ := jsonrpc.MakeID(ours) // a string is always an id
+	return id
+}
+
+// retarget turns a client's cancellation of its id into one for each call
+// in flight with that id, under the ids of this connection.
+func (c *lineConn) retarget(req *jsonrpc.Request) []jsonrpc.Message {
+	var params map[string]json.RawMessage
+	if json.Unmarshal(req.Params, &params) != nil || params == nil {
+		return []jsonrpc.Message{req} // the SDK reports what is wrong with it
+	}
+	var want bytes.Buffer
+	if json.Compact(&want, params["requestId"]) != nil {
+		return nil
+	}
+	c.mu.Lock()
+	var ours []string
+	for id, raw := range c.calls {
+		if bytes.Equal(raw, want.Bytes()) {
+			ours = append(ours, id)
+		}
+	}
+	c.mu.Unlock()
+	var out []jsonrpc.Message
+	for _, id := range ours {
+		params["requestId"], _ = json.Marshal(id)
+		p, err := json.Marshal(params)
+		if err != nil {
+			continue
+		}
+		out = append(out, &jsonrpc.Request{Method: req.Method, Params: p})
+	}
+	return out
+}
+
+// clientID returns the id the client gave the call a response answers, or
+// nil when the response answers no call the client made.
+func (c *lineConn) clientID(id jsonrpc.ID) json.RawMessage {
+	ours, _ := id.Raw().(string)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calls[ours]
+}
+
+// answered ends the call a response answers.
+func (c *lineConn) answered(id jsonrpc.ID) {
+	ours, ok := id.Raw().(string)
+	if !ok {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.calls[ours]; !ok {
+		return
+	}
+	delete(c.calls, ours)
+	if len(c.calls) == 0 && c.drained != nil {
 		close(c.drained)
 		c.drained = nil
 	}
+}
+
+// withID returns an encoded response with its id replaced by id, as the
+// client wrote it.
+func withID(data []byte, id json.RawMessage) ([]byte, error) {
+	var wire struct {
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(data, &wire); err != nil {
+		return nil, err
+	}
+	out := append([]byte(`{"jsonrpc":"2.0","id":`), id...)
+	if wire.Error != nil {
+		out = append(append(out, `,"error":`...), wire.Error...)
+	} else {
+		out = append(append(out, `,"result":`...), wire.Result...)
+	}
+	return append(out, '}'), nil
 }
 
 // drainTimeout bounds the wait for answers at the end of input.
@@ -208,7 +331,7 @@ const drainTimeout = 2 * protocol.TimeoutMS * time.Millisecond
 // connection is closed or drainTimeout has passed.
 func (c *lineConn) waitAnswered() {
 	c.mu.Lock()
-	if c.pending == 0 {
+	if len(c.calls) == 0 {
 		c.mu.Unlock()
 		return
 	}

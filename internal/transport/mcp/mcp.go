@@ -35,30 +35,36 @@ const Name = "acore-semantic"
 // it with resource_limit (request_too_large) instead of the transport.
 const MaxLineLength = 2 * protocol.RequestMaxBytes
 
+// instructions are sent once, at initialization: what every tool shares,
+// which the tool list leaves out (see compact.go).
 const instructions = `acore-semantic serves axiom-agent-semantic/v1 for one Acore UI project, the --root it was started with. ` +
-	`Each tool is one operation (node_find is node.find). Its arguments are the request envelope without protocol and operation ` +
-	`(workspace is filled in; snapshot, base_snapshot, request_id, limits and params as the operation takes them). ` +
-	`The result's structured content is the response envelope. Call capabilities first and use only what it lists.`
+	`Each tool is one operation (node_find is node.find). Its arguments are the request envelope without protocol and operation: ` +
+	`workspace is filled in; snapshot is a snapshot id from an earlier answer or latest; base_snapshot (change_propose, edit_plan) is the id the edits are written against, never latest; ` +
+	`request_id is an idempotency key you choose; limits (max_bytes, max_depth, max_items, max_nodes) take the defaults capabilities lists; params are the operation's arguments. ` +
+	`The result's structured content is the response envelope. Call capabilities first and use only what it lists. ` +
+	`The workflow, request_id and what to do on each error are in the agent skill (resource ` + SkillURI + `, prompt ` + SkillPrompt + `); ` +
+	`the full published schemas, with every field's description, are resources under ` + SchemaBase + `.`
 
-// descriptions are the first sentence of each operation in the protocol
-// reference.
+// descriptions are one short sentence per tool: what it is for. The
+// fields' own descriptions, the agent skill and the protocol reference say
+// the rest (see compact.go).
 var descriptions = map[string]string{
-	"capabilities":     "The manifest of what this service serves: each operation and edit kind with its status (implemented, partial or planned), profiles, checks, limits, publication guarantees and error codes; call it first.",
+	"capabilities":     "What this build serves (operations, edit kinds, checks, limits, error codes); call it first.",
 	"workspace.open":   "Attaches the project root and captures a snapshot.",
-	"project.overview": "Modules with their owners (pages and components), imports and diagnostic counts, entry points, imported contracts and diagnostics.",
-	"node.find":        "Finds nodes by a case-insensitive substring of their name, id or a string literal property value, with optional kind, owner and path filters.",
-	"node.get":         "Properties, edges, source and an edit summary for up to 50 node ids.",
-	"node.edits":       "The edits each node accepts now.",
-	"graph.query":      "Relationships from compiler facts: dependencies (outgoing), dependents (incoming), references (incoming use sites) or paths (from from to to).",
+	"project.overview": "Modules with their pages, components and imports, entry points, contracts and diagnostics.",
+	"node.find":        "Finds nodes by name, id or literal text, optionally by kind, owner or file.",
+	"node.get":         "Reads nodes: properties, edges, source and an edit summary.",
+	"node.edits":       "The edits each node accepts now, as options to cite in change_propose.",
+	"graph.query":      "Relationships between nodes from compiler facts.",
 	"context.build":    "A bounded slice of the project for a task.",
-	"impact.analyze":   "Everything that depends on the targets, transitively up to limits.max_depth levels, with the edge that links each impacted node.",
-	"changes.since":    "What changed between an older snapshot (since) and the request's snapshot: changed files with digests, and where the nodes you hold (scope.nodes) are now.",
-	"node.relocate":    "Maps up to 200 node ids from an older snapshot (from_snapshot) to the request's snapshot, one entry per id in request order.",
-	"edit.plan":        "A dry run of change.propose: the same operations, checked by the same rules, returning the owners, files and required checks.",
-	"change.propose":   "Applies 1 to 50 edit operations, in order, to a private copy of base_snapshot, compiles the result and returns a candidate.",
-	"change.inspect":   "What a candidate changes: a semantic diff (each changed node and property, with expected: false for a change no operation asked for), a source diff or full content, affected nodes, risks and checks.",
-	"check.run":        "Runs checks on a candidate, or on a snapshot plus unsaved file contents (files, each with the SHA-256 of the file it replaces).",
-	"change.apply":     "Writes a candidate to the project and returns a receipt.",
+	"impact.analyze":   "What depends on the targets, transitively up to limits.max_depth, with the linking edges.",
+	"changes.since":    "What changed since an older snapshot, and where the nodes you hold are now.",
+	"node.relocate":    "Maps node ids from an older snapshot to the request's snapshot.",
+	"edit.plan":        "A dry run of change_propose: the same operations and rules, returning owners, files and required checks.",
+	"change.propose":   "Applies 1 to 50 edit operations in order to a private copy of base_snapshot and returns a checked candidate; nothing is written.",
+	"change.inspect":   "What a candidate changes (semantic and source diffs, affected nodes, risks, checks), to review before change_apply.",
+	"check.run":        "Runs checks on a candidate, or on a snapshot plus unsaved file contents.",
+	"change.apply":     "Writes a reviewed candidate to the project and returns a receipt.",
 	"change.discard":   "Closes an open candidate and releases it.",
 }
 
@@ -79,8 +85,9 @@ var (
 	schemasErr  error
 )
 
-// InputSchemas returns the bundled input schema of every operation's tool,
-// by operation. Callers must not modify them.
+// InputSchemas returns the input schema every operation's tool lists, by
+// operation: bundled and compact (see compact.go). Callers must not modify
+// them.
 func InputSchemas() (map[string]map[string]any, error) {
 	schemasOnce.Do(func() {
 		set, err := loadSchemas(schemas.FS)
@@ -90,12 +97,14 @@ func InputSchemas() (map[string]map[string]any, error) {
 		}
 		toolSchemas = map[string]map[string]any{}
 		for _, op := range protocol.Operations {
-			s, err := set.toolSchema(op)
+			full, err := set.toolSchema(op)
+			if err == nil {
+				toolSchemas[op], err = compactSchema(full, op)
+			}
 			if err != nil {
 				schemasErr = fmt.Errorf("schemas: tool %s: %w", ToolName(op), err)
 				return
 			}
-			toolSchemas[op] = s
 		}
 	})
 	return toolSchemas, schemasErr
@@ -112,7 +121,7 @@ func NewServer(svc *service.Service) (*sdk.Server, error) {
 		&sdk.ServerOptions{Instructions: instructions, Capabilities: &sdk.ServerCapabilities{}})
 	closed := false
 	for _, op := range protocol.Operations {
-		ann := &sdk.ToolAnnotations{Title: op, ReadOnlyHint: readOnly[op], OpenWorldHint: &closed}
+		ann := &sdk.ToolAnnotations{ReadOnlyHint: readOnly[op], OpenWorldHint: &closed}
 		switch op {
 		case "change.apply":
 			destructive := true // it overwrites project files
@@ -122,11 +131,13 @@ func NewServer(svc *service.Service) (*sdk.Server, error) {
 		}
 		srv.AddTool(&sdk.Tool{
 			Name:        ToolName(op),
-			Title:       op,
 			Description: descriptions[op],
 			InputSchema: inputs[op],
 			Annotations: ann,
 		}, handler(svc, op))
+	}
+	if err := addResources(srv); err != nil {
+		return nil, err
 	}
 	return srv, nil
 }

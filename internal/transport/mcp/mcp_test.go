@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"path/filepath"
 	"reflect"
@@ -348,4 +349,36 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestDuplicateIDsAfterEndOfInput: calls with one id, read together, are
+// each answered with that id, exactly as written, and Serve returns at
+// the end of input without waiting for an answer that never comes.
+func TestDuplicateIDsAfterEndOfInput(t *testing.T) {
+	var out bytes.Buffer
+	call := `{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"node_find","arguments":{"snapshot":"latest","params":{"query":"Add","limit":10}}}}`
+	in := strings.Join([]string{initialize, initialized,
+		fmt.Sprintf(call, "2.50"), fmt.Sprintf(call, "2.50"), fmt.Sprintf(call, `"2.50"`), fmt.Sprintf(call, "36893488147419103232"),
+	}, "\n")
+	start := time.Now()
+	if err := Serve(context.Background(), taskApp(t), strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("Serve took %v", d)
+	}
+	ids := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(l), &m); err != nil || m.Result == nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		ids[string(m.ID)]++
+	}
+	if want := map[string]int{"1": 1, "2.50": 2, `"2.50"`: 1, "36893488147419103232": 1}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("answers by id %v, want %v", ids, want)
+	}
 }

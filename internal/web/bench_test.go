@@ -1,0 +1,33 @@
+package web
+
+import (
+	"testing"
+
+	"github.com/axiomcore/acore/internal/bench"
+	projgen "github.com/axiomcore/acore/internal/gen"
+)
+
+// BenchmarkBuild4MiB builds the largest bench project (64 files, about
+// 4 MiB of sources), as axiom build does: compile, generate, write.
+func BenchmarkBuild4MiB(b *testing.B) {
+	dir := b.TempDir()
+	if err := projgen.Write(dir, projgen.Project(64, bench.Bytes(64))); err != nil {
+		b.Fatal(err)
+	}
+	out := b.TempDir()
+	var size int
+	for b.Loop() {
+		res, err := Build(dir, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Failed {
+			b.Fatalf("build failed: %v", res.Diagnostics[0])
+		}
+		if err := res.WriteDir(out + "/dist"); err != nil {
+			b.Fatal(err)
+		}
+		size = len(res.Files["app.js"]) + len(res.Files["index.html"])
+	}
+	b.ReportMetric(float64(size), "out-bytes")
+}

@@ -1,0 +1,147 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/syntax"
+)
+
+// MaxExternsBytes bounds web/externs.js.
+const MaxExternsBytes = 1 << 20
+
+// linkExterns reads web/externs.js when the project declares extern
+// actions and checks that it exports each of them. It returns the file's
+// bytes (nil when no extern is declared) and the build errors: AC601 at
+// each extern declaration that the module does not implement.
+func (g *gen) linkExterns(root string) ([]byte, []diag.Diagnostic) {
+	var decls []*externRef
+	for _, f := range g.sources {
+		for _, d := range f.Decls {
+			if x, ok := d.(*syntax.ExternDecl); ok {
+				decls = append(decls, g.externs[x.Name.Name])
+			}
+		}
+	}
+	if len(decls) == 0 {
+		return nil, nil
+	}
+	var data []byte
+	var why string
+	p := filepath.Join(root, filepath.FromSlash(ExternsPath))
+	st, err := os.Lstat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		why = ExternsPath + " does not exist"
+	case err != nil:
+		why = "cannot read " + ExternsPath + ": " + err.Error()
+	case !st.Mode().IsRegular():
+		why = ExternsPath + " is not a regular file"
+	case st.Size() > MaxExternsBytes:
+		why = fmt.Sprintf("%s has %d bytes, more than %d", ExternsPath, st.Size(), MaxExternsBytes)
+	default:
+		data, err = os.ReadFile(p)
+		if err != nil {
+			why = "cannot read " + ExternsPath + ": " + err.Error()
+		}
+	}
+	exports := Exports(data)
+	var ds []diag.Diagnostic
+	for _, x := range decls {
+		name := x.d.Name.Name
+		msg := ""
+		switch {
+		case why != "":
+			msg = fmt.Sprintf("extern action %s has no implementation: %s; export a function %s from it", name, why, name)
+		case !slices.Contains(exports, name):
+			msg = fmt.Sprintf("extern action %s is not exported by %s; add export function %s({...}) { ... }", name, ExternsPath, name)
+		default:
+			continue
+		}
+		at := x.f.Position(int(x.d.Name.Pos))
+		ds = append(ds, diag.Diagnostic{Code: diag.ExternNotExported, Severity: diag.Error, Path: x.f.Path, Line: at.Line, Column: at.Column,
+			Length: len(name), Message: msg, Pos: int(x.d.Name.Pos), End: int(x.d.Name.End)})
+	}
+	return data, ds
+}
+
+var (
+	exportDecl = regexp.MustCompile(`(?m)\bexport\s+(?:async\s+)?(?:function\s*\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)`)
+	exportList = regexp.MustCompile(`\bexport\s*\{([^}]*)\}`)
+)
+
+// Exports lists the names a JavaScript module exports, read by a small
+// scanner of `export function name`, `export async function name`,
+// `export const|let|var|class name` and `export { a, b as c }`, after
+// comments are removed. It does not run or parse the module: names
+// exported in other ways (export default, export * from, destructuring)
+// are not seen (docs/web.md, "Extern actions").
+func Exports(src []byte) []string {
+	s := stripComments(string(src))
+	var out []string
+	for _, m := range exportDecl.FindAllStringSubmatch(s, -1) {
+		out = append(out, m[1])
+	}
+	for _, m := range exportList.FindAllStringSubmatch(s, -1) {
+		for _, part := range strings.Split(m[1], ",") {
+			f := strings.Fields(part)
+			switch {
+			case len(f) == 1:
+				out = append(out, f[0])
+			case len(f) == 3 && f[1] == "as":
+				out = append(out, strings.Trim(f[2], `"'`))
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// stripComments removes // and /* */ comments and the content of
+// string literals.
+func stripComments(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\'' || c == '`':
+			j := i + 1
+			for j < len(s) && s[j] != c {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			// A string's content is blanked: text that looks like an
+			// export inside it is not one.
+			b.WriteByte(c)
+			b.WriteString(strings.Repeat(" ", max(0, min(j, len(s))-i-1)))
+			if j < len(s) {
+				b.WriteByte(c)
+			}
+			i = j
+		case c == '/' && i+1 < len(s) && s[i+1] == '/':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+			b.WriteByte('\n')
+		case c == '/' && i+1 < len(s) && s[i+1] == '*':
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				return b.String()
+			}
+			i += end + 3
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,249 @@
+package web
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/axiomcore/acore/internal/catalog"
+	"github.com/axiomcore/acore/internal/syntax"
+)
+
+// The static markup of index.html: one inert <template> per page with its
+// whole view (every branch of every conditional, each item template once,
+// components expanded), so that a runtime agent that does not run scripts
+// sees every action. Each action's axag-* attributes stand on the first
+// element that triggers it; actions that no element shows (a query loaded
+// on mount) stand on hidden carriers in a last template.
+
+// hctx is the expansion of one owner's view: what each Action prop of the
+// component reaches at this use (an action index, or -1), and the
+// components being expanded (a component inside itself is not expanded
+// again).
+type hctx struct {
+	props map[string]int
+	stack []string
+}
+
+var voidTags = map[string]bool{"input": true, "img": true, "hr": true}
+
+func (g *gen) html(app *syntax.AppDecl) []byte {
+	var b strings.Builder
+	b.Grow(g.js.Len() / 2)
+	title := "App"
+	if app != nil && app.Name != nil {
+		title = app.Name.Name
+	}
+	b.WriteString("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+	b.WriteString("<title>" + escText(title) + "</title>\n")
+	b.WriteString("<meta name=\"axag-manifest\" content=\"/.well-known/axag-manifest.json\">\n")
+	// An empty icon: the browser does not ask the server for /favicon.ico.
+	b.WriteString("<link rel=\"icon\" href=\"data:,\">\n")
+	b.WriteString("<link rel=\"stylesheet\" href=\"/app.css\">\n<script type=\"module\" src=\"/app.js\"></script>\n</head>\n<body>\n")
+	b.WriteString("<div id=\"app\"></div>\n<noscript>This app needs JavaScript.</noscript>\n")
+	emitted := make([]bool, len(g.ax))
+	if app != nil {
+		var done []string
+		for _, r := range app.Routes {
+			o := g.owners[r.Target.Name]
+			if o == nil || slices.Contains(done, o.d.Name.Name) {
+				continue
+			}
+			done = append(done, o.d.Name.Name)
+			var paths []string
+			for _, r2 := range app.Routes {
+				if r2.Target.Name == r.Target.Name {
+					paths = append(paths, r2.Path.Value)
+				}
+			}
+			b.WriteString("<template data-acore-page=\"" + escAttr(o.d.Name.Name) + "\" data-acore-routes=\"" + escAttr(strings.Join(paths, " ")) + "\">\n<main class=\"ac-page\">")
+			if o.view != nil {
+				g.htmlItems(&b, o, o.view.Items, o.d.Name.Name+"/view", &hctx{}, emitted)
+			}
+			b.WriteString("</main>\n</template>\n")
+		}
+	}
+	rest := false
+	for i := range g.ax {
+		if emitted[i] {
+			continue
+		}
+		if !rest {
+			b.WriteString("<template data-acore-actions>\n")
+			rest = true
+		}
+		b.WriteString("<span hidden")
+		writeAttrs(&b, g.ax[i])
+		b.WriteString("></span>\n")
+	}
+	if rest {
+		b.WriteString("</template>\n")
+	}
+	b.WriteString("</body>\n</html>\n")
+	return []byte(b.String())
+}
+
+func (g *gen) htmlItems(b *strings.Builder, o *owner, items []syntax.ViewItem, path string, x *hctx, emitted []bool) {
+	for i, it := range items {
+		p := path + "/" + strconv.Itoa(i)
+		switch it := it.(type) {
+		case *syntax.Element:
+			g.htmlElement(b, o, it, p, x, emitted)
+		case *syntax.IfView:
+			b.WriteString("<div class=\"ac-if\" data-acore-id=\"" + escAttr("conditional:"+p) + "\">")
+			for bi, br := range it.Branches {
+				b.WriteString("<template data-acore-branch=\"" + strconv.Itoa(bi) + "\">")
+				g.htmlItems(b, o, br.Items, p+"/"+strconv.Itoa(bi), x, emitted)
+				b.WriteString("</template>")
+			}
+			b.WriteString("</div>")
+		}
+	}
+}
+
+func (g *gen) htmlElement(b *strings.Builder, o *owner, e *syntax.Element, path string, x *hctx, emitted []bool) {
+	id := "element:" + path
+	ce, ok := catalog.Lookup(e.Name.Name)
+	if !ok {
+		b.WriteString("<div class=\"ac-comp\" data-acore-id=\"" + escAttr(id) + "\" data-acore-component=\"" + escAttr(e.Name.Name) + "\">")
+		c := g.owners[e.Name.Name]
+		if c != nil && c.view != nil && !slices.Contains(x.stack, c.d.Name.Name) {
+			inner := &hctx{props: map[string]int{}, stack: append(slices.Clone(x.stack), c.d.Name.Name)}
+			key := c.d.Name.Name
+			for _, a := range e.Args {
+				if m := c.members[argName(a)]; m != nil && m.kind == mProp && m.t.k == 'a' {
+					inner.props[m.name] = g.staticAx(g.reachOf(o, nil, []syntax.Expr{a.Value}), "", x)
+					key += " " + m.name + "=" + strconv.Itoa(inner.props[m.name])
+				}
+			}
+			// A component is expanded once per set of actions its
+			// Action props reach: another expansion would show the same
+			// markup and no new action, and nested components would
+			// multiply the page.
+			if !g.expanded[key] {
+				g.expanded[key] = true
+				g.htmlItems(b, c, c.view.Items, c.d.Name.Name+"/view", inner, emitted)
+			}
+		}
+		b.WriteString("</div>")
+		return
+	}
+	s := g.specs[e]
+	if s == nil {
+		s = g.spec(o, nil, e, id, ce)
+		g.elementAx(o, nil, e, id, s)
+	}
+	ax := s.ax
+	if ax < 0 {
+		ax = g.staticAx(&reach{props: s.props}, "", x)
+	}
+	switch s.wrap {
+	case "field":
+		b.WriteString("<label class=\"ac-field\"><span>" + escText(s.label) + "</span>")
+	case "check":
+		b.WriteString("<label class=\"ac-check\">")
+	}
+	// The children first: an action that a child also carries (a Form's
+	// submit and its button) stands on the child, which a user presses,
+	// rather than on the container, whose scope would pass to its
+	// children.
+	if ax < 0 || emitted[ax] || voidTags[s.tag] {
+		b.WriteString("<" + s.tag)
+		writeAttrs(b, s.attrs)
+		b.WriteString(">")
+		g.htmlContent(b, o, e, s, path, x, emitted)
+	} else {
+		var inner strings.Builder
+		g.htmlContent(&inner, o, e, s, path, x, emitted)
+		b.WriteString("<" + s.tag)
+		writeAttrs(b, s.attrs)
+		if !emitted[ax] {
+			emitted[ax] = true
+			writeAttrs(b, g.ax[ax])
+		}
+		b.WriteString(">")
+		b.WriteString(inner.String())
+	}
+	switch s.wrap {
+	case "field":
+		b.WriteString("</label>")
+	case "check":
+		b.WriteString("<span>" + escText(s.label) + "</span></label>")
+	}
+}
+
+// htmlContent writes an element's text, children and end tag.
+func (g *gen) htmlContent(b *strings.Builder, o *owner, e *syntax.Element, s *spec, path string, x *hctx, emitted []bool) {
+	if voidTags[s.tag] {
+		return
+	}
+	b.WriteString(escText(s.text))
+	if s.list != nil {
+		b.WriteString("<template data-acore-item><li>")
+		if e.Children != nil {
+			g.htmlItems(b, o, e.Children.Items, path, x, emitted)
+		}
+		b.WriteString("</li></template>")
+	} else if e.Children != nil {
+		g.htmlItems(b, o, e.Children.Items, path, x, emitted)
+	}
+	b.WriteString("</" + s.tag + ">")
+}
+
+func argName(a *syntax.Arg) string {
+	if a.Name == nil {
+		return ""
+	}
+	return a.Name.Name
+}
+
+// staticAx is pick for a static expansion: Action props resolve to what
+// the component's user passed.
+func (g *gen) staticAx(r *reach, intent string, x *hctx) int {
+	if i := g.pick(r, intent); i >= 0 {
+		return i
+	}
+	for _, p := range r.props {
+		if i, ok := x.props[p]; ok && i >= 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// writeAttrs writes name="value" pairs, quoted with " or, when the value
+// holds a " and no ', with ' (JSON stays readable).
+func writeAttrs(b *strings.Builder, attrs []string) {
+	for i := 0; i+1 < len(attrs); i += 2 {
+		b.WriteString(" " + attrs[i])
+		v := attrs[i+1]
+		if v == "" {
+			continue
+		}
+		if strings.Contains(v, "\"") && !strings.Contains(v, "'") {
+			b.WriteString("='" + strings.ReplaceAll(v, "&", "&amp;") + "'")
+			continue
+		}
+		b.WriteString("=\"" + escAttr(v) + "\"")
+	}
+}
+
+var (
+	attrEscaper = strings.NewReplacer("&", "&amp;", "\"", "&quot;", "<", "&lt;")
+	textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+)
+
+func escAttr(s string) string {
+	if !strings.ContainsAny(s, "&\"<") {
+		return s
+	}
+	return attrEscaper.Replace(s)
+}
+
+func escText(s string) string {
+	if !strings.ContainsAny(s, "&<>") {
+		return s
+	}
+	return textEscaper.Replace(s)
+}
