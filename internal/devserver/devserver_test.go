@@ -379,33 +379,43 @@ func TestServe(t *testing.T) {
 		t.Errorf("HEAD /app.js: %d, %d bytes, Content-Length %q", head.status, len(head.body), head.header.Get("Content-Length"))
 	}
 
-	// POST goes to the development backend: a JSON answer, whatever it is,
-	// not one of the dev server's own.
-	res := do(t, http.MethodPost, d.url+"/tasks/list_tasks", strings.NewReader("{}"))
-	if res.status == http.StatusMethodNotAllowed || res.status == http.StatusServiceUnavailable || !json.Valid(res.body) {
-		t.Errorf("POST /tasks/list_tasks: %d %s", res.status, res.body)
+	// POST goes to the development backend.
+	res := do(t, http.MethodPost, d.url+"/tasks/create_task", strings.NewReader(`{"title": "Buy milk"}`))
+	if res.status != http.StatusOK {
+		t.Errorf("POST /tasks/create_task: %d %s", res.status, res.body)
+	}
+	res = do(t, http.MethodPost, d.url+"/tasks/list_tasks", strings.NewReader("{}"))
+	var tasks []struct{ Title string }
+	if res.status != http.StatusOK || json.Unmarshal(res.body, &tasks) != nil || len(tasks) != 1 || tasks[0].Title != "Buy milk" {
+		t.Errorf("POST /tasks/list_tasks: %d %s, want the task just created", res.status, res.body)
 	}
 }
 
 // TestForeignRequests: on loopback, only requests addressed to localhost
-// or an IP address are served (DNS rebinding), and a page of another
-// origin cannot call the backend.
+// or an IP address are served (DNS rebinding), and only pages on this
+// machine can call the backend or send it a CORS preflight.
 func TestForeignRequests(t *testing.T) {
 	d := start(t, newApp(t))
 	port := d.url[strings.LastIndex(d.url, ":")+1:]
 	for _, tc := range []struct {
 		method string
 		header map[string]string
-		status int // 0: anything but 403
+		status int // 0: anything but 403 and 405
 	}{
 		{"GET", map[string]string{"Host": "evil.example:" + port}, http.StatusForbidden},
 		{"POST", map[string]string{"Host": "evil.example"}, http.StatusForbidden},
 		{"GET", map[string]string{"Host": "localhost:" + port}, http.StatusOK},
 		{"GET", map[string]string{"Host": "app.localhost:" + port}, http.StatusOK},
 		{"GET", map[string]string{"Host": "[::1]:" + port}, http.StatusOK},
-		{"POST", map[string]string{"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"}, http.StatusForbidden},
-		{"POST", map[string]string{"Origin": "https://evil.example"}, http.StatusForbidden},
-		{"POST", map[string]string{"Sec-Fetch-Site": "same-origin", "Origin": d.url}, 0},
+		{"POST", map[string]string{"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+		{"POST", map[string]string{"Origin": "null"}, http.StatusForbidden},
+		{"POST", map[string]string{"Origin": "http://192.168.1.20:8080"}, http.StatusForbidden},
+		{"OPTIONS", map[string]string{"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"}, http.StatusForbidden},
+		{"POST", map[string]string{"Origin": d.url, "Sec-Fetch-Site": "same-origin"}, 0},
+		{"POST", map[string]string{"Origin": "http://localhost:5173", "Sec-Fetch-Site": "same-site"}, 0},
+		{"POST", map[string]string{"Origin": "http://127.0.0.1:8000", "Sec-Fetch-Site": "cross-site"}, http.StatusOK},
+		{"POST", map[string]string{"Origin": "http://[::1]:8000"}, 0},
+		{"OPTIONS", map[string]string{"Origin": "http://localhost:5173", "Access-Control-Request-Method": "POST"}, http.StatusNoContent},
 		{"POST", nil, 0},
 	} {
 		var body io.Reader
@@ -413,10 +423,10 @@ func TestForeignRequests(t *testing.T) {
 			body = strings.NewReader("{}")
 		}
 		res := doWith(t, tc.method, d.url+"/tasks/list_tasks", body, tc.header)
-		if tc.status != 0 && res.status != tc.status || tc.status == 0 && res.status == http.StatusForbidden {
+		if tc.status != 0 && res.status != tc.status || tc.status == 0 && (res.status == http.StatusForbidden || res.status == http.StatusMethodNotAllowed) {
 			t.Errorf("%s with %v: %d %s, want %d", tc.method, tc.header, res.status, res.body, tc.status)
 		}
-		if tc.method == "POST" && res.status == http.StatusForbidden && tc.header["Host"] == "" {
+		if tc.method != "GET" && res.status == http.StatusForbidden && tc.header["Host"] == "" {
 			var f struct{ Error struct{ Message string } }
 			if json.Unmarshal(res.body, &f) != nil || f.Error.Message == "" {
 				t.Errorf("%s with %v: a refusal outside the wire format: %s", tc.method, tc.header, res.body)

@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"path"
 	"strconv"
 	"strings"
@@ -53,10 +54,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 	case r.Method == http.MethodGet || r.Method == http.MethodHead:
 		s.serveFile(w, r)
-	case r.Method == http.MethodPost:
+	case r.Method == http.MethodPost || r.Method == http.MethodOptions:
 		s.serveBackend(w, r)
 	default:
-		w.Header().Set("Allow", "GET, HEAD, POST")
+		w.Header().Set("Allow", "GET, HEAD, POST, OPTIONS")
 		http.Error(w, "method not allowed: pages and assets answer GET, the development backend POST", http.StatusMethodNotAllowed)
 	}
 }
@@ -110,15 +111,11 @@ func localHost(hostport string) bool {
 	return host == "localhost" || strings.HasSuffix(host, ".localhost") || net.ParseIP(host) != nil
 }
 
-// crossOrigin refuses POSTs that a page of another origin makes (a form or
-// fetch on any site the developer visits), so that only the app itself
-// changes the development data.
-var crossOrigin = http.NewCrossOriginProtection()
-
-// serveBackend hands a POST to the development backend.
+// serveBackend hands a contract call (POST) or its CORS preflight
+// (OPTIONS) to the development backend.
 func (s *server) serveBackend(w http.ResponseWriter, r *http.Request) {
-	if err := crossOrigin.Check(r); err != nil {
-		backendError(w, http.StatusForbidden, "axiom dev refuses a call from a page of another origin: "+err.Error())
+	if !callerAllowed(r) {
+		backendError(w, http.StatusForbidden, "axiom dev answers contract calls only from pages on this machine, not from "+strconv.Quote(r.Header.Get("Origin")))
 		return
 	}
 	b := s.currentBackend()
@@ -127,6 +124,31 @@ func (s *server) serveBackend(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b.ServeHTTP(w, r)
+}
+
+// callerAllowed reports whether a contract call may reach the backend:
+// one from the app itself (same origin), from another page on this machine
+// (a loopback origin, such as an axiom build served by a static file
+// server), or from a client that is no web page (no Origin). Any other
+// site open in the browser must not read or change the development data.
+func callerAllowed(r *http.Request) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false // "null": a sandboxed frame, a file:// page
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	host := strings.ToLower(u.Hostname())
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // backendError answers a contract call in the wire format's failure shape.
