@@ -35,8 +35,8 @@ const devScript = `<script type="module" src="/_axiom/dev.js"></script>`
 const manifestLink = `</.well-known/axag-manifest.json>; rel="axag-manifest"`
 
 // ServeHTTP serves the dev client and event stream under /_axiom/, the
-// last good build's files for GET and HEAD, and hands POST to the
-// development backend.
+// last good build's files for GET and HEAD, and hands contract calls
+// (POST) and their CORS preflights (OPTIONS) to the development backend.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.loopback && !localHost(r.Host) {
 		// A page on another site that points its own domain at 127.0.0.1
@@ -58,7 +58,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveBackend(w, r)
 	default:
 		w.Header().Set("Allow", "GET, HEAD, POST, OPTIONS")
-		http.Error(w, "method not allowed: pages and assets answer GET, the development backend POST", http.StatusMethodNotAllowed)
+		http.Error(w, "method not allowed: pages and assets answer GET, the development backend POST and OPTIONS", http.StatusMethodNotAllowed)
 	}
 }
 
