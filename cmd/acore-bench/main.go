@@ -1,7 +1,9 @@
 // Command acore-bench measures acore-semantic on generated projects of
-// several sizes, in process and through the serve transport, beside the
-// floors and peers of issue 6 (read+hash, go/parser, go/types), and
-// prints a table; --json and --svg write the results and a plot.
+// several sizes and a second shape, in process and through the serve
+// transport, on old files and on files just written (a fresh process, and
+// right after an apply), beside the floors and peers of issue 6
+// (read+hash, go/parser, go/types), and prints a table; --json and --svg
+// write the results and a plot.
 package main
 
 import (

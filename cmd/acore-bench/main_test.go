@@ -17,7 +17,8 @@ func TestMain(m *testing.M) {
 }
 
 // TestQuick runs the whole benchmark quickly on the smallest project and
-// requires every operation, through both transports, and every floor.
+// the wide shape, and requires every operation on both, in process,
+// through serve, on fresh files and after an apply, and every floor.
 func TestQuick(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds acore-semantic and runs the benchmark")
@@ -40,16 +41,23 @@ func TestQuick(t *testing.T) {
 		if r.N == 0 || r.P50ms <= 0 || r.P99ms < r.P50ms {
 			t.Errorf("row %+v", r)
 		}
-		have[r.Transport+" "+r.Op] = true
+		have[r.Shape+" "+r.Transport+" "+r.Op] = true
 	}
-	for _, op := range append(append([]string{}, bench.ReadOps...), bench.EditOps...) {
-		if !have["in_process "+op] {
-			t.Errorf("no in-process row for %s", op)
+	for _, shape := range []string{"", bench.Wide.Name} {
+		for _, op := range append(append([]string{}, bench.ReadOps...), bench.EditOps...) {
+			if !have[shape+" in_process "+op] {
+				t.Errorf("no in-process row for %s on shape %q", op, shape)
+			}
 		}
-	}
-	for _, op := range bench.ReadOps {
-		if !have["serve "+op] {
-			t.Errorf("no serve row for %s", op)
+		for _, op := range bench.ReadOps {
+			for _, tr := range []string{"serve", bench.TransportFresh, bench.TransportAfterApply} {
+				if !have[shape+" "+tr+" "+op] {
+					t.Errorf("no %s row for %s on shape %q", tr, op, shape)
+				}
+			}
+		}
+		if !have[shape+" "+bench.TransportFresh+" workspace.open.process"] {
+			t.Errorf("no fresh workspace.open row on shape %q", shape)
 		}
 	}
 	floors := map[string]bool{}

@@ -81,12 +81,22 @@ func taskApp(t *testing.T) string {
 type step struct {
 	line int
 	req  string // with placeholders
+	// before, when set, changes the project's files before the request is
+	// sent, on every transport.
+	before func(t *testing.T, root string)
 }
 
 func (s step) envelope() map[string]any {
 	var m map[string]any
 	_ = json.Unmarshal([]byte(s.req), &m)
 	return m
+}
+
+func (s step) prepare(t *testing.T, root string) {
+	t.Helper()
+	if s.before != nil {
+		s.before(t, root)
+	}
 }
 
 // overMCP reports whether the request can be sent over MCP, where the tool
@@ -238,6 +248,7 @@ func runOneShot(t *testing.T, root string, steps []step) map[int][]byte {
 	v := vars{"root": root}
 	out := map[int][]byte{}
 	for _, s := range steps {
+		s.prepare(t, root)
 		req := v.fill(s.req)
 		cmd := exec.CommandContext(ctx, binary, "--root", root)
 		cmd.Stdin = strings.NewReader(req)
@@ -340,6 +351,7 @@ func runServe(t *testing.T, root string, steps []step) map[int][]byte {
 	v := vars{"root": root}
 	out := map[int][]byte{}
 	for _, s := range steps {
+		s.prepare(t, root)
 		req := v.fill(s.req)
 		p.send(req)
 		resp := p.recv()
@@ -370,6 +382,7 @@ func runMCP(t *testing.T, root string, steps []step) map[int][]byte {
 		if !s.overMCP() {
 			continue
 		}
+		s.prepare(t, root)
 		req := v.fill(s.req)
 		var args map[string]any
 		if err := json.Unmarshal([]byte(req), &args); err != nil {

@@ -88,7 +88,8 @@ func TestTextOutputIsPrintable(t *testing.T) {
 	if err := os.WriteFile(manifest, []byte(`{"version": "1.1.0", "actions": [{"intent": "a`+strings.ReplaceAll(strings.ReplaceAll(esc, "\x1b", `\u001b`), "\x07", `\u0007`)+`"}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"validate", "."}, {"generate", ".", "--manifest", "-"}, {"validate", "--manifest", manifest}} {
+	for _, args := range [][]string{{"validate", "."}, {"generate", ".", "--manifest", "-"}, {"validate", "--manifest", manifest},
+		{"validate", ".", "--format", "github"}, {"validate", ".", "--level", "full", "--format", "github"}} {
 		stdout, stderr, _ := axagRun(t, dir, args...)
 		if !strings.Contains(stdout+stderr, `\x1b]0;owned`) {
 			t.Errorf("%v: escapes not shown:\n%s%s", args, stdout, stderr)

@@ -3,14 +3,15 @@
 //
 // Usage:
 //
-//	axag generate <src> --manifest <file> [--validate] [--schema-version V] [--no-timestamp] [--tools <dir>]
+//	axag generate <src> --manifest <file> [--validate] [--schema-version V] [--generated-at T] [--tools <dir>] [--strict]
 //	axag validate <src> [--level basic|intermediate|full] [--strict] [--manifest <file>]
-//	axag validate --manifest <file> [--schema-version V]
+//	axag validate --manifest <file> [--schema-version V] [--level L] [--strict]
 //	axag tools --manifest <file> --output <dir>
 //
 // <src> is a directory of web sources (.html, .htm, .jsx, .tsx, .vue,
 // *.component.html), a single such file, or an Acore UI project (a
-// directory with main.acore). Every command takes --format json.
+// directory with main.acore). Every command takes --format
+// text|json|sarif|github.
 package main
 
 import (
@@ -44,27 +45,30 @@ const usage = `usage: axag <command> [arguments]
 
 commands:
   generate <src> --manifest <file> [--validate] [--schema-version 1.0.0|1.1.0]
-           [--no-timestamp | --generated-at <RFC 3339>] [--source-url <url>]
-           [--tools <dir>] [--strict]
+           [--generated-at <RFC 3339>] [--source-url <url>] [--tools <dir>] [--strict]
       scan <src> and write its manifest (--manifest - for standard output);
       with --validate, validate it against the schema in the same step;
-      with --tools, also write the MCP tool registry (<dir>/tools.json)
+      with --tools, also write the MCP tool registry (<dir>/tools.json);
+      a generate that fails writes nothing
   validate <src> [--level basic|intermediate|full] [--strict] [--manifest <file>]
       check the annotations against a conformance level and the rules;
       with --manifest, report drift between the manifest and the sources
-  validate --manifest <file> [--schema-version V]
-      validate a manifest against the schema of its version (or V)
+  validate --manifest <file> [--schema-version V] [--level L] [--strict]
+      validate a manifest against the schema of its version (or V); with
+      --level, check the level its actions reach (not the one it claims)
   tools --manifest <file> --output <dir>
       write the MCP tool registry of a manifest (<dir>/tools.json)
 
-every command takes --format text|json (default text).
+every command takes --format text|json|sarif|github (default text); json,
+sarif and github name files relative to the working directory, and a usage
+error is answered in JSON when --format json is given.
 <src>: web sources (.html .htm .jsx .tsx .vue, *.component.html; node_modules,
 dist and build are skipped; <template> content is scanned, <noscript> content
 is not; files over 8 MiB or nested deeper than 512 elements are findings) or an
 Acore UI project (a directory with main.acore). A manifest must be a regular
 file of at most 16 MiB.
 exit status: 0 ok, 1 errors (or warnings with --strict), 2 usage.
-SOURCE_DATE_EPOCH, when set, fixes generated_at.
+SOURCE_DATE_EPOCH or --generated-at fixes generated_at (reproducible output).
 `
 
 func main() {
@@ -75,6 +79,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
+	}
+	jsonUsage = nil
+	if wantsJSON(args[1:]) {
+		jsonUsage = &struct {
+			command string
+			stdout  io.Writer
+		}{args[0], stdout}
 	}
 	switch args[0] {
 	case "generate":
@@ -111,20 +122,30 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
 	fs := flag.NewFlagSet("axag "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	format := fs.String("format", "text", "output: text or json")
+	format := fs.String("format", "text", "output: text, json, sarif or github")
 	return fs, format
 }
 
+// usageError reports a usage error: as a JSON summary on standard output
+// when the arguments ask for JSON, else with the usage on standard error.
 func usageError(stderr io.Writer, err error) int {
+	if jsonUsage != nil {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(summary{Command: jsonUsage.command, Findings: []axag.Finding{}, Error: err.Error(), Usage: true})
+		_, _ = jsonUsage.stdout.Write(buf.Bytes())
+		return exitUsage
+	}
 	fmt.Fprintf(stderr, "axag: %v\n\n%s", err, usage)
 	return exitUsage
 }
 
-func checkFormat(f string) error {
-	if f != "text" && f != "json" {
-		return fmt.Errorf("--format %q: want text or json", f)
-	}
-	return nil
+// jsonUsage is set when the arguments ask for --format json: usage errors
+// are then answered in JSON on stdout.
+var jsonUsage *struct {
+	command string
+	stdout  io.Writer
 }
 
 func checkVersion(v string) error {
@@ -175,10 +196,7 @@ func scan(src string) (*scanned, error) {
 	return &scanned{kind: "web", actions: res.Actions, dynamic: res.Dynamic, findings: res.Findings}, nil
 }
 
-func generatedAt(noTimestamp bool, at string) (time.Time, error) {
-	if noTimestamp {
-		return time.Time{}, nil
-	}
+func generatedAt(at string) (time.Time, error) {
 	if at != "" {
 		t, err := time.Parse(time.RFC3339, at)
 		if err != nil {
@@ -197,23 +215,28 @@ func generatedAt(noTimestamp bool, at string) (time.Time, error) {
 }
 
 type summary struct {
-	Command       string                 `json:"command"`
-	Source        string                 `json:"source,omitempty"`
-	SourceKind    string                 `json:"source_kind,omitempty"`
-	Manifest      string                 `json:"manifest,omitempty"`
-	SchemaVersion string                 `json:"schema_version,omitempty"`
-	Level         string                 `json:"level,omitempty"`
-	Conformance   string                 `json:"conformance,omitempty"`
-	Actions       int                    `json:"actions"`
-	ActionLevels  []actionLevel          `json:"action_levels,omitempty"`
-	Findings      []axag.Finding         `json:"findings"`
-	Errors        int                    `json:"errors"`
-	Warnings      int                    `json:"warnings"`
-	Validation    *axag.ValidationReport `json:"validation,omitempty"`
-	Output        string                 `json:"output,omitempty"`
-	OK            bool                   `json:"ok"`
-	Error         string                 `json:"error,omitempty"`
-	extra         []string
+	Command       string `json:"command"`
+	Source        string `json:"source,omitempty"`
+	SourceKind    string `json:"source_kind,omitempty"`
+	Manifest      string `json:"manifest,omitempty"`
+	SchemaVersion string `json:"schema_version,omitempty"`
+	Level         string `json:"level,omitempty"`
+	Conformance   string `json:"conformance,omitempty"`
+	// Claimed is the conformance a validated manifest claims; Conformance
+	// is the one its actions reach.
+	Claimed      string                 `json:"claimed_conformance,omitempty"`
+	Actions      int                    `json:"actions"`
+	ActionLevels []actionLevel          `json:"action_levels,omitempty"`
+	Findings     []axag.Finding         `json:"findings"`
+	Errors       int                    `json:"errors"`
+	Warnings     int                    `json:"warnings"`
+	Validation   *axag.ValidationReport `json:"validation,omitempty"`
+	Output       string                 `json:"output,omitempty"`
+	OK           bool                   `json:"ok"`
+	Error        string                 `json:"error,omitempty"`
+	// Usage marks an error in the command line (exit status 2).
+	Usage bool `json:"usage_error,omitempty"`
+	extra []string
 }
 
 type actionLevel struct {
@@ -252,6 +275,14 @@ func report(s *summary, format string, stdout, stderr io.Writer) int {
 	code := exitOK
 	if !s.OK {
 		code = exitFail
+	}
+	switch format {
+	case "sarif":
+		writeSARIF(stdout, s)
+		return code
+	case "github":
+		writeGitHub(stdout, s)
+		return code
 	}
 	if format == "json" {
 		var buf bytes.Buffer
@@ -316,7 +347,7 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	manifest := fs.String("manifest", "", "manifest file to write (- for standard output)")
 	doValidate := fs.Bool("validate", false, "validate the manifest against its schema")
 	version := fs.String("schema-version", axag.DefaultVersion, "1.0.0 or 1.1.0")
-	noTS := fs.Bool("no-timestamp", false, "leave generated_at out")
+	noTS := fs.Bool("no-timestamp", false, "refused: generated_at is required")
 	at := fs.String("generated-at", "", "generated_at to write (RFC 3339)")
 	sourceURL := fs.String("source-url", "", "source url to record")
 	strict := fs.Bool("strict", false, "fail on warnings too")
@@ -336,7 +367,13 @@ func generate(args []string, stdout, stderr io.Writer) int {
 			return usageError(stderr, err)
 		}
 	}
-	ts, err := generatedAt(*noTS, *at)
+	if *manifest == "-" && *format != "text" {
+		return usageError(stderr, fmt.Errorf("--manifest - and --format %s both use standard output", *format))
+	}
+	if *noTS {
+		return usageError(stderr, errors.New("--no-timestamp would leave out generated_at, which the 1.1.0 schema requires; for reproducible output set SOURCE_DATE_EPOCH or --generated-at"))
+	}
+	ts, err := generatedAt(*at)
 	if err != nil {
 		return usageError(stderr, err)
 	}
@@ -352,6 +389,9 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		ToolVersion: toolVersion, DynamicActions: sc.dynamic,
 	})
 	s.Findings = sc.fix(append(sc.findings, findings...))
+	if *format != "text" {
+		s.Findings = fromCwd(pos[0], s.Findings)
+	}
 	axag.SortFindings(s.Findings)
 	s.Conformance, s.Actions, s.ActionLevels = m.Conformance, len(m.Actions), levels(m.Actions)
 	data, err := m.JSON(*version)
@@ -367,26 +407,32 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		}
 		s.Validation = r
 	}
-	if *manifest == "-" {
-		if *format == "json" {
-			return usageError(stderr, errors.New("--manifest - and --format json both use standard output"))
-		}
-		_, _ = stdout.Write(data)
-	} else if err := fsutil.WriteFileAtomic(*manifest, data, 0o644); err != nil {
-		s.Error = fmt.Sprintf("cannot write %s: %v", *manifest, err)
+	count(s)
+	s.OK = !axag.HasErrors(s.Findings, *strict) && (s.Validation == nil || s.Validation.Valid)
+	// A failed generate writes nothing: a good manifest from an earlier
+	// run is worth more than one that lost its actions to an error.
+	switch {
+	case !s.OK:
+		s.extra = append(s.extra, fmt.Sprintf("%s: not written (%s, %s%s)", orNone(*manifest), plural(s.Errors, "error"), plural(s.Warnings, "warning"), invalidNote(s.Validation)))
 		return report(s, *format, stdout, stderr)
+	case *manifest == "-":
+		_, _ = stdout.Write(data)
+	default:
+		if err := fsutil.WriteFileAtomic(*manifest, data, 0o644); err != nil {
+			s.Error = fmt.Sprintf("cannot write %s: %v", *manifest, err)
+			s.OK = false
+			return report(s, *format, stdout, stderr)
+		}
 	}
 	if *toolsDir != "" {
 		out, n, err := writeTools(m, *toolsDir)
 		if err != nil {
-			s.Error = err.Error()
+			s.Error, s.OK = err.Error(), false
 			return report(s, *format, stdout, stderr)
 		}
 		s.Output = out
 		s.extra = append(s.extra, fmt.Sprintf("%s: %s", out, plural(n, "tool")))
 	}
-	count(s)
-	s.OK = !axag.HasErrors(s.Findings, *strict) && (s.Validation == nil || s.Validation.Valid)
 	line := fmt.Sprintf("%s: %s, conformance %s (schema %s), %s, %s", orNone(*manifest), plural(s.Actions, "action"), s.Conformance, *version, plural(s.Errors, "error"), plural(s.Warnings, "warning"))
 	if s.Validation != nil {
 		if s.Validation.Valid {
@@ -397,6 +443,15 @@ func generate(args []string, stdout, stderr io.Writer) int {
 	}
 	s.extra = append(s.extra, line)
 	return report(s, *format, stdout, stderr)
+}
+
+// invalidNote is ", N problems against the schema" for an invalid
+// validation report, else "".
+func invalidNote(r *axag.ValidationReport) string {
+	if r == nil || r.Valid {
+		return ""
+	}
+	return ", " + plural(len(r.Problems), "problem") + " against the schema"
 }
 
 func validate(args []string, stdout, stderr io.Writer) int {
@@ -423,8 +478,14 @@ func validate(args []string, stdout, stderr io.Writer) int {
 			return usageError(stderr, err)
 		}
 	}
+	asked := ""
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "level" {
+			asked = *level
+		}
+	})
 	if len(pos) == 0 {
-		return validateManifest(*manifest, *version, *strict, *format, stdout, stderr)
+		return validateManifest(*manifest, *version, asked, *strict, *format, stdout, stderr)
 	}
 	s := &summary{Command: "validate", Source: pos[0], Level: *level, Manifest: *manifest}
 	sc, err := scan(pos[0])
@@ -436,6 +497,12 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	m, findings := axag.Build(sc.actions, axag.Options{DynamicActions: sc.dynamic})
 	s.Findings = sc.fix(append(append(sc.findings, findings...), axag.CheckLevel(m.Actions, *level)...))
 	s.Conformance, s.Actions, s.ActionLevels = m.Conformance, len(m.Actions), levels(m.Actions)
+	if *format != "text" {
+		s.Findings = fromCwd(pos[0], s.Findings)
+	}
+	if asked != "" && len(m.Actions) == 0 {
+		s.Findings = append(s.Findings, noActions(filepath.ToSlash(pos[0]), asked, "its sources"))
+	}
 	if *manifest != "" {
 		data, err := axag.ReadManifest(*manifest)
 		if err != nil {
@@ -453,19 +520,30 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	count(s)
 	s.OK = !axag.HasErrors(s.Findings, *strict)
 	verdict := "meets"
-	if axag.LevelRank(s.Conformance) < axag.LevelRank(*level) {
+	if axag.LevelRank(s.Conformance) < axag.LevelRank(*level) || len(m.Actions) == 0 && asked != "" {
 		verdict = "is below"
 	}
 	s.extra = append(s.extra, fmt.Sprintf("%s: %s, conformance %s (%s level %s), %s, %s", pos[0], plural(s.Actions, "action"), s.Conformance, verdict, *level, plural(s.Errors, "error"), plural(s.Warnings, "warning")))
 	return report(s, *format, stdout, stderr)
 }
 
-// RuleConformanceClaim: a manifest's conformance field claims more than
-// its actions declare.
+// noActions is the finding of a level asked of sources or a manifest that
+// declare no action: nothing is not "full".
+func noActions(file, level, what string) axag.Finding {
+	return axag.Finding{Rule: axag.RuleNoActions, Severity: axag.SeverityError, File: file,
+		Message: fmt.Sprintf("no AXAG actions in %s, so it cannot meet level %s", what, level),
+		Fix:     "annotate the actions of the application (axag-intent, or @axag in Acore UI), or check the path"}
+}
+
+// ruleConformanceClaim: a manifest's conformance field differs from what
+// its actions declare (an error when it claims more, a note when less).
 const ruleConformanceClaim = "AXAG110"
 
-func validateManifest(file, version string, strict bool, format string, stdout, stderr io.Writer) int {
-	s := &summary{Command: "validate", Manifest: file}
+// validateManifest validates a manifest against its schema and, when a
+// level is asked, checks the level its actions reach (not the one it
+// claims) against it.
+func validateManifest(file, version, level string, strict bool, format string, stdout, stderr io.Writer) int {
+	s := &summary{Command: "validate", Manifest: file, Level: level}
 	data, err := axag.ReadManifest(file)
 	if err != nil {
 		s.Error = fmt.Sprintf("cannot read %s: %v", file, err)
@@ -477,19 +555,33 @@ func validateManifest(file, version string, strict bool, format string, stdout, 
 		return report(s, format, stdout, stderr)
 	}
 	s.Validation, s.SchemaVersion = r, r.Version
-	if m, _, err := axag.ParseManifest(data); err == nil && r.Valid {
-		// The manifest's own conformance is what its generator computed
-		// from the sources; recomputing from the manifest can only see
-		// what was written (an untyped parameter is written as a string).
-		computed := axag.ManifestLevel(m.Actions)
-		s.Conformance, s.Actions, s.ActionLevels = m.Conformance, len(m.Actions), levels(m.Actions)
-		if s.Conformance == "" {
-			s.Conformance = computed
+	var m *axag.Manifest
+	if r.Valid {
+		if m, _, err = axag.ParseManifest(data); err != nil {
+			s.Error = fmt.Sprintf("%s: %v", file, err)
+			return report(s, format, stdout, stderr)
 		}
-		if m.Conformance != "" && axag.LevelRank(m.Conformance) > axag.LevelRank(computed) {
-			s.Findings = append(s.Findings, axag.Finding{Rule: ruleConformanceClaim, Severity: axag.SeverityWarning, File: file,
-				Message: fmt.Sprintf("the manifest claims conformance %s, its actions reach %s", m.Conformance, computed),
+		// The level is computed from what the manifest's actions declare;
+		// the conformance field is only a claim. A generator can see more
+		// than its manifest shows (an untyped parameter is written as a
+		// string), so a claim below the computed level is only a note.
+		s.Conformance, s.Claimed = axag.ManifestLevel(m.Actions), m.Conformance
+		s.Actions, s.ActionLevels = len(m.Actions), levels(m.Actions)
+		switch c := axag.LevelRank(m.Conformance); {
+		case m.Conformance == "":
+		case c > axag.LevelRank(s.Conformance):
+			s.Findings = append(s.Findings, axag.Finding{Rule: ruleConformanceClaim, Severity: axag.SeverityError, File: file,
+				Message: fmt.Sprintf("the manifest claims conformance %s, its actions reach %s: the claim misleads agents", m.Conformance, s.Conformance),
 				Fix:     "regenerate the manifest with axag generate"})
+		case c < axag.LevelRank(s.Conformance):
+			s.Findings = append(s.Findings, axag.Finding{Rule: ruleConformanceClaim, Severity: axag.SeverityInfo, File: file,
+				Message: fmt.Sprintf("the manifest claims conformance %s, its actions reach %s", m.Conformance, s.Conformance)})
+		}
+		if level != "" {
+			if len(m.Actions) == 0 {
+				s.Findings = append(s.Findings, noActions(file, level, "the manifest"))
+			}
+			s.Findings = append(s.Findings, axag.CheckLevel(m.Actions, level)...)
 		}
 	}
 	count(s)
@@ -498,11 +590,19 @@ func validateManifest(file, version string, strict bool, format string, stdout, 
 	if r.Forced {
 		how = "forced"
 	}
-	if r.Valid {
-		s.extra = append(s.extra, fmt.Sprintf("%s: valid against schema %s (%s), %s, conformance %s", file, r.Version, how, plural(s.Actions, "action"), s.Conformance))
-	} else {
+	if !r.Valid {
 		s.extra = append(s.extra, fmt.Sprintf("%s: invalid against schema %s (%s): %s", file, r.Version, how, plural(len(r.Problems), "problem")))
+		return report(s, format, stdout, stderr)
 	}
+	line := fmt.Sprintf("%s: valid against schema %s (%s), %s, conformance %s (claimed %s)", file, r.Version, how, plural(s.Actions, "action"), s.Conformance, orNone(s.Claimed))
+	if level != "" {
+		verdict := "meets"
+		if axag.LevelRank(s.Conformance) < axag.LevelRank(level) || len(m.Actions) == 0 {
+			verdict = "is below"
+		}
+		line += fmt.Sprintf(", %s level %s", verdict, level)
+	}
+	s.extra = append(s.extra, line+fmt.Sprintf(", %s, %s", plural(s.Errors, "error"), plural(s.Warnings, "warning")))
 	return report(s, format, stdout, stderr)
 }
 

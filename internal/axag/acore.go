@@ -2,6 +2,8 @@ package axag
 
 import (
 	"fmt"
+	"maps"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -92,6 +94,13 @@ type acoreAction struct {
 	// set maps an annotation key to where it was set, for conflicts.
 	set   map[string]string
 	setBy map[string]any
+	// inherited maps a key the contract operation's @axag gave, and no
+	// binding replaced yet, to where. base and baseAt keep every value the
+	// contract gave: a binding's annotation may replace one only with a
+	// value at least as restrictive.
+	inherited map[string]string
+	base      map[string]any
+	baseAt    map[string]string
 }
 
 type site struct {
@@ -150,14 +159,17 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 		}
 		x := byOp[op]
 		if x == nil {
-			x = infer(p, g, n, g.At(op))
+			x = infer(p, g, n, g.At(op), &fs)
 			byOp[op] = x
 			order = append(order, x)
 		}
 		byNode[int32(i)] = x
-		if v := check.ReadAxag(anns[site{n.Path, n.Pos}]); v != nil {
+		v := check.ReadAxag(anns[site{n.Path, n.Pos}])
+		v, fs = inherit(g, anns, n, v, true, fs)
+		if v != nil {
 			fs = apply(x, v, n, fs)
 		}
+		fs = applyParams(x, check.ReadAxagParams(anns[site{n.Path, n.Pos}]), n, fs)
 	}
 	// Elements and action members that trigger a query or mutation
 	// complete its action; their annotations come after the member's.
@@ -170,6 +182,9 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 		if v == nil {
 			continue
 		}
+		// An element describes an action bound by a member, which has its
+		// page's context already: the element may narrow it, not widen it.
+		v, fs = inherit(g, anns, n, v, false, fs)
 		reached := reach(g, int32(i))
 		var xs []*acoreAction
 		for _, r := range reached {
@@ -181,6 +196,7 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 		if x == nil && len(xs) == 0 {
 			if x = standalone(g, n, v); x != nil {
 				order = append(order, x)
+				v, _ = inherit(g, anns, n, v, true, nil)
 			}
 		}
 		if x == nil {
@@ -210,6 +226,47 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 			continue
 		}
 		out = append(out, x.a)
+	}
+	return out, fs
+}
+
+// inherit merges into v, the @axag of node n, the context its page or
+// component declares (scope, tenant boundary, required roles): a value of
+// n's may be more restrictive, never less (AXAG102, the owner's value is
+// kept), as on the web. With fill, what n does not give is taken from the
+// owner; without, n's own values are only checked.
+func inherit(g *graph.Graph, anns map[site][]*syntax.Annotation, n *graph.Node, v map[string]any, fill bool, fs []Finding) (map[string]any, []Finding) {
+	on, ok := g.Node(n.Owner)
+	if !ok {
+		return v, fs
+	}
+	ctx := check.ReadAxag(anns[site{on.Path, on.Pos}])
+	if ctx == nil {
+		return v, fs
+	}
+	out := maps.Clone(v)
+	if out == nil && fill {
+		out = map[string]any{}
+	}
+	for _, k := range check.AxagContextKeys {
+		cv, ok := ctx[k]
+		if !ok {
+			continue
+		}
+		mine, given := v[k]
+		switch {
+		case !given:
+			if fill {
+				out[k] = cv
+			}
+		default:
+			if why := lessRestrictive(k, cv, mine); why != "" {
+				fs = append(fs, Finding{Rule: RuleContextLessRestrictive, Severity: SeverityError, File: n.Path, Line: int(n.Line), Column: int(n.Column),
+					Message: fmt.Sprintf("@axag gives %s as %s, less restrictive than %s declared by %s %s at %s: %s", k, show(mine), show(cv), on.Kind, on.Name, Where(on.Path, int(on.Line), int(on.Column)), why),
+					Fix:     fmt.Sprintf("leave %s out to inherit it, or make it more restrictive", k)})
+				out[k] = cv
+			}
+		}
 	}
 	return out, fs
 }
@@ -314,6 +371,9 @@ func annotations(p *project.Project) map[site][]*syntax.Annotation {
 			if !ok {
 				continue
 			}
+			if len(o.Annotations) > 0 {
+				out[site{f.Path, o.Pos}] = o.Annotations
+			}
 			for _, m := range o.Members {
 				switch m := m.(type) {
 				case *syntax.DataDecl:
@@ -336,7 +396,7 @@ func annotations(p *project.Project) map[site][]*syntax.Annotation {
 
 // infer builds the action of the contract operation op that member n
 // binds, from the contract alone.
-func infer(p *project.Project, g *graph.Graph, n, op *graph.Node) *acoreAction {
+func infer(p *project.Project, g *graph.Graph, n, op *graph.Node, fs *[]Finding) *acoreAction {
 	contract := strings.TrimPrefix(op.ID, graph.KindOperation+":")
 	if i := strings.IndexByte(contract, '.'); i >= 0 {
 		contract = contract[:i]
@@ -419,7 +479,82 @@ func infer(p *project.Project, g *graph.Graph, n, op *graph.Node) *acoreAction {
 			a.Parameters[pd.Name.Name] = prm
 		}
 	}
-	return &acoreAction{a: a, mutation: mutation, set: map[string]string{}, setBy: map[string]any{}}
+	x := &acoreAction{a: a, mutation: mutation, set: map[string]string{}, setBy: map[string]any{}, inherited: map[string]string{}}
+	if decl != nil {
+		if v := check.ReadAxag(decl.Annotations); v != nil {
+			// The contract's facts come first; they become inherited, so
+			// that bindings may refine them but not weaken them.
+			at := &graph.Node{Path: op.Path, Line: op.Line, Column: op.Column}
+			*fs = apply(x, v, at, *fs)
+			x.inherited, x.baseAt, x.set = x.set, maps.Clone(x.set), map[string]string{}
+			x.base = maps.Clone(x.setBy)
+		}
+		*fs = applyParams(x, check.ReadAxagParams(decl.Annotations), &graph.Node{Path: op.Path, Line: op.Line, Column: op.Column}, *fs)
+	}
+	return x
+}
+
+// lessRestrictive says why replacing the inherited value old of key k by
+// val would weaken what the contract declares, or "". Facts that are not
+// about safety (description, intent, async, ...) may be replaced freely.
+func lessRestrictive(k string, old, val any) string {
+	oldS, _ := old.(string)
+	vs, _ := val.(string)
+	ob, _ := old.(bool)
+	vb, _ := val.(bool)
+	ol, _ := old.([]string)
+	vl, _ := val.([]string)
+	missing := func() string {
+		var out []string
+		for _, o := range ol {
+			if !slices.Contains(vl, o) {
+				out = append(out, o)
+			}
+		}
+		if len(out) == 0 {
+			return ""
+		}
+		return "it leaves out " + Printable(strings.Join(out, ", "))
+	}
+	switch k {
+	case "risk_level":
+		if slices.Index(RiskLevels, vs) < slices.Index(RiskLevels, oldS) {
+			return "a lower risk"
+		}
+	case "action_type":
+		if oldS == "delete" && vs != "delete" {
+			return "a delete is not a " + vs
+		}
+	case "confirmation_required", "approval_required":
+		if ob && !vb {
+			return "it drops the requirement"
+		}
+	case "idempotent":
+		if !ob && vb {
+			return "an agent would retry what must not run twice"
+		}
+	case "scope":
+		if scopeRank[vs] < scopeRank[oldS] {
+			return "a wider scope (order: public, global, tenant, user)"
+		}
+	case "tenant_boundary":
+		if oldS == "strict" && vs == "relaxed" {
+			return "it crosses tenants"
+		}
+	case "required_roles", "side_effects", "preconditions", "postconditions":
+		return missing()
+	case "approval_roles":
+		var extra []string
+		for _, v := range vl {
+			if !slices.Contains(ol, v) {
+				extra = append(extra, v)
+			}
+		}
+		if len(extra) > 0 {
+			return "it lets " + Printable(strings.Join(extra, ", ")) + " approve too"
+		}
+	}
+	return ""
 }
 
 func hasParam(d *syntax.OpDecl, name string) bool {
@@ -532,7 +667,17 @@ func apply(x *acoreAction, v map[string]any, n *graph.Node, fs []Finding) []Find
 				continue
 			}
 		}
-		if prev, ok := x.set[k]; ok {
+		if from, ok := x.baseAt[k]; ok {
+			if why := lessRestrictive(k, x.base[k], val); why != "" {
+				fs = append(fs, Finding{Rule: RuleContextLessRestrictive, Severity: SeverityError, File: n.Path, Line: int(n.Line), Column: int(n.Column),
+					Message: fmt.Sprintf("@axag gives %s of %s as %s, less restrictive than %s declared by the contract at %s: %s", k, Printable(x.a.Intent), show(val), show(x.base[k]), from, why),
+					Fix:     fmt.Sprintf("leave %s out to inherit the contract's value, or make it more restrictive", k)})
+				continue
+			}
+		}
+		if _, ok := x.inherited[k]; ok {
+			delete(x.inherited, k)
+		} else if prev, ok := x.set[k]; ok {
 			if !equal(x.setBy[k], val) {
 				fs = append(fs, Finding{Rule: RuleAcoreConflict, Severity: SeverityWarning, File: n.Path, Line: int(n.Line), Column: int(n.Column),
 					Message: fmt.Sprintf("@axag gives %s of %s another value than at %s, which is kept", k, Printable(x.a.Intent), prev),
@@ -549,6 +694,140 @@ func apply(x *acoreAction, v map[string]any, n *graph.Node, fs []Finding) []Find
 		}
 	}
 	return fs
+}
+
+// RuleAcoreParameter: a parameter's @axag names no parameter of the
+// operation, or gives a constraint its type cannot have (error).
+const RuleAcoreParameter = "AXAG154"
+
+// applyParams merges the parameter annotations ps, written on n, into the
+// parameters of x: the first to give a constraint keeps it (the contract's
+// come first), a later different value is AXAG153. Each constraint is
+// checked against the parameter's type.
+func applyParams(x *acoreAction, ps map[string]map[string]any, n *graph.Node, fs []Finding) []Finding {
+	names := slices.Sorted(maps.Keys(ps))
+	at := Where(n.Path, int(n.Line), int(n.Column))
+	bad := func(msg, fix string) {
+		fs = append(fs, Finding{Rule: RuleAcoreParameter, Severity: SeverityError, File: n.Path, Line: int(n.Line), Column: int(n.Column), Message: msg, Fix: fix})
+	}
+	for _, name := range names {
+		p, ok := x.a.Parameters[name]
+		if !ok {
+			have := sortedParams(x.a.Parameters)
+			fix := "the operation has no parameters; remove the annotation"
+			if len(have) > 0 {
+				fix = "use one of " + strings.Join(have, ", ")
+			}
+			bad(fmt.Sprintf("@axag describes parameter %s, which %s does not have", Printable(name), x.a.OperationID), fix)
+			continue
+		}
+		v := ps[name]
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			val := v[k]
+			if why := paramFits(p, k, val); why != "" {
+				bad(fmt.Sprintf("@axag gives %s to parameter %s of %s, of type %s: %s", k, Printable(name), Printable(x.a.Intent), p.Type, why), "give constraints the parameter's type can have")
+				continue
+			}
+			id := "parameter " + name + " " + k
+			if prev, ok := x.set[id]; ok {
+				if !reflect.DeepEqual(x.setBy[id], val) {
+					fs = append(fs, Finding{Rule: RuleAcoreConflict, Severity: SeverityWarning, File: n.Path, Line: int(n.Line), Column: int(n.Column),
+						Message: fmt.Sprintf("@axag gives %s of parameter %s of %s another value than at %s, which is kept", k, Printable(name), Printable(x.a.Intent), prev),
+						Fix:     "give the value once, or the same value"})
+				}
+				continue
+			}
+			x.set[id], x.setBy[id] = at, val
+			setParam(&p, k, val)
+		}
+		if p.Minimum != nil && p.Maximum != nil && *p.Minimum > *p.Maximum || p.MinLength != nil && p.MaxLength != nil && *p.MinLength > *p.MaxLength {
+			bad(fmt.Sprintf("parameter %s of %s: its minimum is above its maximum, so no value is allowed", Printable(name), Printable(x.a.Intent)), "swap or correct the bounds")
+		}
+		x.a.Parameters[name] = p
+	}
+	return fs
+}
+
+// paramFits says why constraint k with value val does not suit p's type,
+// or "".
+func paramFits(p Parameter, k string, val any) string {
+	numeric := p.Type == "integer" || p.Type == "number"
+	switch k {
+	case "minLength", "maxLength", "pattern", "format":
+		if p.Type != "string" {
+			return k + " applies to strings"
+		}
+	case "min", "max":
+		if !numeric {
+			return k + " applies to numbers"
+		}
+		if f := val.(float64); p.Type == "integer" && f != float64(int64(f)) {
+			return fmt.Sprintf("%v is not a whole number", f)
+		}
+	case "enum":
+		for _, e := range val.([]any) {
+			ok := false
+			switch e := e.(type) {
+			case string:
+				ok = p.Type == "string"
+			case bool:
+				ok = p.Type == "boolean"
+			case float64:
+				ok = p.Type == "number" || p.Type == "integer" && e == float64(int64(e))
+			}
+			if !ok {
+				return fmt.Sprintf("the value %s is not of type %s", show(e), p.Type)
+			}
+		}
+	}
+	return ""
+}
+
+func setParam(p *Parameter, k string, val any) {
+	switch k {
+	case "description":
+		p.Description = val.(string)
+	case "enum":
+		p.Enum = val.([]any)
+		if p.Type == "integer" {
+			for i, e := range p.Enum {
+				p.Enum[i] = int64(e.(float64))
+			}
+		}
+	case "min":
+		p.Minimum = new(val.(float64))
+	case "max":
+		p.Maximum = new(val.(float64))
+	case "minLength":
+		p.MinLength = new(val.(int))
+	case "maxLength":
+		p.MaxLength = new(val.(int))
+	case "pattern":
+		p.Pattern = val.(string)
+	case "format":
+		p.Format = val.(string)
+	}
+}
+
+// show writes an @axag value as it is written in a source.
+func show(v any) string {
+	switch v := v.(type) {
+	case string:
+		return strconv.Quote(Printable(v))
+	case []any:
+		q := make([]string, len(v))
+		for i, e := range v {
+			q[i] = show(e)
+		}
+		return "[" + strings.Join(q, ", ") + "]"
+	case []string:
+		q := make([]string, len(v))
+		for i, s := range v {
+			q[i] = strconv.Quote(Printable(s))
+		}
+		return "[" + strings.Join(q, ", ") + "]"
+	}
+	return fmt.Sprint(v)
 }
 
 func allowedTypes(mutation bool) string {

@@ -13,9 +13,9 @@ import (
 
 type out110 struct {
 	Version        string          `json:"version"`
-	GeneratedAt    string          `json:"generated_at,omitempty"`
-	Source         *source110      `json:"source,omitempty"`
-	Conformance    string          `json:"conformance,omitempty"`
+	GeneratedAt    string          `json:"generated_at"`
+	Source         *source110      `json:"source"`
+	Conformance    string          `json:"conformance"`
 	Actions        []action110     `json:"actions"`
 	DynamicActions []DynamicAction `json:"dynamic_actions,omitempty"`
 }
@@ -179,17 +179,24 @@ func (m *Manifest) JSON(version string) ([]byte, error) {
 	}
 	actions := append([]Action{}, m.Actions...)
 	sort.SliceStable(actions, func(i, j int) bool { return actions[i].Intent < actions[j].Intent })
-	var ts string
-	if !m.GeneratedAt.IsZero() {
-		ts = m.GeneratedAt.UTC().Format(time.RFC3339)
+	// generated_at is required by the 1.1.0 schema: the zero time is
+	// written as the Unix epoch (SOURCE_DATE_EPOCH=0), never left out.
+	at := m.GeneratedAt
+	if at.IsZero() {
+		at = time.Unix(0, 0)
+	}
+	ts := at.UTC().Format(time.RFC3339)
+	conformance := m.Conformance
+	if conformance == "" {
+		conformance = ManifestLevel(actions)
 	}
 	var doc any
 	switch version {
 	case Version110:
-		o := out110{Version: Version110, GeneratedAt: ts, Conformance: m.Conformance, Actions: []action110{}, DynamicActions: m.DynamicActions}
-		if m.SourceURL != "" || len(m.Paths) > 0 || m.Tool != "" || m.ToolVersion != "" {
-			o.Source = &source110{URL: m.SourceURL, Paths: m.Paths, Tool: m.Tool, ToolVersion: m.ToolVersion}
-		}
+		// generated_at, source and conformance are required: written
+		// always, source possibly empty, conformance computed when unset.
+		o := out110{Version: Version110, GeneratedAt: ts, Conformance: conformance, Actions: []action110{}, DynamicActions: m.DynamicActions,
+			Source: &source110{URL: m.SourceURL, Paths: m.Paths, Tool: m.Tool, ToolVersion: m.ToolVersion}}
 		for _, a := range actions {
 			w := action110{
 				Intent: a.Intent, Entity: a.Entity, ActionType: a.ActionType, Description: a.Description,
@@ -218,7 +225,7 @@ func (m *Manifest) JSON(version string) ([]byte, error) {
 		}
 		doc = o
 	case Version100:
-		o := out100{Version: Version100, Conformance: m.Conformance, Entities: []entity100{}}
+		o := out100{Version: Version100, Conformance: conformance, Entities: []entity100{}}
 		gen := m.Tool
 		if m.ToolVersion != "" {
 			gen += "/" + m.ToolVersion
@@ -281,11 +288,15 @@ func (m *Manifest) JSON(version string) ([]byte, error) {
 
 // DetectVersion names the shape of a manifest document: "1.0.0" when it
 // has entities, "1.1.0" when it has actions, otherwise from its version
-// field ("1.0.x" is 1.0.0, anything else 1.1.0).
+// field ("1.0.x" is 1.0.0, anything else 1.1.0). A version field whose
+// major version is not 1 is an error: its shape is unknown to this build.
 func DetectVersion(data []byte) (string, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		return "", fmt.Errorf("manifest is not a JSON object: %v", err)
+	}
+	if err := knownMajor(top["version"]); err != nil {
+		return "", err
 	}
 	if _, ok := top["entities"]; ok {
 		return Version100, nil
@@ -398,4 +409,17 @@ func setDefault(ps map[string]Parameter, name string, raw json.RawMessage) {
 		p.Default, p.HasDefault = v, true
 	}
 	ps[name] = p
+}
+
+// knownMajor refuses a version string whose major version this build does
+// not read; a missing or non-string version is left to the schema.
+func knownMajor(raw json.RawMessage) error {
+	var v string
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	if major, _, _ := strings.Cut(v, "."); major != "1" {
+		return fmt.Errorf("manifest version %q is not one this build reads (%s and %s, and their 1.x.y revisions)", Printable(v), Version100, Version110)
+	}
+	return nil
 }

@@ -38,31 +38,54 @@ func Level(a Action) string {
 // The spec also names "error semantics" for full; neither schema has a
 // field for them, so they cannot be declared and are not required.
 func Gaps(a Action) (string, []string) {
+	t := tiers(a)
+	for i, miss := range t {
+		if len(miss) > 0 {
+			return []string{LevelNone, LevelBasic, LevelIntermediate}[i], miss
+		}
+	}
+	return LevelFull, nil
+}
+
+// GapsTo returns, for an action below level, what it lacks for each level
+// above the one it reaches, up to level: one list per level, keyed by the
+// level's name (a level includes the lower ones, so the lists add up).
+func GapsTo(a Action, level string) map[string][]string {
+	t := tiers(a)
+	out := map[string][]string{}
+	for i := LevelRank(Level(a)); i < LevelRank(level) && i < len(t); i++ {
+		if len(t[i]) > 0 {
+			out[Levels[i]] = t[i]
+		}
+	}
+	return out
+}
+
+// tiers returns what a lacks for basic, for intermediate and for full,
+// each list on its own (they do not depend on each other).
+func tiers(a Action) [3][]string {
 	a = Normalize(a)
-	var miss []string
+	var t [3][]string
 	if !ValidIntent(a.Intent) {
-		miss = append(miss, "intent")
+		t[0] = append(t[0], "intent")
 	}
 	if !ValidEntity(a.Entity) {
-		miss = append(miss, "entity")
+		t[0] = append(t[0], "entity")
 	}
 	if !slices.Contains(ActionTypes, a.ActionType) {
-		miss = append(miss, "action_type")
-	}
-	if len(miss) > 0 {
-		return LevelNone, miss
+		t[0] = append(t[0], "action_type")
 	}
 	if a.Description == "" {
-		miss = append(miss, "description")
+		t[1] = append(t[1], "description")
 	}
 	if !slices.Contains(RiskLevels, a.RiskLevel) {
-		miss = append(miss, "risk_level")
+		t[1] = append(t[1], "risk_level")
 	}
 	if a.Idempotent == nil && a.ActionType != "read" && a.ActionType != "navigate" {
-		miss = append(miss, "idempotent")
+		t[1] = append(t[1], "idempotent")
 	}
 	if !slices.Contains(Scopes, a.Scope) {
-		miss = append(miss, "scope")
+		t[1] = append(t[1], "scope")
 	}
 	var untyped []string
 	for name, p := range a.Parameters {
@@ -72,29 +95,23 @@ func Gaps(a Action) (string, []string) {
 	}
 	sort.Strings(untyped)
 	for _, n := range untyped {
-		miss = append(miss, "parameters."+n+".type")
-	}
-	if len(miss) > 0 {
-		return LevelBasic, miss
+		t[1] = append(t[1], "parameters."+n+".type")
 	}
 	if a.Preconditions == nil && a.Postconditions == nil {
-		miss = append(miss, "preconditions or postconditions")
+		t[2] = append(t[2], "preconditions or postconditions")
 	}
 	if a.SideEffects == nil {
-		miss = append(miss, "side_effects")
+		t[2] = append(t[2], "side_effects")
 	}
 	if a.ApprovalRequired == nil {
-		miss = append(miss, "approval_required")
+		t[2] = append(t[2], "approval_required")
 	} else if *a.ApprovalRequired && len(a.ApprovalRoles) == 0 {
-		miss = append(miss, "approval_roles")
+		t[2] = append(t[2], "approval_roles")
 	}
 	if !slices.Contains(TenantBoundaries, a.TenantBoundary) {
-		miss = append(miss, "tenant_boundary")
+		t[2] = append(t[2], "tenant_boundary")
 	}
-	if len(miss) > 0 {
-		return LevelIntermediate, miss
-	}
-	return LevelFull, nil
+	return t
 }
 
 // LevelRank orders levels: none 0, basic 1, intermediate 2, full 3; -1 for

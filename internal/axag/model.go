@@ -124,8 +124,9 @@ const (
 
 // Options control Build.
 type Options struct {
-	// GeneratedAt is written as generated_at; the zero time omits it
-	// (reproducible output).
+	// GeneratedAt is written as generated_at, which the 1.1.0 schema
+	// requires; the zero time is written as the Unix epoch
+	// (1970-01-01T00:00:00Z), as SOURCE_DATE_EPOCH=0 would.
 	GeneratedAt time.Time
 	// SourceURL, Paths, Tool and ToolVersion fill the source block
 	// (metadata in 1.0.0). Tool defaults to "acore-axag".

@@ -3,6 +3,7 @@ package axag
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -106,14 +107,21 @@ func TestJSONBothVersionsValidate(t *testing.T) {
 			t.Errorf("%s: round trip changed bytes:\n%s\n%s", v, data, re)
 		}
 	}
-	// No timestamp when GeneratedAt is zero.
+	// The zero time is the Unix epoch: generated_at is required, never
+	// left out, and the manifest stays valid.
 	m.GeneratedAt = time.Time{}
 	data, _ := m.JSON("")
-	if bytes.Contains(data, []byte("generated_at")) {
-		t.Fatalf("generated_at written:\n%s", data)
+	if !bytes.Contains(data, []byte(`"generated_at": "1970-01-01T00:00:00Z"`)) || !bytes.Contains(data, []byte(`"conformance": "basic"`)) {
+		t.Fatalf("generated_at or conformance:\n%s", data)
 	}
-	if !bytes.Contains(data, []byte(`"conformance": "basic"`)) {
-		t.Fatalf("conformance:\n%s", data)
+	if r, err := Validate(data, ""); err != nil || !r.Valid {
+		t.Fatalf("zero time: %v %+v", err, r)
+	}
+	// Nor is the source block or the conformance left out of a manifest
+	// that has neither.
+	data, _ = (&Manifest{}).JSON(Version110)
+	if r, err := Validate(data, ""); err != nil || !r.Valid {
+		t.Fatalf("empty manifest: %v %+v\n%s", err, r, data)
 	}
 }
 
@@ -143,7 +151,7 @@ func TestValidateProblems(t *testing.T) {
 		}
 	}
 	// Forced version: a 1.1.0 document against 1.0.0 lacks entities.
-	good := `{"version":"1.1.0","actions":[]}`
+	good := `{"version":"1.1.0","generated_at":"2026-01-02T03:04:05Z","source":{},"conformance":"basic","actions":[]}`
 	if r, _ := Validate([]byte(good), Version100); r.Valid || !r.Forced {
 		t.Fatalf("forced: %+v", r)
 	}
@@ -156,6 +164,54 @@ func TestValidateProblems(t *testing.T) {
 	}
 	if _, err := Validate([]byte("{"), ""); err == nil {
 		t.Fatal("bad JSON accepted")
+	}
+}
+
+// TestSchemaRequires: the embedded 1.1.0 schema requires what the
+// published one requires; leaving out any of them is a problem.
+func TestSchemaRequires(t *testing.T) {
+	full := map[string]string{
+		"version": `"1.1.0"`, "generated_at": `"2026-01-02T03:04:05Z"`, "source": `{"tool":"x"}`,
+		"conformance": `"basic"`, "actions": `[]`,
+	}
+	for _, drop := range []string{"version", "generated_at", "source", "conformance", "actions"} {
+		var parts []string
+		for _, k := range []string{"version", "generated_at", "source", "conformance", "actions"} {
+			if k != drop {
+				parts = append(parts, fmt.Sprintf("%q:%s", k, full[k]))
+			}
+		}
+		doc := "{" + strings.Join(parts, ",") + "}"
+		r, err := Validate([]byte(doc), Version110)
+		if err != nil {
+			t.Fatalf("%s: %v", drop, err)
+		}
+		if r.Valid || !strings.Contains(fmt.Sprint(r.Problems), drop) {
+			t.Errorf("without %s: %+v", drop, r)
+		}
+	}
+}
+
+// TestUnknownMajor: a manifest of a major version this build does not
+// know is refused, naming the versions it reads, even when a schema is
+// forced.
+func TestUnknownMajor(t *testing.T) {
+	for _, doc := range []string{
+		`{"version":"2.0.0","generated_at":"2026-01-02T03:04:05Z","source":{},"conformance":"basic","actions":[]}`,
+		`{"version":"0.9.0","entities":[]}`,
+	} {
+		for _, forced := range []string{"", Version110, Version100} {
+			_, err := Validate([]byte(doc), forced)
+			if err == nil || !strings.Contains(err.Error(), "1.0.0 and 1.1.0") {
+				t.Errorf("%s forced %q: err = %v", doc, forced, err)
+			}
+		}
+		if _, _, err := ParseManifest([]byte(doc)); err == nil {
+			t.Errorf("%s parsed", doc)
+		}
+	}
+	if _, err := Validate([]byte(`{"version":"1.1.7","generated_at":"2026-01-02T03:04:05Z","source":{},"conformance":"basic","actions":[]}`), ""); err != nil {
+		t.Errorf("1.1.7: %v", err)
 	}
 }
 

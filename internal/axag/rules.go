@@ -35,6 +35,8 @@ const (
 	RuleNoIntent               = "AXAG108" // axag-* attributes without axag-intent (warning)
 	RuleUnreadable             = "AXAG109" // a source that cannot be read, or read only in part (error)
 	RuleNoscript               = "AXAG111" // annotated elements inside <noscript>, not extracted (warning)
+	RuleConflictingDuplicate   = "AXAG112" // two declarations of an intent that disagree on a safety fact (error)
+	RuleNoActions              = "AXAG113" // a conformance level asked of sources or a manifest without actions (error)
 )
 
 // Check applies the per-action rules (everything but JSON syntax, drift,
@@ -160,12 +162,21 @@ func Build(actions []Action, opt Options) (*Manifest, []Finding) {
 		findings = append(findings, Check(a)...)
 		if a.Intent != "" {
 			if first, dup := seen[a.Intent]; dup {
-				findings = append(findings, Finding{
+				f := Finding{
 					Rule: RuleDuplicateIntent, Severity: SeverityWarning,
 					File: a.SourceFile, Line: a.SourceLine, Column: a.SourceColumn,
 					Message: fmt.Sprintf("intent %s is declared again here; the first declaration at %s is kept", Printable(a.Intent), Where(first.SourceFile, first.SourceLine, first.SourceColumn)),
 					Fix:     "remove one of the two annotations, or give them different intents",
-				})
+				}
+				// Keeping either one silently could hide the riskier
+				// declaration from the agent, so a disagreement on a
+				// safety fact is an error.
+				if diff := SafetyDiff(first, a); len(diff) > 0 {
+					f.Rule, f.Severity = RuleConflictingDuplicate, SeverityError
+					f.Message = fmt.Sprintf("intent %s is declared at %s and at %s with different %s; an agent would see only one of them", Printable(a.Intent), Where(first.SourceFile, first.SourceLine, first.SourceColumn), Where(a.SourceFile, a.SourceLine, a.SourceColumn), strings.Join(diff, ", "))
+					f.Fix = "declare the intent once, or give both declarations the same safety facts"
+				}
+				findings = append(findings, f)
 				continue
 			}
 			seen[a.Intent] = a
@@ -192,6 +203,44 @@ func Build(actions []Action, opt Options) (*Manifest, []Finding) {
 	}
 	m.Conformance = ManifestLevel(kept)
 	return m, findings
+}
+
+// SafetyDiff names the safety facts on which two declarations of an
+// action disagree: action type, risk level, confirmation, approval and its
+// roles, required roles, scope and tenant boundary (after Normalize).
+func SafetyDiff(a, b Action) []string {
+	a, b = Normalize(a), Normalize(b)
+	var diff []string
+	add := func(name string, same bool) {
+		if !same {
+			diff = append(diff, name)
+		}
+	}
+	add("action_type", a.ActionType == b.ActionType)
+	add("risk_level", a.RiskLevel == b.RiskLevel)
+	add("confirmation_required", sameBool(a.ConfirmationRequired, b.ConfirmationRequired))
+	add("approval_required", sameBool(a.ApprovalRequired, b.ApprovalRequired))
+	add("approval_roles", sameSet(a.ApprovalRoles, b.ApprovalRoles))
+	add("required_roles", sameSet(a.RequiredRoles, b.RequiredRoles))
+	add("scope", a.Scope == b.Scope)
+	add("tenant_boundary", a.TenantBoundary == b.TenantBoundary)
+	return diff
+}
+
+func sameBool(a, b *bool) bool {
+	return (a == nil) == (b == nil) && (a == nil || *a == *b)
+}
+
+// sameSet compares role lists as sets: ["a", "b"] and ["b", "a"] grant the
+// same; nil (not declared) differs from an empty list.
+func sameSet(a, b []string) bool {
+	if (a == nil) != (b == nil) {
+		return false
+	}
+	x, y := slices.Clone(a), slices.Clone(b)
+	slices.Sort(x)
+	slices.Sort(y)
+	return slices.Equal(slices.Compact(x), slices.Compact(y))
 }
 
 // Normalize fills the defaults: the entity from the intent, the operation

@@ -90,11 +90,13 @@ type ValidationReport struct {
 // version; schema violations are in the report.
 func Validate(manifest []byte, version string) (*ValidationReport, error) {
 	r := &ValidationReport{Version: version, Forced: version != ""}
+	// Detect even when forced: a manifest of an unknown major version is
+	// refused whichever schema is asked for.
+	v, err := DetectVersion(manifest)
+	if err != nil {
+		return nil, err
+	}
 	if version == "" {
-		v, err := DetectVersion(manifest)
-		if err != nil {
-			return nil, err
-		}
 		r.Version = v
 	}
 	if _, err := SchemaFor(r.Version); err != nil {

@@ -280,6 +280,9 @@ func (f *webFile) attrs(el *element) (map[string]attrValue, []string) {
 			continue
 		}
 		short := strings.ToLower(n[5:])
+		if strings.HasPrefix(short, "x-") && len(short) > 2 {
+			continue // the extension form, axag-x-*: not ours to read
+		}
 		if !slices.Contains(webAttributes, short) {
 			fix := "remove it, or use one of axag-" + strings.Join(webAttributes, ", axag-")
 			if s := suggest.Closest(short, webAttributes); s != "" {

@@ -168,6 +168,7 @@ func TestWebRules(t *testing.T) {
 		{RuleInvalidValue, "a.html", `<div axag-scope="planet"><b axag-intent="t.a" ` + okButton + `></b></div>`, `<div axag-scope="global"><b axag-intent="t.a" ` + okButton + `></b></div>`},
 		{RuleInvalidValue, "a.html", `<b axag-intent="t.a" ` + okButton + ` axag-required-parameters='[{"type": "string"}]'></b>`, `<b axag-intent="t.a" ` + okButton + ` axag-required-parameters='[{"name": "n", "type": "string"}]'></b>`},
 		{RuleUnknownAttribute, "a.html", `<b axag-intent="t.a" ` + okButton + ` axag-risk="low"></b>`, `<b axag-intent="t.a" ` + okButton + ` data-risk="low"></b>`},
+		{RuleUnknownAttribute, "a.html", `<b axag-intent="t.a" ` + okButton + ` axag-x="1"></b>`, `<b axag-intent="t.a" ` + okButton + ` axag-x-team="growth" AXAG-X-Trace="1"></b>`},
 		{RuleDynamicValue, "a.jsx", `x = <b axag-intent={name} ` + okButton + ` />;`, `x = <b axag-intent={"t.a"} ` + okButton + ` />;`},
 		{RuleDynamicValue, "a.vue", `<template><b axag-intent="t.a" ` + okButton + ` :axag-scope="s"></b></template>`, `<template><b axag-intent="t.a" ` + okButton + ` :axag-scope="'user'"></b></template>`},
 		{RuleDynamicValue, "a.component.html", `<b [attr.axag-intent]="intent" ` + okButton + `></b>`, `<b axag-intent="t.a" ` + okButton + `></b>`},

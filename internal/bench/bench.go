@@ -1,6 +1,8 @@
 // Package bench measures the service at several project sizes, in process
 // and through the serve transport, beside the floors of issue 6: reading
-// and hashing the same bytes, go/parser and go/types.
+// and hashing the same bytes, go/parser and go/types. A second project
+// shape (Wide) is measured the same way, and both shapes on files written
+// moments before: in a fresh serve process and right after an apply.
 package bench
 
 import (
@@ -20,7 +22,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/axiomcore/acore/internal/gen"
 	"github.com/axiomcore/acore/internal/service"
 )
 
@@ -37,7 +38,8 @@ type Options struct {
 // Row is one operation at one size through one transport.
 type Row struct {
 	Op        string  `json:"op"`
-	Transport string  `json:"transport"` // "in_process" or "serve"
+	Transport string  `json:"transport"`       // "in_process", "serve", TransportFresh or TransportAfterApply
+	Shape     string  `json:"shape,omitempty"` // the project's Shape; empty for Pages
 	Files     int     `json:"files"`
 	Bytes     int     `json:"bytes"` // sources of the project
 	N         int     `json:"n"`
@@ -95,14 +97,14 @@ func Run(o Options) (*Result, error) {
 			return nil, err
 		}
 		o.logf("size %d files: in process", n)
-		rows, floors, err := measureSize(o, dir, n)
+		rows, floors, err := measureSize(o, dir, n, Pages(n).Page)
 		if err != nil {
 			return nil, fmt.Errorf("size %d: %w", n, err)
 		}
 		res.Rows = append(res.Rows, rows...)
 		res.Floors = append(res.Floors, floors...)
 		o.logf("size %d files: serve", n)
-		rows, err = measureServe(o, bin, dir, n)
+		rows, err = measureServe(o, bin, dir, n, Pages(n).Page)
 		if err != nil {
 			return nil, fmt.Errorf("size %d serve: %w", n, err)
 		}
@@ -111,6 +113,11 @@ func Run(o Options) (*Result, error) {
 			largest, largestFiles = dir, n
 		}
 	}
+	rows, err := measureShapes(o, bin, tmp, largest, largestFiles)
+	if err != nil {
+		return nil, err
+	}
+	res.Rows = append(res.Rows, rows...)
 	o.logf("floors")
 	fl, err := floors(o, bin, tmp, largest, largestFiles)
 	if err != nil {
@@ -124,20 +131,10 @@ func Run(o Options) (*Result, error) {
 	return res, nil
 }
 
-// writeProject generates a project whose files are old enough for the
-// service's load cache to trust, as real projects are.
-func writeProject(dir string, files int) error {
-	if err := gen.Write(dir, gen.Project(files, Bytes(files))); err != nil {
-		return err
-	}
-	old := time.Now().Add(-time.Hour)
-	return filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
-		if err == nil && !fi.IsDir() {
-			return os.Chtimes(p, old, old)
-		}
-		return err
-	})
-}
+// writeProject generates the first shape's project of files files, its
+// files old enough for the service's load cache to trust, as real
+// projects are.
+func writeProject(dir string, files int) error { return Pages(files).writeOld(dir) }
 
 // sourceBytes is the total of the .acore and .axiom files under dir.
 func sourceBytes(dir string) (int, [][]byte) {
@@ -172,21 +169,21 @@ func readHash(dir string) time.Duration {
 
 const proto = `{"protocol":"axiom-agent-semantic/v1",`
 
-// reads are the warm read requests, on snapshot snap, of a project whose
-// main.acore holds page P0_0.
-func reads(snap string) [][2]string {
-	el := "element:P0_0/view/0/1/1"
+// readsOn are the read requests, on snapshot snap, of a project with the
+// page page laid out as gen's pages are.
+func readsOn(snap, page string) [][2]string {
+	el := "element:" + page + "/view/0/1/1"
 	return [][2]string{
 		{"node.find", `"snapshot":"` + snap + `","operation":"node.find","params":{"query":"Add","kind":"element","limit":10}}`},
 		{"node.get", `"snapshot":"` + snap + `","operation":"node.get","params":{"nodes":["` + el + `"]}}`},
 		{"node.edits", `"snapshot":"` + snap + `","operation":"node.edits","params":{"nodes":["` + el + `"],"include_unavailable":true}}`},
-		{"graph.query", `"snapshot":"` + snap + `","operation":"graph.query","params":{"from":["state:P0_0.draft"],"mode":"dependents"}}`},
-		{"graph.query.transitive16", `"snapshot":"` + snap + `","operation":"graph.query","limits":{"max_depth":16},"params":{"from":["state:P0_0.draft"],"mode":"dependents","transitive":true}}`},
+		{"graph.query", `"snapshot":"` + snap + `","operation":"graph.query","params":{"from":["state:` + page + `.draft"],"mode":"dependents"}}`},
+		{"graph.query.transitive16", `"snapshot":"` + snap + `","operation":"graph.query","limits":{"max_depth":16},"params":{"from":["state:` + page + `.draft"],"mode":"dependents","transitive":true}}`},
 		{"context.build.change_input", `"snapshot":"` + snap + `","operation":"context.build","params":{"focus":["` + el + `"],"purpose":"change_input"}}`},
-		{"context.build.change_behavior", `"snapshot":"` + snap + `","operation":"context.build","params":{"focus":["action:P0_0.submit"],"purpose":"change_behavior"}}`},
-		{"impact.analyze", `"snapshot":"` + snap + `","operation":"impact.analyze","params":{"targets":["state:P0_0.draft"],"direction":"dependents"}}`},
+		{"context.build.change_behavior", `"snapshot":"` + snap + `","operation":"context.build","params":{"focus":["action:` + page + `.submit"],"purpose":"change_behavior"}}`},
+		{"impact.analyze", `"snapshot":"` + snap + `","operation":"impact.analyze","params":{"targets":["state:` + page + `.draft"],"direction":"dependents"}}`},
 		{"changes.since", `"snapshot":"` + snap + `","operation":"changes.since","params":{"since":"` + snap + `","scope":{"nodes":["` + el + `"]}}}`},
-		{"node.relocate", `"snapshot":"` + snap + `","operation":"node.relocate","params":{"from_snapshot":"` + snap + `","nodes":["` + el + `","state:P0_0.draft"]}}`},
+		{"node.relocate", `"snapshot":"` + snap + `","operation":"node.relocate","params":{"from_snapshot":"` + snap + `","nodes":["` + el + `","state:` + page + `.draft"]}}`},
 	}
 }
 
@@ -354,7 +351,7 @@ func (v svc) apply(cand string) (string, error) {
 	return head, nil
 }
 
-func measureSize(o Options, dir string, files int) ([]Row, []Floor, error) {
+func measureSize(o Options, dir string, files int, page string) ([]Row, []Floor, error) {
 	bytes, _ := sourceBytes(dir)
 	var rows []Row
 	// Cold open: a fresh service each time (a compile parses every source).
@@ -388,7 +385,7 @@ func measureSize(o Options, dir string, files int) ([]Row, []Floor, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, r := range reads(snap) {
+	for _, r := range readsOn(snap, page) {
 		if _, _, err := v.call(r[1]); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", r[0], err)
 		}
@@ -403,7 +400,7 @@ func measureSize(o Options, dir string, files int) ([]Row, []Floor, error) {
 			read += int(fi.Size())
 		}
 	}
-	for _, r := range reads(snap) {
+	for _, r := range readsOn(snap, page) {
 		if !strings.HasPrefix(r[0], "context.build.") {
 			continue
 		}
@@ -491,28 +488,37 @@ func (l *lines) close() {
 	l.cmd.Wait()
 }
 
-func measureServe(o Options, bin, dir string, files int) ([]Row, error) {
-	bytes, _ := sourceBytes(dir)
+// serveOpen starts a serve process on the project at dir and opens it;
+// it returns the process and the snapshot workspace.open named.
+func serveOpen(bin, dir string) (*lines, string, error) {
 	root, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	l, err := startServe(bin, root)
+	if err != nil {
+		return nil, "", err
+	}
+	out, err := l.call(`"operation":"workspace.open","params":{"roots":[{"path":"` + root + `"}]}}`)
+	if err == nil {
+		var m map[string]any
+		if m, _, err = decode(out); err == nil {
+			return l, str(m, "snapshot", "id"), nil
+		}
+	}
+	l.close()
+	return nil, "", err
+}
+
+func measureServe(o Options, bin, dir string, files int, page string) ([]Row, error) {
+	bytes, _ := sourceBytes(dir)
+	l, snap, err := serveOpen(bin, dir)
 	if err != nil {
 		return nil, err
 	}
 	defer l.close()
-	out, err := l.call(`"operation":"workspace.open","params":{"roots":[{"path":"` + root + `"}]}}`)
-	if err != nil {
-		return nil, err
-	}
-	m, _, err := decode(out)
-	if err != nil {
-		return nil, err
-	}
-	snap := str(m, "snapshot", "id")
 	var rows []Row
-	for _, r := range reads(snap) {
+	for _, r := range readsOn(snap, page) {
 		if out, err := l.call(r[1]); err != nil {
 			return nil, err
 		} else if _, _, err := decode(out); err != nil {
@@ -527,51 +533,63 @@ func measureServe(o Options, bin, dir string, files int) ([]Row, error) {
 	return rows, nil
 }
 
-// Table prints operation × size, p50 and p99 in milliseconds.
+// Table prints operation × project (shape and size), p50 and p99 in
+// milliseconds.
 func Table(w io.Writer, r *Result) {
-	var sizes []int
-	seen := map[int]bool{}
+	type col struct {
+		shape string
+		files int
+	}
 	type key struct {
 		op, tr string
-		files  int
+		col
 	}
+	var cols []col
+	seen := map[col]bool{}
 	cell := map[key]Row{}
 	var order []key
 	for _, x := range r.Rows {
-		if !seen[x.Files] {
-			seen[x.Files] = true
-			sizes = append(sizes, x.Files)
+		c := col{x.Shape, x.Files}
+		if !seen[c] {
+			seen[c] = true
+			cols = append(cols, c)
 		}
-		k := key{x.Op, x.Transport, 0}
+		k := key{x.Op, x.Transport, col{}}
 		if _, ok := cell[k]; !ok {
 			cell[k] = x
 			order = append(order, k)
 		}
-		cell[key{x.Op, x.Transport, x.Files}] = x
+		cell[key{x.Op, x.Transport, c}] = x
+	}
+	name := func(c col) string {
+		if c.shape == "" {
+			return fmt.Sprintf("%d files", c.files)
+		}
+		return fmt.Sprintf("%s %d files", c.shape, c.files)
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%-32s %-10s", "operation (ms)", "transport")
-	for _, s := range sizes {
-		fmt.Fprintf(&b, " %20s", fmt.Sprintf("%d files p50/p99", s))
+	fmt.Fprintf(&b, "%-32s %-17s", "operation (ms)", "transport")
+	for _, c := range cols {
+		fmt.Fprintf(&b, " %24s", name(c)+" p50/p99")
 	}
 	b.WriteString("\n")
 	for _, k := range order {
-		fmt.Fprintf(&b, "%-32s %-10s", k.op, k.tr)
-		for _, s := range sizes {
-			x, ok := cell[key{k.op, k.tr, s}]
+		fmt.Fprintf(&b, "%-32s %-17s", k.op, k.tr)
+		for _, c := range cols {
+			x, ok := cell[key{k.op, k.tr, c}]
 			if !ok {
-				fmt.Fprintf(&b, " %20s", "-")
+				fmt.Fprintf(&b, " %24s", "-")
 				continue
 			}
-			fmt.Fprintf(&b, " %20s", fmt.Sprintf("%.3f / %.3f", x.P50ms, x.P99ms))
+			fmt.Fprintf(&b, " %24s", fmt.Sprintf("%.3f / %.3f", x.P50ms, x.P99ms))
 		}
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "\nproject sources:")
-	for _, s := range sizes {
+	for _, c := range cols {
 		for _, x := range r.Rows {
-			if x.Files == s {
-				fmt.Fprintf(&b, " %d files = %d bytes;", s, x.Bytes)
+			if x.Shape == c.shape && x.Files == c.files {
+				fmt.Fprintf(&b, " %s = %d bytes;", name(c), x.Bytes)
 				break
 			}
 		}

@@ -8,7 +8,7 @@ import (
 )
 
 // SVG writes a line plot of in-process p50 latency (log scale) against
-// project size (log scale), one line per operation.
+// project size (log scale) of the first shape, one line per operation.
 func SVG(w io.Writer, r *Result) error {
 	const (
 		width, height          = 900, 560
@@ -17,8 +17,8 @@ func SVG(w io.Writer, r *Result) error {
 	series := map[string][]Row{}
 	var ops []string
 	for _, x := range r.Rows {
-		if x.Transport != "in_process" {
-			continue
+		if x.Transport != "in_process" || x.Shape != "" {
+			continue // one line per operation, over the sizes of one shape
 		}
 		if _, ok := series[x.Op]; !ok {
 			ops = append(ops, x.Op)

@@ -98,7 +98,13 @@ func (c *checker) loadContracts() {
 				mod.Fields = append(mod.Fields, Field{Name: fd.Name.Name, Type: c.contractType(k, fd.Type)})
 			}
 		}
+		for _, md := range decl.Models {
+			c.axagNoEffect(f, md.Annotations, "a contract model")
+		}
 		for _, od := range decl.Ops {
+			// The backend team's @axag facts on an operation: every
+			// binding inherits them (docs/language.md, section 11).
+			c.axagArgs(f, od.Annotations)
 			if _, dup := k.ops[od.Name.Name]; dup {
 				c.errorf(f, od.Name, diag.Duplicate, "operation %s is declared twice in contract %s", od.Name.Name, k.name)
 				continue

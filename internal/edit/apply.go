@@ -45,6 +45,9 @@ type Repair struct {
 	ResultState  string   `json:"result_state"`
 	ResultErrors int      `json:"result_errors"`
 	Touched      []string `json:"touched"`
+	// Regressed, in a refusal's details only, lists the declarations that
+	// gained errors outside the broken ones the edit changed.
+	Regressed []string `json:"regressed,omitempty"`
 }
 
 // applier is the state of one batch.
@@ -120,11 +123,11 @@ func apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, 
 		}
 	}
 	if base == nil || base.Result == nil || base.Result.Graph == nil || base.Result.State == check.StateUnavailable {
-		e := protocol.Errorf(protocol.CodeCompileFailed, "not_validated", "the base is unavailable: it has no node graph to edit")
+		var diags []protocol.Diagnostic
 		if base != nil && base.Result != nil {
-			e.Diagnostics = ErrorDiagnostics(base.Result)
+			diags = ErrorDiagnostics(base.Result)
 		}
-		return nil, e.Next("project.overview", "Read the project's diagnostics", map[string]any{"include": []string{"diagnostics"}})
+		return nil, protocol.CompileFailed(protocol.ReasonNotValidated, diags, nil, "the base is unavailable: it has no node graph to edit")
 	}
 	a := &applier{opt: opt, base: base, budget: opt.CompileBudget, proj: base,
 		pending: map[string][]splice{}, cur: map[string][]byte{}, overlay: map[string]any{},
@@ -195,9 +198,8 @@ func (a *applier) final(res *Result) *protocol.Error {
 		if resErrs == 0 && r.State == check.StateValidated {
 			return nil
 		}
-		e := protocol.Errorf(protocol.CodeCompileFailed, "", "the edited project does not compile: %d errors (first: %s)", resErrs, firstError(r))
-		e.Diagnostics = ErrorDiagnostics(r)
-		return e
+		return protocol.CompileFailed(protocol.ReasonCandidateErrors, ErrorDiagnostics(r), nil,
+			"the edited project does not compile: %d errors (first: %s); nothing was created", resErrs, firstError(r))
 	}
 	rep := &Repair{BaseState: a.base.Result.State, BaseErrors: baseErrs, ResultState: r.State, ResultErrors: resErrs, Touched: capList(a.touched, 50)}
 	type key struct{ path, decl string }
@@ -230,15 +232,8 @@ func (a *applier) final(res *Result) *protocol.Error {
 		if len(regressed) > 0 {
 			msg = "the repair adds errors outside the declarations it changes: " + strings.Join(capList(regressed, 5), ", ")
 		}
-		e := protocol.Errorf(protocol.CodeCompileFailed, "repair_regression", "%s", msg)
-		e.Diagnostics = ErrorDiagnostics(r)
-		if regressed == nil {
-			regressed = []string{}
-		}
-		e.Detail("regressed", capList(regressed, 50))
-		e.Detail("base_errors", baseErrs)
-		e.Detail("result_errors", resErrs)
-		return e
+		rep.Regressed = capList(regressed, 50)
+		return protocol.CompileFailed(protocol.ReasonRepairRegression, ErrorDiagnostics(r), rep, "%s", msg)
 	}
 	res.Repair = rep
 	return nil
@@ -390,9 +385,8 @@ func (a *applier) compile() *protocol.Error {
 		return e
 	}
 	if p.Result.Graph == nil {
-		e := protocol.Errorf(protocol.CodeCompileFailed, "", "the project has no node graph after this operation: %s", firstError(p.Result))
-		e.Diagnostics = ErrorDiagnostics(p.Result)
-		return e
+		return protocol.CompileFailed(protocol.ReasonCandidateErrors, ErrorDiagnostics(p.Result), nil,
+			"the project has no node graph after this operation: %s", firstError(p.Result))
 	}
 	return nil
 }

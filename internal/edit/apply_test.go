@@ -312,7 +312,7 @@ func TestRefusals(t *testing.T) {
 		{"unknown handle", p, []string{`{"kind":"set_property","node":{"handle":"nope"},"property":"label","old_value":"Add","new_value":"X"}`}, protocol.CodeInvalidArguments, "unknown_handle", 0},
 		{"unknown node", p, []string{`{"kind":"set_property","node":"element:Home/view/9","property":"label","old_value":"Add","new_value":"X"}`}, protocol.CodeNotFound, "node_unknown", 0},
 		{"removed node", p, []string{`{"kind":"list_element","op":"remove","node":"element:Home/view/0/1","old_text":"Button(label: \"Add\", on_press: submit)"}`, setLabel}, protocol.CodeNotFound, "node_removed", 1},
-		{"compile_failed", p, []string{setLabel, `{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","position":"after","old_text":"Button(label: \"X\", on_press: submit)","element":"Nope(x: 1)"}`}, protocol.CodeCompileFailed, "", 1},
+		{"compile_failed", p, []string{setLabel, `{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","position":"after","old_text":"Button(label: \"X\", on_press: submit)","element":"Nope(x: 1)"}`}, protocol.CodeCompileFailed, protocol.ReasonCandidateErrors, 1},
 		{"not_validated", noLock, []string{setLabel}, protocol.CodeCompileFailed, "not_validated", -1},
 		{"too_many_operations", p, many, protocol.CodeResourceLimit, "too_many_operations", -1},
 	}
@@ -603,8 +603,9 @@ func TestRepairRegression(t *testing.T) {
 	if e == nil || e.Reason != "repair_regression" {
 		t.Fatalf("got %v", e)
 	}
-	if reg, _ := e.Details["regressed"].([]string); !reflect.DeepEqual(reg, []string{"main.acore: page Home"}) {
-		t.Errorf("regressed %v (%s)", e.Details["regressed"], e.Message)
+	rep, _ := e.Details["repair"].(*Repair)
+	if rep == nil || !reflect.DeepEqual(rep.Regressed, []string{"main.acore: page Home"}) || len(e.NextActions) == 0 {
+		t.Errorf("details %v, next %v (%s)", e.Details, e.NextActions, e.Message)
 	}
 }
 

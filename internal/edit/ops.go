@@ -305,7 +305,16 @@ func (a *applier) listRemove(o *operation) (*change, *protocol.Error) {
 	return &change{path: n.Path, sp: removal(a.data(n.Path), int(n.Pos), int(n.End)), createdAt: -1, node: n.ID, owner: ownerOf(n), removes: true}, nil
 }
 
+// fragmentError refuses an operation's source text that does not parse as
+// what. A text over a parser bound (nesting, brackets) is that bound's
+// resource_limit, as the same text in a file is: a limit violation is
+// never invalid_arguments or compile_failed.
 func fragmentError(what string, errs []syntax.Error, text string) *protocol.Error {
+	for _, err := range errs {
+		if info, ok := diag.Lookup(err.Code); ok && info.Reason != "" {
+			return protocol.Errorf(protocol.CodeResourceLimit, info.Reason, "the operation's source text is over a service bound: %s [%s]", err.Msg, err.Code)
+		}
+	}
 	msg := what
 	if len(errs) > 0 {
 		pos := int(errs[0].Pos)

@@ -19,8 +19,18 @@ func write(t testing.TB, files map[string][]byte) string {
 }
 
 func TestGeneratedProjectsValidate(t *testing.T) {
-	for _, size := range []struct{ files, bytes int }{{1, 4 << 10}, {8, 256 << 10}, {64, 4<<20 - 64<<10}} {
-		files := gen.Project(size.files, size.bytes)
+	for _, size := range []struct {
+		name         string
+		shape        func(files, bytes int) map[string][]byte
+		files, bytes int
+	}{
+		{"project", gen.Project, 1, 4 << 10},
+		{"project", gen.Project, 8, 256 << 10},
+		{"project", gen.Project, 64, 4<<20 - 64<<10},
+		{"wide", gen.Wide, 4, 64 << 10},
+		{"wide", gen.Wide, 50, 3800 << 10},
+	} {
+		files := size.shape(size.files, size.bytes)
 		total := 0
 		for p, d := range files {
 			if filepath.Ext(p) == ".acore" {
@@ -42,11 +52,11 @@ func TestGeneratedProjectsValidate(t *testing.T) {
 			}
 		}
 		if r.State != "validated" {
-			t.Fatalf("%d files, %d bytes: state %s with %d errors", size.files, total, r.State, errs)
+			t.Fatalf("%s %d files, %d bytes: state %s with %d errors", size.name, size.files, total, r.State, errs)
 		}
 		if total > 4<<20 {
-			t.Errorf("%d files total %d bytes, over sources_bytes_max", size.files, total)
+			t.Errorf("%s %d files total %d bytes, over sources_bytes_max", size.name, size.files, total)
 		}
-		t.Logf("%d files, %d bytes, %d nodes, %d edges", size.files, total, r.Graph.Len(), len(r.Graph.Edges))
+		t.Logf("%s %d files (%d written), %d bytes, %d nodes, %d edges", size.name, size.files, len(files), total, r.Graph.Len(), len(r.Graph.Edges))
 	}
 }

@@ -154,8 +154,8 @@ func LoadWith(root string, lim Limits) (*Inputs, error) {
 
 // LoadCached is LoadWith that takes the bytes and digest of a file from c
 // when its size and modification time are what c saw, so that capturing an
-// unchanged project costs a walk, an open and an fstat per file instead of
-// reading and hashing it all. A nil c reads everything.
+// unchanged project costs a walk and a stat per file instead of reading
+// and hashing it all. A nil c reads everything.
 //
 // Every directory and file is opened through a handle on the root that the
 // kernel confines (fsutil.Root), and a file is read only when it is a
@@ -245,6 +245,7 @@ type walker struct {
 	fs              *fsutil.Root
 	lim             Limits
 	cache           *Cache
+	clock           fsClock // read before any file, when the cache needs it
 	sources         []pending
 	contracts       []pending
 	contractSources []pending
@@ -284,12 +285,13 @@ func skipDir(name string) bool {
 
 // walk visits the regular files and symlinks under the project directory
 // dir (in lexical order, so results and the first limit hit are
-// deterministic) and hands each to add with its project-relative path.
-// Symlinked directories are not descended into; directories are opened
+// deterministic) and hands each to add with its project-relative path,
+// the open directory it is in and its name there. Symlinked directories
+// are not descended into; directories are opened
 // through the confined root and without blocking, so a directory swapped
 // for a symlink or a FIFO after it was listed is at worst another
 // directory inside the root, or skipped.
-func (w *walker) walk(dir string, add func(rel string, d fs.DirEntry) error) error {
+func (w *walker) walk(dir string, add func(rel string, in *os.File, name string) error) error {
 	f, err := w.fs.OpenDir(dir)
 	if err != nil {
 		if dir != "." && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, fsutil.ErrEscape) || errors.Is(err, fsutil.ErrNotDir)) {
@@ -297,8 +299,8 @@ func (w *walker) walk(dir string, add func(rel string, d fs.DirEntry) error) err
 		}
 		return fmt.Errorf("load: %w", err)
 	}
+	defer f.Close()
 	list, err := f.ReadDir(-1)
-	f.Close()
 	if err != nil {
 		return fmt.Errorf("load %s: %w", dir, err)
 	}
@@ -317,34 +319,33 @@ func (w *walker) walk(dir string, add func(rel string, d fs.DirEntry) error) err
 			}
 			continue
 		}
-		if err := add(rel, d); err != nil {
+		if err := add(rel, f, d.Name()); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (w *walker) addTreeFile(rel string, d fs.DirEntry) error {
+func (w *walker) addTreeFile(rel string, in *os.File, name string) error {
 	switch {
 	case strings.HasSuffix(rel, ".acore"):
-		return w.addEntry(&w.sources, rel, d)
+		return w.addEntry(&w.sources, rel, in, name)
 	case strings.HasPrefix(rel, ContractSourceDir+"/") && strings.HasSuffix(rel, ".axiom"):
-		return w.addEntry(&w.contractSources, rel, d)
+		return w.addEntry(&w.contractSources, rel, in, name)
 	}
 	return nil
 }
 
-func (w *walker) addContract(rel string, d fs.DirEntry) error {
+func (w *walker) addContract(rel string, in *os.File, name string) error {
 	if strings.HasSuffix(rel, ".axiom") {
-		return w.addEntry(&w.contracts, rel, d)
+		return w.addEntry(&w.contracts, rel, in, name)
 	}
 	return nil
 }
 
-func (w *walker) addEntry(list *[]pending, rel string, _ fs.DirEntry) error {
-	// Through the root, not d.Info, which names the file by its full
-	// path.
-	fi, err := w.fs.Lstat(rel)
+func (w *walker) addEntry(list *[]pending, rel string, in *os.File, name string) error {
+	// Not fs.DirEntry.Info, which names the file by its full path.
+	fi, err := w.lstatEntry(in, rel, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // removed during the walk
 	}
@@ -438,6 +439,7 @@ func (w *walker) read() (*Inputs, error) {
 			todo = append(todo, &list[i])
 		}
 	}
+	w.clock = w.cache.clock(w.fs, todo)
 	// Files are read and hashed on every core: a cold capture of a
 	// project at the bounds reads and hashes 4 MiB.
 	errs := make([]error, len(todo))
@@ -479,10 +481,17 @@ func (w *walker) read() (*Inputs, error) {
 
 // readFile opens one queued file through the confined root and reads it,
 // never more than the per-file bound plus one byte, unless the cache holds
-// its content. A file that is no longer a regular file inside the root
+// its content under the walk's or the open descriptor's stat. A file that is no longer a regular file inside the root
 // when opened (it was swapped for a symlink leading outside, a FIFO or a
 // directory, or removed) is marked skipped instead.
 func (w *walker) readFile(p *pending) error {
+	// A file the cache vouches for by the walk's stat is not opened: its
+	// content was read from inside the root, and nothing is read now.
+	if data, sha, ok := w.cache.lookup(*p); ok {
+		p.data, p.sha = data, sha
+		return nil
+	}
+	start := time.Now()
 	f, fi, err := w.fs.OpenRegular(p.rel)
 	switch {
 	case errors.Is(err, fsutil.ErrEscape):
@@ -515,9 +524,14 @@ func (w *walker) readFile(p *pending) error {
 		}
 		return &LimitError{Reason: ReasonFileTooLarge, Path: p.rel, Limit: w.lim.SourceFileBytes, Got: got}
 	}
-	sum := sha256.Sum256(data)
-	p.data, p.sha = data, hex.EncodeToString(sum[:])
-	w.cache.store(p)
+	p.data = data
+	if w.cache == nil {
+		sum := sha256.Sum256(data)
+		p.sha = hex.EncodeToString(sum[:])
+		return nil
+	}
+	dev, devOK := device(fi)
+	w.cache.store(p, start, w.clock, dev, devOK)
 	return nil
 }
 

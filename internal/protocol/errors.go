@@ -130,3 +130,37 @@ func (e *Error) Detail(k string, v any) *Error {
 	e.Details[k] = v
 	return e
 }
+
+// The reasons of compile_failed.
+const (
+	// ReasonNotValidated: the base (or a snapshot read) has no node graph
+	// or is not validated, so nothing can be edited or mapped on it.
+	ReasonNotValidated = "not_validated"
+	// ReasonCandidateErrors: the edited project does not compile.
+	ReasonCandidateErrors = "candidate_errors"
+	// ReasonRepairRegression: an edit on a broken base does not leave
+	// fewer errors, or adds errors outside the declarations it changes.
+	ReasonRepairRegression = "repair_regression"
+)
+
+// CompileFailed is the one shape of every compile_failed: a reason, the
+// compiler's diagnostics, and the next requests that reason calls for.
+// repair, the refused repair's outcome (a repairOutcome with regressed),
+// goes in details.repair; it is nil for the other reasons.
+func CompileFailed(reason string, diags []Diagnostic, repair any, format string, args ...any) *Error {
+	e := Errorf(CodeCompileFailed, reason, format, args...)
+	if diags != nil {
+		e.Diagnostics = diags
+	}
+	overview := map[string]any{"include": []string{"diagnostics"}}
+	switch reason {
+	case ReasonCandidateErrors:
+		e.Next("node.edits", "Read the edits the nodes accept, fix the operation at operation_index and propose again", nil)
+	case ReasonRepairRegression:
+		e.Detail("repair", repair)
+		e.Next("project.overview", "Read the base's diagnostics and repair only the declarations that have errors", overview)
+	default:
+		e.Next("project.overview", "Read the project's diagnostics", overview)
+	}
+	return e
+}

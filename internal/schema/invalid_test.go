@@ -35,7 +35,6 @@ func TestInvalidRequests(t *testing.T) {
 	tests := []struct {
 		name, req, field, msg string
 	}{
-		{"unknown param", find(`{"query": "Add", "limit": 10, "order": "name"}`), "params.order", "unknown field"},
 		{"limit 0", find(`{"query": "Add", "limit": 0}`), "params.limit", "must be >= 1"},
 		{"limit 51", find(`{"query": "Add", "limit": 51}`), "params.limit", "must be <= 50"},
 		{"limit not an integer", find(`{"query": "Add", "limit": 2.5}`), "params.limit", "must be integer (got number)"},
@@ -70,8 +69,6 @@ func TestInvalidRequests(t *testing.T) {
 			"snapshot": "latest", "params": {"nodes": ["page:Home"]}}`, "workspace", "must be at most 256 characters (got 257)"},
 		{"limits zero", `{"protocol": "axiom-agent-semantic/v1", "operation": "node.get", "workspace": "ws-1", "snapshot": "latest",
 			"limits": {"max_bytes": 0}, "params": {"nodes": ["page:Home"]}}`, "limits.max_bytes", "must be >= 1"},
-		{"limits in tokens", `{"protocol": "axiom-agent-semantic/v1", "operation": "node.get", "workspace": "ws-1", "snapshot": "latest",
-			"limits": {"max_tokens": 1000}, "params": {"nodes": ["page:Home"]}}`, "limits.max_tokens", "unknown field"},
 		{"check.run without snapshot or candidate", `{"protocol": "axiom-agent-semantic/v1", "operation": "check.run", "workspace": "ws-1",
 			"params": {"checks": ["compile"]}}`, "snapshot", "is required for operation check.run"},
 		{"check.run files without snapshot", `{"protocol": "axiom-agent-semantic/v1", "operation": "check.run", "workspace": "ws-1",
@@ -151,6 +148,28 @@ func TestInvalidRequests(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestUnknownFieldsIgnored: readers ignore fields they do not know (the
+// reference's Conventions): in params, limits, scope, overlay files and
+// workspace roots an unknown field is valid. Inside edit operations and
+// apply preconditions it is refused (TestInvalidRequests).
+func TestUnknownFieldsIgnored(t *testing.T) {
+	v1 := `{"protocol": "axiom-agent-semantic/v1", "workspace": "ws-1", "x-later": 1, `
+	for _, req := range []string{
+		find(`{"query": "Add", "limit": 10, "order": "name"}`),
+		v1 + `"operation": "node.get", "snapshot": "latest", "limits": {"max_tokens": 1000}, "params": {"nodes": ["page:Home"]}}`,
+		v1 + `"operation": "changes.since", "snapshot": "latest", "params": {"since": "snap-1", "scope": {"nodes": ["page:Home"], "kinds": ["page"]}}}`,
+		v1 + `"operation": "change.propose", "base_snapshot": "snap-1", "request_id": "r-1", "params": {"operations": [` + setLabel + `], "dry": true}}`,
+		v1 + `"operation": "change.apply", "request_id": "a-1", "params": {"candidate": "cand-1", "expected_candidate_version": 1, "force": false}}`,
+		v1 + `"operation": "check.run", "snapshot": "latest", "params": {"checks": ["compile"], "files": [{"path": "main.acore", "content": "", "sha256": null, "mode": "utf8"}]}}`,
+		`{"protocol": "axiom-agent-semantic/v1", "operation": "workspace.open", "params": {"roots": [{"path": "/p", "label": "app"}], "watch": true}}`,
+		`{"protocol": "axiom-agent-semantic/v1", "operation": "capabilities", "params": {"verbose": true}}`,
+	} {
+		if fe := ValidateRequest(mustDecode(t, req)); fe != nil {
+			t.Errorf("%s: %v", req, fe)
+		}
 	}
 }
 

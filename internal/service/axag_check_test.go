@@ -10,8 +10,9 @@ import (
 )
 
 // TestCheckRunAxag runs the axag check on the task-app's snapshot and on
-// overlays that annotate it: the level rises from basic to intermediate
-// and full, and an invalid annotation fails the check.
+// overlays that annotate it: the contract's @axag facts make it
+// intermediate, annotations make it full, and an annotation that weakens
+// the contract or an invalid one fails the check.
 func TestCheckRunAxag(t *testing.T) {
 	s, _, ws, snap := openTaskApp(t)
 	run := func(files string) obj {
@@ -29,18 +30,27 @@ func TestCheckRunAxag(t *testing.T) {
 		return `[{"path": "main.acore", "content": ` + jsonOf(string(src)) + `, "sha256": "` + mainBefore + `"}]`
 	}
 
-	// The task-app as it is: basic, and task.create has no risk level,
-	// the reference linter's error.
+	// The task-app as it is: intermediate from its contract's @axag (risk,
+	// idempotency, scope), without findings.
 	o := run(`[]`)
-	expect(t, o, "result.ok", false)
-	expect(t, o, "result.checks.0.status", "failed")
+	expect(t, o, "result.ok", true)
+	expect(t, o, "result.checks.0.status", "passed")
 	expect(t, o, "result.checks.1.status", "passed")
-	expect(t, o, "result.checks.0.axag.level", "basic")
-	expect(t, o, "result.checks.0.axag.base_level", "basic")
+	expect(t, o, "result.checks.0.axag.level", "intermediate")
+	expect(t, o, "result.checks.0.axag.base_level", "intermediate")
 	expect(t, o, "result.checks.0.axag.actions", 2)
 	expect(t, o, "result.checks.0.axag.action_levels.0.intent", "task.create")
-	expect(t, o, "result.checks.0.axag.action_levels.0.missing.0", "risk_level")
-	if !hasCode(o.list("result.checks.0.diagnostics"), "AXAG010") {
+	expect(t, o, "result.checks.0.axag.action_levels.0.missing.0", "preconditions or postconditions")
+
+	// A binding may not weaken the contract: a lower risk is AXAG102.
+	plain, err := os.ReadFile("../../examples/task-app/main.acore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	weak := strings.Replace(string(plain), "  mutation create", "  @axag(risk_level: \"none\")\n  mutation create", 1)
+	o = run(`[{"path": "main.acore", "content": ` + jsonOf(weak) + `, "sha256": "` + mainBefore + `"}]`)
+	expect(t, o, "result.checks.0.status", "failed")
+	if !hasCode(o.list("result.checks.0.diagnostics"), "AXAG102") {
 		t.Errorf("diagnostics %v", o.get("result.checks.0.diagnostics"))
 	}
 
@@ -48,7 +58,7 @@ func TestCheckRunAxag(t *testing.T) {
 	expect(t, o, "result.ok", true)
 	expect(t, o, "result.checks.0.status", "passed")
 	expect(t, o, "result.checks.0.axag.level", "intermediate")
-	expect(t, o, "result.checks.0.axag.base_level", "basic")
+	expect(t, o, "result.checks.0.axag.base_level", "intermediate")
 
 	o = run(overlay("../axag/testdata/acore/full/src/main.acore"))
 	expect(t, o, "result.checks.0.status", "passed")
@@ -67,7 +77,7 @@ func TestCheckRunAxag(t *testing.T) {
 	o = run(`[{"path": "main.acore", "content": ` + jsonOf(bad) + `, "sha256": "` + mainBefore + `"}]`)
 	expect(t, o, "result.checks.0.status", "failed")
 	expect(t, o, "result.checks.1.status", "failed")
-	expect(t, o, "result.checks.0.axag.level", "basic")
+	expect(t, o, "result.checks.0.axag.level", "intermediate")
 	if !hasCode(o.list("result.checks.0.diagnostics"), "AC403") {
 		t.Errorf("diagnostics %v", o.get("result.checks.0.diagnostics"))
 	}
@@ -82,12 +92,12 @@ func TestProposeAxag(t *testing.T) {
 	o := do(t, s, req)
 	expect(t, o, "result.checks.0.check", "compile")
 	expect(t, o, "result.checks.1.check", "axag")
-	expect(t, o, "result.checks.1.axag.level", "basic")
-	expect(t, o, "result.checks.1.axag.base_level", "basic")
+	expect(t, o, "result.checks.1.axag.level", "intermediate")
+	expect(t, o, "result.checks.1.axag.base_level", "intermediate")
 	cand := o.str("result.candidate.id")
 	o = do(t, s, v1+`"operation": "check.run", "workspace": "`+ws+`", "params": {"candidate": "`+cand+`", "checks": ["axag"]}}`)
 	expect(t, o, "result.checks.0.axag.actions", 2)
-	expect(t, o, "result.checks.0.status", "failed")
+	expect(t, o, "result.checks.0.status", "passed")
 
 	o = do(t, s, v1+`"operation": "capabilities", "params": {}}`)
 	found := false
@@ -110,11 +120,12 @@ func hasCode(ds []any, code string) bool {
 	return false
 }
 
-// TestCheckRunAxagLowered: on a base at the intermediate level, an overlay
-// that drops the annotations shows base_level intermediate and level basic.
+// TestCheckRunAxagLowered: on a base at the full level, an overlay that
+// drops the annotations shows base_level full and level intermediate (what
+// the contract declares).
 func TestCheckRunAxagLowered(t *testing.T) {
 	s, dir := taskApp(t)
-	annotated, err := os.ReadFile("../axag/testdata/acore/intermediate/src/main.acore")
+	annotated, err := os.ReadFile("../axag/testdata/acore/full/src/main.acore")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +141,7 @@ func TestCheckRunAxagLowered(t *testing.T) {
 	sum := sha256.Sum256(annotated)
 	o = do(t, s, v1+`"operation": "check.run", "workspace": "`+ws+`", "snapshot": "`+snap+`", "params": {"files": [{"path": "main.acore", "content": `+
 		jsonOf(string(plain))+`, "sha256": "`+hex.EncodeToString(sum[:])+`"}], "checks": ["axag"]}}`)
-	expect(t, o, "result.checks.0.axag.base_level", "intermediate")
-	expect(t, o, "result.checks.0.axag.level", "basic")
-	expect(t, o, "result.checks.0.status", "failed")
+	expect(t, o, "result.checks.0.axag.base_level", "full")
+	expect(t, o, "result.checks.0.axag.level", "intermediate")
+	expect(t, o, "result.checks.0.status", "passed")
 }

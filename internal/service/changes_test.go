@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/axiomcore/acore/internal/snapshot"
 )
 
 type changesWire struct {
@@ -107,15 +109,17 @@ func TestChangesSinceReference(t *testing.T) {
 	}
 	opsErr(t, opsDo(t, s, "changes.since", "latest", nil, map[string]any{"since": first, "cursor": cont}), "invalid_arguments")
 
-	// History: expired for an id of this form the store does not hold,
-	// unknown for an id that is not a capture of this service.
-	opsOK(t, opsDo(t, s, "changes.since", "latest", nil, map[string]any{"since": "snap-00000000000000000000000000000000"}), &res)
+	// History: expired for an id this service issued that the store does
+	// not hold, unknown for an id that is not a capture of this service.
+	opsOK(t, opsDo(t, s, "changes.since", "latest", nil, map[string]any{"since": snapshot.IDFromDigest(make([]byte, 12))}), &res)
 	if res.History != "expired" || len(res.Files) != 0 || len(res.Nodes) != 0 || !res.Relevant {
 		t.Errorf("expired: %+v", res)
 	}
-	opsOK(t, opsDo(t, s, "changes.since", "latest", nil, map[string]any{"since": "snap-unavailable"}), &res)
-	if res.History != "unknown" {
-		t.Errorf("unknown: %+v", res)
+	for _, id := range []string{"snap-unavailable", "snap-00000000000000000000000000000000"} {
+		opsOK(t, opsDo(t, s, "changes.since", "latest", nil, map[string]any{"since": id}), &res)
+		if res.History != "unknown" {
+			t.Errorf("unknown %s: %+v", id, res)
+		}
 	}
 	opsErr(t, opsDo(t, s, "changes.since", "latest", nil, map[string]any{"since": "latest"}), "invalid_arguments")
 	opsErr(t, opsDo(t, s, "changes.since", "latest", nil, map[string]any{"since": first, "scope": map[string]any{"candidate": "cand-1"}}), "not_found")
@@ -186,7 +190,7 @@ func TestNodeRelocateReference(t *testing.T) {
 	}
 
 	// Errors.
-	opsErr(t, opsDo(t, s, "node.relocate", "latest", nil, map[string]any{"from_snapshot": "snap-00000000000000000000000000000000", "nodes": []string{"page:Home"}}), "snapshot_expired")
+	opsErr(t, opsDo(t, s, "node.relocate", "latest", nil, map[string]any{"from_snapshot": snapshot.IDFromDigest(make([]byte, 12)), "nodes": []string{"page:Home"}}), "snapshot_expired")
 	opsErr(t, opsDo(t, s, "node.relocate", "latest", nil, map[string]any{"from_snapshot": "bogus", "nodes": []string{"page:Home"}}), "not_found")
 	opsErr(t, opsDo(t, s, "node.relocate", "latest", nil, map[string]any{"from_snapshot": "latest", "nodes": []string{"page:Home"}}), "invalid_arguments")
 	opsErr(t, opsDo(t, s, "node.relocate", "latest", nil, map[string]any{"from_snapshot": first, "nodes": []string{}}), "invalid_arguments")

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"bytes"
 	"encoding/json"
 	"sort"
 	"strings"
@@ -11,19 +10,13 @@ import (
 	"github.com/axiomcore/acore/internal/protocol"
 )
 
-// params decodes the request's params strictly into v.
+// params decodes the request's params into v. Unknown fields are ignored,
+// as the reference's Conventions say readers do; the published schemas,
+// checked before any handler runs, refuse them where they must not be
+// ignored (inside edit operations and apply preconditions).
 func (c *call) params(v any) *protocol.Error {
-	dec := json.NewDecoder(bytes.NewReader(c.req.Params))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		msg := err.Error()
-		msg = strings.TrimPrefix(msg, "json: ")
-		if strings.HasPrefix(msg, "unknown field ") {
-			msg = "params: " + msg + " is not a parameter of " + c.req.Operation
-		} else {
-			msg = "params: " + msg
-		}
-		return protocol.Errorf(protocol.CodeInvalidArguments, "schema", "%s", msg)
+	if err := json.Unmarshal(c.req.Params, v); err != nil {
+		return protocol.Errorf(protocol.CodeInvalidArguments, "schema", "params: %s", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return nil
 }
@@ -50,9 +43,7 @@ func (c *call) notCompiled() *protocol.Error {
 	if r.Status == check.StatusNeedsPreparation && len(r.Preparation) > 0 {
 		msg += "; the project needs preparation: run `" + r.Preparation[0] + "`"
 	}
-	e := protocol.Errorf(protocol.CodeCompileFailed, "not_validated", "%s", msg).WithTarget("snapshot", c.snap.ID)
-	e.Diagnostics = wireDiagnostics(r, 200)
-	return e.Next("project.overview", "Read the project's diagnostics", map[string]any{"include": []string{"diagnostics"}})
+	return protocol.CompileFailed(protocol.ReasonNotValidated, wireDiagnostics(r, 200), nil, "%s", msg).WithTarget("snapshot", c.snap.ID)
 }
 
 func (c *call) graph() *graph.Graph { return c.snap.Project.Result.Graph }

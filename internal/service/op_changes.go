@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/axiomcore/acore/internal/candidate"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/snapshot"
@@ -20,17 +21,19 @@ import (
 // answers history known when the store holds since (or can recapture it
 // because the files on disk have its content again): both snapshots are
 // captures of the one root, so the file deltas are complete. A snapshot id
-// of this service's form (snap- and 32 hex digits) that the store does not
-// hold is expired: it was evicted, or captured by another process or
-// build, and its content is gone; the deltas are then empty. Any other id
-// (not a capture of this service, such as snap-unavailable) is unknown.
-// relevant is true whenever history is not known, since nothing can be
-// ruled out. With history known, relevant is true when a node of
-// scope.nodes is not exactly the same (basis other than exact), when a
-// file of scope.paths changed, or, without a scope, when any file changed;
-// files lists the changed files of scope.paths and of the scoped nodes
-// (all changed files without a scope). Files and nodes are paged together
-// by limits.max_items with a cursor. node.relocate needs the older snapshot: an evicted one is
+// this service issued (snapshot.Issued: its form and check digits) that
+// the store does not hold is expired: it was evicted, or captured by
+// another process or build, and its content is gone; the deltas are then
+// empty. Any other id (not a capture of this service, such as
+// snap-unavailable) is unknown. relevant is true whenever history is not
+// known, since nothing can be ruled out. With history known, relevant is
+// true when a node of scope.nodes is not exactly the same (basis other
+// than exact), when a file of scope.paths changed, when a file
+// scope.candidate read or wrote changed (see candidateReads), or, without
+// a scope, when any file changed; files lists the changed files of
+// scope.paths and of the scoped nodes (all changed files without them).
+// Files and nodes are paged together by limits.max_items with a cursor.
+// node.relocate needs the older snapshot: an evicted one is
 // snapshot_expired, an unknown one not_found.
 //
 // Relocation. Each old id is mapped by these rules, in order:
@@ -77,28 +80,13 @@ type Relocation struct {
 	Basis    string  `json:"basis"`
 }
 
-// wellFormedSnapshot reports whether id has the form of the ids this
-// service captures.
-func wellFormedSnapshot(id string) bool {
-	h, ok := strings.CutPrefix(id, "snap-")
-	if !ok || len(h) != 32 {
-		return false
-	}
-	for _, r := range h {
-		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
 // olderSnapshot finds a snapshot named in params: the snapshot, or the
 // history it has (known, expired or unknown).
 func (c *call) olderSnapshot(id string) (*snapshot.Snapshot, string) {
 	if id == c.snap.ID && c.snap.Files != nil {
 		return c.snap, "known"
 	}
-	if !wellFormedSnapshot(id) || c.snap.Files == nil {
+	if !snapshot.Issued(id) || c.snap.Files == nil {
 		return nil, "unknown"
 	}
 	old, err := c.s.store.Get(id)
@@ -120,18 +108,27 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "params.since: at most 256 characters")
 	}
 	var scopeNodes, scopePaths []string
+	var scopeCand string
 	if p.Scope != nil {
 		scopeNodes, scopePaths = p.Scope.Nodes, p.Scope.Paths
 		if p.Scope.Candidate != nil {
-			return nil, protocol.Errorf(protocol.CodeNotFound, "candidate_unknown",
-				"candidate %s is not open in this service; this build creates no candidates", *p.Scope.Candidate).
-				WithTarget("candidate", *p.Scope.Candidate).Next("capabilities", "Read which operations are implemented", map[string]any{})
+			scopeCand = *p.Scope.Candidate
 		}
 	}
 	if e := c.readSnapshot(false); e != nil {
 		return nil, e
 	}
-	shapeSum := sha256.Sum256([]byte(p.Since + "|" + strings.Join(scopeNodes, ",") + "|" + strings.Join(scopePaths, ",") + "|" + strconv.Itoa(c.limits.MaxItems)))
+	var candReads map[string]bool
+	if scopeCand != "" {
+		cand, e := c.getCandidate(scopeCand, true)
+		if e != nil {
+			return nil, e
+		}
+		if candReads, e = c.candidateReads(cand); e != nil {
+			return nil, e
+		}
+	}
+	shapeSum := sha256.Sum256([]byte(p.Since + "|" + strings.Join(scopeNodes, ",") + "|" + strings.Join(scopePaths, ",") + "|" + scopeCand + "|" + strconv.Itoa(c.limits.MaxItems)))
 	shape := hex.EncodeToString(shapeSum[:6])
 	offset := 0
 	if p.Cursor != "" {
@@ -191,15 +188,17 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 		}
 	}
 	scoped := len(scopeNodes) > 0 || len(scopePaths) > 0
+	changes := fileChanges(old.Files, c.snap.Files)
 	var files []FileChange
-	for _, fc := range fileChanges(old.Files, c.snap.Files) {
+	for _, fc := range changes {
 		if !scoped || inScope[fc.Path] {
 			files = append(files, fc)
 		}
 	}
 	// relevant: a scoped node that is not exactly the same, a changed file
-	// of scope.paths, or without a scope any changed file.
-	relevant := !scoped && len(files) > 0
+	// of scope.paths, a change to what scope.candidate read or wrote, or
+	// without a scope any changed file.
+	relevant := !scoped && candReads == nil && len(files) > 0
 	for _, r := range relocs {
 		if r.Basis != "exact" {
 			relevant = true
@@ -211,6 +210,13 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 	for _, pth := range scopePaths {
 		for _, fc := range files {
 			if fc.Path == pth {
+				relevant = true
+			}
+		}
+	}
+	if candReads != nil {
+		for _, fc := range changes {
+			if candReads[fc.Path] || fc.Change == "removed" {
 				relevant = true
 			}
 		}
@@ -243,6 +249,40 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 	}
 	res["files"], res["nodes"], res["relevant"] = files, relocs, relevant
 	return c.fit(res)
+}
+
+// candidateReads is the set of files candidate cand read or wrote: the
+// files it writes, the files of the declarations it changed, and the
+// files of the pages, components and nodes its operations named, in its
+// base snapshot. changes.since with scope.candidate is relevant when one
+// of them changed, or when any input was removed: the candidate's compile
+// read every input, and change.apply refuses a base input removed since
+// (external_write) while it accepts one edited elsewhere.
+func (c *call) candidateReads(cand *candidate.Candidate) (map[string]bool, *protocol.Error) {
+	data, err := candidateData(cand)
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
+	}
+	reads := map[string]bool{}
+	for _, f := range cand.Files {
+		reads[f.Path] = true
+	}
+	for _, t := range data.Touched {
+		if path, _, ok := strings.Cut(t, ": "); ok {
+			reads[path] = true
+		}
+	}
+	// Owner and node ids name nodes of the base; an evicted base leaves
+	// the written and changed files above.
+	if base, err := c.s.store.Get(cand.Base); err == nil && base.Project.Result.Graph != nil {
+		g := base.Project.Result.Graph
+		for _, id := range append(append([]string(nil), data.Owners...), data.Expected...) {
+			if n, ok := g.Node(id); ok {
+				reads[n.Path] = true
+			}
+		}
+	}
+	return reads, nil
 }
 
 // fileChanges lists the inputs that differ between two snapshots, by
@@ -300,10 +340,8 @@ func opNodeRelocate(c *call) (any, *protocol.Error) {
 			WithTarget("snapshot", p.FromSnapshot).Next("node.find", "Find the nodes again on this snapshot", nil)
 	}
 	if old.Project.Result.Graph == nil {
-		e := protocol.Errorf(protocol.CodeCompileFailed, "not_validated", "snapshot %s is unavailable: it has no node graph, so its node ids cannot be mapped", old.ID).
-			WithTarget("snapshot", old.ID)
-		e.Diagnostics = wireDiagnostics(old.Project.Result, 200)
-		return nil, e
+		return nil, protocol.CompileFailed(protocol.ReasonNotValidated, wireDiagnostics(old.Project.Result, 200), nil,
+			"snapshot %s is unavailable: it has no node graph, so its node ids cannot be mapped", old.ID).WithTarget("snapshot", old.ID)
 	}
 	return c.fit(map[string]any{"relocations": relocate(old, c.snap, p.Nodes)})
 }

@@ -32,8 +32,9 @@ import (
 //     snapshot as it is.
 //   - The repair check of an overlay counts as changed the top-level
 //     declarations whose text the overlay changes.
-//   - A bound the overlay hits (nesting, brackets, file sizes) is
-//     resource_limit: the check could not run.
+//   - A bound the snapshot or the overlay hits (nesting, brackets, import
+//     depth, file sizes) is resource_limit with the bound's reason: the
+//     check could not run, so it is never a failed compile check.
 
 type overlayFile struct {
 	Path    string  `json:"path"`
@@ -120,12 +121,10 @@ func opCheckRun(c *call) (any, *protocol.Error) {
 			return nil, e
 		}
 		cand = project.CompileFrom(base, in)
-		paths := map[string]bool{}
 		for p := range files {
-			paths[p] = true
 			touched = append(touched, changedDecls(base.Headers(p), cand.Headers(p))...)
 		}
-		if e := limitDiagnostic(cand.Result, paths); e != nil {
+		if e := limitDiagnostic(cand.Result); e != nil {
 			return nil, e
 		}
 	}

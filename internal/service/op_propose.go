@@ -25,8 +25,11 @@ import (
 // The rules, in order:
 //
 //   - base_snapshot is a snapshot id, never latest (invalid_arguments,
-//     base_latest); more than operations_max operations is resource_limit
-//     (too_many_operations).
+//     base_latest); an id this service never issued is not_found
+//     (snapshot_unknown), one it issued and no longer holds
+//     snapshot_expired; a base over a service bound is that bound's
+//     resource_limit. More than operations_max operations is
+//     resource_limit (too_many_operations).
 //   - With request_id, the input fingerprint (below) is looked up first: a
 //     recorded answer to the same input is returned with replayed: true; a
 //     record of another input is conflict (request_id_reused). Only
@@ -46,13 +49,16 @@ import (
 //     envelope snapshot of that answer is the current snapshot. Otherwise
 //     an older base is fine.
 //   - On a validated base the final state must compile without errors
-//     (compile_failed, candidate_errors, with the diagnostics). On a broken
+//     (compile_failed, candidate_errors, with the diagnostics and
+//     node.edits as next action). On a broken
 //     base (syntax or resolved) a bounded repair is accepted: fewer errors
 //     than the base and no declaration outside the ones the candidate
 //     changes with more errors than before (compile_failed,
 //     repair_regression, with details.repair.regressed); the result then
 //     carries repair. A bound hit by the candidate's text (nesting,
-//     brackets, file sizes) is resource_limit.
+//     brackets, file sizes) is resource_limit, whether it is in an
+//     operation's own source text or in the compiled result. Every
+//     compile_failed has the one shape of protocol.CompileFailed.
 //
 // The input fingerprint (the candidate's input_fingerprint and the key of
 // request_id) is candidate.Fingerprint over, in order: "acore-propose/v1",
@@ -110,15 +116,10 @@ type Impact struct {
 	More  bool     `json:"more,omitempty"`
 }
 
-// RepairOutcome is a repairOutcome of the protocol.
-type RepairOutcome struct {
-	BaseState    string   `json:"base_state"`
-	BaseErrors   int      `json:"base_errors"`
-	ResultState  string   `json:"result_state"`
-	ResultErrors int      `json:"result_errors"`
-	Touched      []string `json:"touched"`
-	Regressed    []string `json:"regressed,omitempty"`
-}
+// RepairOutcome is a repairOutcome of the protocol: the edit engine's
+// Repair, so a refusal's details.repair has one shape wherever the
+// verdict was reached.
+type RepairOutcome = edit.Repair
 
 // ProposeResult is the result of change.propose.
 type ProposeResult struct {
@@ -205,22 +206,36 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 		}
 		b.prev, b.from, snapID = prev, cc.proj, prev.Snapshot
 	}
+	// The files on disk are captured while the batch compiles, for
+	// staleBase.
+	captured := make(chan *snapshot.Snapshot, 1)
+	go func() {
+		latest, err := c.s.store.Latest()
+		if err != nil {
+			latest = nil
+		}
+		captured <- latest
+	}()
 	res, e := editApply(b.from, ops, edit.Options{SnapshotID: snapID, EditRules: EditRules, DryRun: dryRun})
+	latest := <-captured
 	if e != nil {
 		return nil, e
 	}
 	b.res = res
-	if e := c.staleBase(b); e != nil {
+	if e := c.staleBase(b, latest); e != nil {
 		return nil, e
 	}
 	return b, nil
 }
 
-// staleBase refuses a base that is not the current snapshot when a file
-// the batch changes differs there.
-func (c *call) staleBase(b *batch) *protocol.Error {
-	latest, err := c.s.store.Latest()
-	if err != nil || latest == nil || latest.ID == b.base.ID || latest.Files == nil {
+// staleBase refuses a base that is not latest, the current snapshot, when
+// a file the batch changes differs there.
+func (c *call) staleBase(b *batch, latest *snapshot.Snapshot) *protocol.Error {
+	if latest == nil || latest.Files == nil {
+		return nil
+	}
+	c.disk = latest
+	if latest.ID == b.base.ID {
 		return nil
 	}
 	var changed []string
@@ -349,7 +364,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	if proj.Inputs == nil || proj.Inputs.Fingerprint() != in.Fingerprint() {
 		proj = project.CompileFrom(b.base.Project, in)
 	}
-	if e := limitDiagnostic(proj.Result, stringSet(paths)); e != nil {
+	if e := limitDiagnostic(proj.Result); e != nil {
 		return nil, e
 	}
 
@@ -374,10 +389,8 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	resultErrors := projectErrors(proj)
 	if data.BaseState == check.StateValidated {
 		if resultErrors > 0 || proj.Result.State != check.StateValidated {
-			e := protocol.Errorf(protocol.CodeCompileFailed, "candidate_errors",
+			return nil, protocol.CompileFailed(protocol.ReasonCandidateErrors, edit.ErrorDiagnostics(proj.Result), nil,
 				"the candidate does not compile: %d errors; nothing was created", resultErrors)
-			e.Diagnostics = edit.ErrorDiagnostics(proj.Result)
-			return nil, e.Next("node.edits", "Read the edits the nodes accept and fix the operations", nil)
 		}
 	} else {
 		repair = &RepairOutcome{BaseState: data.BaseState, BaseErrors: data.BaseErrors, ResultState: proj.Result.State,
@@ -389,16 +402,16 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 			if len(reg) > 0 {
 				msg = "the repair leaves %d errors (base %d) and adds errors outside the declarations it changes: " + strings.Join(capList(reg, 5), ", ")
 			}
-			e := protocol.Errorf(protocol.CodeCompileFailed, "repair_regression", msg, resultErrors, data.BaseErrors).Detail("repair", repair)
-			e.Diagnostics = edit.ErrorDiagnostics(proj.Result)
-			return nil, e.Next("project.overview", "Read the base's diagnostics", map[string]any{"include": []string{"diagnostics"}})
+			return nil, protocol.CompileFailed(protocol.ReasonRepairRegression, edit.ErrorDiagnostics(proj.Result), repair, msg, resultErrors, data.BaseErrors)
 		}
 	}
 
 	checkResults := runChecks(names, b.base.Project, proj, data.Touched)
 	// The candidate's snapshot is readable like any other: node.get and
-	// the other reads accept its id.
-	c.s.store.Add(in, proj)
+	// the other reads accept its id. It is written to the state while the
+	// answer is built and the candidate stored, and before it is sent.
+	_, persisted := c.s.store.AddLater(in, proj)
+	defer persisted()
 	now := time.Now().UTC()
 	cand := &candidate.Candidate{ID: candidate.NewID(), Workspace: c.s.wsID, Version: 1, State: candidate.Open, Base: b.base.ID,
 		Snapshot: c.s.store.ID(in), RequestID: requestID, InputFingerprint: fp, ExpiresAt: now.Add(candidate.CandidateTTL), Files: candFiles}
@@ -414,6 +427,10 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 		Operations: res.Operations, IDMap: res.IDMap, Checks: names, CreatedAt: now})
 	cand.Data, _ = json.Marshal(data)
 
+	// The version is written while the answer is built: the impact takes
+	// about as long as the write.
+	stored := make(chan *protocol.Error, 1)
+	go func() { stored <- storeVersion(st, b.prev, cand) }()
 	out := &ProposeResult{Candidate: wireCandidate(cand), Operations: make([]OperationOutcome, 0, len(res.Operations)),
 		IDMap: toWireIDMap(res.IDMap), Files: candidateFileChanges(candFiles), Diagnostics: wireDiagnostics(proj.Result, 200),
 		Checks: checkResults, Evidence: Evidence{Toolchain: c.s.toolchain, Inputs: evidenceInputs(in)}, Repair: repair}
@@ -427,23 +444,9 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 		out.Impact = &Impact{Nodes: ids, More: more}
 	}
 
-	// Store the version, then the answer to its request_id.
-	st.mu.Lock()
-	if b.prev != nil {
-		cur, err := st.store.Get(b.prev.ID)
-		if err == nil && cur.State != candidate.Open {
-			st.mu.Unlock()
-			return nil, candidateOpen(cur)
-		}
-		if err == nil && cur.Version != b.prev.Version {
-			st.mu.Unlock()
-			return nil, versionMismatch(cur, b.prev.Version)
-		}
-	}
-	err := st.store.Put(cand)
-	st.mu.Unlock()
-	if err != nil {
-		return nil, stateError("storing the candidate", err)
+	// The version is stored, then the answer to its request_id.
+	if e := <-stored; e != nil {
+		return nil, e
 	}
 	st.cache(cand.ID, cand.Version, &compiledCandidate{base: b.base, proj: proj})
 	if b.prev != nil {
@@ -455,6 +458,26 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	}
 	c.snap = b.base
 	return out, nil
+}
+
+// storeVersion stores cand, a new candidate or the version after prev,
+// unless prev was closed or extended meanwhile.
+func storeVersion(st *candidateState, prev, cand *candidate.Candidate) *protocol.Error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if prev != nil {
+		cur, err := st.store.Get(prev.ID)
+		if err == nil && cur.State != candidate.Open {
+			return candidateOpen(cur)
+		}
+		if err == nil && cur.Version != prev.Version {
+			return versionMismatch(cur, prev.Version)
+		}
+	}
+	if err := st.store.Put(cand); err != nil {
+		return stateError("storing the candidate", err)
+	}
+	return nil
 }
 
 // replay answers a request_id seen before: its recorded result, or

@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/axiomcore/acore/internal/snapshot"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -316,8 +317,11 @@ func TestProposeRefusals(t *testing.T) {
 	s, dir, ws, snap := openTaskApp(t)
 	o := do(t, s, propose(ws, "latest", "l", setLabel("Add", "Add task")))
 	expect(t, o, "error.code", "invalid_arguments")
-	o = do(t, s, propose(ws, "snap-00000000000000000000000000000000", "x", setLabel("Add", "Add task")))
+	o = do(t, s, propose(ws, snapshot.IDFromDigest(make([]byte, 12)), "x", setLabel("Add", "Add task")))
 	expect(t, o, "error.code", "snapshot_expired")
+	o = do(t, s, propose(ws, "snap-00000000000000000000000000000000", "x", setLabel("Add", "Add task")))
+	expect(t, o, "error.code", "not_found")
+	expect(t, o, "error.reason", "snapshot_unknown")
 	o = do(t, s, v1+`"operation": "change.propose", "workspace": "`+ws+`", "base_snapshot": "`+snap+`", "request_id": "c", "params": {"operations": [`+setLabel("Add", "Add task")+`], "checks": ["lint"]}}`)
 	expect(t, o, "error.code", "unsupported_operation")
 	expect(t, o, "error.reason", "unknown_check")

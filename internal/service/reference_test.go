@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/axiomcore/acore/internal/snapshot"
 	"os"
 	"path/filepath"
 	"strings"
@@ -292,9 +293,17 @@ func TestReferenceErrors(t *testing.T) {
 		t.Errorf("message does not name the field: %q", o.str("error.message"))
 	}
 
-	o = do(t, s, v1+`"operation": "node.find", "snapshot": "snap-00000000000000000000000000000000", "params": {"query": "x", "limit": 5}}`)
+	// An id this service issued and no longer holds: re-read on latest.
+	o = do(t, s, v1+`"operation": "node.find", "snapshot": "`+snapshot.IDFromDigest(make([]byte, 12))+`", "params": {"query": "x", "limit": 5}}`)
 	expect(t, o, "error.code", "snapshot_expired")
 	expect(t, o, "error.retryable", "after_refresh")
+	// An id it never issued: no refresh brings it back.
+	for _, id := range []string{"snap-00000000000000000000000000000000", "snap-1", "whatever"} {
+		o = do(t, s, v1+`"operation": "node.find", "snapshot": "`+id+`", "params": {"query": "x", "limit": 5}}`)
+		expect(t, o, "error.code", "not_found")
+		expect(t, o, "error.reason", "snapshot_unknown")
+		expect(t, o, "error.retryable", "none")
+	}
 
 	o = do(t, s, v1+`"operation": "node.find", "workspace": "ws-other", "snapshot": "latest", "params": {"query": "x", "limit": 5}}`)
 	expect(t, o, "error.code", "not_found")

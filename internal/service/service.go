@@ -16,7 +16,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"time"
 
@@ -280,6 +279,10 @@ type call struct {
 	wsSet    bool
 	// overlay names the candidate whose snapshot c.snap is.
 	overlay *string
+	// disk is the capture of the files on disk this call made, if any:
+	// the envelope's disk state is compared with it rather than with a
+	// second load of the project.
+	disk *snapshot.Snapshot
 }
 
 type handler func(c *call) (any, *protocol.Error)
@@ -440,7 +443,14 @@ func (c *call) snapshotRef() *protocol.Snapshot {
 		ref.Overlay, ref.CapturedAt = c.overlay, ""
 	}
 	if c.snap.Files != nil {
-		if changed, err := c.s.store.Changed(c.snap); err == nil {
+		var changed []string
+		var err error
+		if c.disk != nil {
+			changed = snapshot.Diff(c.snap.Files, c.disk.Files)
+		} else {
+			changed, err = c.s.store.Changed(c.snap)
+		}
+		if err == nil {
 			ref.Disk = &protocol.Disk{State: "unchanged"}
 			if len(changed) > 0 {
 				ref.Disk = &protocol.Disk{State: "changed", Changed: changed}
@@ -458,6 +468,9 @@ func (c *call) resolveSnapshot(id string) *protocol.Error {
 	var err error
 	if id == "latest" {
 		snap, err = c.s.store.Latest()
+		if err == nil && snap.Files != nil {
+			c.disk = snap
+		}
 	} else {
 		snap, err = c.s.store.Get(id)
 		if errors.Is(err, snapshot.ErrExpired) {
@@ -470,9 +483,7 @@ func (c *call) resolveSnapshot(id string) *protocol.Error {
 		snap = c.s.overBound(snap, err)
 	}
 	if errors.Is(err, snapshot.ErrExpired) {
-		return protocol.Errorf(protocol.CodeSnapshotExpired, "snapshot_evicted",
-			"snapshot %s is not held by this service and the files on disk no longer have its content", id).
-			WithTarget("snapshot", id).Next("project.overview", "Read again on latest", nil)
+		return missingSnapshot(id, "project.overview", "Read again on latest")
 	}
 	if snap == nil {
 		return protocol.Errorf(protocol.CodeInternal, "", "cannot capture the project: %v", err)
@@ -481,12 +492,32 @@ func (c *call) resolveSnapshot(id string) *protocol.Error {
 	if err != nil {
 		return limitError(err)
 	}
+	// A source file over a bound the compiler enforces (nesting, brackets,
+	// import depth) is the same: the snapshot could not be compiled.
+	if e := limitDiagnostic(snap.Project.Result); e != nil {
+		return e.WithTarget("snapshot", snap.ID)
+	}
 	switch snap.Project.Result.State {
 	case check.StateSyntax, check.StateResolved:
 		c.coverage = protocol.Coverage{Completeness: "partial", Exhaustive: false,
 			Gaps: []protocol.Gap{{Reason: "broken_source", Detail: fmt.Sprintf("the snapshot is %s: %d errors", snap.Project.Result.State, errorCount(snap))}}}
 	}
 	return nil
+}
+
+// missingSnapshot is the error for a snapshot id the store does not hold:
+// snapshot_expired (re-read on latest) for an id this service issued, and
+// not_found (snapshot_unknown, do not retry it) for one it never issued,
+// which no refresh brings back. next names the read that recovers.
+func missingSnapshot(id, next, why string) *protocol.Error {
+	if !snapshot.Issued(id) {
+		return protocol.Errorf(protocol.CodeNotFound, "snapshot_unknown",
+			"%s is not a snapshot id this service issued; use the snapshot.id of an earlier response, or latest", id).
+			WithTarget("snapshot", id).Next(next, why, nil)
+	}
+	return protocol.Errorf(protocol.CodeSnapshotExpired, "snapshot_evicted",
+		"snapshot %s is not held by this service and the files on disk no longer have its content", id).
+		WithTarget("snapshot", id).Next(next, why, nil)
 }
 
 // overBound names the capture of a project over a load bound. The store
@@ -503,7 +534,7 @@ func (s *Service) overBound(snap *snapshot.Snapshot, bound error) *snapshot.Snap
 		h.Write([]byte{0})
 	}
 	named := *snap
-	named.ID = "snap-" + hex.EncodeToString(h.Sum(nil))[:32]
+	named.ID = snapshot.IDFromDigest(h.Sum(nil))
 	return &named
 }
 
@@ -515,13 +546,4 @@ func errorCount(snap *snapshot.Snapshot) int {
 		}
 	}
 	return n
-}
-
-func limitError(err error) *protocol.Error {
-	msg := err.Error()
-	reason := msg
-	if i := strings.Index(msg, ":"); i > 0 {
-		reason = msg[:i]
-	}
-	return protocol.Errorf(protocol.CodeResourceLimit, reason, "%s", msg)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io/fs"
+	"strings"
 	"time"
 
 	"github.com/axiomcore/acore/internal/fsutil"
@@ -63,7 +64,7 @@ func (s *Store) persist(snap *Snapshot, in *load.Inputs) {
 	add := func(kind string, files ...load.File) {
 		for _, f := range files {
 			m.Files = append(m.Files, manifestEntry{Kind: kind, Path: f.Path, SHA256: f.SHA256})
-			putBlob(r, f)
+			s.putBlob(r, f)
 		}
 	}
 	add("source", in.Sources...)
@@ -81,18 +82,29 @@ func (s *Store) persist(snap *Snapshot, in *load.Inputs) {
 	_ = r.ReplaceFile(snapshotDir+"/"+snap.ID+".json", b, 0o600)
 }
 
-func putBlob(r *fsutil.Root, f load.File) {
-	rel := blobDir + "/" + f.SHA256[:2] + "/" + f.SHA256
-	if _, err := r.Lstat(rel); err == nil {
+// putBlob writes f's content under its digest unless it is there. A blob
+// this store has seen is not looked for again: another process removes
+// only blobs no manifest younger than PersistTTL refers to.
+func (s *Store) putBlob(r *fsutil.Root, f load.File) {
+	s.mu.Lock()
+	known := s.blobs[f.SHA256]
+	s.mu.Unlock()
+	if known {
 		return
 	}
-	_ = r.ReplaceFile(rel, f.Data, 0o600)
+	rel := blobDir + "/" + f.SHA256[:2] + "/" + f.SHA256
+	if _, err := r.Lstat(rel); err != nil && r.ReplaceFile(rel, f.Data, 0o600) != nil {
+		return
+	}
+	s.mu.Lock()
+	s.blobs[f.SHA256] = true
+	s.mu.Unlock()
 }
 
 // restore rebuilds the inputs of a persisted snapshot, verifying every
 // content against its digest.
 func (s *Store) restore(id string) (*load.Inputs, time.Time, bool) {
-	if !validID(id) {
+	if !Issued(id) {
 		return nil, time.Time{}, false
 	}
 	r, err := s.state()
@@ -138,26 +150,24 @@ func (s *Store) restore(id string) (*load.Inputs, time.Time, bool) {
 	return in, m.CapturedAt, s.ID(in) == id
 }
 
-func validID(id string) bool {
-	if len(id) != len("snap-")+32 || id[:5] != "snap-" {
-		return false
-	}
-	for _, c := range id[5:] {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
-// sweep removes persisted snapshots past PersistTTL and the contents no
-// kept snapshot refers to.
+// sweep removes persisted snapshots past PersistTTL, the contents no kept
+// snapshot refers to, and the clock probes of processes killed while they
+// read the file system's clock.
 func (s *Store) sweep() {
 	r, err := s.state()
 	if err != nil {
 		return
 	}
 	defer r.Close()
+	if entries, err := r.ReadDir(stateDir); err == nil {
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), load.ClockProbePrefix) {
+				if fi, err := r.Lstat(stateDir + "/" + e.Name()); err == nil && time.Since(fi.ModTime()) > time.Minute {
+					r.Remove(stateDir + "/" + e.Name())
+				}
+			}
+		}
+	}
 	entries, err := r.ReadDir(snapshotDir)
 	if err != nil {
 		return

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -58,6 +59,10 @@ type Store struct {
 	// compiled from it, so that it rechecks only the modules that changed
 	// and shares the rest.
 	last *Snapshot
+	// blobs holds the digests whose content this store wrote to the
+	// state or found there, so that persisting a snapshot that shares
+	// most files with earlier ones writes, and stats, only the new ones.
+	blobs map[string]bool
 }
 
 // DefaultBudget bounds the memory a store keeps, estimated as
@@ -77,7 +82,7 @@ func NewStore(root string, id Identity, budget int64) *Store {
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
-	return &Store{root: root, id: id, budget: budget, cache: load.NewCache(), byID: map[string]*Snapshot{}, used: map[string]int64{}, expired: map[string]bool{}}
+	return &Store{root: root, id: id, budget: budget, cache: load.NewCache(), byID: map[string]*Snapshot{}, blobs: map[string]bool{}, used: map[string]int64{}, expired: map[string]bool{}}
 }
 
 // ErrExpired is returned for an id this store evicted or cannot recapture.
@@ -90,7 +95,45 @@ func (s *Store) ID(in *load.Inputs) string {
 		h.Write([]byte(p))
 		h.Write([]byte{0})
 	}
-	return "snap-" + hex.EncodeToString(h.Sum(nil))[:32]
+	return IDFromDigest(h.Sum(nil))
+}
+
+// A snapshot id is "snap-", 24 hex digits of a digest and 8 hex digits of
+// a check over them. The check lets a service tell an id it never issued
+// (a typo, an invented id: not_found, snapshot_unknown) from one it issued
+// and no longer holds (snapshot_expired), without remembering every id:
+// an id that was never issued has the right check by chance once in 2^32.
+const (
+	idPrefix    = "snap-"
+	idDigestHex = 24
+	idCheckHex  = 8
+)
+
+// IDFromDigest makes a snapshot id from the first bytes of sum, which
+// must be at least 12 bytes.
+func IDFromDigest(sum []byte) string {
+	d := hex.EncodeToString(sum[:idDigestHex/2])
+	return idPrefix + d + idCheck(d)
+}
+
+func idCheck(digest string) string {
+	c := sha256.Sum256([]byte("acore-snapshot-id/v1\x00" + digest))
+	return hex.EncodeToString(c[:idCheckHex/2])
+}
+
+// Issued reports whether id has the form of the ids snapshot stores
+// issue, its check included: false means no store ever issued it.
+func Issued(id string) bool {
+	h, ok := strings.CutPrefix(id, idPrefix)
+	if !ok || len(h) != idDigestHex+idCheckHex {
+		return false
+	}
+	for _, r := range h {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
+			return false
+		}
+	}
+	return idCheck(h[:idDigestHex]) == h[idDigestHex:]
 }
 
 // DiskID returns the id of the snapshot Latest would capture now, from
@@ -230,12 +273,22 @@ func (s *Store) Get(id string) (*Snapshot, error) {
 // candidate's base plus its files, so that its id can be read like any
 // captured snapshot (and, when persistent, from later processes).
 func (s *Store) Add(in *load.Inputs, p *project.Project) *Snapshot {
+	snap, persisted := s.AddLater(in, p)
+	persisted()
+	return snap
+}
+
+// AddLater is Add that writes the snapshot to the state while the caller
+// goes on: the snapshot is readable in this process at once, and from
+// later processes once persisted (which the caller must call, and which
+// waits for the writes) has returned.
+func (s *Store) AddLater(in *load.Inputs, p *project.Project) (*Snapshot, func()) {
 	id := s.ID(in)
 	s.mu.Lock()
 	if snap, ok := s.byID[id]; ok {
 		s.touch(id)
 		s.mu.Unlock()
-		return snap
+		return snap, func() {}
 	}
 	snap := &Snapshot{ID: id, Project: p, CapturedAt: time.Now().UTC(), Files: files(in), Bytes: estimate(in, p)}
 	s.byID[id] = snap
@@ -245,18 +298,31 @@ func (s *Store) Add(in *load.Inputs, p *project.Project) *Snapshot {
 	s.touch(id)
 	s.evict(id)
 	s.mu.Unlock()
-	if s.persistent {
-		s.persist(snap, in)
+	if !s.persistent {
+		return snap, func() {}
 	}
-	return snap
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.persist(snap, in)
+	}()
+	return snap, func() { <-done }
 }
 
 // Persist makes the store keep every snapshot it captures under the
 // project's .axiom/state, and read them back in later processes. It also
-// removes persisted snapshots past PersistTTL.
+// removes persisted snapshots past PersistTTL. Captures then read the file
+// system's clock in .axiom/state (see load.Cache.ProbeClock), so that
+// files written just before are trusted by their stat after one read.
 func (s *Store) Persist() {
 	s.persistent = true
 	s.sweep()
+	if r, err := s.state(); err == nil {
+		if r.MkdirAll(stateDir, 0o755) == nil {
+			s.cache.ProbeClock(stateDir)
+		}
+		r.Close()
+	}
 }
 
 // Changed lists the input paths whose content on disk differs from snap
@@ -266,20 +332,25 @@ func (s *Store) Changed(snap *Snapshot) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	now := files(in)
+	return Diff(snap.Files, files(in)), nil
+}
+
+// Diff lists the paths whose digest differs between two snapshots' Files
+// (added, removed or edited), sorted.
+func Diff(a, b map[string]string) []string {
 	var out []string
-	for p, sum := range snap.Files {
-		if now[p] != sum {
+	for p, sum := range a {
+		if b[p] != sum {
 			out = append(out, p)
 		}
 	}
-	for p := range now {
-		if _, ok := snap.Files[p]; !ok {
+	for p := range b {
+		if _, ok := a[p]; !ok {
 			out = append(out, p)
 		}
 	}
 	sort.Strings(out)
-	return out, nil
+	return out
 }
 
 func (s *Store) touch(id string) {

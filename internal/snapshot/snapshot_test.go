@@ -1,12 +1,17 @@
 package snapshot
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/axiomcore/acore/internal/load"
+	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/scaffold"
 )
 
@@ -95,4 +100,90 @@ func TestPersistedSnapshotsOutliveTheProcess(t *testing.T) {
 	if _, err := c.Get(first.ID); !errors.Is(err, ErrExpired) {
 		t.Errorf("tampered snapshot: %v", err)
 	}
+}
+
+// TestPersistSweepsClockProbes: a persistent store reads the file system's
+// clock in .axiom/state and leaves no probe there; one a killed process
+// left a while ago is removed, a fresh one (another process's, in use) is
+// not.
+func TestPersistSweepsClockProbes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	if _, err := scaffold.New(dir); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(dir, ".axiom", "state")
+	if err := os.MkdirAll(state, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stale, fresh := filepath.Join(state, load.ClockProbePrefix+"stale"), filepath.Join(state, load.ClockProbePrefix+"fresh")
+	for _, p := range []string{stale, fresh} {
+		if err := os.WriteFile(p, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	s := NewStore(dir, Identity{Compiler: "test", Profile: "acore-ui", Target: "web"}, 0)
+	s.Persist()
+	if _, err := s.Latest(); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var probes []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), load.ClockProbePrefix) {
+			probes = append(probes, e.Name())
+		}
+	}
+	if len(probes) != 1 || probes[0] != filepath.Base(fresh) {
+		t.Errorf("clock probes left in .axiom/state: %v, want only the fresh one", probes)
+	}
+}
+
+// TestAddLaterPersistsInTheBackground: a snapshot added with AddLater is
+// readable in this process at once and, once persisted returns, from
+// another process; a second snapshot sharing its files persists too.
+func TestAddLaterPersistsInTheBackground(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	if _, err := scaffold.New(dir); err != nil {
+		t.Fatal(err)
+	}
+	id := Identity{Compiler: "test", Profile: "acore-ui", Target: "web"}
+	a := NewStore(dir, id, 0)
+	a.Persist()
+	in, err := load.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i := range 2 {
+		src := append([]byte{}, in.Sources[0].Data...)
+		src = append(src, []byte("\n// version "+string(rune('0'+i))+"\n")...)
+		edited := *in
+		edited.Sources = append([]load.File{}, in.Sources...)
+		edited.Sources[0] = load.File{Path: in.Sources[0].Path, Data: src, SHA256: sha(src)}
+		snap, persisted := a.AddLater(&edited, project.CompileFrom(nil, &edited))
+		if got, err := a.Get(snap.ID); err != nil || got != snap {
+			t.Fatalf("added snapshot not readable before it is persisted: %v", err)
+		}
+		persisted()
+		ids = append(ids, snap.ID)
+	}
+	b := NewStore(dir, id, 0) // another process
+	b.Persist()
+	for _, sid := range ids {
+		if got, err := b.Get(sid); err != nil || got.Project.Result.State != "validated" {
+			t.Errorf("snapshot %s from another process: %v", sid, err)
+		}
+	}
+}
+
+func sha(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
 }

@@ -2,7 +2,7 @@
 const XS={};
 /* the runtime, internal/web/assets/runtime.js */
 const B="";
-const AX=[["axag-intent","task.create","axag-entity","task","axag-action-type","write","axag-description","Runs the contract mutation Tasks.create_task, bound as create in page Home.","axag-operation-id","create_task","axag-required-parameters","[{\"name\":\"title\",\"type\":\"string\"}]"],["axag-intent","task.list","axag-entity","task","axag-action-type","read","axag-description","Runs the contract query Tasks.list_tasks, bound as tasks in page Home.","axag-operation-id","list_tasks","axag-idempotent","true"]];
+const AX=[["axag-intent","task.create","axag-entity","task","axag-action-type","write","axag-description","Runs the contract mutation Tasks.create_task, bound as create in page Home.","axag-operation-id","create_task","axag-risk-level","low","axag-idempotent","false","axag-scope","user","axag-required-parameters","[{\"name\":\"title\",\"type\":\"string\"}]"],["axag-intent","task.list","axag-entity","task","axag-action-type","read","axag-description","Runs the contract query Tasks.list_tasks, bound as tasks in page Home.","axag-operation-id","list_tasks","axag-risk-level","none","axag-idempotent","true","axag-scope","user"]];
 function P_Home(w){const $draft=S("");const $tasks=Q("tasks","list_tasks",()=>({}),[]);const $create=M("tasks","create_task",()=>({"title":$draft()}));function $submit(){$create.run();$draft.set("");}
 ax(h("span",["hidden","","data-acore-id","query:Home.tasks"],w),1);{const v1=h("div",["class","ac-view","data-acore-id","element:Home/view/0"],w);
 {const v2=h("input",["type","text","placeholder","Add a task","aria-label","Add a task","data-acore-id","element:Home/view/0/0"],v1);{const v=v2;bv(v,()=>$draft(),$draft,null)}}

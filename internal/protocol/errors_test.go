@@ -1,0 +1,55 @@
+package protocol
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestCompileFailedShape: every compile_failed has its reason, the
+// diagnostics (an empty list, never null), at least one next action, and
+// details.repair exactly for a repair regression.
+func TestCompileFailedShape(t *testing.T) {
+	diags := []Diagnostic{{Code: "AC209", Severity: "error", Path: "main.acore", Line: 3, Column: 5, Message: "Nope is no element or component"}}
+	repair := map[string]any{"base_errors": 1, "result_errors": 1}
+	tests := []struct {
+		reason    string
+		diags     []Diagnostic
+		repair    any
+		next      string
+		hasRepair bool
+	}{
+		{ReasonNotValidated, nil, nil, "project.overview", false},
+		{ReasonCandidateErrors, diags, nil, "node.edits", false},
+		{ReasonRepairRegression, diags, repair, "project.overview", true},
+	}
+	for _, tt := range tests {
+		e := CompileFailed(tt.reason, tt.diags, tt.repair, "%d errors", len(tt.diags))
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wire struct {
+			Code        string          `json:"code"`
+			Reason      string          `json:"reason"`
+			Diagnostics json.RawMessage `json:"diagnostics"`
+			Retryable   string          `json:"retryable"`
+			NextActions []NextAction    `json:"next_actions"`
+			Details     map[string]any  `json:"details"`
+		}
+		if err := json.Unmarshal(b, &wire); err != nil {
+			t.Fatal(err)
+		}
+		var ds []Diagnostic
+		_ = json.Unmarshal(wire.Diagnostics, &ds)
+		if wire.Code != CodeCompileFailed || wire.Reason != tt.reason || wire.Retryable != RetryNone ||
+			string(wire.Diagnostics) == "null" || len(ds) != len(tt.diags) {
+			t.Errorf("%s: %s", tt.reason, b)
+		}
+		if len(wire.NextActions) == 0 || wire.NextActions[0].Operation != tt.next {
+			t.Errorf("%s: next actions %+v", tt.reason, wire.NextActions)
+		}
+		if _, ok := wire.Details["repair"]; ok != tt.hasRepair {
+			t.Errorf("%s: details %v", tt.reason, wire.Details)
+		}
+	}
+}
