@@ -164,14 +164,21 @@ func decode(data []byte, k [sha256.Size]byte, in *load.Inputs) (p *project.Proje
 	n := binary.LittleEndian.Uint64(data[at:])
 	sum := binary.LittleEndian.Uint32(data[at+8:])
 	body := data[headerSize:]
-	if n != uint64(len(body)) || crc32.Checksum(body, castagnoli) != sum {
+	if n != uint64(len(body)) {
 		return nil, errCorrupt
 	}
-	// The checksum makes a corrupt entry that decodes unlikely; the
-	// decoders check every bound, and this keeps a case they miss from
-	// ending the process.
+	// The checksum is computed while the entry decodes, on another core;
+	// nothing decoded is used unless it matches.
+	crc := make(chan uint32, 1)
+	go func() { crc <- crc32.Checksum(body, castagnoli) }()
 	defer func() {
+		// The decoders check every bound they read; this keeps a case
+		// they miss in data that fails the checksum from ending the
+		// process.
 		if recover() != nil {
+			p, err = nil, errCorrupt
+		}
+		if <-crc != sum {
 			p, err = nil, errCorrupt
 		}
 	}()

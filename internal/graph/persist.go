@@ -49,11 +49,15 @@ func (g *Graph) Encode(b []byte) ([]byte, error) {
 			e.intern(k)
 		}
 	}
-	e.uvarint(uint64(len(e.list)))
-	for _, str := range e.list {
-		e.uvarint(uint64(len(str)))
-		e.b = append(e.b, str...)
+	// The string table: where each string ends, then their bytes.
+	ends := make([]int32, len(e.list))
+	var blob []byte
+	for i, str := range e.list {
+		blob = append(blob, str...)
+		ends[i] = int32(len(blob))
 	}
+	e.int32s(ends)
+	e.bytes(blob)
 	e.uvarint(uint64(n))
 	var nodes encoder
 	nodes.strs = e.strs
@@ -68,6 +72,8 @@ func (g *Graph) Encode(b []byte) ([]byte, error) {
 	}
 	e.int32s(offs)
 	e.bytes(nodes.b)
+	// Edges as they lie in memory: source, target, kind, layer and two
+	// bytes of padding.
 	edges := make([]int32, 0, 3*len(g.Edges))
 	for _, ed := range g.Edges {
 		edges = append(edges, ed.From, ed.To, int32(ed.kind)|int32(ed.layer)<<8)
@@ -197,8 +203,19 @@ func (e *encoder) strs2(list []string) {
 	}
 }
 
-// search writes s's arrays; the lists by kind and owner are rebuilt from
-// kind and owner on decoding.
+// lists writes lists of positions as where each ends and their values.
+func (e *encoder) lists(ls [][]int32) {
+	ends := make([]int32, len(ls))
+	var all []int32
+	for i, l := range ls {
+		all = append(all, l...)
+		ends[i] = int32(len(all))
+	}
+	e.int32s(ends)
+	e.int32s(all)
+}
+
+// search writes s's arrays.
 func (e *encoder) search(s *Search) {
 	for _, a := range [][]int32{s.Order, s.at, s.idAt, s.propAt, s.kind, s.owner, s.gramAt} {
 		e.int32s(a)
@@ -207,6 +224,8 @@ func (e *encoder) search(s *Search) {
 	e.bytes(s.gramPost)
 	e.strs2(keysByCode(s.kinds))
 	e.strs2(keysByCode(s.owners))
+	e.lists(s.byKind)
+	e.lists(s.byOwner)
 	paths := pathKeys(s.paths)
 	e.strs2(paths)
 	for _, p := range paths {
@@ -246,19 +265,11 @@ var errCorrupt = errors.New("graph: corrupt encoding")
 // checks a CRC over it).
 func Decode(data []byte, files []*syntax.File) (*Graph, error) {
 	d := &decoder{b: data}
-	ns := d.count(1)
-	strs := make([]string, ns)
-	for i := range strs {
-		l := d.count(1)
-		if d.err != nil {
-			return nil, d.err
-		}
-		if l > 0 {
-			strs[i] = unsafe.String(&d.b[d.off], l)
-		}
-		d.off += l
+	d.strs.ends, d.strs.blob = d.int32s(), d.bytes()
+	if d.err != nil || !d.strs.valid() {
+		return nil, errCorrupt
 	}
-	d.strs = strs
+	strs := d.strs
 	n := int(d.uvarint())
 	offs := d.int32s()
 	nodes := d.bytes()
@@ -277,14 +288,21 @@ func Decode(data []byte, files []*syntax.File) (*Graph, error) {
 	if d.err != nil || len(edges)%3 != 0 {
 		return nil, errCorrupt
 	}
-	g.Edges = make([]Edge, len(edges)/3)
-	for i := range g.Edges {
-		from, to, code := edges[3*i], edges[3*i+1], edges[3*i+2]
+	for i := 0; i < len(edges); i += 3 {
+		from, to, code := edges[i], edges[i+1], edges[i+2]
 		kind, layer := code&0xFF, code>>8
-		if from < 0 || int(from) >= n || to < 0 || int(to) >= n || kind < 0 || int(kind) >= len(EdgeKinds) || layer < 0 || int(layer) >= len(layers) {
+		if from < 0 || int(from) >= n || to < 0 || int(to) >= n || int(kind) >= len(EdgeKinds) || layer < 0 || int(layer) >= len(layers) {
 			return nil, errCorrupt
 		}
-		g.Edges[i] = Edge{From: from, To: to, kind: uint8(kind), layer: uint8(layer)}
+	}
+	if edgeInPlace && len(edges) > 0 {
+		g.Edges = unsafe.Slice((*Edge)(unsafe.Pointer(&edges[0])), len(edges)/3)
+	} else {
+		g.Edges = make([]Edge, len(edges)/3)
+		for i := range g.Edges {
+			code := edges[3*i+2]
+			g.Edges[i] = Edge{From: edges[3*i], To: edges[3*i+1], kind: uint8(code), layer: uint8(code >> 8)}
+		}
 	}
 	g.outAt, g.out, g.inAt, g.in = d.int32s(), d.int32s(), d.int32s(), d.int32s()
 	if d.err != nil || !validRows(g.outAt, g.out, n, len(g.Edges)) || !validRows(g.inAt, g.in, n, len(g.Edges)) {
@@ -334,7 +352,7 @@ func validRows(at, idx []int32, n, m int) bool {
 // lazyNodes holds the encoded pages of a decoded graph, each decoded on
 // first use.
 type lazyNodes struct {
-	strs  []string
+	strs  strTable
 	nodes []byte
 	offs  []int32
 	pages []lazyPage
@@ -379,7 +397,7 @@ type decoder struct {
 	b    []byte
 	off  int
 	err  error
-	strs []string
+	strs strTable
 }
 
 func (d *decoder) uvarint() uint64 {
@@ -440,13 +458,42 @@ func (d *decoder) byte() byte {
 
 func (d *decoder) str() string {
 	i := d.uvarint()
-	if i >= uint64(len(d.strs)) {
+	if i >= uint64(len(d.strs.ends)) {
 		if d.err == nil {
 			d.err = errCorrupt
 		}
 		return ""
 	}
-	return d.strs[i]
+	return d.strs.at(int(i))
+}
+
+// strTable is an encoded string table: string i is
+// blob[ends[i-1]:ends[i]], made a string in place.
+type strTable struct {
+	ends []int32
+	blob []byte
+}
+
+func (t strTable) valid() bool {
+	prev := int32(0)
+	for _, e := range t.ends {
+		if e < prev {
+			return false
+		}
+		prev = e
+	}
+	return int(prev) <= len(t.blob)
+}
+
+func (t strTable) at(i int) string {
+	lo := int32(0)
+	if i > 0 {
+		lo = t.ends[i-1]
+	}
+	if lo == t.ends[i] {
+		return ""
+	}
+	return unsafe.String(&t.blob[lo], t.ends[i]-lo)
 }
 
 func (d *decoder) prop(p *Property) {
@@ -501,6 +548,10 @@ func (d *decoder) int32s() []int32 {
 	return out
 }
 
+// edgeInPlace reports whether encoded edges are Edges as they lie in
+// memory: three int32s, the last holding kind and layer in its low bytes.
+var edgeInPlace = littleEndian && unsafe.Sizeof(Edge{}) == 12 && unsafe.Offsetof(Edge{}.kind) == 8 && unsafe.Offsetof(Edge{}.layer) == 9
+
 // littleEndian reports the machine's byte order, in which raw arrays are
 // used in place.
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
@@ -531,7 +582,9 @@ func (d *decoder) search(n int) (*Search, error) {
 		*a = d.int32s()
 	}
 	s.text, s.gramPost = d.bytes(), d.bytes()
-	kinds, owners, paths := d.strList(), d.strList(), d.strList()
+	kinds, owners := d.strList(), d.strList()
+	s.byKind, s.byOwner = d.lists(len(kinds), n), d.lists(len(owners), n)
+	paths := d.strList()
 	if d.err != nil || len(s.Order) != n || len(s.at) != n+1 || len(s.idAt) != n || len(s.propAt) != n ||
 		len(s.kind) != n || len(s.owner) != n || len(s.gramAt) != 1<<gramBits+1 {
 		return nil, errCorrupt
@@ -561,8 +614,33 @@ func (d *decoder) search(n int) (*Search, error) {
 	if len(s.kinds) != len(kinds) || len(s.owners) != len(owners) || len(s.paths) != len(paths) {
 		return nil, errCorrupt
 	}
-	s.byKind, s.byOwner = groups(s.kind, len(kinds)), groups(s.owner, len(owners))
 	return s, d.err
+}
+
+// lists reads m lists of positions below n that lists wrote.
+func (d *decoder) lists(m, n int) [][]int32 {
+	ends, all := d.int32s(), d.int32s()
+	if d.err != nil || len(ends) != m {
+		d.err = errCorrupt
+		return nil
+	}
+	out := make([][]int32, m)
+	lo := int32(0)
+	for i, hi := range ends {
+		if hi < lo || int(hi) > len(all) {
+			d.err = errCorrupt
+			return nil
+		}
+		out[i] = all[lo:hi:hi]
+		lo = hi
+	}
+	for _, k := range all {
+		if k < 0 || int(k) >= n {
+			d.err = errCorrupt
+			return nil
+		}
+	}
+	return out
 }
 
 func codes(keys []string) map[string]int32 {
