@@ -24,20 +24,19 @@ import (
 // search index is encoded whole: the graph's own when it has a whole one,
 // otherwise one built here.
 func (g *Graph) Encode(b []byte) ([]byte, error) {
-	e := &encoder{b: b, strs: map[string]uint32{}}
 	n := g.Len()
-	// Strings first, so that a decoder makes each once.
+	e := &encoder{b: slices.Grow(b, n*192), strs: map[string]uint32{}}
+	// The nodes go to their own buffer first, numbering strings as they
+	// come, so that the string table can precede them. Ids are unique,
+	// so they are added to the table without looking them up.
+	nodes := encoder{b: make([]byte, 0, n*48)}
+	offs := make([]int32, 0, n/pageSize+1)
 	for i := range int32(n) {
-		nd := g.At(i)
-		for _, s := range [...]string{nd.ID, nd.Kind, nd.Name, nd.Path, nd.Owner, nd.Signature} {
-			e.intern(s)
+		if i%pageSize == 0 {
+			offs = append(offs, int32(len(nodes.b)))
 		}
-		for k := range nd.Props {
-			e.intern(nd.Props[k].Name)
-			e.intern(nd.Props[k].Type)
-			if s, ok := nd.Props[k].Value.(string); ok {
-				e.intern(s)
-			}
+		if err := e.node(&nodes, g.At(i)); err != nil {
+			return nil, err
 		}
 	}
 	s := g.search.Load()
@@ -51,25 +50,18 @@ func (g *Graph) Encode(b []byte) ([]byte, error) {
 	}
 	// The string table: where each string ends, then their bytes.
 	ends := make([]int32, len(e.list))
-	var blob []byte
+	size := 0
 	for i, str := range e.list {
+		size += len(str)
+		ends[i] = int32(size)
+	}
+	blob := make([]byte, 0, size)
+	for _, str := range e.list {
 		blob = append(blob, str...)
-		ends[i] = int32(len(blob))
 	}
 	e.int32s(ends)
 	e.bytes(blob)
 	e.uvarint(uint64(n))
-	var nodes encoder
-	nodes.strs = e.strs
-	offs := make([]int32, 0, n/pageSize+1)
-	for i := range int32(n) {
-		if i%pageSize == 0 {
-			offs = append(offs, int32(len(nodes.b)))
-		}
-		if err := nodes.node(g.At(i)); err != nil {
-			return nil, err
-		}
-	}
 	e.int32s(offs)
 	e.bytes(nodes.b)
 	// Edges as they lie in memory: source, target, kind, layer and two
@@ -93,38 +85,63 @@ func (g *Graph) Encode(b []byte) ([]byte, error) {
 	return e.b, nil
 }
 
-func (e *encoder) node(nd *Node) error {
-	for _, s := range [...]string{nd.ID, nd.Kind, nd.Name, nd.Path, nd.Owner, nd.Signature} {
-		e.str(s)
+// node writes nd to out, numbering its strings in e's table.
+func (e *encoder) node(out *encoder, nd *Node) error {
+	out.uvarint(uint64(len(e.list)))
+	e.list = append(e.list, nd.ID)
+	for k, s := range [...]string{nd.Kind, nd.Name, nd.Path, nd.Owner, nd.Signature} {
+		out.uvarint(uint64(e.index(k, s)))
 	}
 	for _, v := range [...]int32{nd.Pos, nd.End, nd.Line, nd.Column, nd.SigPos, nd.SigEnd} {
-		e.varint(int64(v))
+		out.varint(int64(v))
 	}
 	flags := byte(0)
 	if nd.Foreign {
 		flags = 1
 	}
-	e.b = append(e.b, flags)
-	e.uvarint(uint64(len(nd.Props)))
+	out.b = append(out.b, flags)
+	out.uvarint(uint64(len(nd.Props)))
 	for k := range nd.Props {
-		if err := e.prop(&nd.Props[k]); err != nil {
+		if err := e.prop(out, &nd.Props[k]); err != nil {
 			return fmt.Errorf("node %s: %w", nd.ID, err)
 		}
 	}
 	return nil
 }
 
+// index returns the number of s in the table, adding it if new. Most
+// neighbours share a kind, file and owner, so the last string of each
+// field (slot) is compared before the map is read.
+func (e *encoder) index(slot int, s string) uint32 {
+	if l := &e.last[slot]; l.ok && l.s == s {
+		return l.i
+	}
+	i := e.intern(s)
+	e.last[slot] = lastString{s, i, true}
+	return i
+}
+
+type lastString struct {
+	s  string
+	i  uint32
+	ok bool
+}
+
 type encoder struct {
 	b    []byte
 	strs map[string]uint32
 	list []string
+	last [8]lastString
 }
 
-func (e *encoder) intern(s string) {
-	if _, ok := e.strs[s]; !ok {
-		e.strs[s] = uint32(len(e.list))
+func (e *encoder) intern(s string) uint32 {
+	i, ok := e.strs[s]
+	if !ok {
+		i = uint32(len(e.list))
+		e.strs[s] = i
 		e.list = append(e.list, s)
 	}
+	return i
 }
 
 func (e *encoder) uvarint(x uint64) { e.b = binary.AppendUvarint(e.b, x) }
@@ -141,27 +158,27 @@ const (
 	valFloat
 )
 
-func (e *encoder) prop(p *Property) error {
-	e.str(p.Name)
-	e.str(p.Type)
+func (e *encoder) prop(out *encoder, p *Property) error {
+	out.uvarint(uint64(e.index(5, p.Name)))
+	out.uvarint(uint64(e.index(6, p.Type)))
 	switch v := p.Value.(type) {
 	case nil:
-		e.b = append(e.b, valNil)
+		out.b = append(out.b, valNil)
 	case string:
-		e.b = append(e.b, valString)
-		e.str(v)
+		out.b = append(out.b, valString)
+		out.uvarint(uint64(e.index(7, v)))
 	case bool:
 		if v {
-			e.b = append(e.b, valTrue)
+			out.b = append(out.b, valTrue)
 		} else {
-			e.b = append(e.b, valFalse)
+			out.b = append(out.b, valFalse)
 		}
 	case int64:
-		e.b = append(e.b, valInt)
-		e.varint(v)
+		out.b = append(out.b, valInt)
+		out.varint(v)
 	case float64:
-		e.b = append(e.b, valFloat)
-		e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(v))
+		out.b = append(out.b, valFloat)
+		out.b = binary.LittleEndian.AppendUint64(out.b, math.Float64bits(v))
 	default:
 		return fmt.Errorf("property %s: a value of type %T has no encoding", p.Name, v)
 	}
@@ -172,9 +189,9 @@ func (e *encoder) prop(p *Property) error {
 	if p.Literal {
 		flags |= 2
 	}
-	e.b = append(e.b, flags)
-	e.varint(int64(p.ValuePos))
-	e.varint(int64(p.ValueEnd))
+	out.b = append(out.b, flags)
+	out.varint(int64(p.ValuePos))
+	out.varint(int64(p.ValueEnd))
 	return nil
 }
 
@@ -186,6 +203,10 @@ func (e *encoder) int32s(a []int32) {
 	pad := (4 - (len(e.b)+1)%4) % 4
 	e.b = append(e.b, byte(pad))
 	e.b = append(e.b, make([]byte, pad)...)
+	if littleEndian && len(a) > 0 {
+		e.b = append(e.b, unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), 4*len(a))...)
+		return
+	}
 	for _, x := range a {
 		e.b = binary.LittleEndian.AppendUint32(e.b, uint32(x))
 	}
