@@ -99,8 +99,11 @@ func New(cfg Config) (*Service, error) {
 	// restarted servers can read the snapshot ids earlier processes gave.
 	s.store.Persist()
 	// Compiles persist too, so that a fresh process reads one instead of
-	// compiling the project again.
-	s.store.UseCompileCache(compilecache.New(real, s.toolchain.CompilerIdentity))
+	// compiling the project again; ACORE_COMPILE_CACHE=off turns that off
+	// (to measure a compile, or to rule the cache out).
+	if os.Getenv("ACORE_COMPILE_CACHE") != "off" {
+		s.store.UseCompileCache(compilecache.New(real, s.toolchain.CompilerIdentity))
+	}
 	s.manifest, s.manifestFingerprint = buildManifest()
 	s.pub, s.stop = publish.New(real), make(chan struct{})
 	s.recoverApplies()
