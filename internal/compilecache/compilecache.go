@@ -184,7 +184,7 @@ func decode(data []byte, k [sha256.Size]byte, in *load.Inputs) (p *project.Proje
 	}()
 	d := &reader{b: body}
 	res := &check.Result{State: d.str(), Status: d.str()}
-	res.Diagnostics = make([]diag.Diagnostic, d.count())
+	res.Diagnostics = makeList[diag.Diagnostic](d)
 	for i := range res.Diagnostics {
 		x := &res.Diagnostics[i]
 		x.Code, x.Severity, x.Path = d.str(), diag.Severity(d.str()), d.str()
@@ -192,12 +192,12 @@ func decode(data []byte, k [sha256.Size]byte, in *load.Inputs) (p *project.Proje
 		x.Message, x.Decl = d.str(), d.str()
 	}
 	res.EntryPoints = d.strs()
-	res.Modules = make([]check.ModuleInfo, d.count())
+	res.Modules = makeList[check.ModuleInfo](d)
 	for i := range res.Modules {
 		m := &res.Modules[i]
 		m.Path, m.Name, m.Owners, m.Imports, m.Errors, m.Warnings = d.str(), d.str(), d.strs(), d.strs(), d.int(), d.int()
 	}
-	res.Contracts = make([]check.ContractInfo, d.count())
+	res.Contracts = makeList[check.ContractInfo](d)
 	for i := range res.Contracts {
 		x := &res.Contracts[i]
 		x.ID, x.Name, x.Node, x.Path, x.SHA256, x.Signed = d.str(), d.str(), d.str(), d.str(), d.str(), d.int() == 1
@@ -254,7 +254,7 @@ func encode(k [sha256.Size]byte, res *check.Result) ([]byte, error) {
 	copy(w.b[len(magic):], k[:])
 	w.str(res.State)
 	w.str(res.Status)
-	w.int(len(res.Diagnostics))
+	w.count(res.Diagnostics == nil, len(res.Diagnostics))
 	for _, x := range res.Diagnostics {
 		w.str(x.Code)
 		w.str(string(x.Severity))
@@ -266,7 +266,7 @@ func encode(k [sha256.Size]byte, res *check.Result) ([]byte, error) {
 		w.str(x.Decl)
 	}
 	w.strs(res.EntryPoints)
-	w.int(len(res.Modules))
+	w.count(res.Modules == nil, len(res.Modules))
 	for _, m := range res.Modules {
 		w.str(m.Path)
 		w.str(m.Name)
@@ -275,7 +275,7 @@ func encode(k [sha256.Size]byte, res *check.Result) ([]byte, error) {
 		w.int(m.Errors)
 		w.int(m.Warnings)
 	}
-	w.int(len(res.Contracts))
+	w.count(res.Contracts == nil, len(res.Contracts))
 	for _, x := range res.Contracts {
 		for _, s := range []string{x.ID, x.Name, x.Node, x.Path, x.SHA256} {
 			w.str(s)
@@ -348,13 +348,20 @@ func (w *writer) str(s string) {
 	w.int(len(s))
 	w.b = append(w.b, s...)
 }
+// count writes a list's length, or -1 for a nil list: nil and empty
+// lists differ in JSON answers, so they differ here.
+func (w *writer) count(isNil bool, n int) {
+	if isNil {
+		n = -1
+	}
+	w.int(n)
+}
+
 func (w *writer) strs(list []string) {
-	// nil and empty lists differ in JSON answers, so they differ here.
+	w.count(list == nil, len(list))
 	if list == nil {
-		w.int(-1)
 		return
 	}
-	w.int(len(list))
 	for _, s := range list {
 		w.str(s)
 	}
@@ -408,6 +415,15 @@ func (d *reader) str() string {
 }
 
 func (d *reader) strs() []string {
+	out := makeList[string](d)
+	for i := range out {
+		out[i] = d.str()
+	}
+	return out
+}
+
+// makeList reads the length count wrote and makes the list.
+func makeList[T any](d *reader) []T {
 	if d.err != nil {
 		return nil
 	}
@@ -419,9 +435,5 @@ func (d *reader) strs() []string {
 		d.err = errCorrupt
 		return nil
 	}
-	out := make([]string, n)
-	for i := range out {
-		out[i] = d.str()
-	}
-	return out
+	return make([]T, n)
 }
