@@ -348,6 +348,7 @@ func (w *writer) str(s string) {
 	w.int(len(s))
 	w.b = append(w.b, s...)
 }
+
 // count writes a list's length, or -1 for a nil list: nil and empty
 // lists differ in JSON answers, so they differ here.
 func (w *writer) count(isNil bool, n int) {
