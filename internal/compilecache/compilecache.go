@@ -17,9 +17,9 @@
 // longest ago (a hit renews an entry's modification time).
 //
 // What is not kept is the checker's state: a project read from the cache
-// answers every read as the compiled one does, but an edit on it compiles
-// the project whole instead of rechecking the changed modules (see
-// project.Cached).
+// answers every read as the compiled one does, and the first edit on it
+// compiles its inputs whole once, for that state, over which that edit
+// and the next recheck only the modules they change (see project.Cached).
 package compilecache
 
 import (

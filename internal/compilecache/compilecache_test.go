@@ -2,11 +2,13 @@ package compilecache
 
 import (
 	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -365,5 +367,37 @@ func TestIdentity(t *testing.T) {
 	}
 	if New(root, "one").Load(in) == nil {
 		t.Fatal("the entry of the same identity was not read")
+	}
+}
+
+// TestEditOnCached: an edit on a project read from the cache rechecks
+// the changed module over one whole compile of the cached inputs, made
+// for the first edit and shared by the next, and gives what a whole
+// compile of the edited inputs gives.
+func TestEditOnCached(t *testing.T) {
+	root := newProject(t)
+	c := New(root, "test")
+	in := inputs(t, root)
+	if err := c.Save(in, project.Compile(in)); err != nil {
+		t.Fatal(err)
+	}
+	cached := c.Load(in)
+	if cached == nil || !cached.FromCache() {
+		t.Fatal("no entry read")
+	}
+	for round, text := range []string{"Edited once", "Edited twice"} {
+		edited := *in
+		edited.Sources = slices.Clone(in.Sources)
+		f := &edited.Sources[len(edited.Sources)-1]
+		f.Data = []byte(strings.Replace(string(f.Data), "New item", text, 1))
+		sum := sha256.Sum256(f.Data)
+		f.SHA256 = hex.EncodeToString(sum[:])
+		p := project.CompileFrom(cached, &edited)
+		if !slices.Equal(p.Changed, []string{f.Path}) {
+			t.Fatalf("round %d: changed %v, want a recheck of %s", round, p.Changed, f.Path)
+		}
+		if digest(p) != digest(project.Compile(&edited)) {
+			t.Fatalf("round %d: the recheck over the cached project differs from a whole compile", round)
+		}
 	}
 }

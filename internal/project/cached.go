@@ -12,10 +12,11 @@ import (
 
 // Cached returns the project of inputs in whose compile res was, as the
 // compile cache read it back: its graph, diagnostics and summaries, but
-// not the checker's state, so a project compiled from it (CompileFrom) is
-// compiled whole. The contracts are parsed now (they are few and small);
-// each source's headers are parsed when first asked for (Headers,
-// SourceHeaders), as most reads need none.
+// not the checker's state. The first project compiled from it
+// (CompileFrom) compiles its inputs whole once, for that state, and
+// rechecks over it; later ones reuse it. The contracts are parsed now
+// (they are few and small); each source's headers are parsed when first
+// asked for (Headers, SourceHeaders), as most reads need none.
 func Cached(in *load.Inputs, res *check.Result) *Project {
 	p := &Project{Inputs: in, Result: res}
 	p.Contracts = parseAll(in.Contracts, cachedTree, true)
@@ -27,7 +28,7 @@ func Cached(in *load.Inputs, res *check.Result) *Project {
 }
 
 // FromCache reports whether p was read from the compile cache (Cached)
-// rather than compiled; a project compiled from it is compiled whole.
+// rather than compiled.
 func (p *Project) FromCache() bool { return p.lazy != nil }
 
 // GraphFiles returns what the graph of a cached project reads its
@@ -48,6 +49,16 @@ type lazyHeaders struct {
 	files []load.File
 	trees []lazyTree
 	at    map[string]int
+	// whole is the project's inputs compiled, for edits (compiled).
+	wholeOnce sync.Once
+	whole     *Project
+}
+
+// compiled returns the compile of in, the cached project's inputs, made
+// on first use.
+func (l *lazyHeaders) compiled(in *load.Inputs) *Project {
+	l.wholeOnce.Do(func() { l.whole = Compile(in) })
+	return l.whole
 }
 
 type lazyTree struct {

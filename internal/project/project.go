@@ -99,8 +99,8 @@ func CompileFrom(base *Project, in *load.Inputs) *Project {
 	}
 	if base.lazy != nil {
 		// A project read from the compile cache has no checker state to
-		// recheck over.
-		return Compile(in)
+		// recheck over: its inputs are compiled once for it.
+		base = base.lazy.compiled(base.Inputs)
 	}
 	// The unchanged sources' trees are base's: the checker's state that
 	// Recheck starts from refers to them.
