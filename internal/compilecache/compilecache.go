@@ -9,8 +9,8 @@
 // files the load skipped. It holds the check result (state, status,
 // diagnostics, entry points, modules, contracts, preparation) and the
 // graph with its node.find index, in a compact binary layout
-// (graph.Encode), behind a header that repeats the key and a CRC-32C of
-// the rest: an entry whose key, length or checksum is wrong, or that does
+// (graph.Encode), behind a header that repeats the key and has a CRC-32C
+// of each half of the rest: an entry whose key, length or checksum is wrong, or that does
 // not decode, is removed and compiled again. Entries are written to a
 // temporary file and renamed, so another process sees a whole entry or
 // none. The folder is kept under MaxBytes by removing the entries used
@@ -57,10 +57,11 @@ const MaxBytes = 256 << 20
 const staleTemp = 10 * time.Minute
 
 // magic starts every entry; its version changes with the layout.
-const magic = "acorecc2"
+const magic = "acorecc3"
 
-// headerSize is the magic, the key, the payload's length and its CRC-32C.
-const headerSize = len(magic) + sha256.Size + 8 + 4
+// headerSize is the magic, the key, the payload's length and the CRC-32C
+// of each half of the payload (see decode).
+const headerSize = len(magic) + sha256.Size + 8 + 4 + 4
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -152,6 +153,9 @@ func (c *Cache) Load(in *load.Inputs) *project.Project {
 	return p
 }
 
+// halves splits an entry's payload in the two parts with a checksum each.
+func halves(body []byte) (a, b []byte) { return body[:len(body)/2], body[len(body)/2:] }
+
 // errCorrupt is what an entry that does not decode is.
 var errCorrupt = errors.New("compilecache: corrupt entry")
 
@@ -162,15 +166,18 @@ func decode(data []byte, k [sha256.Size]byte, in *load.Inputs) (p *project.Proje
 	}
 	at := len(magic) + sha256.Size
 	n := binary.LittleEndian.Uint64(data[at:])
-	sum := binary.LittleEndian.Uint32(data[at+8:])
+	sumA, sumB := binary.LittleEndian.Uint32(data[at+8:]), binary.LittleEndian.Uint32(data[at+12:])
 	body := data[headerSize:]
 	if n != uint64(len(body)) {
 		return nil, errCorrupt
 	}
-	// The checksum is computed while the entry decodes, on another core;
-	// nothing decoded is used unless it matches.
+	// Reading the entry's pages the first time is most of its cost: the
+	// first half is checked on another core while the entry decodes,
+	// the second here once it has; nothing decoded is used unless both
+	// match.
+	a, b := halves(body)
 	crc := make(chan uint32, 1)
-	go func() { crc <- crc32.Checksum(body, castagnoli) }()
+	go func() { crc <- crc32.Checksum(a, castagnoli) }()
 	defer func() {
 		// The decoders check every bound they read; this keeps a case
 		// they miss in data that fails the checksum from ending the
@@ -178,7 +185,9 @@ func decode(data []byte, k [sha256.Size]byte, in *load.Inputs) (p *project.Proje
 		if recover() != nil {
 			p, err = nil, errCorrupt
 		}
-		if <-crc != sum {
+		// Both are waited for: a failed entry is unmapped on return.
+		gotB := crc32.Checksum(b, castagnoli)
+		if gotA := <-crc; gotA != sumA || gotB != sumB {
 			p, err = nil, errCorrupt
 		}
 	}()
@@ -293,7 +302,9 @@ func encode(k [sha256.Size]byte, res *check.Result) ([]byte, error) {
 	body := w.b[headerSize:]
 	at := len(magic) + sha256.Size
 	binary.LittleEndian.PutUint64(w.b[at:], uint64(len(body)))
-	binary.LittleEndian.PutUint32(w.b[at+8:], crc32.Checksum(body, castagnoli))
+	a, b := halves(body)
+	binary.LittleEndian.PutUint32(w.b[at+8:], crc32.Checksum(a, castagnoli))
+	binary.LittleEndian.PutUint32(w.b[at+12:], crc32.Checksum(b, castagnoli))
 	return w.b, nil
 }
 
