@@ -671,3 +671,15 @@ func codes(keys []string) map[string]int32 {
 	}
 	return m
 }
+
+// ShareSearch gives g, which has not built its search index, the whole
+// index of from, a graph of the same compile (the same nodes in the same
+// order), so that the graphs derived from g derive theirs from it. It
+// does nothing when from has no whole index or g has one.
+func (g *Graph) ShareSearch(from *Graph) {
+	s := from.search.Load()
+	if s == nil || s.over != nil || g.Len() != from.Len() {
+		return
+	}
+	g.searchOnce.Do(func() { g.search.Store(s) })
+}

@@ -54,10 +54,16 @@ type lazyHeaders struct {
 	whole     *Project
 }
 
-// compiled returns the compile of in, the cached project's inputs, made
-// on first use.
-func (l *lazyHeaders) compiled(in *load.Inputs) *Project {
-	l.wholeOnce.Do(func() { l.whole = Compile(in) })
+// compiled returns the compile of the cached project p's inputs, made on
+// first use; its graph takes p's search index, which holds for it, so
+// that the graphs of edits derive theirs instead of building one.
+func (l *lazyHeaders) compiled(p *Project) *Project {
+	l.wholeOnce.Do(func() {
+		l.whole = Compile(p.Inputs)
+		if g := l.whole.Result.Graph; g != nil && p.Result.Graph != nil {
+			g.ShareSearch(p.Result.Graph)
+		}
+	})
 	return l.whole
 }
 

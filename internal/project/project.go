@@ -100,7 +100,7 @@ func CompileFrom(base *Project, in *load.Inputs) *Project {
 	if base.lazy != nil {
 		// A project read from the compile cache has no checker state to
 		// recheck over: its inputs are compiled once for it.
-		base = base.lazy.compiled(base.Inputs)
+		base = base.lazy.compiled(base)
 	}
 	// The unchanged sources' trees are base's: the checker's state that
 	// Recheck starts from refers to them.
