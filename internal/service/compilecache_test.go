@@ -177,7 +177,6 @@ func readRequests(t *testing.T, s *Service, every int) []string {
 	// A project whose graph has none (one that is not prepared) is read
 	// only.
 	return reqs
-	return reqs
 }
 
 // Capture times differ between two captures of the same files, and a
