@@ -10,8 +10,8 @@
 // diagnostics, entry points, modules, contracts, preparation) and the
 // graph with its node.find index, in a compact binary layout
 // (graph.Encode), behind a header that repeats the key and has a CRC-32C
-// of each half of the rest: an entry whose key, length or checksum is wrong, or that does
-// not decode, is removed and compiled again. Entries are written to a
+// of each half of the rest: an entry whose key, length or checksums are
+// wrong, or that does not decode, is removed and compiled again. Entries are written to a
 // temporary file and renamed, so another process sees a whole entry or
 // none. The folder is kept under MaxBytes by removing the entries used
 // longest ago (a hit renews an entry's modification time).
@@ -71,12 +71,17 @@ type Cache struct {
 	root     string
 	identity string
 	max      int64
+	// off is set when this executable cannot be identified: another
+	// build's entries could not be told apart, so none is read or
+	// written.
+	off bool
 }
 
 // New returns the cache of the project at root for compiles by the
 // compiler named by identity (the toolchain's compiler identity).
 func New(root, identity string) *Cache {
-	return &Cache{root: root, identity: identity + "\x00" + executable(), max: MaxBytes}
+	exe := executable()
+	return &Cache{root: root, identity: identity + "\x00" + exe, max: MaxBytes, off: exe == ""}
 }
 
 // WithMax returns a copy of c that keeps the folder under max bytes.
@@ -128,6 +133,9 @@ func entryName(k [sha256.Size]byte) string { return fmt.Sprintf("%s/%x.bin", Dir
 // Load returns the project compiled from in, read from its entry, or nil
 // when there is none or it is unusable (which is then removed).
 func (c *Cache) Load(in *load.Inputs) *project.Project {
+	if c.off {
+		return nil
+	}
 	r, err := fsutil.OpenRoot(c.root)
 	if err != nil {
 		return nil
@@ -233,6 +241,9 @@ func decode(data []byte, k [sha256.Size]byte, in *load.Inputs) (p *project.Proje
 // then removes the oldest entries past the bound. It fails only for a
 // project whose graph has no encoding or a state folder it cannot write.
 func (c *Cache) Save(in *load.Inputs, p *project.Project) error {
+	if c.off {
+		return errors.New("compilecache: this executable cannot be identified, so its compiles are not kept")
+	}
 	r, err := fsutil.OpenRoot(c.root)
 	if err != nil {
 		return err
