@@ -25,11 +25,13 @@ import (
 // otherwise one built here.
 func (g *Graph) Encode(b []byte) ([]byte, error) {
 	n := g.Len()
-	e := &encoder{b: slices.Grow(b, n*192), strs: map[string]uint32{}}
+	// Sized for the layout's usual 220 bytes a node, so that the entry
+	// is not copied as it grows.
+	e := &encoder{b: slices.Grow(b, n*256), strs: make(map[string]uint32, n/4), list: make([]string, 0, n+n/2)}
 	// The nodes go to their own buffer first, numbering strings as they
 	// come, so that the string table can precede them. Ids are unique,
 	// so they are added to the table without looking them up.
-	nodes := encoder{b: make([]byte, 0, n*48)}
+	nodes := encoder{b: make([]byte, 0, n*64)}
 	offs := make([]int32, 0, n/pageSize+1)
 	for i := range int32(n) {
 		if i%pageSize == 0 {
