@@ -64,7 +64,7 @@ func TestQuick(t *testing.T) {
 	for _, f := range res.Floors {
 		floors[f.Name] = f.Value > 0
 	}
-	for _, name := range []string{"cold_open_over_read_hash.1", "acore.parse", "go.parser", "acore.parse+check", "go.parser+types", "go.parser+types.no_imports", "acore.parse+check.one_core", "peak_rss.20_snapshots_candidates", "peak_rss.agent_loop", "one_shot.task_app.node.find", "context_economy.change_input.1", "context_economy.change_behavior.1", "mcp.tools_list.bytes", "mcp.tools_list.bytes.change_propose"} {
+	for _, name := range []string{"cold_open_over_read_hash.1", "acore.parse", "go.parser", "acore.parse+check", "go.parser+types", "go.parser+types.no_imports", "acore.parse+check.one_core", "peak_rss.20_snapshots_candidates", "peak_rss.agent_loop", "one_shot.task_app.node.find", "one_shot.wide.node.find.cache", "one_shot.wide.node.find.no_cache", "one_shot.wide.workspace.open.cache", "one_shot.wide.workspace.open.no_cache", "context_economy.change_input.1", "context_economy.change_behavior.1", "mcp.tools_list.bytes", "mcp.tools_list.bytes.change_propose"} {
 		if !floors[name] {
 			t.Errorf("floor %s missing or zero", name)
 		}

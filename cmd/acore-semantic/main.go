@@ -59,6 +59,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "acore-semantic: %v\n", err)
 		return 1
 	}
+	// The compile a request made is written for the next process while
+	// the answer goes out; the process ends once it is.
+	defer svc.Wait()
 	ctx := context.Background()
 	switch mode {
 	case "serve":

@@ -223,24 +223,67 @@ func floors(o Options, bin, tmp, largest string, files int) ([]Floor, error) {
 	if app, err = filepath.EvalSymlinks(app); err != nil {
 		return nil, err
 	}
-	req := `{"protocol":"axiom-agent-semantic/v1","operation":"node.find","snapshot":"latest","params":{"query":"Add","kind":"element","limit":10}}`
-	runs := 20
+	find := `{"protocol":"axiom-agent-semantic/v1","operation":"node.find","snapshot":"latest","params":{"query":"Add","kind":"element","limit":10}}`
+	ms, err := oneShot(bin, app, find, "", 20)
+	if err != nil {
+		return nil, err
+	}
+	fl = append(fl, Floor{Name: "one_shot.task_app.node.find", Value: ms, Unit: "ms", Note: "acore-semantic --root <task-app> with a node.find request, whole process, mean of 20"})
+
+	// One-shot requests on the wide shape, with the compile cache (its
+	// entry written by a first process) and without it.
+	wide := filepath.Join(tmp, "wide-one-shot")
+	if err := Wide.writeOld(wide); err != nil {
+		return nil, err
+	}
+	if wide, err = filepath.EvalSymlinks(wide); err != nil {
+		return nil, err
+	}
+	open := `{"protocol":"axiom-agent-semantic/v1","operation":"workspace.open","params":{"roots":[{"path":"` + wide + `"}]}}`
+	runs := 10
+	if o.Quick {
+		runs = 3
+	}
+	for _, c := range []struct{ name, req, env, note string }{
+		{"one_shot.wide.node.find.no_cache", find, "off", "without the compile cache (ACORE_COMPILE_CACHE=off)"},
+		{"one_shot.wide.workspace.open.no_cache", open, "off", "without the compile cache (ACORE_COMPILE_CACHE=off)"},
+		{"one_shot.wide.node.find.cache", find, "", "reading the compile cache, which a first process wrote"},
+		{"one_shot.wide.workspace.open.cache", open, "", "reading the compile cache, which a first process wrote"},
+	} {
+		if c.env == "" {
+			if _, err := oneShot(bin, wide, c.req, "", 1); err != nil {
+				return nil, err
+			}
+		}
+		ms, err := oneShot(bin, wide, c.req, c.env, runs)
+		if err != nil {
+			return nil, err
+		}
+		fl = append(fl, Floor{Name: c.name, Value: ms, Unit: "ms", Note: fmt.Sprintf("acore-semantic --root <wide, %d files> with one request, whole process, %s, mean of %d", Wide.Files, c.note, runs)})
+	}
+	return fl, nil
+}
+
+// oneShot runs req through the one-shot command on root runs times and
+// returns the mean time of a whole process in milliseconds; cache is the
+// process's ACORE_COMPILE_CACHE.
+func oneShot(bin, root, req, cache string, runs int) (float64, error) {
 	var sum time.Duration
 	for range runs {
-		cmd := exec.Command(bin, "--root", app)
+		cmd := exec.Command(bin, "--root", root)
+		cmd.Env = append(os.Environ(), "ACORE_COMPILE_CACHE="+cache)
 		cmd.Stdin = strings.NewReader(req)
 		start := time.Now()
 		out, err := cmd.Output()
 		if err != nil {
-			return nil, fmt.Errorf("one-shot: %v %s", err, trim(out))
+			return 0, fmt.Errorf("one-shot: %v %s", err, trim(out))
 		}
 		sum += time.Since(start)
 		if _, _, err := decode(out); err != nil {
-			return nil, fmt.Errorf("one-shot: %w", err)
+			return 0, fmt.Errorf("one-shot: %w", err)
 		}
 	}
-	fl = append(fl, Floor{Name: "one_shot.task_app.node.find", Value: math.Round(float64(sum/time.Duration(runs))/1e3) / 1e3, Unit: "ms", Note: "acore-semantic --root <task-app> with a node.find request, whole process, mean of 20"})
-	return fl, nil
+	return math.Round(float64(sum/time.Duration(runs))/1e3) / 1e3, nil
 }
 
 func hasBuildTag(f *ast.File) bool {

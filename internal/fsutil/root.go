@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"syscall"
+	"time"
 )
 
 // ErrNotRegular is wrapped by Root's reads when the path names something
@@ -191,6 +192,12 @@ func (r *Root) MkdirAll(rel string, perm fs.FileMode) error {
 
 // Remove removes the file or empty directory rel.
 func (r *Root) Remove(rel string) error { return confined(rel, r.r.Remove(rel)) }
+
+// Chtimes sets the access and modification times of rel, resolved
+// inside the root.
+func (r *Root) Chtimes(rel string, atime, mtime time.Time) error {
+	return confined(rel, r.r.Chtimes(rel, atime, mtime))
+}
 
 // RemoveAll removes rel and everything below it. A symlink is removed,
 // never followed.

@@ -174,6 +174,9 @@ type Graph struct {
 	perPathOnce sync.Once
 	perPath     map[string][]int32
 
+	// lazy is set on a graph read by Decode: its pages are decoded when
+	// a node of theirs is first read.
+	lazy *lazyNodes
 	// patch is set while the graph is being derived from a base, frag
 	// while it is a fragment of another.
 	patch *patch
@@ -219,12 +222,19 @@ func (g *Graph) At(i int32) *Node {
 	if int(i) >= g.n && g.patch != nil {
 		return &g.patch.extra[int(i)-g.n]
 	}
+	if g.lazy != nil {
+		return &g.lazy.page(g, int(i>>pageBits))[i&(pageSize-1)]
+	}
 	k, off := g.loc(i)
 	return &g.pages[k][off]
 }
 
 // loc returns the page of node i and its offset there.
 func (g *Graph) loc(i int32) (int, int32) {
+	if g.lazy != nil {
+		// Every page of a decoded graph but the last is full.
+		return int(i >> pageBits), i & (pageSize - 1)
+	}
 	k := int(g.dir[i>>pageBits])
 	for i-g.starts[k] >= int32(len(g.pages[k])) {
 		k++
@@ -382,6 +392,9 @@ func (g *Graph) Lookup(id string) (int32, bool) {
 	}
 	if g.frag != nil {
 		return g.frag.parent.Lookup(id)
+	}
+	if g.lazy != nil {
+		return g.lazy.ids.get(g, id)
 	}
 	return g.byID.get(g, id)
 }

@@ -16,6 +16,9 @@ type idTable struct {
 	slots []uint32
 	bits  uint
 	count int
+	// fixed selects a hash that is the same in every process (FNV-1a)
+	// instead of the process's seeded one, for a table Encode writes.
+	fixed bool
 }
 
 var idSeed = maphash.MakeSeed()
@@ -33,6 +36,20 @@ func newIDTable(n int) *idTable {
 // linear probing stays short up to three quarters full.
 func maxLoad(bits uint) int { return 3 << bits >> 2 }
 
+// hash returns the hash of id the table is laid out by.
+func (t *idTable) hash(id string) uint64 {
+	if !t.fixed {
+		return maphash.String(idSeed, id)
+	}
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(id); i++ {
+		h ^= uint64(id[i])
+		h *= 1099511628211
+	}
+	// FNV's low bits mix poorly: fold the high half in.
+	return h ^ h>>29
+}
+
 // at returns the first slot to probe for the hash h and the tag to find.
 func (t *idTable) at(h uint64) (pos, tag uint32) {
 	return uint32(h) & (1<<t.bits - 1), uint32(h>>32) >> t.bits
@@ -41,14 +58,15 @@ func (t *idTable) at(h uint64) (pos, tag uint32) {
 // get returns the index of the node of g with id.
 func (t *idTable) get(g *Graph, id string) (int32, bool) {
 	mask := uint32(1)<<t.bits - 1
-	pos, tag := t.at(maphash.String(idSeed, id))
+	pos, tag := t.at(t.hash(id))
 	for {
 		s := t.slots[pos]
 		if s == 0 {
 			return 0, false
 		}
 		if s>>t.bits == tag {
-			if i := int32(s&mask) - 1; g.At(i).ID == id {
+			// A decoded table is checked here, not when read.
+			if i := int32(s&mask) - 1; i >= 0 && int(i) < g.n && g.At(i).ID == id {
 				return i, true
 			}
 		}
@@ -65,7 +83,7 @@ func (t *idTable) put(g *Graph, id string, i int32) (int32, bool) {
 		t.resize(g, t.bits+1)
 	}
 	mask := uint32(1)<<t.bits - 1
-	pos, tag := t.at(maphash.String(idSeed, id))
+	pos, tag := t.at(t.hash(id))
 	for {
 		s := t.slots[pos]
 		if s == 0 {
@@ -95,7 +113,7 @@ func (t *idTable) resize(g *Graph, bits uint) {
 			if int(i) == t.count {
 				return
 			}
-			pos, tag := t.at(maphash.String(idSeed, page[k].ID))
+			pos, tag := t.at(t.hash(page[k].ID))
 			for t.slots[pos] != 0 {
 				pos = (pos + 1) & mask
 			}

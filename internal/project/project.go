@@ -29,6 +29,9 @@ type Project struct {
 	// syntax.File.DropBodies): what the checker's state keeps of them
 	// for Recheck. File parses a source again for its whole tree.
 	headers []*syntax.File
+	// lazy, set instead of headers on a project read from the compile
+	// cache (see Cached), parses each source's headers when first asked.
+	lazy *lazyHeaders
 }
 
 // Open loads and compiles the project at root. Bounds hit while loading
@@ -92,7 +95,12 @@ func CompileFrom(base *Project, in *load.Inputs) *Project {
 	}
 	if len(changed) == 0 {
 		// The same inputs: the same compile.
-		return &Project{Inputs: in, Contracts: base.Contracts, Result: base.Result, Changed: []string{}, headers: base.headers}
+		return &Project{Inputs: in, Contracts: base.Contracts, Result: base.Result, Changed: []string{}, headers: base.headers, lazy: base.lazy}
+	}
+	if base.lazy != nil {
+		// A project read from the compile cache has no checker state to
+		// recheck over: its inputs are compiled once for it.
+		base = base.lazy.compiled(base)
 	}
 	// The unchanged sources' trees are base's: the checker's state that
 	// Recheck starts from refers to them.
@@ -203,6 +211,11 @@ func parse(in *load.Inputs, fresh, headers map[string]*syntax.File) (*Project, *
 // spans, but no view items or action statements (see
 // syntax.File.DropBodies). It costs no parse; File gives the whole tree.
 func (p *Project) Headers(path string) *syntax.File {
+	if p.lazy != nil {
+		if f := p.lazy.get(path); f != nil {
+			return f
+		}
+	}
 	for _, group := range [][]*syntax.File{p.headers, p.Contracts} {
 		for _, f := range group {
 			if f.Path == path {
@@ -235,7 +248,12 @@ func (p *Project) File(path string) *syntax.File {
 
 // SourceHeaders returns the kept trees of the project's sources, in the
 // order of its inputs (see Headers).
-func (p *Project) SourceHeaders() []*syntax.File { return p.headers }
+func (p *Project) SourceHeaders() []*syntax.File {
+	if p.lazy != nil {
+		return p.lazy.all()
+	}
+	return p.headers
+}
 
 // parseAll parses files on every core: files are independent until the
 // checker reads them together. have returns a file's tree when there is

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/axiomcore/acore/internal/compilecache"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -97,11 +98,21 @@ func New(cfg Config) (*Service, error) {
 	// Snapshots persist under .axiom/state, so that one-shot commands and
 	// restarted servers can read the snapshot ids earlier processes gave.
 	s.store.Persist()
+	// Compiles persist too, so that a fresh process reads one instead of
+	// compiling the project again; ACORE_COMPILE_CACHE=off turns that off
+	// (to measure a compile, or to rule the cache out).
+	if os.Getenv("ACORE_COMPILE_CACHE") != "off" {
+		s.store.UseCompileCache(compilecache.New(real, s.toolchain.CompilerIdentity))
+	}
 	s.manifest, s.manifestFingerprint = buildManifest()
 	s.pub, s.stop = publish.New(real), make(chan struct{})
 	s.recoverApplies()
 	return s, nil
 }
+
+// Wait waits for the state the service writes in the background (the
+// compile cache's entries); call it before the process exits.
+func (s *Service) Wait() { s.store.Wait() }
 
 // Root returns the canonical root the service serves.
 func (s *Service) Root() string { return s.root }

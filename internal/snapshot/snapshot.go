@@ -59,6 +59,10 @@ type Store struct {
 	// compiled from it, so that it rechecks only the modules that changed
 	// and shares the rest.
 	last *Snapshot
+	// compiled, when set, keeps compiles for later processes (see
+	// UseCompileCache); saves counts its writes under way.
+	compiled CompileCache
+	saves    sync.WaitGroup
 	// blobs holds the digests whose content this store wrote to the
 	// state or found there, so that persisting a snapshot that shares
 	// most files with earlier ones writes, and stats, only the new ones.
@@ -182,7 +186,7 @@ func (s *Store) Latest() (*Snapshot, error) {
 			s.persist(snap, in)
 		}
 	}()
-	snap.Project = project.CompileFrom(base, in)
+	snap.Project = s.compile(base, in)
 	snap.Bytes = estimate(in, snap.Project)
 	<-persisted
 	s.mu.Lock()
@@ -198,6 +202,49 @@ func (s *Store) Latest() (*Snapshot, error) {
 	s.touch(id)
 	s.evict(id)
 	return snap, nil
+}
+
+// CompileCache keeps compiled projects by their inputs across processes
+// (the compile cache, internal/compilecache).
+type CompileCache interface {
+	// Load returns the compile of in, or nil.
+	Load(in *load.Inputs) *project.Project
+	// Save keeps p, the compile of in.
+	Save(in *load.Inputs, p *project.Project) error
+}
+
+// UseCompileCache makes the store read a capture's compile from c when a
+// recheck cannot make it (a fresh process, or one whose last snapshot was
+// read from c), and write every whole compile it makes to c in the
+// background (see Wait). Call it before the store is shared.
+func (s *Store) UseCompileCache(c CompileCache) { s.compiled = c }
+
+// Wait waits for the compile cache's writes under way: a process waits
+// before it exits, so that the next one finds its compile.
+func (s *Store) Wait() { s.saves.Wait() }
+
+// compile compiles in, from base when that rechecks it, otherwise from
+// the compile cache when it holds in's compile.
+func (s *Store) compile(base *project.Project, in *load.Inputs) *project.Project {
+	if s.compiled == nil {
+		return project.CompileFrom(base, in)
+	}
+	if base == nil || base.FromCache() {
+		if p := s.compiled.Load(in); p != nil {
+			return p
+		}
+	}
+	p := project.CompileFrom(base, in)
+	// A recheck is not written: it costs a few milliseconds here, and
+	// writing the whole graph again after every edit would cost more.
+	if p.Changed == nil {
+		s.saves.Add(1)
+		go func() {
+			defer s.saves.Done()
+			_ = s.compiled.Save(in, p)
+		}()
+	}
+	return p
 }
 
 // base returns the project a new capture is compiled from, or nil. The
@@ -252,7 +299,7 @@ func (s *Store) Get(id string) (*Snapshot, error) {
 			s.mu.Lock()
 			base := s.base()
 			s.mu.Unlock()
-			p := project.CompileFrom(base, in)
+			p := s.compile(base, in)
 			snap := &Snapshot{ID: id, Project: p, CapturedAt: at, Files: files(in), Bytes: estimate(in, p)}
 			s.mu.Lock()
 			defer s.mu.Unlock()

@@ -1,0 +1,5 @@
+//go:build unix && !linux
+
+package compilecache
+
+const mapPopulate = 0

@@ -1,0 +1,11 @@
+//go:build !unix
+
+package compilecache
+
+import "github.com/axiomcore/acore/internal/fsutil"
+
+// readEntry reads the entry rel whole.
+func readEntry(r *fsutil.Root, rel string) ([]byte, error) { return r.ReadFile(rel) }
+
+// release lets the garbage collector free an entry that was not used.
+func release([]byte) {}
