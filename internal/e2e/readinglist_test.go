@@ -151,7 +151,11 @@ func TestReadingListKeyedList(t *testing.T) {
 	if !kept.Nodes {
 		t.Error("deleting a book replaced the other items' nodes")
 	}
-	t.Logf("dialogs on delete (the action asks for confirmation): %q", p.Dialogs())
+	// book.delete declares confirmation_required: the page asks before it
+	// deletes, as its axag-confirmation-required attribute promises.
+	if d := p.Dialogs(); len(d) != 1 || d[0] != "confirm: Delete: are you sure?" {
+		t.Errorf("dialogs on delete: %q, want one confirm naming the button", d)
+	}
 	p.Reload()
 	waitItems(t, p, "Beloved", "Emma")
 	if e := p.Exceptions(); len(e) > 0 {

@@ -25,9 +25,12 @@ function h(t,a,p){const e=D.createElement(t);for(let i=0;i<a.length;i+=2)e.setAt
 const tx=(e,f)=>E(()=>{e.textContent=str(f())}),pr=(e,n,f)=>E(()=>{e[n]=f()}),st=(e,n,f,u)=>E(()=>{const v=f();e.style[n]=v==null?"":v+(u||"")});
 const at=(e,n,f)=>E(()=>{const v=f();v==null?e.removeAttribute(n):e.setAttribute(n,String(v))});
 function act(f){try{f()}catch(x){console.error(x)}}
+// An element whose action declares confirmation_required asks before it runs,
+// so the page does what its AXAG facts promise runtime agents and people.
+const cf=e=>e.getAttribute("axag-confirmation-required")!="true"||confirm(((e.textContent||e.getAttribute("aria-label")||"").trim()||"Continue")+": are you sure?");
 const FX={start:"flex-start",end:"flex-end",center:"center",stretch:"stretch",space_between:"space-between",space_around:"space-around",space_evenly:"space-evenly"};
-const ky=(e,f)=>e.addEventListener("keydown",x=>{if(x.key=="Enter"&&!x.isComposing){x.preventDefault();act(f)}});
-const on=(e,n,f)=>e.addEventListener(n,x=>{if(n=="submit")x.preventDefault();act(f)});
+const ky=(e,f)=>e.addEventListener("keydown",x=>{if(x.key=="Enter"&&!x.isComposing){x.preventDefault();if(cf(e))act(f)}});
+const on=(e,n,f)=>e.addEventListener(n,x=>{if(n=="submit")x.preventDefault();if(cf(e))act(f)});
 function ax(e,i){if(i==null)return;const a=AX[i];for(let j=0;j<a.length;j+=2)e.setAttribute(a[j],a[j+1])}
 // Two-way bindings: s is the state named by value/checked/on (or null), f reads the value.
 function bv(e,f,s,c){E(()=>{const v=str(f());if(e.value!==v)e.value=v});e.addEventListener(e.tagName=="SELECT"?"change":"input",()=>{if(s)s.set(e.value);if(c)act(c)})}
