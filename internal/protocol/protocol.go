@@ -9,15 +9,6 @@ import "encoding/json"
 // Name is the protocol this service speaks.
 const Name = "axiom-agent-semantic/v1"
 
-// Operations lists every operation of v1, in the reference's order.
-var Operations = []string{"capabilities", "workspace.open", "project.overview", "node.find", "node.get", "node.edits",
-	"graph.query", "context.build", "impact.analyze", "changes.since", "node.relocate", "change.propose",
-	"change.inspect", "check.run", "change.apply", "change.discard", "edit.plan"}
-
-// FrozenOperations are the operations frozen in v1.
-var FrozenOperations = []string{"capabilities", "workspace.open", "project.overview", "node.find", "node.get",
-	"node.edits", "graph.query", "context.build", "impact.analyze", "changes.since", "node.relocate"}
-
 // Request is the request envelope.
 type Request struct {
 	Protocol     string          `json:"protocol"`

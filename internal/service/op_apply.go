@@ -665,5 +665,3 @@ var publicationGuarantees = []string{
 	"limits of those two: a folder another process moves out of the root while an apply holds it is followed there; without RENAME_EXCHANGE (systems other than Linux, file systems without it) the file is hard-linked aside and then renamed over, so an editor's rename landing between those two calls is not detected; where the kernel grants no read lease (a file the service's user does not own, file systems without leases), a writer that opened the file before the check and writes after the verification is not detected",
 	"not proven against power loss or operating system crashes; no remote publication",
 }
-
-func publicationStatus() string { return operationStatus("change.apply") }

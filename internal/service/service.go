@@ -23,6 +23,7 @@ import (
 	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/publish"
+	"github.com/axiomcore/acore/internal/schema"
 	"github.com/axiomcore/acore/internal/snapshot"
 )
 
@@ -127,17 +128,6 @@ func Toolchain() protocol.Toolchain {
 func workspaceID(root, caller string) string {
 	sum := sha256.Sum256([]byte("acore-workspace/v1\x00" + root + "\x00" + caller))
 	return "ws-" + hex.EncodeToString(sum[:12])
-}
-
-// envelope rules per operation: which of workspace, snapshot,
-// base_snapshot and request_id are allowed ('o'), required ('r') or not
-// allowed ('-').
-var envelopeRules = map[string]string{
-	"capabilities": "----", "workspace.open": "-o--",
-	"project.overview": "rr-o", "node.find": "rr-o", "node.get": "rr-o", "node.edits": "rr-o",
-	"graph.query": "rr-o", "context.build": "rr-o", "impact.analyze": "rr-o", "changes.since": "rr-o",
-	"node.relocate": "rr-o", "change.propose": "r-rr", "change.inspect": "r--o", "check.run": "ro-o",
-	"change.apply": "r--r", "change.discard": "r--o", "edit.plan": "r-r-",
 }
 
 // legacy answers a line that is not a v1 request at all, in the service's
@@ -285,32 +275,6 @@ type call struct {
 	disk *snapshot.Snapshot
 }
 
-type handler func(c *call) (any, *protocol.Error)
-
-var handlers map[string]handler
-
-func init() {
-	handlers = map[string]handler{
-		"capabilities":     opCapabilities,
-		"workspace.open":   opWorkspaceOpen,
-		"project.overview": opProjectOverview,
-		"node.find":        opNodeFind,
-		"node.get":         opNodeGet,
-		"graph.query":      opGraphQuery,
-		"impact.analyze":   opImpactAnalyze,
-		"node.edits":       opNodeEdits,
-		"context.build":    opContextBuild,
-		"changes.since":    opChangesSince,
-		"node.relocate":    opNodeRelocate,
-		"change.apply":     opChangeApply,
-		"edit.plan":        opEditPlan,
-		"change.propose":   opChangePropose,
-		"change.inspect":   opChangeInspect,
-		"check.run":        opCheckRun,
-		"change.discard":   opChangeDiscard,
-	}
-}
-
 func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.RawMessage) *protocol.Response {
 	var proto, op string
 	_ = json.Unmarshal(top["protocol"], &proto)
@@ -321,7 +285,7 @@ func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.R
 			Next("capabilities", "Read the supported protocol and operations", map[string]any{})
 		return s.errorResponse(op, nil, e)
 	}
-	rules, known := envelopeRules[op]
+	spec, known := byName[op]
 	if !known {
 		e := protocol.Errorf(protocol.CodeUnsupportedOperation, "unknown_operation",
 			"operation %s is not an operation of %s", quoteOr(top["operation"]), protocol.Name).
@@ -330,7 +294,7 @@ func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.R
 	}
 	// Over every transport, a request that omits the workspace is answered
 	// for the root the service was started with.
-	if rules[0] == 'r' {
+	if spec.Envelope.Workspace == schema.Required {
 		if _, ok := top["workspace"]; !ok {
 			top["workspace"], _ = json.Marshal(s.wsID)
 		}
@@ -349,7 +313,7 @@ func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.R
 	c := &call{s: s, ctx: ctx, req: &req, limits: req.Limits.Apply(), coverage: protocol.Complete()}
 	c.trunc = protocol.Truncation{Limits: c.limits, Omissions: []protocol.Omission{}}
 	resp := &protocol.Response{Protocol: protocol.Name, Operation: op, RequestID: req.RequestID, Toolchain: s.toolchain}
-	if rules[0] != '-' && req.Workspace != nil {
+	if spec.Envelope.Workspace != schema.NotAllowed && req.Workspace != nil {
 		if *req.Workspace != s.wsID {
 			e := protocol.Errorf(protocol.CodeNotFound, "workspace_unknown", "workspace %s is not open in this service; its root is %s", *req.Workspace, s.root).
 				WithTarget("workspace", *req.Workspace).Next("workspace.open", "Open the project root", map[string]any{"roots": []any{map[string]any{"path": s.root}}})
@@ -358,15 +322,7 @@ func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.R
 		resp.Workspace = &s.wsID
 		c.wsSet = true
 	}
-	h := handlers[op]
-	if h == nil {
-		e := protocol.Errorf(protocol.CodeUnsupportedOperation, "not_implemented", "%s is planned and not implemented by this build", op).
-			Next("capabilities", "Read which operations are implemented", map[string]any{})
-		r := s.errorResponse(op, &req, e)
-		r.Workspace = resp.Workspace
-		return r
-	}
-	result, e := h(c)
+	result, e := spec.run(c)
 	if c.snap != nil {
 		resp.Snapshot = c.snapshotRef()
 	}
