@@ -35,10 +35,6 @@ import (
 // candidate's files): once the candidate is applied, capturing latest gives
 // that id.
 
-// editApply is the edit engine; tests replace it to exercise the service's
-// side of failures the engine rarely produces.
-var editApply = edit.Apply
-
 // candidateState is what a process keeps for the candidates of one root:
 // the store, shared by every Service of that root in the process so that
 // their in-memory copies agree, and a small cache of compiled candidates.
@@ -471,7 +467,7 @@ func runChecks(names []string, base, cand *project.Project, touched []string) []
 			}
 			out = append(out, r)
 		case CheckRepair:
-			r := CheckResult{Check: n, Status: "passed", Diagnostics: edit.ErrorDiagnostics(cand.Result)}
+			r := CheckResult{Check: n, Status: "passed", Diagnostics: wireDiags(edit.ErrorDiagnostics(cand.Result))}
 			be, ce := projectErrors(base), projectErrors(cand)
 			if len(regressed(base, cand, touched)) > 0 || (be > 0 && ce >= be) || (be == 0 && ce > 0) {
 				r.Status = "failed"

@@ -75,14 +75,7 @@ func edgeSite(g *graph.Graph, e *graph.Edge) Site {
 }
 
 func wireDiagnostics(r *check.Result, max int) []protocol.Diagnostic {
-	out := []protocol.Diagnostic{}
-	for _, d := range r.Diagnostics {
-		if len(out) == max {
-			break
-		}
-		out = append(out, protocol.Diagnostic{Code: d.Code, Severity: string(d.Severity), Path: d.Path, Line: d.Line, Column: d.Column, Length: d.Length, Message: d.Message})
-	}
-	return out
+	return wireDiags(r.Diagnostics[:min(len(r.Diagnostics), max)])
 }
 
 // lookup finds node ids of the snapshot, answering not_found for the

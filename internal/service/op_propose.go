@@ -168,10 +168,6 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 			"base_snapshot must be a snapshot id, not latest: name the snapshot you read the nodes and values on").
 			WithTarget("field", "base_snapshot").Next("project.overview", "Read latest to get its snapshot id", map[string]any{})
 	}
-	if len(ops) > protocol.OperationsMax {
-		return nil, protocol.Errorf(protocol.CodeResourceLimit, "too_many_operations",
-			"%d operations, more than operations_max (%d); split the batch", len(ops), protocol.OperationsMax)
-	}
 	if e := c.resolveSnapshot(baseID); e != nil {
 		return nil, e
 	}
@@ -216,10 +212,11 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 		}
 		captured <- latest
 	}()
-	res, e := editApply(b.from, ops, edit.Options{SnapshotID: snapID, EditRules: EditRules, DryRun: dryRun})
+	res, ee := edit.Apply(b.from, ops, edit.Options{SnapshotID: snapID, EditRules: EditRules, DryRun: dryRun,
+		CompileBudget: protocol.GroupCompileBudgetMS * time.Millisecond})
 	latest := <-captured
-	if e != nil {
-		return nil, e
+	if ee != nil {
+		return nil, editError(ee)
 	}
 	b.res = res
 	if e := c.staleBase(b, latest); e != nil {
@@ -389,7 +386,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	resultErrors := projectErrors(proj)
 	if data.BaseState == check.StateValidated {
 		if resultErrors > 0 || proj.Result.State != check.StateValidated {
-			return nil, protocol.CompileFailed(protocol.ReasonCandidateErrors, edit.ErrorDiagnostics(proj.Result), nil,
+			return nil, protocol.CompileFailed(protocol.ReasonCandidateErrors, wireDiags(edit.ErrorDiagnostics(proj.Result)), nil,
 				"the candidate does not compile: %d errors; nothing was created", resultErrors)
 		}
 	} else {
@@ -402,7 +399,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 			if len(reg) > 0 {
 				msg = "the repair leaves %d errors (base %d) and adds errors outside the declarations it changes: " + strings.Join(capList(reg, 5), ", ")
 			}
-			return nil, protocol.CompileFailed(protocol.ReasonRepairRegression, edit.ErrorDiagnostics(proj.Result), repair, msg, resultErrors, data.BaseErrors)
+			return nil, protocol.CompileFailed(protocol.ReasonRepairRegression, wireDiags(edit.ErrorDiagnostics(proj.Result)), repair, msg, resultErrors, data.BaseErrors)
 		}
 	}
 
