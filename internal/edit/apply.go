@@ -185,47 +185,9 @@ func (a *applier) final(res *Result) *Error {
 	if e := boundError(r); e != nil {
 		return e
 	}
-	baseErrs, resErrs := errorCount(a.base.Result), errorCount(r)
-	if a.base.Result.State == check.StateValidated {
-		if resErrs == 0 && r.State == check.StateValidated {
-			return nil
-		}
-		return compileFailed(ReasonCandidateErrors, ErrorDiagnostics(r), nil,
-			"the edited project does not compile: %d errors (first: %s); nothing was created", resErrs, firstError(r))
-	}
-	rep := &Repair{BaseState: a.base.Result.State, BaseErrors: baseErrs, ResultState: r.State, ResultErrors: resErrs, Touched: capList(a.touched, 50)}
-	type key struct{ path, decl string }
-	before := map[key]int{}
-	for _, d := range a.base.Result.Diagnostics {
-		if d.Severity == diag.Error {
-			before[key{d.Path, d.Decl}]++
-		}
-	}
-	after := map[key]int{}
-	var order []key
-	for _, d := range r.Diagnostics {
-		if d.Severity == diag.Error {
-			k := key{d.Path, d.Decl}
-			if after[k] == 0 {
-				order = append(order, k)
-			}
-			after[k]++
-		}
-	}
-	var regressed []string
-	for _, k := range order {
-		name := k.path + ": " + k.decl
-		if after[k] > before[k] && !a.touchedSet[name] {
-			regressed = append(regressed, name)
-		}
-	}
-	if len(regressed) > 0 || resErrs >= baseErrs {
-		msg := "the repair leaves " + itoa(resErrs) + " errors, the base had " + itoa(baseErrs) + "; a repair must leave fewer"
-		if len(regressed) > 0 {
-			msg = "the repair adds errors outside the declarations it changes: " + strings.Join(capList(regressed, 5), ", ")
-		}
-		rep.Regressed = capList(regressed, 50)
-		return compileFailed(ReasonRepairRegression, ErrorDiagnostics(r), rep, "%s", msg)
+	rep, e := Judge(a.base.Result, r, a.touched)
+	if e != nil {
+		return e
 	}
 	res.Repair = rep
 	return nil
@@ -245,16 +207,6 @@ func boundError(r *check.Result) *Error {
 		}
 	}
 	return nil
-}
-
-func errorCount(r *check.Result) int {
-	n := 0
-	for _, d := range r.Diagnostics {
-		if d.Severity == diag.Error {
-			n++
-		}
-	}
-	return n
 }
 
 func firstError(r *check.Result) string {

@@ -469,7 +469,7 @@ func runChecks(names []string, base, cand *project.Project, touched []string) []
 		case CheckRepair:
 			r := CheckResult{Check: n, Status: "passed", Diagnostics: wireDiags(edit.ErrorDiagnostics(cand.Result))}
 			be, ce := projectErrors(base), projectErrors(cand)
-			if len(regressed(base, cand, touched)) > 0 || (be > 0 && ce >= be) || (be == 0 && ce > 0) {
+			if len(edit.Regressed(base.Result, cand.Result, touched)) > 0 || (be > 0 && ce >= be) || (be == 0 && ce > 0) {
 				r.Status = "failed"
 			}
 			out = append(out, r)
@@ -489,42 +489,10 @@ func allPassed(rs []CheckResult) bool {
 	return true
 }
 
+// projectErrors is the number of error diagnostics of p.
 func projectErrors(p *project.Project) int {
-	n := 0
-	for _, d := range p.Result.Diagnostics {
-		if d.Severity == diag.Error {
-			n++
-		}
-	}
+	n, _ := diag.Count(p.Result.Diagnostics)
 	return n
-}
-
-// declKey names the declaration a diagnostic is in, as touched lists
-// them: "<path>: <kind> <name>" ("<path>: " outside any declaration).
-func declKey(d diag.Diagnostic) string { return d.Path + ": " + d.Decl }
-
-// regressed lists the declarations outside touched that have more errors
-// in cand than in base, sorted.
-func regressed(base, cand *project.Project, touched []string) []string {
-	count := func(p *project.Project) map[string]int {
-		m := map[string]int{}
-		for _, d := range p.Result.Diagnostics {
-			if d.Severity == diag.Error {
-				m[declKey(d)]++
-			}
-		}
-		return m
-	}
-	b, c := count(base), count(cand)
-	t := stringSet(touched)
-	var out []string
-	for k, n := range c {
-		if !t[k] && n > b[k] {
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // recordChecks stores check results on the candidate's current version

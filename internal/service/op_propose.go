@@ -382,25 +382,9 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	data.Expected = mergeSorted(data.Expected, expectedIDs(res))
 
 	// Bounded repair on a broken base; a clean compile otherwise.
-	var repair *RepairOutcome
-	resultErrors := projectErrors(proj)
-	if data.BaseState == check.StateValidated {
-		if resultErrors > 0 || proj.Result.State != check.StateValidated {
-			return nil, protocol.CompileFailed(protocol.ReasonCandidateErrors, wireDiags(edit.ErrorDiagnostics(proj.Result)), nil,
-				"the candidate does not compile: %d errors; nothing was created", resultErrors)
-		}
-	} else {
-		repair = &RepairOutcome{BaseState: data.BaseState, BaseErrors: data.BaseErrors, ResultState: proj.Result.State,
-			ResultErrors: resultErrors, Touched: capList(data.Touched, 50)}
-		reg := regressed(b.base.Project, proj, data.Touched)
-		if len(reg) > 0 || resultErrors >= data.BaseErrors {
-			repair.Regressed = capList(reg, 50)
-			msg := "the repair leaves %d errors, not fewer than the base's %d"
-			if len(reg) > 0 {
-				msg = "the repair leaves %d errors (base %d) and adds errors outside the declarations it changes: " + strings.Join(capList(reg, 5), ", ")
-			}
-			return nil, protocol.CompileFailed(protocol.ReasonRepairRegression, wireDiags(edit.ErrorDiagnostics(proj.Result)), repair, msg, resultErrors, data.BaseErrors)
-		}
+	repair, ee := edit.Judge(b.base.Project.Result, proj.Result, data.Touched)
+	if ee != nil {
+		return nil, editError(ee)
 	}
 
 	checkResults := runChecks(names, b.base.Project, proj, data.Touched)
@@ -663,16 +647,6 @@ func mergeSorted(a, b []string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func capList(l []string, n int) []string {
-	if l == nil {
-		return []string{}
-	}
-	if len(l) > n {
-		return l[:n]
-	}
-	return l
 }
 
 func inputDigests(in *load.Inputs) map[string]string {

@@ -456,7 +456,7 @@ func (c *call) resolveSnapshot(id string) *protocol.Error {
 	switch snap.Project.Result.State {
 	case check.StateSyntax, check.StateResolved:
 		c.coverage = protocol.Coverage{Completeness: "partial", Exhaustive: false,
-			Gaps: []protocol.Gap{{Reason: "broken_source", Detail: fmt.Sprintf("the snapshot is %s: %d errors", snap.Project.Result.State, errorCount(snap))}}}
+			Gaps: []protocol.Gap{{Reason: "broken_source", Detail: fmt.Sprintf("the snapshot is %s: %d errors", snap.Project.Result.State, projectErrors(snap.Project))}}}
 	}
 	return nil
 }
@@ -492,14 +492,4 @@ func (s *Service) overBound(snap *snapshot.Snapshot, bound error) *snapshot.Snap
 	named := *snap
 	named.ID = snapshot.IDFromDigest(h.Sum(nil))
 	return &named
-}
-
-func errorCount(snap *snapshot.Snapshot) int {
-	n := 0
-	for _, d := range snap.Project.Result.Diagnostics {
-		if d.Severity == "error" {
-			n++
-		}
-	}
-	return n
 }
