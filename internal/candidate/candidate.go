@@ -35,7 +35,7 @@ const (
 )
 
 // StateDir is the project-relative folder of the service's state.
-const StateDir = ".axiom/state"
+const StateDir = fsutil.StateDir
 
 // File is one file a candidate writes: its content after the change and
 // the digests before (nil when created) and after (nil when removed).

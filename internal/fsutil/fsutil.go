@@ -14,6 +14,11 @@ import (
 	"unicode/utf8"
 )
 
+// StateDir is the project-relative folder of the service's own state:
+// persisted snapshots, candidates, request records, the publish journal
+// and receipts. Every package that keeps state there names it by this.
+const StateDir = ".axiom/state"
+
 // RelPathMaxBytes is the longest project-relative path ValidRelPath accepts.
 const RelPathMaxBytes = 1024
 

@@ -43,7 +43,7 @@ import (
 
 // Folders under the project root.
 const (
-	StateDir   = ".axiom/state"
+	StateDir   = fsutil.StateDir
 	JournalDir = StateDir + "/journal"
 	ReceiptDir = StateDir + "/receipts"
 	lockFile   = StateDir + "/publish.lock"
