@@ -2,7 +2,6 @@ package service
 
 import (
 	"encoding/json"
-	"sort"
 	"strings"
 
 	"github.com/axiomcore/acore/internal/check"
@@ -92,33 +91,6 @@ func (c *call) lookup(ids []string) ([]int32, *protocol.Error) {
 		out = append(out, i)
 	}
 	return out, nil
-}
-
-// edgeRank orders edge kinds as the profile lists them.
-func edgeRank(kind string) int {
-	for i, k := range graph.EdgeKinds {
-		if k == kind {
-			return i
-		}
-	}
-	return len(graph.EdgeKinds)
-}
-
-func sortEdges(g *graph.Graph, es []int32) {
-	sort.SliceStable(es, func(a, b int) bool {
-		x, y := &g.Edges[es[a]], &g.Edges[es[b]]
-		if rx, ry := edgeRank(x.Kind()), edgeRank(y.Kind()); rx != ry {
-			return rx < ry
-		}
-		xs, ys := g.At(x.From), g.At(y.From)
-		if xs.Path != ys.Path {
-			return xs.Path < ys.Path
-		}
-		if xs.Line != ys.Line {
-			return xs.Line < ys.Line
-		}
-		return xs.Column < ys.Column
-	})
 }
 
 func jsonSize(v any) int {

@@ -34,57 +34,6 @@ type Boundary struct {
 	Via    string `json:"via,omitempty"`
 }
 
-// walk follows edges breadth first from the start nodes. It returns the
-// edge indexes met, each with its depth, in a stable order: by depth, then
-// edge kind, then site.
-type walkStep struct {
-	edge  int32
-	depth int
-}
-
-func walk(g *graph.Graph, start []int32, incoming bool, kinds, layers map[string]bool, maxDepth int) ([]walkStep, map[int32]int) {
-	depthOf := map[int32]int{}
-	for _, s := range start {
-		depthOf[s] = 0
-	}
-	frontier := append([]int32(nil), start...)
-	var steps []walkStep
-	seenEdge := map[int32]bool{}
-	for d := 1; d <= maxDepth && len(frontier) > 0; d++ {
-		var level []int32
-		for _, n := range frontier {
-			list := g.Out(n)
-			if incoming {
-				list = g.In(n)
-			}
-			for _, ei := range list {
-				e := &g.Edges[ei]
-				if kinds != nil && !kinds[e.Kind()] || layers != nil && !layers[e.Layer()] || seenEdge[ei] {
-					continue
-				}
-				seenEdge[ei] = true
-				level = append(level, ei)
-			}
-		}
-		sortEdges(g, level)
-		var next []int32
-		for _, ei := range level {
-			e := &g.Edges[ei]
-			other := e.To
-			if incoming {
-				other = e.From
-			}
-			steps = append(steps, walkStep{ei, d})
-			if _, seen := depthOf[other]; !seen {
-				depthOf[other] = d
-				next = append(next, other)
-			}
-		}
-		frontier = next
-	}
-	return steps, depthOf
-}
-
 func defaultKinds(list []string) ([]string, map[string]bool) {
 	if len(list) == 0 {
 		list = graph.DependencyKinds
@@ -155,10 +104,10 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 		if e != nil {
 			return nil, e
 		}
-		paths := findPaths(g, from, to, kinds, layers, c.limits.MaxDepth, c.limits.MaxItems)
+		paths := g.Paths(from, to, kinds, layers, c.limits.MaxDepth, c.limits.MaxItems)
 		seen := map[int32]bool{}
 		for _, path := range paths {
-			for d, ei := range path.edges {
+			for d, ei := range path.Edges {
 				if !seen[ei] {
 					seen[ei] = true
 					addEdge(ei, d+1)
@@ -167,17 +116,17 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 		}
 		out := make([]map[string]any, 0, len(paths))
 		for _, path := range paths {
-			ids := make([]string, len(path.nodes))
-			for i, n := range path.nodes {
+			ids := make([]string, len(path.Nodes))
+			for i, n := range path.Nodes {
 				ids[i] = g.At(n).ID
 			}
 			out = append(out, map[string]any{"nodes": ids})
 		}
 		res["paths"] = out
 	} else {
-		steps, _ := walk(g, from, incoming, kinds, layers, depth)
+		steps, _ := g.Walk(from, incoming, kinds, layers, depth)
 		for _, st := range steps {
-			addEdge(st.edge, st.depth)
+			addEdge(st.Edge, st.Depth)
 		}
 	}
 	if len(boundaries) > 0 {
@@ -236,58 +185,6 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 	return c.fit(res)
 }
 
-type foundPath struct {
-	nodes []int32
-	edges []int32
-}
-
-// findPaths returns up to max shortest-first simple paths from any start
-// to any end along outgoing edges, at most maxDepth long.
-func findPaths(g *graph.Graph, from, to []int32, kinds, layers map[string]bool, maxDepth, max int) []foundPath {
-	ends := map[int32]bool{}
-	for _, t := range to {
-		ends[t] = true
-	}
-	var out []foundPath
-	queue := []foundPath{}
-	for _, f := range from {
-		queue = append(queue, foundPath{nodes: []int32{f}})
-	}
-	for len(queue) > 0 && len(out) < max {
-		p := queue[0]
-		queue = queue[1:]
-		last := p.nodes[len(p.nodes)-1]
-		if len(p.nodes) > 1 && ends[last] {
-			out = append(out, p)
-			continue
-		}
-		if len(p.edges) >= maxDepth {
-			continue
-		}
-		for _, ei := range g.Out(last) {
-			e := &g.Edges[ei]
-			if !kinds[e.Kind()] || !layers[e.Layer()] || containsNode(p.nodes, e.To) {
-				continue
-			}
-			np := foundPath{nodes: append(append([]int32(nil), p.nodes...), e.To), edges: append(append([]int32(nil), p.edges...), ei)}
-			queue = append(queue, np)
-		}
-		if len(queue) > 100000 {
-			break
-		}
-	}
-	return out
-}
-
-func containsNode(list []int32, n int32) bool {
-	for _, x := range list {
-		if x == n {
-			return true
-		}
-	}
-	return false
-}
-
 type impactParams struct {
 	Targets   []string `json:"targets"`
 	Direction string   `json:"direction"`
@@ -329,9 +226,9 @@ func opImpactAnalyze(c *call) (any, *protocol.Error) {
 	var omitted []string
 	extra := 0
 	collect := func(incoming bool) {
-		steps, _ := walk(g, targets, incoming, kinds, nil, c.limits.MaxDepth)
+		steps, _ := g.Walk(targets, incoming, kinds, nil, c.limits.MaxDepth)
 		for _, st := range steps {
-			e := &g.Edges[st.edge]
+			e := &g.Edges[st.Edge]
 			node, from := e.From, e.To
 			if !incoming {
 				node, from = e.To, e.From
@@ -347,7 +244,7 @@ func opImpactAnalyze(c *call) (any, *protocol.Error) {
 				}
 				continue
 			}
-			impacted = append(impacted, Impacted{Node: summary(g, g.At(node)), Depth: st.depth, From: g.At(from).ID,
+			impacted = append(impacted, Impacted{Node: summary(g, g.At(node)), Depth: st.Depth, From: g.At(from).ID,
 				EdgeKind: e.Kind(), Layer: e.Layer(), Site: edgeSite(g, e)})
 		}
 	}

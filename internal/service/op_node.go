@@ -220,7 +220,7 @@ func (c *call) nodeEntry(g *graph.Graph, i int32, parts map[string]bool, limit i
 		}
 		if parts["incoming"] {
 			in := append([]int32(nil), g.In(i)...)
-			sortEdges(g, in)
+			g.SortEdges(in)
 			for k, ei := range in {
 				if k == limit {
 					break
