@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -17,7 +16,6 @@ import (
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/edit"
 	"github.com/axiomcore/acore/internal/load"
-	"github.com/axiomcore/acore/internal/lock"
 	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/snapshot"
@@ -327,59 +325,18 @@ func (c *call) compileCandidate(cand *candidate.Candidate) (*compiledCandidate, 
 }
 
 // overlayInputs returns base with files replaced, added or (nil content)
-// removed. A path must be a project input: a .acore source, a contract
-// artifact under .axiom/dev/contracts/, a contract source under
-// contracts/, or the UI lock.
+// removed (load.Inputs.With): a path that is no input is invalid_arguments
+// (not_an_input), a bound resource_limit.
 func overlayInputs(base *load.Inputs, files map[string][]byte) (*load.Inputs, *protocol.Error) {
-	in := &load.Inputs{Root: base.Root, Sources: append([]load.File(nil), base.Sources...),
-		Contracts: append([]load.File(nil), base.Contracts...), ContractSources: append([]load.File(nil), base.ContractSources...), Lock: base.Lock}
-	paths := make([]string, 0, len(files))
-	for p := range files {
-		paths = append(paths, p)
+	in, err := base.With(files)
+	var ni *load.NotInputError
+	if errors.As(err, &ni) {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "not_an_input", "%s", ni.Error()).WithTarget("path", ni.Path)
 	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		data, remove := files[p], files[p] == nil
-		f := load.File{Path: p, Data: data, SHA256: sha256Hex(data)}
-		switch {
-		case p == lock.Path:
-			if remove {
-				in.Lock = nil
-			} else {
-				in.Lock = &f
-			}
-			continue
-		case strings.HasSuffix(p, ".acore"):
-			in.Sources = replaceFile(in.Sources, f, remove)
-		case strings.HasSuffix(p, ".axiom") && strings.HasPrefix(p, lock.ContractDir+"/"):
-			in.Contracts = replaceFile(in.Contracts, f, remove)
-		case strings.HasSuffix(p, ".axiom") && strings.HasPrefix(p, load.ContractSourceDir+"/"):
-			in.ContractSources = replaceFile(in.ContractSources, f, remove)
-		default:
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "not_an_input",
-				"%s is not a project input: a .acore source, a contract under %s/ or %s/, or %s", p, lock.ContractDir, load.ContractSourceDir, lock.Path).
-				WithTarget("path", p)
-		}
-	}
-	if e := inputBounds(in); e != nil {
-		return nil, e
+	if err != nil {
+		return nil, limitError(err)
 	}
 	return in, nil
-}
-
-func replaceFile(list []load.File, f load.File, remove bool) []load.File {
-	i := sort.Search(len(list), func(i int) bool { return list[i].Path >= f.Path })
-	switch {
-	case i < len(list) && list[i].Path == f.Path && remove:
-		return append(list[:i], list[i+1:]...)
-	case i < len(list) && list[i].Path == f.Path:
-		list[i] = f
-	case !remove:
-		list = append(list, load.File{})
-		copy(list[i+1:], list[i:])
-		list[i] = f
-	}
-	return list
 }
 
 // CheckResult is a checkResult of the protocol.
