@@ -424,7 +424,7 @@ func runChecks(names []string, base, cand *project.Project, touched []string) []
 			}
 			out = append(out, r)
 		case CheckRepair:
-			r := CheckResult{Check: n, Status: "passed", Diagnostics: wireDiags(edit.ErrorDiagnostics(cand.Result))}
+			r := CheckResult{Check: n, Status: "passed", Diagnostics: protocol.Diagnostics(edit.ErrorDiagnostics(cand.Result))}
 			be, ce := projectErrors(base), projectErrors(cand)
 			if len(edit.Regressed(base.Result, cand.Result, touched)) > 0 || (be > 0 && ce >= be) || (be == 0 && ce > 0) {
 				r.Status = "failed"

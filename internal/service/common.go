@@ -74,7 +74,7 @@ func edgeSite(g *graph.Graph, e *graph.Edge) Site {
 }
 
 func wireDiagnostics(r *check.Result, max int) []protocol.Diagnostic {
-	return wireDiags(r.Diagnostics[:min(len(r.Diagnostics), max)])
+	return protocol.Diagnostics(r.Diagnostics[:min(len(r.Diagnostics), max)])
 }
 
 // lookup finds node ids of the snapshot, answering not_found for the

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/edit"
 	"github.com/axiomcore/acore/internal/protocol"
 )
@@ -26,7 +25,7 @@ func editError(e *edit.Error) *protocol.Error {
 	if e.Kind == edit.Compile {
 		var diags []protocol.Diagnostic
 		if e.Diagnostics != nil {
-			diags = wireDiags(e.Diagnostics)
+			diags = protocol.Diagnostics(e.Diagnostics)
 		}
 		var repair any
 		if e.Repair != nil {
@@ -36,7 +35,7 @@ func editError(e *edit.Error) *protocol.Error {
 	} else {
 		pe = protocol.Errorf(editCodes[e.Kind], e.Reason, "%s", e.Message)
 		if e.Diagnostics != nil {
-			pe.Diagnostics = wireDiags(e.Diagnostics)
+			pe.Diagnostics = protocol.Diagnostics(e.Diagnostics)
 		}
 	}
 	pe.OperationIndex = e.OperationIndex
@@ -66,13 +65,4 @@ func editError(e *edit.Error) *protocol.Error {
 		pe.Next("node.edits", "Read the module's current region options", map[string]any{"nodes": []string{n}, "kinds": []string{"replace_region"}})
 	}
 	return pe
-}
-
-// wireDiags are diagnostics on the wire: the one converter.
-func wireDiags(ds []diag.Diagnostic) []protocol.Diagnostic {
-	out := make([]protocol.Diagnostic, 0, len(ds))
-	for _, d := range ds {
-		out = append(out, protocol.Diagnostic{Code: d.Code, Severity: string(d.Severity), Path: d.Path, Line: d.Line, Column: d.Column, Length: d.Length, Message: d.Message})
-	}
-	return out
 }

@@ -46,8 +46,7 @@ func limitDiagnostic(r *check.Result) *protocol.Error {
 			e = protocol.Errorf(protocol.CodeResourceLimit, info.Reason, "%s:%d:%d: %s", d.Path, d.Line, d.Column, d.Message).WithTarget("path", d.Path)
 		}
 		if len(e.Diagnostics) < 200 { // the schema's maxItems
-			e.Diagnostics = append(e.Diagnostics, protocol.Diagnostic{Code: d.Code, Severity: string(d.Severity), Path: d.Path,
-				Line: d.Line, Column: d.Column, Length: d.Length, Message: d.Message})
+			e.Diagnostics = append(e.Diagnostics, protocol.Diagnostics([]diag.Diagnostic{d})...)
 		}
 	}
 	return e
