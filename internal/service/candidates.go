@@ -10,9 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/axiomcore/acore/internal/axag"
 	"github.com/axiomcore/acore/internal/candidate"
-	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/edit"
 	"github.com/axiomcore/acore/internal/load"
@@ -128,86 +127,6 @@ func (st *candidateState) release(id string) {
 		keep = append(keep, k)
 	}
 	st.order = keep
-}
-
-// CandidateData is what the service records in Candidate.Data: the edits
-// of every version, and what they add up to from the base snapshot.
-type CandidateData struct {
-	// IDMap is composed over every version, from the base snapshot to the
-	// current version: the id_map of an apply's receipt.
-	IDMap []edit.IDMapEntry `json:"id_map"`
-	// Touched names the declarations the candidate changes, as
-	// "<path>: <kind> <name>", over every version.
-	Touched []string `json:"touched"`
-	// Expected lists the node ids operations asked to change, created or
-	// moved, in the base and in the candidate (change.inspect's expected).
-	Expected []string `json:"expected"`
-	// Owners are the pages and components the candidate changes.
-	Owners []string `json:"owners"`
-	// BaseState and BaseErrors describe the base snapshot (bounded repair).
-	BaseState  string        `json:"base_state"`
-	BaseErrors int           `json:"base_errors"`
-	Versions   []VersionData `json:"versions"`
-}
-
-// VersionData is one change.propose that made a version.
-type VersionData struct {
-	Version          int    `json:"version"`
-	RequestID        string `json:"request_id"`
-	InputFingerprint string `json:"input_fingerprint"`
-	// Operations are the batch's outcomes, IDMap its id_map from the
-	// previous version (or the base).
-	Operations []edit.Outcome    `json:"operations"`
-	IDMap      []edit.IDMapEntry `json:"id_map"`
-	Checks     []string          `json:"checks"`
-	CreatedAt  time.Time         `json:"created_at"`
-}
-
-func candidateData(c *candidate.Candidate) (*CandidateData, error) {
-	var d CandidateData
-	if len(c.Data) == 0 {
-		return &d, nil
-	}
-	if err := json.Unmarshal(c.Data, &d); err != nil {
-		return nil, fmt.Errorf("candidate %s: its record is unreadable: %w", c.ID, err)
-	}
-	return &d, nil
-}
-
-// composeIDMaps composes a (base → v) with b (v → v+1) into base → v+1.
-func composeIDMaps(a, b []edit.IDMapEntry) []edit.IDMapEntry {
-	out := make([]edit.IDMapEntry, 0, len(a)+len(b))
-	byOld := map[string]edit.IDMapEntry{}
-	for _, e := range b {
-		if e.OldID != nil {
-			byOld[*e.OldID] = e
-		}
-	}
-	used := map[string]bool{}
-	for _, e := range a {
-		if e.NewID != nil {
-			if n, ok := byOld[*e.NewID]; ok {
-				used[*e.NewID] = true
-				if e.OldID == nil && n.NewID == nil {
-					continue // created, then removed
-				}
-				change := n.Change
-				if e.OldID == nil {
-					change = e.Change // still a creation
-				}
-				out = append(out, edit.IDMapEntry{OldID: e.OldID, NewID: n.NewID, Change: change})
-				continue
-			}
-		}
-		out = append(out, e)
-	}
-	for _, e := range b {
-		if e.OldID != nil && used[*e.OldID] {
-			continue
-		}
-		out = append(out, e)
-	}
-	return out
 }
 
 // wireIDMap is an id_map entry on the wire. Nodes an edit creates have no
@@ -339,43 +258,6 @@ func overlayInputs(base *load.Inputs, files map[string][]byte) (*load.Inputs, *p
 	return in, nil
 }
 
-// CheckResult is a checkResult of the protocol.
-type CheckResult struct {
-	Check       string                `json:"check"`
-	Status      string                `json:"status"`
-	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
-	// Axag is the summary of the axag check (checkResult allows more
-	// properties than the schema names).
-	Axag *AxagSummary `json:"axag,omitempty"`
-}
-
-// Checks this build runs.
-const (
-	CheckCompile = "compile"
-	CheckRepair  = "repair"
-	CheckAxag    = "axag"
-)
-
-// AxagSummary is what the axag check adds to its result: the conformance
-// level of the candidate's AXAG manifest and of its base's, so that an
-// agent sees an edit that lowers it, each action's level and what keeps it
-// from the next, and the findings.
-type AxagSummary struct {
-	Level     string         `json:"level"`
-	BaseLevel string         `json:"base_level"`
-	Actions   int            `json:"actions"`
-	Levels    []AxagLevel    `json:"action_levels"`
-	Findings  []axag.Finding `json:"findings"`
-}
-
-// AxagLevel is one action's conformance level and the fields it misses
-// for the next level.
-type AxagLevel struct {
-	Intent  string   `json:"intent"`
-	Level   string   `json:"level"`
-	Missing []string `json:"missing"`
-}
-
 // checkNames validates and deduplicates check names, with compile first
 // when withCompile. An unknown name is unsupported_operation
 // (unknown_check): a check that cannot be named is not a failed check.
@@ -383,10 +265,10 @@ func checkNames(names []string, withCompile bool) ([]string, *protocol.Error) {
 	var out []string
 	seen := map[string]bool{}
 	if withCompile {
-		out, seen[CheckCompile] = append(out, CheckCompile), true
+		out, seen[change.CheckCompile] = append(out, change.CheckCompile), true
 	}
 	for _, n := range names {
-		if n != CheckCompile && n != CheckRepair && n != CheckAxag {
+		if n != change.CheckCompile && n != change.CheckRepair && n != change.CheckAxag {
 			return nil, protocol.Errorf(protocol.CodeUnsupportedOperation, "unknown_check",
 				"check %q is not a check of this build; the checks are compile, repair and axag", n).
 				WithTarget("check", n).Next("capabilities", "Read the checks this build runs", map[string]any{})
@@ -399,53 +281,6 @@ func checkNames(names []string, withCompile bool) ([]string, *protocol.Error) {
 	return out, nil
 }
 
-// runChecks runs the named checks on cand, a change of base touching the
-// declarations in touched.
-//
-//   - compile passes when the candidate compiles to a validated state
-//     without errors; its diagnostics are all of the compile's (at most 200),
-//     warnings included.
-//   - repair passes when no declaration outside touched has more errors
-//     than in the base, and the candidate has fewer errors than a broken
-//     base (or none, on a validated base); its diagnostics are the
-//     candidate's errors.
-//   - axag passes when the candidate's AXAG manifest (internal/axag,
-//     built from the compiled project) has no error finding; its
-//     diagnostics are the findings (at most 200), and its axag summary
-//     gives the levels of the candidate and of the base.
-func runChecks(names []string, base, cand *project.Project, touched []string) []CheckResult {
-	out := make([]CheckResult, 0, len(names))
-	for _, n := range names {
-		switch n {
-		case CheckCompile:
-			r := CheckResult{Check: n, Status: "passed", Diagnostics: wireDiagnostics(cand.Result, 200)}
-			if cand.Result.State != check.StateValidated || projectErrors(cand) > 0 {
-				r.Status = "failed"
-			}
-			out = append(out, r)
-		case CheckRepair:
-			r := CheckResult{Check: n, Status: "passed", Diagnostics: protocol.Diagnostics(edit.ErrorDiagnostics(cand.Result))}
-			be, ce := projectErrors(base), projectErrors(cand)
-			if len(edit.Regressed(base.Result, cand.Result, touched)) > 0 || (be > 0 && ce >= be) || (be == 0 && ce > 0) {
-				r.Status = "failed"
-			}
-			out = append(out, r)
-		case CheckAxag:
-			out = append(out, axagCheck(base, cand))
-		}
-	}
-	return out
-}
-
-func allPassed(rs []CheckResult) bool {
-	for _, r := range rs {
-		if r.Status != "passed" {
-			return false
-		}
-	}
-	return true
-}
-
 // projectErrors is the number of error diagnostics of p.
 func projectErrors(p *project.Project) int {
 	n, _ := diag.Count(p.Result.Diagnostics)
@@ -456,7 +291,7 @@ func projectErrors(p *project.Project) int {
 // (Candidate.Checks), replacing earlier results of the same checks on that
 // version, so that change.apply's require_checks sees them. A candidate
 // that moved to another version or state meanwhile is left alone.
-func (c *call) recordChecks(cand *candidate.Candidate, results []CheckResult) *protocol.Error {
+func (c *call) recordChecks(cand *candidate.Candidate, results []change.CheckResult) *protocol.Error {
 	st := c.s.cands()
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -482,13 +317,13 @@ func (c *call) recordChecks(cand *candidate.Candidate, results []CheckResult) *p
 
 // versionChecks returns the checks recorded on the candidate's current
 // version.
-func versionChecks(cand *candidate.Candidate) []CheckResult {
-	out := []CheckResult{}
+func versionChecks(cand *candidate.Candidate) []change.CheckResult {
+	out := []change.CheckResult{}
 	for _, ch := range cand.Checks {
 		if ch.Version != cand.Version {
 			continue
 		}
-		r := CheckResult{Check: ch.Check, Status: ch.Status, Diagnostics: []protocol.Diagnostic{}}
+		r := change.CheckResult{Check: ch.Check, Status: ch.Status, Diagnostics: []protocol.Diagnostic{}}
 		_ = json.Unmarshal(ch.Diagnostics, &r.Diagnostics)
 		if r.Diagnostics == nil {
 			r.Diagnostics = []protocol.Diagnostic{}
@@ -503,7 +338,7 @@ func versionChecks(cand *candidate.Candidate) []CheckResult {
 // openCandidate loads candidate id, compiles it, makes its snapshot the
 // one the answer names, and decodes its data: what change.inspect and
 // check.run on a candidate read.
-func (c *call) openCandidate(id string) (*candidate.Candidate, *compiledCandidate, *CandidateData, *protocol.Error) {
+func (c *call) openCandidate(id string) (*candidate.Candidate, *compiledCandidate, *change.Data, *protocol.Error) {
 	cand, e := c.getCandidate(id, true)
 	if e != nil {
 		return nil, nil, nil, e
@@ -513,7 +348,7 @@ func (c *call) openCandidate(id string) (*candidate.Candidate, *compiledCandidat
 		return nil, nil, nil, e
 	}
 	c.candidateSnapshot(cand, cc)
-	data, err := candidateData(cand)
+	data, err := change.ReadData(cand)
 	if err != nil {
 		return nil, nil, nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
 	}
@@ -557,42 +392,4 @@ func (st *candidateState) drop(id string, version int) {
 			break
 		}
 	}
-}
-
-// axagCheck runs the axag check on cand, a change of base.
-func axagCheck(base, cand *project.Project) CheckResult {
-	m, fs := axag.ManifestFor(cand, axag.Options{})
-	sum := &AxagSummary{Level: m.Conformance, BaseLevel: m.Conformance, Actions: len(m.Actions), Levels: []AxagLevel{}, Findings: fs}
-	if fs == nil {
-		sum.Findings = []axag.Finding{}
-	}
-	if base != cand {
-		bm, _ := axag.ManifestFor(base, axag.Options{})
-		sum.BaseLevel = bm.Conformance
-	}
-	for _, a := range m.Actions {
-		l, miss := axag.Gaps(a)
-		if miss == nil {
-			miss = []string{}
-		}
-		sum.Levels = append(sum.Levels, AxagLevel{Intent: a.Intent, Level: l, Missing: miss})
-	}
-	r := CheckResult{Check: CheckAxag, Status: "passed", Diagnostics: []protocol.Diagnostic{}, Axag: sum}
-	for _, f := range fs {
-		if f.Severity == axag.SeverityError {
-			r.Status = "failed"
-		}
-		if len(r.Diagnostics) == 200 || (f.Severity != axag.SeverityError && f.Severity != axag.SeverityWarning) {
-			continue
-		}
-		d := protocol.Diagnostic{Code: f.Rule, Severity: f.Severity, Path: f.File, Line: max(f.Line, 1), Column: max(f.Column, 1), Message: f.Message}
-		if d.Path == "" {
-			d.Path = check.Entry
-		}
-		if f.Fix != "" {
-			d.Message += " (fix: " + f.Fix + ")"
-		}
-		r.Diagnostics = append(r.Diagnostics, d)
-	}
-	return r
 }

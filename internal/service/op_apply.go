@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/axiomcore/acore/internal/candidate"
+	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/publish"
@@ -487,7 +488,7 @@ func (s *Service) recoverApplies() {
 // receiptIDMap is the candidate's id_map, composed over its versions, as
 // a receipt gives it.
 func receiptIDMap(cand *candidate.Candidate) json.RawMessage {
-	d, err := candidateData(cand)
+	d, err := change.ReadData(cand)
 	if err != nil {
 		return json.RawMessage("[]")
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/axiomcore/acore/internal/candidate"
+	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/snapshot"
@@ -259,7 +260,7 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 // read every input, and change.apply refuses a base input removed since
 // (external_write) while it accepts one edited elsewhere.
 func (c *call) candidateReads(cand *candidate.Candidate) (map[string]bool, *protocol.Error) {
-	data, err := candidateData(cand)
+	data, err := change.ReadData(cand)
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/candidate"
+	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/edit"
 	"github.com/axiomcore/acore/internal/graph"
@@ -129,7 +130,7 @@ type ProposeResult struct {
 	IDMap       []wireIDMap           `json:"id_map"`
 	Files       []FileChange          `json:"files"`
 	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
-	Checks      []CheckResult         `json:"checks"`
+	Checks      []change.CheckResult  `json:"checks"`
 	Evidence    Evidence              `json:"evidence"`
 	Impact      *Impact               `json:"impact,omitempty"`
 	Repair      *RepairOutcome        `json:"repair,omitempty"`
@@ -366,20 +367,20 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	}
 
 	// What the candidate adds up to, over its versions.
-	var data *CandidateData
+	var data *change.Data
 	if b.prev != nil {
-		d, err := candidateData(b.prev)
+		d, err := change.ReadData(b.prev)
 		if err != nil {
 			return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
 		}
 		data = d
-		data.IDMap = composeIDMaps(data.IDMap, res.IDMap)
+		data.IDMap = change.ComposeIDMaps(data.IDMap, res.IDMap)
 	} else {
-		data = &CandidateData{IDMap: res.IDMap, BaseState: b.base.Project.Result.State, BaseErrors: projectErrors(b.base.Project)}
+		data = &change.Data{IDMap: res.IDMap, BaseState: b.base.Project.Result.State, BaseErrors: projectErrors(b.base.Project)}
 	}
-	data.Touched = mergeSorted(data.Touched, res.Touched)
-	data.Owners = mergeSorted(data.Owners, res.Owners)
-	data.Expected = mergeSorted(data.Expected, expectedIDs(res))
+	data.Touched = change.MergeSorted(data.Touched, res.Touched)
+	data.Owners = change.MergeSorted(data.Owners, res.Owners)
+	data.Expected = change.MergeSorted(data.Expected, change.ExpectedIDs(res))
 
 	// Bounded repair on a broken base; a clean compile otherwise.
 	repair, ee := edit.Judge(b.base.Project.Result, proj.Result, data.Touched)
@@ -387,7 +388,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 		return nil, editError(ee)
 	}
 
-	checkResults := runChecks(names, b.base.Project, proj, data.Touched)
+	checkResults := change.RunChecks(names, b.base.Project, proj, data.Touched)
 	// The candidate's snapshot is readable like any other: node.get and
 	// the other reads accept its id. It is written to the state while the
 	// answer is built and the candidate stored, and before it is sent.
@@ -404,7 +405,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 		diags, _ := json.Marshal(r.Diagnostics)
 		cand.Checks = append(cand.Checks, candidate.Check{Check: r.Check, Status: r.Status, Diagnostics: diags, Version: cand.Version})
 	}
-	data.Versions = append(data.Versions, VersionData{Version: cand.Version, RequestID: requestID, InputFingerprint: fp,
+	data.Versions = append(data.Versions, change.VersionData{Version: cand.Version, RequestID: requestID, InputFingerprint: fp,
 		Operations: res.Operations, IDMap: res.IDMap, Checks: names, CreatedAt: now})
 	cand.Data, _ = json.Marshal(data)
 
@@ -420,7 +421,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 			Handle: o.Handle, IDMap: toWireIDMap(o.IDMap)})
 	}
 	if g := proj.Result.Graph; g != nil && b.base.Project.Result.Graph != nil {
-		diff := semanticDiff(b.base.Project.Result.Graph, g, paths, data)
+		diff := change.SemanticDiff(b.base.Project.Result.Graph, g, paths, data)
 		ids, more := affectedIDs(g, diff, 200)
 		out.Impact = &Impact{Nodes: ids, More: more}
 	}
@@ -541,9 +542,9 @@ func opEditPlan(c *call) (any, *protocol.Error) {
 	}
 	sort.Strings(files)
 	out["files"] = files
-	required := []string{CheckCompile}
+	required := []string{change.CheckCompile}
 	if b.base.Project.Result.State != check.StateValidated {
-		required = append(required, CheckRepair)
+		required = append(required, change.CheckRepair)
 	}
 	out["required_checks"] = required
 	return out, nil
@@ -611,44 +612,6 @@ func planOp(i int, raw json.RawMessage, outcome string) map[string]any {
 	return o
 }
 
-// expectedIDs are the node ids a batch asked to change: each operation's
-// node and created node, and every id its id_map names.
-func expectedIDs(res *edit.Result) []string {
-	var out []string
-	add := func(s *string) {
-		if s != nil && *s != "" {
-			out = append(out, *s)
-		}
-	}
-	for i := range res.Operations {
-		o := &res.Operations[i]
-		add(&o.Node)
-		add(&o.Created)
-		for _, e := range o.IDMap {
-			add(e.OldID)
-			add(e.NewID)
-		}
-	}
-	for _, e := range res.IDMap {
-		add(e.OldID)
-		add(e.NewID)
-	}
-	return out
-}
-
-func mergeSorted(a, b []string) []string {
-	set := stringSet(a)
-	for _, s := range b {
-		set[s] = true
-	}
-	out := make([]string, 0, len(set))
-	for s := range set {
-		out = append(out, s)
-	}
-	sort.Strings(out)
-	return out
-}
-
 func inputDigests(in *load.Inputs) map[string]string {
 	m := map[string]string{}
 	for _, group := range [][]load.File{in.Sources, in.Contracts, in.ContractSources} {
@@ -674,7 +637,7 @@ func evidenceInputs(in *load.Inputs) EvidenceInputs {
 
 // affectedIDs are the changed nodes of a diff (in the candidate) and the
 // nodes that depend on them one edge away, at most max.
-func affectedIDs(g *graph.Graph, diff []DiffEntry, max int) ([]string, bool) {
+func affectedIDs(g *graph.Graph, diff []change.DiffEntry, max int) ([]string, bool) {
 	seen := map[string]bool{}
 	out := []string{}
 	more := false
