@@ -113,8 +113,6 @@ type applyProgress struct {
 	receipt   *publish.Receipt // the unknown receipt of the attempt's journal
 }
 
-type applyProgressKey struct{}
-
 func newApplyProgress(top map[string]json.RawMessage) *applyProgress {
 	p := &applyProgress{params: top["params"]}
 	_ = json.Unmarshal(top["request_id"], &p.requestID)
@@ -198,7 +196,7 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 	if e := c.params(&p); e != nil {
 		return nil, e
 	}
-	prog, _ := c.ctx.Value(applyProgressKey{}).(*applyProgress)
+	prog := c.progress
 	if prog == nil {
 		prog = &applyProgress{}
 	}
@@ -394,47 +392,33 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 	return res, nil
 }
 
-// finishApply records a committed apply: the result snapshot, the
-// receipt, the request record and the candidate marked applied, then
-// removes the journal. Each step can be redone: a kill between two of them
-// is finished by the next reconcile. The caller holds the publish lock and
-// the candidates' lock.
+// finishApply finishes a committed apply (publish.Finish): the request
+// record and the candidate marked applied are the service's steps. The
+// caller holds the publish lock and the candidates' lock.
 func (s *Service) finishApply(e *publish.Entry) (*publish.Receipt, error) {
-	r, err := s.pub.ReadReceipt(e.ReceiptID)
-	if err != nil {
-		if !errors.Is(err, os.ErrNotExist) {
-			return nil, err
-		}
-		r = e.Receipt(publish.Applied, s.resultSnapshot())
-		if err := s.pub.WriteReceipt(r); err != nil {
-			return nil, err
-		}
-	}
-	if err := publish.Fail("after_receipt"); err != nil {
-		return nil, err
-	}
-	b, err := json.Marshal(r)
-	if err != nil {
-		return nil, err
-	}
 	st := s.cands()
-	if err := st.store.Remember(e.Workspace, e.RequestID, candidate.Record{Operation: "change.apply", Fingerprint: e.Fingerprint, Result: b}); err != nil {
-		return nil, err
-	}
-	if err := publish.Fail("after_record"); err != nil {
-		return nil, err
-	}
-	if cand, err := st.store.Get(e.Candidate); err == nil && cand.State != candidate.Applied {
-		cand.State, cand.Receipt = candidate.Applied, r.ReceiptID
-		if err := st.store.Put(cand); err != nil {
-			return nil, err
-		}
-		st.release(cand.ID)
-	}
-	if err := publish.Fail("after_candidate"); err != nil {
-		return nil, err
-	}
-	return r, s.pub.Remove(e)
+	return s.pub.Finish(e, publish.Finisher{
+		ResultSnapshot: s.resultSnapshot,
+		Record: func(r *publish.Receipt) error {
+			b, err := json.Marshal(r)
+			if err != nil {
+				return err
+			}
+			return st.store.Remember(e.Workspace, e.RequestID, candidate.Record{Operation: "change.apply", Fingerprint: e.Fingerprint, Result: b})
+		},
+		MarkApplied: func(r *publish.Receipt) error {
+			cand, err := st.store.Get(e.Candidate)
+			if err != nil || cand.State == candidate.Applied {
+				return nil
+			}
+			cand.State, cand.Receipt = candidate.Applied, r.ReceiptID
+			if err := st.store.Put(cand); err != nil {
+				return err
+			}
+			st.release(cand.ID)
+			return nil
+		},
+	})
 }
 
 // resultSnapshot is the id of the snapshot of the files on disk now: the

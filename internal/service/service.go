@@ -191,7 +191,6 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
 	var prog *applyProgress
 	if op == "change.apply" {
 		prog = newApplyProgress(top)
-		ctx = context.WithValue(ctx, applyProgressKey{}, prog)
 	}
 	// The handler runs on its own goroutine so that a request past
 	// timeout_ms is answered; handlers only read immutable snapshots, so
@@ -218,7 +217,7 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
 				done <- s.errorResponse(op, nil, protocol.Errorf(protocol.CodeInternal, "panic", "internal error: %v", r))
 			}
 		}()
-		done <- s.respond(ctx, raw, top)
+		done <- s.respond(ctx, raw, top, prog)
 	}()
 	select {
 	case resp = <-done:
@@ -269,13 +268,18 @@ type call struct {
 	wsSet    bool
 	// overlay names the candidate whose snapshot c.snap is.
 	overlay *string
+	// progress is a change.apply's progress, which Handle reports when
+	// the request times out; nil for other operations.
+	progress *applyProgress
 	// disk is the capture of the files on disk this call made, if any:
 	// the envelope's disk state is compared with it rather than with a
 	// second load of the project.
 	disk *snapshot.Snapshot
 }
 
-func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.RawMessage) *protocol.Response {
+// respond answers a request whose envelope top holds; prog is a
+// change.apply's progress (nil for other operations).
+func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.RawMessage, prog *applyProgress) *protocol.Response {
 	var proto, op string
 	_ = json.Unmarshal(top["protocol"], &proto)
 	_ = json.Unmarshal(top["operation"], &op)
@@ -310,7 +314,7 @@ func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.R
 	if err := json.Unmarshal(env, &req); err != nil {
 		return s.errorResponse(op, &req, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "%v", err))
 	}
-	c := &call{s: s, ctx: ctx, req: &req, limits: req.Limits.Apply(), coverage: protocol.Complete()}
+	c := &call{s: s, ctx: ctx, req: &req, limits: req.Limits.Apply(), coverage: protocol.Complete(), progress: prog}
 	c.trunc = protocol.Truncation{Limits: c.limits, Omissions: []protocol.Omission{}}
 	resp := &protocol.Response{Protocol: protocol.Name, Operation: op, RequestID: req.RequestID, Toolchain: s.toolchain}
 	if spec.Envelope.Workspace != schema.NotAllowed && req.Workspace != nil {
