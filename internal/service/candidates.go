@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -47,9 +46,7 @@ type candidateState struct {
 	// the first records, the others replay.
 	requests sync.Map
 
-	cmu      sync.Mutex
-	compiled map[string]*compiledCandidate // by id@version
-	order    []string                      // oldest first
+	compiled *change.Cache
 }
 
 // compiledCacheMax bounds the compiled candidates kept in memory; each
@@ -62,7 +59,7 @@ func (s *Service) cands() *candidateState {
 	if v, ok := candidateStates.Load(s.root); ok {
 		return v.(*candidateState)
 	}
-	st := &candidateState{store: candidate.NewStore(s.root), compiled: map[string]*compiledCandidate{}}
+	st := &candidateState{store: candidate.NewStore(s.root), compiled: change.NewCache(compiledCacheMax)}
 	v, loaded := candidateStates.LoadOrStore(s.root, st)
 	if !loaded {
 		st.store.Sweep()
@@ -76,13 +73,6 @@ func (s *Service) cands() *candidateState {
 // in memory.
 func (s *Service) Candidates() *candidate.Store { return s.cands().store }
 
-// compiledCandidate is a candidate version compiled: its base snapshot and
-// the compiled base-plus-overlay project.
-type compiledCandidate struct {
-	base *snapshot.Snapshot
-	proj *project.Project
-}
-
 // lockRequest serializes the requests of one request_id in this process;
 // call the returned function to release it.
 func (st *candidateState) lockRequest(workspace, requestID string) func() {
@@ -90,43 +80,6 @@ func (st *candidateState) lockRequest(workspace, requestID string) func() {
 	mu := v.(*sync.Mutex)
 	mu.Lock()
 	return mu.Unlock
-}
-
-func cacheKey(id string, version int) string { return fmt.Sprintf("%s@%d", id, version) }
-
-func (st *candidateState) cached(id string, version int) *compiledCandidate {
-	st.cmu.Lock()
-	defer st.cmu.Unlock()
-	return st.compiled[cacheKey(id, version)]
-}
-
-func (st *candidateState) cache(id string, version int, cc *compiledCandidate) {
-	st.cmu.Lock()
-	defer st.cmu.Unlock()
-	k := cacheKey(id, version)
-	if _, ok := st.compiled[k]; !ok {
-		st.order = append(st.order, k)
-	}
-	st.compiled[k] = cc
-	for len(st.order) > compiledCacheMax {
-		delete(st.compiled, st.order[0])
-		st.order = st.order[1:]
-	}
-}
-
-// release drops every compiled version of candidate id.
-func (st *candidateState) release(id string) {
-	st.cmu.Lock()
-	defer st.cmu.Unlock()
-	keep := st.order[:0]
-	for _, k := range st.order {
-		if strings.HasPrefix(k, id+"@") {
-			delete(st.compiled, k)
-			continue
-		}
-		keep = append(keep, k)
-	}
-	st.order = keep
 }
 
 // wireIDMap is an id_map entry on the wire. Nodes an edit creates have no
@@ -209,9 +162,9 @@ func (c *call) getCandidate(id string, allowExpired bool) (*candidate.Candidate,
 
 // compileCandidate returns the compiled candidate: from the cache, or
 // rebuilt from its base snapshot and files.
-func (c *call) compileCandidate(cand *candidate.Candidate) (*compiledCandidate, *protocol.Error) {
+func (c *call) compileCandidate(cand *candidate.Candidate) (*change.Compiled, *protocol.Error) {
 	st := c.s.cands()
-	if cc := st.cached(cand.ID, cand.Version); cc != nil {
+	if cc := st.compiled.Get(cand.ID, cand.Version); cc != nil {
 		return cc, nil
 	}
 	base, err := c.s.store.Get(cand.Base)
@@ -237,9 +190,9 @@ func (c *call) compileCandidate(cand *candidate.Candidate) (*compiledCandidate, 
 			"candidate %s was stored by another compiler build (its snapshot %s is %s here)", cand.ID, cand.Snapshot, id).
 			WithTarget("candidate", cand.ID).Next("change.propose", "Propose the change again on latest", nil)
 	}
-	cc := &compiledCandidate{base: base, proj: project.CompileFrom(base.Project, in)}
-	c.s.store.Add(in, cc.proj)
-	st.cache(cand.ID, cand.Version, cc)
+	cc := &change.Compiled{Base: base, Project: project.CompileFrom(base.Project, in)}
+	c.s.store.Add(in, cc.Project)
+	st.compiled.Put(cand.ID, cand.Version, cc)
 	return cc, nil
 }
 
@@ -338,7 +291,7 @@ func versionChecks(cand *candidate.Candidate) []change.CheckResult {
 // openCandidate loads candidate id, compiles it, makes its snapshot the
 // one the answer names, and decodes its data: what change.inspect and
 // check.run on a candidate read.
-func (c *call) openCandidate(id string) (*candidate.Candidate, *compiledCandidate, *change.Data, *protocol.Error) {
+func (c *call) openCandidate(id string) (*candidate.Candidate, *change.Compiled, *change.Data, *protocol.Error) {
 	cand, e := c.getCandidate(id, true)
 	if e != nil {
 		return nil, nil, nil, e
@@ -355,8 +308,8 @@ func (c *call) openCandidate(id string) (*candidate.Candidate, *compiledCandidat
 	return cand, cc, data, nil
 }
 
-func (c *call) candidateSnapshot(cand *candidate.Candidate, cc *compiledCandidate) {
-	c.snap = &snapshot.Snapshot{ID: cand.Snapshot, Project: cc.proj}
+func (c *call) candidateSnapshot(cand *candidate.Candidate, cc *change.Compiled) {
+	c.snap = &snapshot.Snapshot{ID: cand.Snapshot, Project: cc.Project}
 	id := cand.ID
 	c.overlay = &id
 }
@@ -375,21 +328,4 @@ func canonicalJSON(raw json.RawMessage) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
-}
-
-// drop forgets one compiled version.
-func (st *candidateState) drop(id string, version int) {
-	st.cmu.Lock()
-	defer st.cmu.Unlock()
-	k := cacheKey(id, version)
-	if _, ok := st.compiled[k]; !ok {
-		return
-	}
-	delete(st.compiled, k)
-	for i, o := range st.order {
-		if o == k {
-			st.order = append(st.order[:i], st.order[i+1:]...)
-			break
-		}
-	}
 }

@@ -415,7 +415,7 @@ func (s *Service) finishApply(e *publish.Entry) (*publish.Receipt, error) {
 			if err := st.store.Put(cand); err != nil {
 				return err
 			}
-			st.release(cand.ID)
+			st.compiled.Release(cand.ID)
 			return nil
 		},
 	})

@@ -138,7 +138,7 @@ func (c *call) checkCandidate(id string, names []string) (any, *protocol.Error) 
 	if e != nil {
 		return nil, e
 	}
-	results := change.RunChecks(names, cc.base.Project, cc.proj, data.Touched)
+	results := change.RunChecks(names, cc.Base.Project, cc.Project, data.Touched)
 	if e := c.recordChecks(cand, results); e != nil {
 		return nil, e
 	}

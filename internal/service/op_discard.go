@@ -50,6 +50,6 @@ func opChangeDiscard(c *call) (any, *protocol.Error) {
 	if err := st.store.Put(cand); err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
 	}
-	st.release(cand.ID)
+	st.compiled.Release(cand.ID)
 	return DiscardResult{Candidate: wireCandidate(cand), Released: true}, nil
 }

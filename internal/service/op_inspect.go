@@ -89,7 +89,7 @@ func opChangeInspect(c *call) (any, *protocol.Error) {
 		paths = append(paths, f.Path)
 	}
 	var diff []change.DiffEntry
-	bg, cg := cc.base.Project.Result.Graph, cc.proj.Result.Graph
+	bg, cg := cc.Base.Project.Result.Graph, cc.Project.Result.Graph
 	if bg != nil && cg != nil {
 		diff = change.SemanticDiff(bg, cg, paths, data)
 	}
@@ -101,7 +101,7 @@ func opChangeInspect(c *call) (any, *protocol.Error) {
 		diffs = make([]FileDiff, 0, len(cand.Files))
 		for _, f := range cand.Files {
 			var before []byte
-			if bf := cc.base.Project.Inputs; bf != nil {
+			if bf := cc.Base.Project.Inputs; bf != nil {
 				before = inputData(bf, f.Path)
 			}
 			diffs = append(diffs, FileDiff{Path: f.Path, Hunks: textdiff.Lines(before, f.Content, 3)})
@@ -205,7 +205,7 @@ func (c *call) dropped(reason string, n int) {
 	c.coverage.Exhaustive = false
 }
 
-func (c *call) risks(cand *candidate.Candidate, cc *compiledCandidate, diff []change.DiffEntry, data *change.Data) []Risk {
+func (c *call) risks(cand *candidate.Candidate, cc *change.Compiled, diff []change.DiffEntry, data *change.Data) []Risk {
 	out := []Risk{}
 	for _, d := range diff {
 		if !d.Expected {
@@ -214,11 +214,11 @@ func (c *call) risks(cand *candidate.Candidate, cc *compiledCandidate, diff []ch
 	}
 	seen := map[string]int{}
 	key := func(d diag.Diagnostic) string { return d.Code + "\x00" + d.Path + "\x00" + d.Decl + "\x00" + d.Message }
-	for _, d := range cc.base.Project.Result.Diagnostics {
+	for _, d := range cc.Base.Project.Result.Diagnostics {
 		seen[key(d)]++
 	}
 	n := 0
-	for _, d := range cc.proj.Result.Diagnostics {
+	for _, d := range cc.Project.Result.Diagnostics {
 		if seen[key(d)] > 0 {
 			seen[key(d)]--
 			continue
@@ -228,8 +228,8 @@ func (c *call) risks(cand *candidate.Candidate, cc *compiledCandidate, diff []ch
 		}
 		out = append(out, Risk{Kind: "new_diagnostic", Detail: fmt.Sprintf("%s %s at %s:%d:%d: %s", d.Severity, d.Code, d.Path, d.Line, d.Column, d.Message)})
 	}
-	if cand.State == candidate.Open && cc.base.Files != nil {
-		if changed, err := c.s.store.Changed(cc.base); err == nil {
+	if cand.State == candidate.Open && cc.Base.Files != nil {
+		if changed, err := c.s.store.Changed(cc.Base); err == nil {
 			set := stringSet(changed)
 			for _, f := range cand.Files {
 				if set[f.Path] {

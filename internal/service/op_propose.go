@@ -201,7 +201,7 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 		if e != nil {
 			return nil, e
 		}
-		b.prev, b.from, snapID = prev, cc.proj, prev.Snapshot
+		b.prev, b.from, snapID = prev, cc.Project, prev.Snapshot
 	}
 	// The files on disk are captured while the batch compiles, for
 	// staleBase.
@@ -430,9 +430,9 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	if e := <-stored; e != nil {
 		return nil, e
 	}
-	st.cache(cand.ID, cand.Version, &compiledCandidate{base: b.base, proj: proj})
+	st.compiled.Put(cand.ID, cand.Version, &change.Compiled{Base: b.base, Project: proj})
 	if b.prev != nil {
-		st.drop(b.prev.ID, b.prev.Version)
+		st.compiled.Drop(b.prev.ID, b.prev.Version)
 	}
 	recorded, _ := json.Marshal(out)
 	if err := st.store.Remember(c.s.wsID, requestID, candidate.Record{Operation: c.req.Operation, Fingerprint: fp, Result: recorded}); err != nil {
