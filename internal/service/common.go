@@ -47,32 +47,6 @@ func (c *call) notCompiled() *protocol.Error {
 
 func (c *call) graph() *graph.Graph { return c.snap.Project.Result.Graph }
 
-// NodeSummary is the nodeSummary of the protocol.
-type NodeSummary struct {
-	ID      string `json:"id"`
-	Kind    string `json:"kind"`
-	Name    string `json:"name"`
-	Path    string `json:"path"`
-	Version string `json:"version"`
-}
-
-func summary(g *graph.Graph, n *graph.Node) NodeSummary {
-	return NodeSummary{ID: n.ID, Kind: n.Kind, Name: n.Name, Path: n.Path, Version: g.Version(n)}
-}
-
-// Site is where an edge is written.
-type Site struct {
-	Path   string `json:"path"`
-	Line   int    `json:"line"`
-	Column int    `json:"column"`
-}
-
-// edgeSite is where e is written: its source node's identifying token.
-func edgeSite(g *graph.Graph, e *graph.Edge) Site {
-	path, line, col := g.Site(e)
-	return Site{path, line, col}
-}
-
 func wireDiagnostics(r *check.Result, max int) []protocol.Diagnostic {
 	return protocol.Diagnostics(r.Diagnostics[:min(len(r.Diagnostics), max)])
 }

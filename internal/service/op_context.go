@@ -95,7 +95,7 @@ type InputConstraint struct {
 
 // ContextItem is one node of a context.
 type ContextItem struct {
-	Node             NodeSummary           `json:"node"`
+	Node             graph.Summary         `json:"node"`
 	Depth            int                   `json:"depth"`
 	Required         bool                  `json:"required"`
 	Reasons          []ContextReason       `json:"reasons"`
@@ -107,14 +107,14 @@ type ContextItem struct {
 	idx int32
 }
 
-// ContextEdge is a relation between two included nodes. Site is nil in
+// ContextEdge is a relation between two included nodes. graph.Location is nil in
 // change_behavior.
 type ContextEdge struct {
-	From  string `json:"from"`
-	Kind  string `json:"kind"`
-	To    string `json:"to"`
-	Layer string `json:"layer"`
-	Site  *Site  `json:"site,omitempty"`
+	From  string          `json:"from"`
+	Kind  string          `json:"kind"`
+	To    string          `json:"to"`
+	Layer string          `json:"layer"`
+	Site  *graph.Location `json:"site,omitempty"`
 }
 
 type contextResult struct {
@@ -272,7 +272,7 @@ func (b *ctxBuilder) add(i int32, depth int, required bool, r ContextReason) {
 		return
 	}
 	b.pos[i] = len(b.items)
-	b.items = append(b.items, ContextItem{Node: summary(b.g, b.g.At(i)), Depth: depth, Required: required, Reasons: []ContextReason{r}, idx: i})
+	b.items = append(b.items, ContextItem{Node: b.g.Summary(b.g.At(i)), Depth: depth, Required: required, Reasons: []ContextReason{r}, idx: i})
 }
 
 var edgeVerb = map[string]string{
@@ -500,7 +500,7 @@ func (b *ctxBuilder) fit(purpose string, focus []string) (any, *protocol.Error) 
 	edge := func(e *graph.Edge) (ContextEdge, bool) {
 		ce := ContextEdge{From: g.At(e.From).ID, Kind: e.Kind(), To: g.At(e.To).ID, Layer: e.Layer()}
 		if b.actions == nil {
-			s := edgeSite(g, e)
+			s := g.EdgeSite(e)
 			ce.Site = &s
 			return ce, true
 		}

@@ -18,12 +18,12 @@ type graphParams struct {
 
 // GraphEdge is one relationship found by a walk.
 type GraphEdge struct {
-	From  string `json:"from"`
-	Kind  string `json:"kind"`
-	To    string `json:"to"`
-	Layer string `json:"layer"`
-	Depth int    `json:"depth"`
-	Site  Site   `json:"site"`
+	From  string         `json:"from"`
+	Kind  string         `json:"kind"`
+	To    string         `json:"to"`
+	Layer string         `json:"layer"`
+	Depth int            `json:"depth"`
+	Site  graph.Location `json:"site"`
 }
 
 // Boundary is where a walk met code it cannot see through.
@@ -92,7 +92,7 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 	var boundaries []Boundary
 	addEdge := func(ei int32, d int) {
 		e := &g.Edges[ei]
-		edges = append(edges, GraphEdge{From: g.At(e.From).ID, Kind: e.Kind(), To: g.At(e.To).ID, Layer: e.Layer(), Depth: d, Site: edgeSite(g, e)})
+		edges = append(edges, GraphEdge{From: g.At(e.From).ID, Kind: e.Kind(), To: g.At(e.To).ID, Layer: e.Layer(), Depth: d, Site: g.EdgeSite(e)})
 		mentioned[e.From], mentioned[e.To] = true, true
 		if t := g.At(e.To); t.Foreign && !incoming {
 			boundaries = append(boundaries, Boundary{Node: t.ID, Reason: "foreign_implementation", Via: g.At(e.From).ID,
@@ -133,7 +133,7 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 		c.coverage.Completeness = "partial"
 		c.coverage.Gaps = append(c.coverage.Gaps, protocol.Gap{Reason: "foreign_implementation", Detail: "the walk reached code the compiler cannot see"})
 	}
-	nodes := []NodeSummary{}
+	nodes := []graph.Summary{}
 	ids := make([]int32, 0, len(mentioned))
 	for i := range mentioned {
 		ids = append(ids, i)
@@ -147,7 +147,7 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 			}
 			continue
 		}
-		nodes = append(nodes, summary(g, g.At(i)))
+		nodes = append(nodes, g.Summary(g.At(i)))
 	}
 	if extra := len(ids) - len(nodes); extra > 0 {
 		c.trunc.Truncated = true
@@ -193,12 +193,12 @@ type impactParams struct {
 
 // Impacted is one node a change would affect.
 type Impacted struct {
-	Node     NodeSummary `json:"node"`
-	Depth    int         `json:"depth"`
-	From     string      `json:"from"`
-	EdgeKind string      `json:"edge_kind"`
-	Layer    string      `json:"layer"`
-	Site     Site        `json:"site"`
+	Node     graph.Summary  `json:"node"`
+	Depth    int            `json:"depth"`
+	From     string         `json:"from"`
+	EdgeKind string         `json:"edge_kind"`
+	Layer    string         `json:"layer"`
+	Site     graph.Location `json:"site"`
 }
 
 func opImpactAnalyze(c *call) (any, *protocol.Error) {
@@ -244,8 +244,8 @@ func opImpactAnalyze(c *call) (any, *protocol.Error) {
 				}
 				continue
 			}
-			impacted = append(impacted, Impacted{Node: summary(g, g.At(node)), Depth: st.Depth, From: g.At(from).ID,
-				EdgeKind: e.Kind(), Layer: e.Layer(), Site: edgeSite(g, e)})
+			impacted = append(impacted, Impacted{Node: g.Summary(g.At(node)), Depth: st.Depth, From: g.At(from).ID,
+				EdgeKind: e.Kind(), Layer: e.Layer(), Site: g.EdgeSite(e)})
 		}
 	}
 	if p.Direction == "dependents" || p.Direction == "both" {
@@ -270,12 +270,12 @@ func opImpactAnalyze(c *call) (any, *protocol.Error) {
 
 // nodesOf keeps the summaries of the start nodes and of the nodes the
 // kept edges mention.
-func nodesOf(g *graph.Graph, all []NodeSummary, edges []GraphEdge, from []string) []NodeSummary {
+func nodesOf(g *graph.Graph, all []graph.Summary, edges []GraphEdge, from []string) []graph.Summary {
 	keep := stringSet(from)
 	for _, e := range edges {
 		keep[e.From], keep[e.To] = true, true
 	}
-	out := make([]NodeSummary, 0, len(keep))
+	out := make([]graph.Summary, 0, len(keep))
 	for _, n := range all {
 		if keep[n.ID] {
 			out = append(out, n)

@@ -7,6 +7,7 @@ import (
 	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/textdiff"
@@ -118,13 +119,13 @@ func opChangeInspect(c *call) (any, *protocol.Error) {
 		}
 		out["content"] = contents
 	}
-	var affected []NodeSummary
+	var affected []graph.Summary
 	if inc["affected"] && cg != nil {
 		ids, more := affectedIDs(cg, diff, c.limits.MaxNodes)
-		affected = make([]NodeSummary, 0, len(ids))
+		affected = make([]graph.Summary, 0, len(ids))
 		for _, id := range ids {
 			if n, ok := cg.Node(id); ok {
-				affected = append(affected, summary(cg, n))
+				affected = append(affected, cg.Summary(n))
 			}
 		}
 		if more {
@@ -143,7 +144,7 @@ func opChangeInspect(c *call) (any, *protocol.Error) {
 
 // fitInspect cuts the answer to max_bytes: content, then source_diff
 // hunks, affected and semantic_diff entries from the end.
-func (c *call) fitInspect(out map[string]any, contents []FileContent, diffs []FileDiff, affected []NodeSummary, diff []change.DiffEntry) (any, *protocol.Error) {
+func (c *call) fitInspect(out map[string]any, contents []FileContent, diffs []FileDiff, affected []graph.Summary, diff []change.DiffEntry) (any, *protocol.Error) {
 	if jsonSize(out) <= c.limits.MaxBytes {
 		return c.fit(out)
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/protocol"
 )
 
@@ -81,12 +82,12 @@ func opProjectOverview(c *call) (any, *protocol.Error) {
 				"diagnostic_counts": map[string]int{"errors": m.Errors, "warnings": m.Warnings}})
 		}
 	}
-	entries := []NodeSummary{}
+	entries := []graph.Summary{}
 	if include["entry_points"] && r.Graph != nil {
 		lo, hi := page(len(r.EntryPoints))
 		for _, id := range r.EntryPoints[lo:hi] {
 			if n, ok := r.Graph.Node(id); ok {
-				entries = append(entries, summary(r.Graph, n))
+				entries = append(entries, r.Graph.Summary(n))
 			}
 		}
 	}
