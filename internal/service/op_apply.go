@@ -225,83 +225,16 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 	st.mu.Lock() // no version or state change of a candidate while applying
 	defer st.mu.Unlock()
 
-	if rec, ok := st.store.Recall(ws, requestID); ok {
-		if rec.Operation != "change.apply" || rec.Fingerprint != fp {
-			return nil, requestIDReused(requestID)
-		}
-		var r publish.Receipt
-		if err := json.Unmarshal(rec.Result, &r); err != nil {
-			return nil, protocol.Errorf(protocol.CodeInternal, "", "the record of request_id %s is unreadable: %v", requestID, err)
-		}
-		return applyResult{Replayed: true, Receipt: &r}, nil
+	if res, e, done := c.s.applyAgain(st, ws, requestID, fp, prog); done {
+		return res, e
 	}
-
-	// An interrupted attempt with this request_id.
-	entries, err := c.s.pub.Entries()
-	if err != nil {
-		return nil, stateError("reading the apply journal", err)
-	}
-	for _, je := range entries {
-		if je.Workspace != ws || je.RequestID != requestID {
-			continue
-		}
-		if je.Fingerprint != fp {
-			return nil, requestIDReused(requestID)
-		}
-		if !prog.start(je) {
-			return nil, protocol.Errorf(protocol.CodeResourceLimit, "timeout", "timed out")
-		}
-		state := je.State
-		var stuck []string
-		if state == publish.Pending {
-			if state, stuck, err = c.s.pub.Reconcile(je); err != nil {
-				return nil, interrupted(je, err)
-			}
-		}
-		switch state {
-		case publish.Committed:
-			r, err := c.s.finishApply(je)
-			if err != nil {
-				return nil, interrupted(je, err)
-			}
-			return applyResult{Replayed: true, Receipt: r}, nil
-		case publish.Pending:
-			return nil, recoveryRequired(je, stuck)
-		}
-		// Rolled back: apply again below.
-	}
-
 	cand, e := c.getCandidate(p.Candidate, false)
 	if e != nil {
 		return nil, e
 	}
-	if cand.State == candidate.Applied {
-		return nil, protocol.Errorf(protocol.CodePreconditionFailed, "candidate_applied",
-			"candidate %s was applied by another request (receipt %s); a new request_id does not apply it again", cand.ID, cand.Receipt).
-			WithTarget("candidate", cand.ID).WithTarget("request_id", requestID).Detail("receipt_id", cand.Receipt)
-	}
-	if e := candidateOpen(cand); e != nil {
+	if e := applicable(cand, &p, checks, requestID); e != nil {
 		return nil, e
 	}
-	if cand.Version != p.ExpectedCandidateVersion {
-		return nil, versionMismatch(cand, p.ExpectedCandidateVersion)
-	}
-	for _, name := range checks {
-		status := "not_run"
-		for _, ch := range cand.Checks {
-			if ch.Check == name && ch.Version == cand.Version {
-				status = ch.Status
-			}
-		}
-		if status != "passed" {
-			return nil, protocol.Errorf(protocol.CodePreconditionFailed, "check_required",
-				"check %s has not passed on version %d of candidate %s (%s)", name, cand.Version, cand.ID, status).
-				WithTarget("candidate", cand.ID).Detail("check", name).Detail("status", status).
-				Next("check.run", "Run the check on the candidate, then apply again with a new request_id",
-					map[string]any{"candidate": cand.ID, "checks": []string{name}})
-		}
-	}
-
 	plan := publish.Plan{Workspace: ws, RequestID: requestID, Fingerprint: fp, Candidate: cand.ID,
 		CandidateVersion: cand.Version, BaseSnapshot: cand.Base, IDMap: receiptIDMap(cand)}
 	written := map[string]bool{}
@@ -315,56 +248,161 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 	if len(plan.Files) == 0 {
 		return nil, protocol.Errorf(protocol.CodeInternal, "", "candidate %s writes no file", cand.ID)
 	}
+	if e := c.s.preconditions(cand, p.Preconditions, plan.Files); e != nil {
+		return nil, e
+	}
+	changes, gone := c.baseChanges(cand.Base, written)
+	if len(gone) > 0 {
+		return nil, externalWrite(cand, gone, "inputs of the base snapshot were deleted or renamed")
+	}
+	r, e := c.s.publishPlan(plan, cand, prog)
+	if e != nil {
+		return nil, e
+	}
+	res := applyResult{Receipt: r}
+	if len(changes) > 0 {
+		res.BaseChanges = changes
+	}
+	return res, nil
+}
 
-	if p.Preconditions != nil {
+// applyAgain answers a request_id this service has answered before (its
+// record) or whose attempt was interrupted (its journal): replayed,
+// finished, recovery_required, or not done (a rolled-back attempt is
+// applied again).
+func (s *Service) applyAgain(st *candidateState, ws, requestID, fp string, prog *applyProgress) (any, *protocol.Error, bool) {
+	if rec, ok := st.store.Recall(ws, requestID); ok {
+		if rec.Operation != "change.apply" || rec.Fingerprint != fp {
+			return nil, requestIDReused(requestID), true
+		}
+		var r publish.Receipt
+		if err := json.Unmarshal(rec.Result, &r); err != nil {
+			return nil, protocol.Errorf(protocol.CodeInternal, "", "the record of request_id %s is unreadable: %v", requestID, err), true
+		}
+		return applyResult{Replayed: true, Receipt: &r}, nil, true
+	}
+	entries, err := s.pub.Entries()
+	if err != nil {
+		return nil, stateError("reading the apply journal", err), true
+	}
+	for _, je := range entries {
+		if je.Workspace != ws || je.RequestID != requestID {
+			continue
+		}
+		if je.Fingerprint != fp {
+			return nil, requestIDReused(requestID), true
+		}
+		if !prog.start(je) {
+			return nil, protocol.Errorf(protocol.CodeResourceLimit, "timeout", "timed out"), true
+		}
+		state := je.State
+		var stuck []string
+		if state == publish.Pending {
+			if state, stuck, err = s.pub.Reconcile(je); err != nil {
+				return nil, interrupted(je, err), true
+			}
+		}
+		switch state {
+		case publish.Committed:
+			r, err := s.finishApply(je)
+			if err != nil {
+				return nil, interrupted(je, err), true
+			}
+			return applyResult{Replayed: true, Receipt: r}, nil, true
+		case publish.Pending:
+			return nil, recoveryRequired(je, stuck), true
+		}
+		// Rolled back: apply again.
+	}
+	return nil, nil, false
+}
+
+// applicable refuses a candidate that cannot be applied now: applied by
+// another request, not open, another version than expected, or a required
+// check not passed on its version.
+func applicable(cand *candidate.Candidate, p *applyParams, checks []string, requestID string) *protocol.Error {
+	if cand.State == candidate.Applied {
+		return protocol.Errorf(protocol.CodePreconditionFailed, "candidate_applied",
+			"candidate %s was applied by another request (receipt %s); a new request_id does not apply it again", cand.ID, cand.Receipt).
+			WithTarget("candidate", cand.ID).WithTarget("request_id", requestID).Detail("receipt_id", cand.Receipt)
+	}
+	if e := candidateOpen(cand); e != nil {
+		return e
+	}
+	if cand.Version != p.ExpectedCandidateVersion {
+		return versionMismatch(cand, p.ExpectedCandidateVersion)
+	}
+	for _, name := range checks {
+		status := "not_run"
+		for _, ch := range cand.Checks {
+			if ch.Check == name && ch.Version == cand.Version {
+				status = ch.Status
+			}
+		}
+		if status != "passed" {
+			return protocol.Errorf(protocol.CodePreconditionFailed, "check_required",
+				"check %s has not passed on version %d of candidate %s (%s)", name, cand.Version, cand.ID, status).
+				WithTarget("candidate", cand.ID).Detail("check", name).Detail("status", status).
+				Next("check.run", "Run the check on the candidate, then apply again with a new request_id",
+					map[string]any{"candidate": cand.ID, "checks": []string{name}})
+		}
+	}
+	return nil
+}
+
+// preconditions checks the request's preconditions (when given, they name
+// every file written, each with its digest on disk), then that every file
+// to write still has the content the candidate was based on.
+func (s *Service) preconditions(cand *candidate.Candidate, pcs []applyPrecondition, files []publish.File) *protocol.Error {
+	if pcs != nil {
 		named := map[string]bool{}
 		var failed []string
-		for _, pc := range p.Preconditions {
+		for _, pc := range pcs {
 			named[pc.Path] = true
-			cur, err := c.s.pub.Digest(pc.Path)
+			cur, err := s.pub.Digest(pc.Path)
 			if err != nil {
-				return nil, pathError(pc.Path, err)
+				return pathError(pc.Path, err)
 			}
 			if !sameDigest(cur, pc.SHA256) {
 				failed = append(failed, pc.Path)
 			}
 		}
 		var missing []string
-		for _, f := range plan.Files {
+		for _, f := range files {
 			if !named[f.Path] {
 				missing = append(missing, f.Path)
 			}
 		}
 		if len(missing) > 0 {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "preconditions_incomplete",
+			return protocol.Errorf(protocol.CodeInvalidArguments, "preconditions_incomplete",
 				"params.preconditions must name every file the candidate writes; missing: %s", strings.Join(missing, ", ")).
 				WithTarget("paths", missing)
 		}
 		if len(failed) > 0 {
-			return nil, externalWrite(cand, failed, "the preconditions do not hold on disk")
+			return externalWrite(cand, failed, "the preconditions do not hold on disk")
 		}
 	}
-
-	bad, err := c.s.pub.Check(plan.Files)
+	bad, err := s.pub.Check(files)
 	if err != nil {
-		return nil, stateError("reading the files to write", err)
+		return stateError("reading the files to write", err)
 	}
 	if len(bad) > 0 {
-		return nil, c.s.changedSince(cand, bad)
+		return s.changedSince(cand, bad)
 	}
-	changes, gone := c.baseChanges(cand.Base, written)
-	if len(gone) > 0 {
-		return nil, externalWrite(cand, gone, "inputs of the base snapshot were deleted or renamed")
-	}
+	return nil
+}
 
-	entry, err := c.s.pub.Apply(plan, func(e *publish.Entry) bool { return prog.start(e) })
+// publishPlan writes the plan through the journal and finishes it,
+// mapping publish's failures to the answer.
+func (s *Service) publishPlan(plan publish.Plan, cand *candidate.Candidate, prog *applyProgress) (*publish.Receipt, *protocol.Error) {
+	entry, err := s.pub.Apply(plan, func(e *publish.Entry) bool { return prog.start(e) })
 	var mismatch *publish.MismatchError
 	var unknown *publish.UnknownError
 	switch {
 	case errors.Is(err, publish.ErrAbandoned):
 		return nil, protocol.Errorf(protocol.CodeResourceLimit, "timeout", "timed out before writing")
 	case errors.As(err, &mismatch):
-		e := c.s.changedSince(cand, mismatch.Paths)
+		e := s.changedSince(cand, mismatch.Paths)
 		if len(mismatch.Kept) > 0 {
 			// An edit displaced while the file changed once more: where
 			// it is, so it is not lost.
@@ -381,15 +419,11 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 		return nil, protocol.Errorf(protocol.CodeInternal, "write_failed", "writing the candidate failed and was rolled back: %v", err).
 			WithTarget("candidate", cand.ID).Detail("outcome", publish.NotApplied)
 	}
-	r, err := c.s.finishApply(entry)
+	r, err := s.finishApply(entry)
 	if err != nil {
 		return nil, interrupted(entry, err)
 	}
-	res := applyResult{Receipt: r}
-	if len(changes) > 0 {
-		res.BaseChanges = changes
-	}
-	return res, nil
+	return r, nil
 }
 
 // finishApply finishes a committed apply (publish.Finish): the request
