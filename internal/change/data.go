@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/candidate"
+	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/edit"
 )
 
@@ -140,4 +142,26 @@ func stringSet(list []string) map[string]bool {
 		m[s] = true
 	}
 	return m
+}
+
+// Extend is what a candidate adds up to with a new version: the data prev
+// records (nil for a first version, on a base whose compile is base) with
+// res's edits added.
+func Extend(prev *candidate.Candidate, res *edit.Result, base *check.Result) (*Data, error) {
+	var data *Data
+	if prev != nil {
+		d, err := ReadData(prev)
+		if err != nil {
+			return nil, err
+		}
+		data = d
+		data.IDMap = ComposeIDMaps(data.IDMap, res.IDMap)
+	} else {
+		n, _ := diag.Count(base.Diagnostics)
+		data = &Data{IDMap: res.IDMap, BaseState: base.State, BaseErrors: n}
+	}
+	data.Touched = MergeSorted(data.Touched, res.Touched)
+	data.Owners = MergeSorted(data.Owners, res.Owners)
+	data.Expected = MergeSorted(data.Expected, ExpectedIDs(res))
+	return data, nil
 }

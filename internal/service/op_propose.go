@@ -314,45 +314,9 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 		return nil, protocol.Errorf(protocol.CodeInternal, "", "the edit engine returned no compiled candidate")
 	}
 
-	// The candidate's files, against the base snapshot.
-	files := map[string]candidate.File{}
-	if b.prev != nil {
-		for _, f := range b.prev.Files {
-			files[f.Path] = f
-		}
-	}
-	baseInputs := inputDigests(b.base.Project.Inputs)
-	for path, data := range res.Files {
-		f := candidate.File{Path: path}
-		if sum, ok := baseInputs[path]; ok {
-			f.Before = &sum
-		}
-		if data != nil {
-			sum := sha256Hex(data)
-			f.After, f.Content = &sum, data
-		}
-		if f.Before == nil && f.After == nil {
-			delete(files, path) // created, then removed
-			continue
-		}
-		files[path] = f
-	}
-	if len(files) == 0 {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "no_op", "the batch changes no file")
-	}
-	paths := make([]string, 0, len(files))
-	overlay := map[string][]byte{}
-	for path, f := range files {
-		paths = append(paths, path)
-		overlay[path] = f.Content
-		if f.After == nil {
-			overlay[path] = nil
-		}
-	}
-	sort.Strings(paths)
-	candFiles := make([]candidate.File, 0, len(paths))
-	for _, path := range paths {
-		candFiles = append(candFiles, files[path])
+	candFiles, overlay, e := candidateFiles(b)
+	if e != nil {
+		return nil, e
 	}
 	in, e := overlayInputs(b.base.Project.Inputs, overlay)
 	if e != nil {
@@ -365,23 +329,11 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	if e := limitDiagnostic(proj.Result); e != nil {
 		return nil, e
 	}
-
 	// What the candidate adds up to, over its versions.
-	var data *change.Data
-	if b.prev != nil {
-		d, err := change.ReadData(b.prev)
-		if err != nil {
-			return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
-		}
-		data = d
-		data.IDMap = change.ComposeIDMaps(data.IDMap, res.IDMap)
-	} else {
-		data = &change.Data{IDMap: res.IDMap, BaseState: b.base.Project.Result.State, BaseErrors: projectErrors(b.base.Project)}
+	data, err := change.Extend(b.prev, res, b.base.Project.Result)
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
 	}
-	data.Touched = change.MergeSorted(data.Touched, res.Touched)
-	data.Owners = change.MergeSorted(data.Owners, res.Owners)
-	data.Expected = change.MergeSorted(data.Expected, change.ExpectedIDs(res))
-
 	// Bounded repair on a broken base; a clean compile otherwise.
 	repair, ee := edit.Judge(b.base.Project.Result, proj.Result, data.Touched)
 	if ee != nil {
@@ -394,37 +346,13 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	// answer is built and the candidate stored, and before it is sent.
 	_, persisted := c.s.store.AddLater(in, proj)
 	defer persisted()
-	now := time.Now().UTC()
-	cand := &candidate.Candidate{ID: candidate.NewID(), Workspace: c.s.wsID, Version: 1, State: candidate.Open, Base: b.base.ID,
-		Snapshot: c.s.store.ID(in), RequestID: requestID, InputFingerprint: fp, ExpiresAt: now.Add(candidate.CandidateTTL), Files: candFiles}
-	if b.prev != nil {
-		cand.ID, cand.Version = b.prev.ID, b.prev.Version+1
-		cand.Checks = append([]candidate.Check(nil), b.prev.Checks...) // not the store's array
-	}
-	for _, r := range checkResults {
-		diags, _ := json.Marshal(r.Diagnostics)
-		cand.Checks = append(cand.Checks, candidate.Check{Check: r.Check, Status: r.Status, Diagnostics: diags, Version: cand.Version})
-	}
-	data.Versions = append(data.Versions, change.VersionData{Version: cand.Version, RequestID: requestID, InputFingerprint: fp,
-		Operations: res.Operations, IDMap: res.IDMap, Checks: names, CreatedAt: now})
-	cand.Data, _ = json.Marshal(data)
+	cand := c.newVersion(b, in, candFiles, data, names, checkResults, fp)
 
 	// The version is written while the answer is built: the impact takes
 	// about as long as the write.
 	stored := make(chan *protocol.Error, 1)
 	go func() { stored <- storeVersion(st, b.prev, cand) }()
-	out := &ProposeResult{Candidate: wireCandidate(cand), Operations: make([]OperationOutcome, 0, len(res.Operations)),
-		IDMap: toWireIDMap(res.IDMap), Files: candidateFileChanges(candFiles), Diagnostics: wireDiagnostics(proj.Result, 200),
-		Checks: checkResults, Evidence: Evidence{Toolchain: c.s.toolchain, Inputs: evidenceInputs(in)}, Repair: repair}
-	for _, o := range res.Operations {
-		out.Operations = append(out.Operations, OperationOutcome{Index: o.Index, Kind: o.Kind, Op: o.Op, Created: o.Created,
-			Handle: o.Handle, IDMap: toWireIDMap(o.IDMap)})
-	}
-	if g := proj.Result.Graph; g != nil && b.base.Project.Result.Graph != nil {
-		diff := change.SemanticDiff(b.base.Project.Result.Graph, g, paths, data)
-		ids, more := affectedIDs(g, diff, 200)
-		out.Impact = &Impact{Nodes: ids, More: more}
-	}
+	out := c.proposeResult(b, cand, proj, in, checkResults, repair, data)
 
 	// The version is stored, then the answer to its request_id.
 	if e := <-stored; e != nil {
@@ -440,6 +368,95 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	}
 	c.snap = b.base
 	return out, nil
+}
+
+// newVersion is the candidate version a change.propose creates: a new
+// candidate, or the next version of b.prev, with its files, the checks
+// run on it and what it adds up to (data, to which it adds its version).
+func (c *call) newVersion(b *batch, in *load.Inputs, files []candidate.File, data *change.Data, names []string, checkResults []change.CheckResult, fp string) *candidate.Candidate {
+	now := time.Now().UTC()
+	cand := &candidate.Candidate{ID: candidate.NewID(), Workspace: c.s.wsID, Version: 1, State: candidate.Open, Base: b.base.ID,
+		Snapshot: c.s.store.ID(in), RequestID: *c.req.RequestID, InputFingerprint: fp, ExpiresAt: now.Add(candidate.CandidateTTL), Files: files}
+	if b.prev != nil {
+		cand.ID, cand.Version = b.prev.ID, b.prev.Version+1
+		cand.Checks = append([]candidate.Check(nil), b.prev.Checks...) // not the store's array
+	}
+	for _, r := range checkResults {
+		diags, _ := json.Marshal(r.Diagnostics)
+		cand.Checks = append(cand.Checks, candidate.Check{Check: r.Check, Status: r.Status, Diagnostics: diags, Version: cand.Version})
+	}
+	data.Versions = append(data.Versions, change.VersionData{Version: cand.Version, RequestID: *c.req.RequestID, InputFingerprint: fp,
+		Operations: b.res.Operations, IDMap: b.res.IDMap, Checks: names, CreatedAt: now})
+	cand.Data, _ = json.Marshal(data)
+	return cand
+}
+
+// proposeResult is change.propose's answer for cand, version of batch b
+// compiled to proj.
+func (c *call) proposeResult(b *batch, cand *candidate.Candidate, proj *project.Project, in *load.Inputs, checkResults []change.CheckResult, repair *RepairOutcome, data *change.Data) *ProposeResult {
+	out := &ProposeResult{Candidate: wireCandidate(cand), Operations: make([]OperationOutcome, 0, len(b.res.Operations)),
+		IDMap: toWireIDMap(b.res.IDMap), Files: candidateFileChanges(cand.Files), Diagnostics: wireDiagnostics(proj.Result, 200),
+		Checks: checkResults, Evidence: Evidence{Toolchain: c.s.toolchain, Inputs: evidenceInputs(in)}, Repair: repair}
+	for _, o := range b.res.Operations {
+		out.Operations = append(out.Operations, OperationOutcome{Index: o.Index, Kind: o.Kind, Op: o.Op, Created: o.Created,
+			Handle: o.Handle, IDMap: toWireIDMap(o.IDMap)})
+	}
+	if g := proj.Result.Graph; g != nil && b.base.Project.Result.Graph != nil {
+		paths := make([]string, len(cand.Files))
+		for i, f := range cand.Files {
+			paths[i] = f.Path
+		}
+		diff := change.SemanticDiff(b.base.Project.Result.Graph, g, paths, data)
+		ids, more := affectedIDs(g, diff, 200)
+		out.Impact = &Impact{Nodes: ids, More: more}
+	}
+	return out
+}
+
+// candidateFiles are the files the candidate of batch b writes, against
+// the base snapshot and sorted by path, and the overlay they make on the
+// base's inputs (nil content: removed).
+func candidateFiles(b *batch) ([]candidate.File, map[string][]byte, *protocol.Error) {
+	files := map[string]candidate.File{}
+	if b.prev != nil {
+		for _, f := range b.prev.Files {
+			files[f.Path] = f
+		}
+	}
+	baseInputs := inputDigests(b.base.Project.Inputs)
+	for path, data := range b.res.Files {
+		f := candidate.File{Path: path}
+		if sum, ok := baseInputs[path]; ok {
+			f.Before = &sum
+		}
+		if data != nil {
+			sum := sha256Hex(data)
+			f.After, f.Content = &sum, data
+		}
+		if f.Before == nil && f.After == nil {
+			delete(files, path) // created, then removed
+			continue
+		}
+		files[path] = f
+	}
+	if len(files) == 0 {
+		return nil, nil, protocol.Errorf(protocol.CodeInvalidArguments, "no_op", "the batch changes no file")
+	}
+	paths := make([]string, 0, len(files))
+	overlay := map[string][]byte{}
+	for path, f := range files {
+		paths = append(paths, path)
+		overlay[path] = f.Content
+		if f.After == nil {
+			overlay[path] = nil
+		}
+	}
+	sort.Strings(paths)
+	out := make([]candidate.File, 0, len(paths))
+	for _, path := range paths {
+		out = append(out, files[path])
+	}
+	return out, overlay, nil
 }
 
 // storeVersion stores cand, a new candidate or the version after prev,
