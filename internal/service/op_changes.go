@@ -108,41 +108,30 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 	if len(p.Since) > 256 {
 		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "params.since: at most 256 characters")
 	}
-	var scopeNodes, scopePaths []string
-	var scopeCand string
+	var sc changesScope
 	if p.Scope != nil {
-		scopeNodes, scopePaths = p.Scope.Nodes, p.Scope.Paths
+		sc.nodes, sc.paths = p.Scope.Nodes, p.Scope.Paths
 		if p.Scope.Candidate != nil {
-			scopeCand = *p.Scope.Candidate
+			sc.cand = *p.Scope.Candidate
 		}
 	}
 	if e := c.readSnapshot(false); e != nil {
 		return nil, e
 	}
-	var candReads map[string]bool
-	if scopeCand != "" {
-		cand, e := c.getCandidate(scopeCand, true)
+	if sc.cand != "" {
+		cand, e := c.getCandidate(sc.cand, true)
 		if e != nil {
 			return nil, e
 		}
-		if candReads, e = c.candidateReads(cand); e != nil {
+		if sc.reads, e = c.candidateReads(cand); e != nil {
 			return nil, e
 		}
 	}
-	shapeSum := sha256.Sum256([]byte(p.Since + "|" + strings.Join(scopeNodes, ",") + "|" + strings.Join(scopePaths, ",") + "|" + scopeCand + "|" + strconv.Itoa(c.limits.MaxItems)))
+	shapeSum := sha256.Sum256([]byte(p.Since + "|" + strings.Join(sc.nodes, ",") + "|" + strings.Join(sc.paths, ",") + "|" + sc.cand + "|" + strconv.Itoa(c.limits.MaxItems)))
 	shape := hex.EncodeToString(shapeSum[:6])
-	offset := 0
-	if p.Cursor != "" {
-		parts := strings.Split(p.Cursor, ":")
-		n, err := strconv.Atoi(parts[len(parts)-1])
-		if len(parts) != 4 || parts[0] != "cs1" || err != nil || n < 0 {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_invalid", "params.cursor: not a cursor of changes.since")
-		}
-		if parts[1] != c.snap.ID || parts[2] != shape {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_mismatch",
-				"params.cursor belongs to another snapshot or request shape; repeat the first request on snapshot %s", parts[1])
-		}
-		offset = n
+	offset, e := c.changesOffset(p.Cursor, shape)
+	if e != nil {
+		return nil, e
 	}
 	old, history := c.olderSnapshot(p.Since)
 	res := map[string]any{"since": p.Since, "history": history, "files": []FileChange{}, "nodes": []Relocation{}, "relevant": true}
@@ -153,28 +142,65 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 		return c.fit(res)
 	}
 	var relocs []Relocation
-	if len(scopeNodes) > 0 {
+	if len(sc.nodes) > 0 {
 		og, ng := old.Project.Result.Graph, c.snap.Project.Result.Graph
 		if og == nil || ng == nil {
 			c.coverage.Completeness, c.coverage.Exhaustive = "partial", false
 			c.coverage.Gaps = append(c.coverage.Gaps, protocol.Gap{Reason: "no_graph",
 				Detail: "one of the two snapshots is unavailable (it has no node graph), so node ids cannot be mapped"})
 		} else {
-			relocs = relocate(old, c.snap, scopeNodes)
+			relocs = relocate(old, c.snap, sc.nodes)
 		}
 	}
-	// Files: every changed input, limited to scope.paths and the files
-	// of the scoped nodes when a scope is given.
+	changes := fileChanges(old.Files, c.snap.Files)
+	files := sc.files(old, c.snap, relocs, changes)
+	relevant := sc.relevant(files, changes, relocs)
+	files, relocs = c.pageChanges(files, relocs, offset, shape)
+	res["files"], res["nodes"], res["relevant"] = files, relocs, relevant
+	return c.fit(res)
+}
+
+// changesScope is the scope of a changes.since: node ids, paths, and a
+// candidate with the inputs it read or wrote.
+type changesScope struct {
+	nodes, paths []string
+	cand         string
+	reads        map[string]bool
+}
+
+func (sc *changesScope) scoped() bool { return len(sc.nodes) > 0 || len(sc.paths) > 0 }
+
+// changesOffset is the offset a changes.since cursor continues from (0
+// without one).
+func (c *call) changesOffset(cursor, shape string) (int, *protocol.Error) {
+	if cursor == "" {
+		return 0, nil
+	}
+	parts := strings.Split(cursor, ":")
+	n, err := strconv.Atoi(parts[len(parts)-1])
+	if len(parts) != 4 || parts[0] != "cs1" || err != nil || n < 0 {
+		return 0, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_invalid", "params.cursor: not a cursor of changes.since")
+	}
+	if parts[1] != c.snap.ID || parts[2] != shape {
+		return 0, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_mismatch",
+			"params.cursor belongs to another snapshot or request shape; repeat the first request on snapshot %s", parts[1])
+	}
+	return n, nil
+}
+
+// files are the changed inputs, limited to scope.paths and the files of
+// the scoped nodes (in either snapshot) when a scope is given.
+func (sc *changesScope) files(old, now *snapshot.Snapshot, relocs []Relocation, changes []FileChange) []FileChange {
 	inScope := map[string]bool{}
-	for _, pth := range scopePaths {
+	for _, pth := range sc.paths {
 		inScope[pth] = true
 	}
-	if len(scopeNodes) > 0 {
-		for _, g := range []*graph.Graph{old.Project.Result.Graph, c.snap.Project.Result.Graph} {
+	if len(sc.nodes) > 0 {
+		for _, g := range []*graph.Graph{old.Project.Result.Graph, now.Project.Result.Graph} {
 			if g == nil {
 				continue
 			}
-			for _, id := range scopeNodes {
+			for _, id := range sc.nodes {
 				if n, ok := g.Node(id); ok {
 					inScope[n.Path] = true
 				}
@@ -188,41 +214,48 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 			}
 		}
 	}
-	scoped := len(scopeNodes) > 0 || len(scopePaths) > 0
-	changes := fileChanges(old.Files, c.snap.Files)
 	var files []FileChange
 	for _, fc := range changes {
-		if !scoped || inScope[fc.Path] {
+		if !sc.scoped() || inScope[fc.Path] {
 			files = append(files, fc)
 		}
 	}
-	// relevant: a scoped node that is not exactly the same, a changed file
-	// of scope.paths, a change to what scope.candidate read or wrote, or
-	// without a scope any changed file.
-	relevant := !scoped && candReads == nil && len(files) > 0
+	return files
+}
+
+// relevant: a scoped node that is not exactly the same, a changed file
+// of scope.paths, a change to what scope.candidate read or wrote, or
+// without a scope any changed file.
+func (sc *changesScope) relevant(files, changes []FileChange, relocs []Relocation) bool {
+	relevant := !sc.scoped() && sc.reads == nil && len(files) > 0
 	for _, r := range relocs {
 		if r.Basis != "exact" {
 			relevant = true
 		}
 	}
-	if len(scopeNodes) > 0 && len(relocs) == 0 {
+	if len(sc.nodes) > 0 && len(relocs) == 0 {
 		relevant = true // nodes that cannot be mapped
 	}
-	for _, pth := range scopePaths {
+	for _, pth := range sc.paths {
 		for _, fc := range files {
 			if fc.Path == pth {
 				relevant = true
 			}
 		}
 	}
-	if candReads != nil {
+	if sc.reads != nil {
 		for _, fc := range changes {
-			if candReads[fc.Path] || fc.Change == "removed" {
+			if sc.reads[fc.Path] || fc.Change == "removed" {
 				relevant = true
 			}
 		}
 	}
-	// Page files and nodes by max_items.
+	return relevant
+}
+
+// pageChanges pages files and nodes by max_items from offset, setting the
+// continuation when more follow.
+func (c *call) pageChanges(files []FileChange, relocs []Relocation, offset int, shape string) ([]FileChange, []Relocation) {
 	more := false
 	page := func(n int) (int, int) {
 		lo, hi := min(offset, n), min(offset+c.limits.MaxItems, n)
@@ -248,8 +281,7 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_items", Count: 1})
 		c.coverage.Exhaustive = false
 	}
-	res["files"], res["nodes"], res["relevant"] = files, relocs, relevant
-	return c.fit(res)
+	return files, relocs
 }
 
 // candidateReads is the set of files candidate cand read or wrote: the
