@@ -84,55 +84,85 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "params.to: only for mode paths")
 	}
 	res := map[string]any{"traversed": map[string]any{"direction": direction, "edge_kinds": kindList, "layers": layerList}}
-	mentioned := map[int32]bool{}
+	w := &graphWalk{g: g, incoming: incoming, mentioned: map[int32]bool{}}
 	for _, f := range from {
-		mentioned[f] = true
-	}
-	var edges []GraphEdge
-	var boundaries []Boundary
-	addEdge := func(ei int32, d int) {
-		e := &g.Edges[ei]
-		edges = append(edges, GraphEdge{From: g.At(e.From).ID, Kind: e.Kind(), To: g.At(e.To).ID, Layer: e.Layer(), Depth: d, Site: g.EdgeSite(e)})
-		mentioned[e.From], mentioned[e.To] = true, true
-		if t := g.At(e.To); t.Foreign && !incoming {
-			boundaries = append(boundaries, Boundary{Node: t.ID, Reason: "foreign_implementation", Via: g.At(e.From).ID,
-				Detail: t.ID + " is implemented outside the project; the compiler cannot see what it reads or writes"})
-		}
+		w.mentioned[f] = true
 	}
 	if p.Mode == "paths" {
 		to, e := c.lookup(p.To)
 		if e != nil {
 			return nil, e
 		}
-		paths := g.Paths(from, to, kinds, layers, c.limits.MaxDepth, c.limits.MaxItems)
-		seen := map[int32]bool{}
-		for _, path := range paths {
-			for d, ei := range path.Edges {
-				if !seen[ei] {
-					seen[ei] = true
-					addEdge(ei, d+1)
-				}
-			}
-		}
-		out := make([]map[string]any, 0, len(paths))
-		for _, path := range paths {
-			ids := make([]string, len(path.Nodes))
-			for i, n := range path.Nodes {
-				ids[i] = g.At(n).ID
-			}
-			out = append(out, map[string]any{"nodes": ids})
-		}
-		res["paths"] = out
+		res["paths"] = w.paths(g.Paths(from, to, kinds, layers, c.limits.MaxDepth, c.limits.MaxItems))
 	} else {
 		steps, _ := g.Walk(from, incoming, kinds, layers, depth)
 		for _, st := range steps {
-			addEdge(st.Edge, st.Depth)
+			w.add(st.Edge, st.Depth)
 		}
 	}
-	if len(boundaries) > 0 {
+	if len(w.boundaries) > 0 {
 		c.coverage.Completeness = "partial"
 		c.coverage.Gaps = append(c.coverage.Gaps, protocol.Gap{Reason: "foreign_implementation", Detail: "the walk reached code the compiler cannot see"})
 	}
+	nodes := c.mentionedNodes(g, w.mentioned)
+	if w.edges == nil {
+		w.edges = []GraphEdge{}
+	}
+	if w.boundaries == nil {
+		w.boundaries = []Boundary{}
+	}
+	res["nodes"], res["edges"], res["boundaries"] = nodes, w.edges, w.boundaries
+	c.trimEdges(res, g, nodes, w.edges, p.From)
+	return c.fit(res)
+}
+
+// graphWalk collects the edges a graph.query meets, the nodes they
+// mention and the boundaries they reach.
+type graphWalk struct {
+	g          *graph.Graph
+	incoming   bool
+	mentioned  map[int32]bool
+	edges      []GraphEdge
+	boundaries []Boundary
+}
+
+func (w *graphWalk) add(ei int32, d int) {
+	g := w.g
+	e := &g.Edges[ei]
+	w.edges = append(w.edges, GraphEdge{From: g.At(e.From).ID, Kind: e.Kind(), To: g.At(e.To).ID, Layer: e.Layer(), Depth: d, Site: g.EdgeSite(e)})
+	w.mentioned[e.From], w.mentioned[e.To] = true, true
+	if t := g.At(e.To); t.Foreign && !w.incoming {
+		w.boundaries = append(w.boundaries, Boundary{Node: t.ID, Reason: "foreign_implementation", Via: g.At(e.From).ID,
+			Detail: t.ID + " is implemented outside the project; the compiler cannot see what it reads or writes"})
+	}
+}
+
+// paths adds the edges of paths, each once, and returns the paths as
+// answered.
+func (w *graphWalk) paths(paths []graph.Path) []map[string]any {
+	seen := map[int32]bool{}
+	for _, path := range paths {
+		for d, ei := range path.Edges {
+			if !seen[ei] {
+				seen[ei] = true
+				w.add(ei, d+1)
+			}
+		}
+	}
+	out := make([]map[string]any, 0, len(paths))
+	for _, path := range paths {
+		ids := make([]string, len(path.Nodes))
+		for i, n := range path.Nodes {
+			ids[i] = w.g.At(n).ID
+		}
+		out = append(out, map[string]any{"nodes": ids})
+	}
+	return out
+}
+
+// mentionedNodes summarizes the mentioned nodes in index order, at most
+// limits.max_nodes.
+func (c *call) mentionedNodes(g *graph.Graph, mentioned map[int32]bool) []graph.Summary {
 	nodes := []graph.Summary{}
 	ids := make([]int32, 0, len(mentioned))
 	for i := range mentioned {
@@ -153,20 +183,17 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 		c.trunc.Truncated = true
 		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_nodes", Count: extra, Nodes: omitted})
 	}
-	if edges == nil {
-		edges = []GraphEdge{}
-	}
-	if boundaries == nil {
-		boundaries = []Boundary{}
-	}
-	res["nodes"], res["edges"], res["boundaries"] = nodes, edges, boundaries
-	// Over max_bytes, the farthest edges go first; the nodes only they
-	// mention go with them.
+	return nodes
+}
+
+// trimEdges cuts res to max_bytes: the farthest edges go first; the nodes
+// only they mention go with them.
+func (c *call) trimEdges(res map[string]any, g *graph.Graph, nodes []graph.Summary, edges []GraphEdge, from []string) {
 	k := c.trimToFit(len(edges), func(k int) int {
-		res["edges"], res["nodes"] = edges[:k], nodesOf(g, nodes, edges[:k], p.From)
+		res["edges"], res["nodes"] = edges[:k], nodesOf(g, nodes, edges[:k], from)
 		return jsonSize(res)
 	})
-	res["edges"], res["nodes"] = edges[:k], nodesOf(g, nodes, edges[:k], p.From)
+	res["edges"], res["nodes"] = edges[:k], nodesOf(g, nodes, edges[:k], from)
 	var cut []string
 	seen := map[string]bool{}
 	for _, e := range edges[k:] {
@@ -182,7 +209,6 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 		c.omit("max_bytes", cut)
 		c.trunc.Omissions[len(c.trunc.Omissions)-1].Count = len(edges) - k
 	}
-	return c.fit(res)
 }
 
 type impactParams struct {
