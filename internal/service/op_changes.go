@@ -129,7 +129,7 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 	}
 	shapeSum := sha256.Sum256([]byte(p.Since + "|" + strings.Join(sc.nodes, ",") + "|" + strings.Join(sc.paths, ",") + "|" + sc.cand + "|" + strconv.Itoa(c.limits.MaxItems)))
 	shape := hex.EncodeToString(shapeSum[:6])
-	offset, e := c.changesOffset(p.Cursor, shape)
+	offset, e := c.cursorOffset(p.Cursor, "cs1", shape)
 	if e != nil {
 		return nil, e
 	}
@@ -170,16 +170,17 @@ type changesScope struct {
 
 func (sc *changesScope) scoped() bool { return len(sc.nodes) > 0 || len(sc.paths) > 0 }
 
-// changesOffset is the offset a changes.since cursor continues from (0
-// without one).
-func (c *call) changesOffset(cursor, shape string) (int, *protocol.Error) {
+// cursorOffset is the offset a paging cursor ("<prefix>:<snapshot>:<shape>:<offset>")
+// continues from, 0 without one. A cursor of another operation, snapshot
+// or request shape is refused.
+func (c *call) cursorOffset(cursor, prefix, shape string) (int, *protocol.Error) {
 	if cursor == "" {
 		return 0, nil
 	}
 	parts := strings.Split(cursor, ":")
 	n, err := strconv.Atoi(parts[len(parts)-1])
-	if len(parts) != 4 || parts[0] != "cs1" || err != nil || n < 0 {
-		return 0, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_invalid", "params.cursor: not a cursor of changes.since")
+	if len(parts) != 4 || parts[0] != prefix || err != nil || n < 0 {
+		return 0, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_invalid", "params.cursor: not a cursor of %s", c.req.Operation)
 	}
 	if parts[1] != c.snap.ID || parts[2] != shape {
 		return 0, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_mismatch",

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/protocol"
 )
@@ -44,18 +45,9 @@ func opProjectOverview(c *call) (any, *protocol.Error) {
 	}
 	sum := sha256.Sum256([]byte(strings.Join(p.Projects, ",") + "|" + strings.Join(p.Include, ",") + "|" + strconv.Itoa(c.limits.MaxItems)))
 	shape := hex.EncodeToString(sum[:6])
-	offset := 0
-	if p.Cursor != "" {
-		parts := strings.Split(p.Cursor, ":")
-		n, err := strconv.Atoi(parts[len(parts)-1])
-		if len(parts) != 4 || parts[0] != "ov1" || err != nil || n < 0 {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_invalid", "params.cursor: not a cursor of project.overview")
-		}
-		if parts[1] != c.snap.ID || parts[2] != shape {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_mismatch",
-				"params.cursor belongs to another snapshot or request shape; repeat the first request on snapshot %s", parts[1])
-		}
-		offset = n
+	offset, e := c.cursorOffset(p.Cursor, "ov1", shape)
+	if e != nil {
+		return nil, e
 	}
 	r := c.snap.Project.Result
 	max := c.limits.MaxItems
@@ -108,7 +100,7 @@ func opProjectOverview(c *call) (any, *protocol.Error) {
 		}
 		diags = all[lo:hi]
 	}
-	errs, warns := countDiags(r)
+	errs, warns := diag.Count(r.Diagnostics)
 	projects := []any{map[string]any{"project_id": projectID, "entry": "main.acore", "language_profile": "acore-ui", "target": "web",
 		"semantic_state": r.State, "status": r.Status, "diagnostic_counts": map[string]int{"errors": errs, "warnings": warns}}}
 	if more {
