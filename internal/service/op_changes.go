@@ -189,6 +189,16 @@ func (c *call) cursorOffset(cursor, prefix, shape string) (int, *protocol.Error)
 	return n, nil
 }
 
+// continueAt marks the answer cut by max_items, to be continued from
+// offset with the cursor "<prefix>:<snapshot>:<shape>:<offset>".
+func (c *call) continueAt(prefix, shape string, offset int) {
+	next := fmt.Sprintf("%s:%s:%s:%d", prefix, c.snap.ID, shape, offset)
+	c.trunc.Truncated = true
+	c.trunc.Continuation = &next
+	c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_items", Count: 1})
+	c.coverage.Exhaustive = false
+}
+
 // files are the changed inputs, limited to scope.paths and the files of
 // the scoped nodes (in either snapshot) when a scope is given.
 func (sc *changesScope) files(old, now *snapshot.Snapshot, relocs []Relocation, changes []FileChange) []FileChange {
@@ -276,11 +286,7 @@ func (c *call) pageChanges(files []FileChange, relocs []Relocation, offset int, 
 		relocs = []Relocation{}
 	}
 	if more {
-		next := fmt.Sprintf("cs1:%s:%s:%d", c.snap.ID, shape, offset+c.limits.MaxItems)
-		c.trunc.Truncated = true
-		c.trunc.Continuation = &next
-		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_items", Count: 1})
-		c.coverage.Exhaustive = false
+		c.continueAt("cs1", shape, offset+c.limits.MaxItems)
 	}
 	return files, relocs
 }

@@ -3,11 +3,11 @@ package service
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/protocol"
@@ -17,12 +17,6 @@ type overviewParams struct {
 	Projects []string `json:"projects,omitempty"`
 	Include  []string `json:"include,omitempty"`
 	Cursor   string   `json:"cursor,omitempty"`
-}
-
-// cursor is "ov1:<snapshot>:<shape>:<offset>": bound to one snapshot and
-// one request shape.
-func overviewCursor(snap, shape string, offset int) string {
-	return fmt.Sprintf("ov1:%s:%s:%d", snap, shape, offset)
 }
 
 func opProjectOverview(c *call) (any, *protocol.Error) {
@@ -63,15 +57,7 @@ func opProjectOverview(c *call) (any, *protocol.Error) {
 	if include["modules"] {
 		lo, hi := page(len(r.Modules))
 		for _, m := range r.Modules[lo:hi] {
-			owners, imports := m.Owners, m.Imports
-			if owners == nil {
-				owners = []string{}
-			}
-			if imports == nil {
-				imports = []string{}
-			}
-			modules = append(modules, map[string]any{"path": m.Path, "module": m.Name, "owners": owners, "imports": imports,
-				"diagnostic_counts": map[string]int{"errors": m.Errors, "warnings": m.Warnings}})
+			modules = append(modules, moduleEntry(m))
 		}
 	}
 	entries := []graph.Summary{}
@@ -104,11 +90,20 @@ func opProjectOverview(c *call) (any, *protocol.Error) {
 	projects := []any{map[string]any{"project_id": projectID, "entry": "main.acore", "language_profile": "acore-ui", "target": "web",
 		"semantic_state": r.State, "status": r.Status, "diagnostic_counts": map[string]int{"errors": errs, "warnings": warns}}}
 	if more {
-		next := overviewCursor(c.snap.ID, shape, offset+max)
-		c.trunc.Truncated = true
-		c.trunc.Continuation = &next
-		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_items", Count: 1})
-		c.coverage.Exhaustive = false
+		c.continueAt("ov1", shape, offset+max)
 	}
 	return map[string]any{"projects": projects, "modules": modules, "entry_points": entries, "contracts": contracts, "diagnostics": diags}, nil
+}
+
+// moduleEntry is a module as project.overview lists it.
+func moduleEntry(m check.ModuleInfo) map[string]any {
+	owners, imports := m.Owners, m.Imports
+	if owners == nil {
+		owners = []string{}
+	}
+	if imports == nil {
+		imports = []string{}
+	}
+	return map[string]any{"path": m.Path, "module": m.Name, "owners": owners, "imports": imports,
+		"diagnostic_counts": map[string]int{"errors": m.Errors, "warnings": m.Warnings}}
 }
