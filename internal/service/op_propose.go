@@ -314,19 +314,8 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 		return nil, protocol.Errorf(protocol.CodeInternal, "", "the edit engine returned no compiled candidate")
 	}
 
-	candFiles, overlay, e := candidateFiles(b)
+	candFiles, in, proj, e := b.compile()
 	if e != nil {
-		return nil, e
-	}
-	in, e := overlayInputs(b.base.Project.Inputs, overlay)
-	if e != nil {
-		return nil, e
-	}
-	proj := res.Project
-	if proj.Inputs == nil || proj.Inputs.Fingerprint() != in.Fingerprint() {
-		proj = project.CompileFrom(b.base.Project, in)
-	}
-	if e := limitDiagnostic(proj.Result); e != nil {
 		return nil, e
 	}
 	// What the candidate adds up to, over its versions.
@@ -358,16 +347,25 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	if e := <-stored; e != nil {
 		return nil, e
 	}
+	if e := c.recordVersion(st, b, cand, proj, out, fp); e != nil {
+		return nil, e
+	}
+	c.snap = b.base
+	return out, nil
+}
+
+// recordVersion keeps the stored version cand compiled (in place of the
+// version it extends) and records out as the answer to its request_id.
+func (c *call) recordVersion(st *candidateState, b *batch, cand *candidate.Candidate, proj *project.Project, out *ProposeResult, fp string) *protocol.Error {
 	st.compiled.Put(cand.ID, cand.Version, &change.Compiled{Base: b.base, Project: proj})
 	if b.prev != nil {
 		st.compiled.Drop(b.prev.ID, b.prev.Version)
 	}
 	recorded, _ := json.Marshal(out)
-	if err := st.store.Remember(c.s.wsID, requestID, candidate.Record{Operation: c.req.Operation, Fingerprint: fp, Result: recorded}); err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, "", "candidate %s was created but its request_id could not be recorded: %v", cand.ID, err)
+	if err := st.store.Remember(c.s.wsID, cand.RequestID, candidate.Record{Operation: c.req.Operation, Fingerprint: fp, Result: recorded}); err != nil {
+		return protocol.Errorf(protocol.CodeInternal, "", "candidate %s was created but its request_id could not be recorded: %v", cand.ID, err)
 	}
-	c.snap = b.base
-	return out, nil
+	return nil
 }
 
 // newVersion is the candidate version a change.propose creates: a new
@@ -411,6 +409,29 @@ func (c *call) proposeResult(b *batch, cand *candidate.Candidate, proj *project.
 		out.Impact = &Impact{Nodes: ids, More: more}
 	}
 	return out
+}
+
+// compile compiles the candidate of batch b: its files, the inputs they
+// make on the base's, and the compiled project (the engine's when its
+// inputs are those, compiled again otherwise). A bound hit is
+// resource_limit.
+func (b *batch) compile() ([]candidate.File, *load.Inputs, *project.Project, *protocol.Error) {
+	files, overlay, e := candidateFiles(b)
+	if e != nil {
+		return nil, nil, nil, e
+	}
+	in, e := overlayInputs(b.base.Project.Inputs, overlay)
+	if e != nil {
+		return nil, nil, nil, e
+	}
+	proj := b.res.Project
+	if proj.Inputs == nil || proj.Inputs.Fingerprint() != in.Fingerprint() {
+		proj = project.CompileFrom(b.base.Project, in)
+	}
+	if e := limitDiagnostic(proj.Result); e != nil {
+		return nil, nil, nil, e
+	}
+	return files, in, proj, nil
 }
 
 // candidateFiles are the files the candidate of batch b writes, against
