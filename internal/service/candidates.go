@@ -124,10 +124,10 @@ func wireCandidate(c *candidate.Candidate) WireCandidate {
 	return w
 }
 
-func candidateFileChanges(files []candidate.File) []FileChange {
-	out := make([]FileChange, 0, len(files))
+func candidateFileChanges(files []candidate.File) []change.FileChange {
+	out := make([]change.FileChange, 0, len(files))
 	for _, f := range files {
-		out = append(out, FileChange{Path: f.Path, Before: f.Before, After: f.After, Change: f.Change()})
+		out = append(out, change.FileChange{Path: f.Path, Before: f.Before, After: f.After, Change: f.Change()})
 	}
 	return out
 }

@@ -128,7 +128,7 @@ type ProposeResult struct {
 	Replayed    bool                  `json:"replayed"`
 	Operations  []OperationOutcome    `json:"operations"`
 	IDMap       []wireIDMap           `json:"id_map"`
-	Files       []FileChange          `json:"files"`
+	Files       []change.FileChange   `json:"files"`
 	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
 	Checks      []change.CheckResult  `json:"checks"`
 	Evidence    Evidence              `json:"evidence"`
