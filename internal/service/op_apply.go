@@ -66,17 +66,9 @@ type applyParams struct {
 }
 
 type applyResult struct {
-	Replayed    bool             `json:"replayed"`
-	Receipt     *publish.Receipt `json:"receipt"`
-	BaseChanges []inputChange    `json:"base_changes,omitempty"`
-}
-
-// inputChange is an inputChange of the protocol.
-type inputChange struct {
-	Path   string  `json:"path"`
-	Before *string `json:"before_sha256"`
-	After  *string `json:"after_sha256"`
-	Change string  `json:"change"`
+	Replayed    bool                `json:"replayed"`
+	Receipt     *publish.Receipt    `json:"receipt"`
+	BaseChanges []change.FileChange `json:"base_changes,omitempty"`
 }
 
 // baseChangesMax bounds base_changes (the schema's maxItems).
@@ -521,7 +513,7 @@ func receiptIDMap(cand *candidate.Candidate) json.RawMessage {
 // not write with the disk: gone lists the deleted ones; changes the edited
 // and added ones. Without the base snapshot (evicted, and the disk changed)
 // the comparison is skipped.
-func (c *call) baseChanges(baseID string, written map[string]bool) (changes []inputChange, gone []string) {
+func (c *call) baseChanges(baseID string, written map[string]bool) (changes []change.FileChange, gone []string) {
 	base, err := c.s.store.Get(baseID)
 	if err != nil || base == nil || base.Files == nil {
 		return nil, nil
@@ -546,9 +538,9 @@ func (c *call) baseChanges(baseID string, written map[string]bool) (changes []in
 		case after == nil && before != nil:
 			gone = append(gone, path)
 		case before == nil && after != nil:
-			changes = append(changes, inputChange{Path: path, Before: nil, After: after, Change: "added"})
+			changes = append(changes, change.FileChange{Path: path, Before: nil, After: after, Change: "added"})
 		case before != nil:
-			changes = append(changes, inputChange{Path: path, Before: before, After: after, Change: "modified"})
+			changes = append(changes, change.FileChange{Path: path, Before: before, After: after, Change: "modified"})
 		}
 	}
 	if len(changes) > baseChangesMax {

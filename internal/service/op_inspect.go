@@ -1,12 +1,8 @@
 package service
 
 import (
-	"fmt"
-
 	"github.com/axiomcore/acore/internal/candidate"
 	"github.com/axiomcore/acore/internal/change"
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/protocol"
@@ -57,13 +53,6 @@ type FileDiff struct {
 
 // Hunk is a run of changed lines with context.
 type Hunk = textdiff.Hunk
-
-// Risk is something to review.
-type Risk struct {
-	Kind   string `json:"kind"`
-	Detail string `json:"detail"`
-	Node   string `json:"node,omitempty"`
-}
 
 // FileContent is a candidate file's full content.
 type FileContent struct {
@@ -135,7 +124,11 @@ func opChangeInspect(c *call) (any, *protocol.Error) {
 		}
 		out["affected"] = affected
 	}
-	out["risks"] = c.risks(cand, cc, diff, data)
+	var diskChanged []string
+	if cand.State == candidate.Open && cc.Base.Files != nil {
+		diskChanged, _ = c.s.store.Changed(cc.Base)
+	}
+	out["risks"] = change.Risks(cand, cc, diff, data, diskChanged)
 	if inc["checks"] {
 		out["checks"] = versionChecks(cand)
 	}
@@ -204,45 +197,6 @@ func (c *call) dropped(reason string, n int) {
 	c.trunc.Truncated = true
 	c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: reason, Count: n})
 	c.coverage.Exhaustive = false
-}
-
-func (c *call) risks(cand *candidate.Candidate, cc *change.Compiled, diff []change.DiffEntry, data *change.Data) []Risk {
-	out := []Risk{}
-	for _, d := range diff {
-		if !d.Expected {
-			out = append(out, Risk{Kind: "unexpected_change", Detail: fmt.Sprintf("%s is %s though no operation asked for it", d.Node, d.Change), Node: d.Node})
-		}
-	}
-	seen := map[string]int{}
-	key := func(d diag.Diagnostic) string { return d.Code + "\x00" + d.Path + "\x00" + d.Decl + "\x00" + d.Message }
-	for _, d := range cc.Base.Project.Result.Diagnostics {
-		seen[key(d)]++
-	}
-	n := 0
-	for _, d := range cc.Project.Result.Diagnostics {
-		if seen[key(d)] > 0 {
-			seen[key(d)]--
-			continue
-		}
-		if n++; n > 20 {
-			break
-		}
-		out = append(out, Risk{Kind: "new_diagnostic", Detail: fmt.Sprintf("%s %s at %s:%d:%d: %s", d.Severity, d.Code, d.Path, d.Line, d.Column, d.Message)})
-	}
-	if cand.State == candidate.Open && cc.Base.Files != nil {
-		if changed, err := c.s.store.Changed(cc.Base); err == nil {
-			set := stringSet(changed)
-			for _, f := range cand.Files {
-				if set[f.Path] {
-					out = append(out, Risk{Kind: "disk_changed", Detail: f.Path + " changed on disk since the base snapshot; change.apply will refuse to overwrite it"})
-				}
-			}
-		}
-	}
-	if data.BaseState != "" && data.BaseState != check.StateValidated {
-		out = append(out, Risk{Kind: "repair", Detail: fmt.Sprintf("the base is %s with %d errors; the candidate is a bounded repair", data.BaseState, data.BaseErrors)})
-	}
-	return out
 }
 
 // inputData is the content of path among in's files, or nil.
