@@ -66,6 +66,20 @@ func ValidRelPath(p string) error {
 	return nil
 }
 
+// Escapes reports a path that points outside the project root: absolute,
+// or with a .. segment.
+func Escapes(p string) bool {
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "\\") || (len(p) > 1 && p[1] == ':') {
+		return true
+	}
+	for _, seg := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if seg == ".." {
+			return true
+		}
+	}
+	return false
+}
+
 // Resolve joins the valid relative path rel under root and returns the
 // absolute, symlink-resolved path it designates. Symlinks are resolved on
 // the longest existing prefix; components that do not exist yet are

@@ -92,6 +92,35 @@ func (in *Inputs) Check(lim Limits) error {
 	return nil
 }
 
+// Digests are the SHA-256 of every input, by path.
+func (in *Inputs) Digests() map[string]string {
+	m := map[string]string{}
+	for _, group := range [][]File{in.Sources, in.Contracts, in.ContractSources} {
+		for _, f := range group {
+			m[f.Path] = f.SHA256
+		}
+	}
+	if in.Lock != nil {
+		m[in.Lock.Path] = in.Lock.SHA256
+	}
+	return m
+}
+
+// Data is the content of the input at path, or nil.
+func (in *Inputs) Data(path string) []byte {
+	for _, group := range [][]File{in.Sources, in.Contracts, in.ContractSources} {
+		for _, f := range group {
+			if f.Path == path {
+				return f.Data
+			}
+		}
+	}
+	if in.Lock != nil && in.Lock.Path == path {
+		return in.Lock.Data
+	}
+	return nil
+}
+
 // replaceFile replaces, adds or removes f in list, sorted by path.
 func replaceFile(list []File, f File, remove bool) []File {
 	i := sort.Search(len(list), func(i int) bool { return list[i].Path >= f.Path })

@@ -59,3 +59,19 @@ func TestWith(t *testing.T) {
 		})
 	}
 }
+
+// Digests and Data read every kind of input by path.
+func TestDigestsAndData(t *testing.T) {
+	in := &Inputs{Sources: []File{{Path: "a.acore", Data: []byte("a"), SHA256: "da"}},
+		Contracts: []File{{Path: ".axiom/dev/contracts/c.axiom", Data: []byte("c"), SHA256: "dc"}},
+		Lock:      &File{Path: ".axiom/ui.lock", Data: []byte("l"), SHA256: "dl"}}
+	d := in.Digests()
+	if len(d) != 3 || d["a.acore"] != "da" || d[".axiom/ui.lock"] != "dl" {
+		t.Errorf("Digests = %v", d)
+	}
+	for path, want := range map[string]string{"a.acore": "a", ".axiom/dev/contracts/c.axiom": "c", ".axiom/ui.lock": "l", "x.acore": ""} {
+		if got := string(in.Data(path)); got != want {
+			t.Errorf("Data(%s) = %q, want %q", path, got, want)
+		}
+	}
+}

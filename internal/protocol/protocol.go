@@ -165,3 +165,32 @@ type ExpansionRef struct {
 	EstimatedBytes int    `json:"estimated_bytes"`
 	Reason         string `json:"reason"`
 }
+
+// JSONDepth returns the deepest nesting of arrays and objects in raw,
+// without decoding it, so a deeply nested request is refused cheaply.
+func JSONDepth(raw []byte) int {
+	depth, max := 0, 0
+	inStr, esc := false, false
+	for _, c := range raw {
+		switch {
+		case esc:
+			esc = false
+		case inStr:
+			if c == '\\' {
+				esc = true
+			} else if c == '"' {
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == '{' || c == '[':
+			depth++
+			if depth > max {
+				max = depth
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return max
+}

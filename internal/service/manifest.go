@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/axiomcore/acore/internal/publish"
 
 	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/protocol"
@@ -54,7 +55,7 @@ func buildManifest() (map[string]any, string) {
 			},
 		},
 		"checks":      []any{map[string]any{"name": "compile", "status": "implemented"}, map[string]any{"name": "repair", "status": "implemented"}, map[string]any{"name": "axag", "status": "implemented"}},
-		"publication": []any{map[string]any{"profile": "local_filesystem", "status": "implemented", "guarantees": publicationGuarantees}},
+		"publication": []any{map[string]any{"profile": "local_filesystem", "status": "implemented", "guarantees": publish.Guarantees}},
 		"error_codes": protocol.ErrorCodes,
 		"external_writes": map[string]any{
 			"detection": "content_hash",

@@ -4,7 +4,6 @@ import (
 	"github.com/axiomcore/acore/internal/candidate"
 	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/graph"
-	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/textdiff"
 )
@@ -92,7 +91,7 @@ func opChangeInspect(c *call) (any, *protocol.Error) {
 		for _, f := range cand.Files {
 			var before []byte
 			if bf := cc.Base.Project.Inputs; bf != nil {
-				before = inputData(bf, f.Path)
+				before = bf.Data(f.Path)
 			}
 			diffs = append(diffs, FileDiff{Path: f.Path, Hunks: textdiff.Lines(before, f.Content, 3)})
 		}
@@ -197,19 +196,4 @@ func (c *call) dropped(reason string, n int) {
 	c.trunc.Truncated = true
 	c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: reason, Count: n})
 	c.coverage.Exhaustive = false
-}
-
-// inputData is the content of path among in's files, or nil.
-func inputData(in *load.Inputs, path string) []byte {
-	for _, group := range [][]load.File{in.Sources, in.Contracts, in.ContractSources} {
-		for _, f := range group {
-			if f.Path == path {
-				return f.Data
-			}
-		}
-	}
-	if in.Lock != nil && in.Lock.Path == path {
-		return in.Lock.Data
-	}
-	return nil
 }

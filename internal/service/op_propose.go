@@ -444,7 +444,7 @@ func candidateFiles(b *batch) ([]candidate.File, map[string][]byte, *protocol.Er
 			files[f.Path] = f
 		}
 	}
-	baseInputs := inputDigests(b.base.Project.Inputs)
+	baseInputs := b.base.Project.Inputs.Digests()
 	for path, data := range b.res.Files {
 		f := candidate.File{Path: path}
 		if sum, ok := baseInputs[path]; ok {
@@ -648,19 +648,6 @@ func planOp(i int, raw json.RawMessage, outcome string) map[string]any {
 		o["path"] = op.Path
 	}
 	return o
-}
-
-func inputDigests(in *load.Inputs) map[string]string {
-	m := map[string]string{}
-	for _, group := range [][]load.File{in.Sources, in.Contracts, in.ContractSources} {
-		for _, f := range group {
-			m[f.Path] = f.SHA256
-		}
-	}
-	if in.Lock != nil {
-		m[in.Lock.Path] = in.Lock.SHA256
-	}
-	return m
 }
 
 func evidenceInputs(in *load.Inputs) EvidenceInputs {

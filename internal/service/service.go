@@ -161,7 +161,7 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
 		return s.encode(s.errorResponse("", nil, protocol.Errorf(protocol.CodeResourceLimit, "request_too_large", "%s", msg)))
 	}
 	raw = bytes.TrimSpace(raw)
-	if d := jsonDepth(raw); d > protocol.JSONDepthMax {
+	if d := protocol.JSONDepth(raw); d > protocol.JSONDepthMax {
 		return s.encode(s.errorResponse("", nil, protocol.Errorf(protocol.CodeResourceLimit, "json_depth_limit",
 			"the request is nested %d deep, more than json_depth_max (%d)", d, protocol.JSONDepthMax)))
 	}
@@ -365,35 +365,6 @@ func quoteOr(raw json.RawMessage) string {
 func encodeEnvelope(top map[string]json.RawMessage) []byte {
 	b, _ := json.Marshal(top)
 	return b
-}
-
-// jsonDepth returns the deepest nesting of arrays and objects in raw,
-// without decoding it, so a deeply nested request is refused cheaply.
-func jsonDepth(raw []byte) int {
-	depth, max := 0, 0
-	inStr, esc := false, false
-	for _, c := range raw {
-		switch {
-		case esc:
-			esc = false
-		case inStr:
-			if c == '\\' {
-				esc = true
-			} else if c == '"' {
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-		case c == '{' || c == '[':
-			depth++
-			if depth > max {
-				max = depth
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return max
 }
 
 // snapshotRef describes c.snap for the response envelope.
