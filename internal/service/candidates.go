@@ -12,7 +12,6 @@ import (
 	"github.com/axiomcore/acore/internal/candidate"
 	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/diag"
-	"github.com/axiomcore/acore/internal/edit"
 	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/protocol"
@@ -80,56 +79,6 @@ func (st *candidateState) lockRequest(workspace, requestID string) func() {
 	mu := v.(*sync.Mutex)
 	mu.Lock()
 	return mu.Unlock
-}
-
-// wireIDMap is an id_map entry on the wire. Nodes an edit creates have no
-// old id; they are reported as the operation's created node, not here.
-type wireIDMap struct {
-	OldID    string  `json:"old_id"`
-	NewID    *string `json:"new_id"`
-	Relation string  `json:"relation"`
-	Basis    string  `json:"basis,omitempty"`
-}
-
-func toWireIDMap(m []edit.IDMapEntry) []wireIDMap {
-	out := make([]wireIDMap, 0, len(m))
-	for _, e := range m {
-		if e.OldID == nil {
-			continue
-		}
-		out = append(out, wireIDMap{OldID: *e.OldID, NewID: e.NewID, Relation: "exact", Basis: e.Change})
-	}
-	return out
-}
-
-// WireCandidate is the candidate object of the protocol.
-type WireCandidate struct {
-	ID               string `json:"id"`
-	Version          int    `json:"version"`
-	State            string `json:"state"`
-	BaseSnapshot     string `json:"base_snapshot"`
-	Snapshot         string `json:"snapshot"`
-	RequestID        string `json:"request_id"`
-	InputFingerprint string `json:"input_fingerprint"`
-	// ExpiresAt is given while the candidate is open.
-	ExpiresAt string `json:"expires_at,omitempty"`
-}
-
-func wireCandidate(c *candidate.Candidate) WireCandidate {
-	w := WireCandidate{ID: c.ID, Version: c.Version, State: c.State, BaseSnapshot: c.Base, Snapshot: c.Snapshot,
-		RequestID: c.RequestID, InputFingerprint: c.InputFingerprint}
-	if c.State == candidate.Open {
-		w.ExpiresAt = c.ExpiresAt.UTC().Format(time.RFC3339)
-	}
-	return w
-}
-
-func candidateFileChanges(files []candidate.File) []change.FileChange {
-	out := make([]change.FileChange, 0, len(files))
-	for _, f := range files {
-		out = append(out, change.FileChange{Path: f.Path, Before: f.Before, After: f.After, Change: f.Change()})
-	}
-	return out
 }
 
 func sha256Hex(b []byte) string {
@@ -266,24 +215,6 @@ func (c *call) recordChecks(cand *candidate.Candidate, results []change.CheckRes
 		return stateError("storing the candidate", err)
 	}
 	return nil
-}
-
-// versionChecks returns the checks recorded on the candidate's current
-// version.
-func versionChecks(cand *candidate.Candidate) []change.CheckResult {
-	out := []change.CheckResult{}
-	for _, ch := range cand.Checks {
-		if ch.Version != cand.Version {
-			continue
-		}
-		r := change.CheckResult{Check: ch.Check, Status: ch.Status, Diagnostics: []protocol.Diagnostic{}}
-		_ = json.Unmarshal(ch.Diagnostics, &r.Diagnostics)
-		if r.Diagnostics == nil {
-			r.Diagnostics = []protocol.Diagnostic{}
-		}
-		out = append(out, r)
-	}
-	return out
 }
 
 // candidateSnapshot makes the envelope snapshot of an answer about a

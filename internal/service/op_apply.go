@@ -502,7 +502,7 @@ func receiptIDMap(cand *candidate.Candidate) json.RawMessage {
 	if err != nil {
 		return json.RawMessage("[]")
 	}
-	b, err := json.Marshal(toWireIDMap(d.IDMap))
+	b, err := json.Marshal(change.ToWireIDMap(d.IDMap))
 	if err != nil {
 		return json.RawMessage("[]")
 	}

@@ -72,7 +72,7 @@ func opChangeInspect(c *call) (any, *protocol.Error) {
 	if e != nil {
 		return nil, e
 	}
-	out := map[string]any{"candidate": wireCandidate(cand), "files": candidateFileChanges(cand.Files)}
+	out := map[string]any{"candidate": change.ToWire(cand), "files": change.FileChangesOf(cand.Files)}
 	paths := make([]string, 0, len(cand.Files))
 	for _, f := range cand.Files {
 		paths = append(paths, f.Path)
@@ -109,7 +109,7 @@ func opChangeInspect(c *call) (any, *protocol.Error) {
 	}
 	var affected []graph.Summary
 	if inc["affected"] && cg != nil {
-		ids, more := affectedIDs(cg, diff, c.limits.MaxNodes)
+		ids, more := change.AffectedIDs(cg, diff, c.limits.MaxNodes)
 		affected = make([]graph.Summary, 0, len(ids))
 		for _, id := range ids {
 			if n, ok := cg.Node(id); ok {
@@ -129,7 +129,7 @@ func opChangeInspect(c *call) (any, *protocol.Error) {
 	}
 	out["risks"] = change.Risks(cand, cc, diff, data, diskChanged)
 	if inc["checks"] {
-		out["checks"] = versionChecks(cand)
+		out["checks"] = change.VersionChecks(cand)
 	}
 	return c.fitInspect(out, contents, diffs, affected, diff)
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/edit"
-	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/protocol"
@@ -82,12 +81,12 @@ type planParams struct {
 
 // OperationOutcome is an operationOutcome of the protocol.
 type OperationOutcome struct {
-	Index   int         `json:"index"`
-	Kind    string      `json:"kind"`
-	Op      string      `json:"op,omitempty"`
-	Created string      `json:"created,omitempty"`
-	Handle  string      `json:"handle,omitempty"`
-	IDMap   []wireIDMap `json:"id_map"`
+	Index   int                `json:"index"`
+	Kind    string             `json:"kind"`
+	Op      string             `json:"op,omitempty"`
+	Created string             `json:"created,omitempty"`
+	Handle  string             `json:"handle,omitempty"`
+	IDMap   []change.WireIDMap `json:"id_map"`
 }
 
 // Evidence is the evidence of a compile.
@@ -124,10 +123,10 @@ type RepairOutcome = edit.Repair
 
 // ProposeResult is the result of change.propose.
 type ProposeResult struct {
-	Candidate   WireCandidate         `json:"candidate"`
+	Candidate   change.WireCandidate  `json:"candidate"`
 	Replayed    bool                  `json:"replayed"`
 	Operations  []OperationOutcome    `json:"operations"`
-	IDMap       []wireIDMap           `json:"id_map"`
+	IDMap       []change.WireIDMap    `json:"id_map"`
 	Files       []change.FileChange   `json:"files"`
 	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
 	Checks      []change.CheckResult  `json:"checks"`
@@ -392,12 +391,12 @@ func (c *call) newVersion(b *batch, in *load.Inputs, files []candidate.File, dat
 // proposeResult is change.propose's answer for cand, version of batch b
 // compiled to proj.
 func (c *call) proposeResult(b *batch, cand *candidate.Candidate, proj *project.Project, in *load.Inputs, checkResults []change.CheckResult, repair *RepairOutcome, data *change.Data) *ProposeResult {
-	out := &ProposeResult{Candidate: wireCandidate(cand), Operations: make([]OperationOutcome, 0, len(b.res.Operations)),
-		IDMap: toWireIDMap(b.res.IDMap), Files: candidateFileChanges(cand.Files), Diagnostics: wireDiagnostics(proj.Result, 200),
+	out := &ProposeResult{Candidate: change.ToWire(cand), Operations: make([]OperationOutcome, 0, len(b.res.Operations)),
+		IDMap: change.ToWireIDMap(b.res.IDMap), Files: change.FileChangesOf(cand.Files), Diagnostics: wireDiagnostics(proj.Result, 200),
 		Checks: checkResults, Evidence: Evidence{Toolchain: c.s.toolchain, Inputs: evidenceInputs(in)}, Repair: repair}
 	for _, o := range b.res.Operations {
 		out.Operations = append(out.Operations, OperationOutcome{Index: o.Index, Kind: o.Kind, Op: o.Op, Created: o.Created,
-			Handle: o.Handle, IDMap: toWireIDMap(o.IDMap)})
+			Handle: o.Handle, IDMap: change.ToWireIDMap(o.IDMap)})
 	}
 	if g := proj.Result.Graph; g != nil && b.base.Project.Result.Graph != nil {
 		paths := make([]string, len(cand.Files))
@@ -405,7 +404,7 @@ func (c *call) proposeResult(b *batch, cand *candidate.Candidate, proj *project.
 			paths[i] = f.Path
 		}
 		diff := change.SemanticDiff(b.base.Project.Result.Graph, g, paths, data)
-		ids, more := affectedIDs(g, diff, 200)
+		ids, more := change.AffectedIDs(g, diff, 200)
 		out.Impact = &Impact{Nodes: ids, More: more}
 	}
 	return out
@@ -573,7 +572,7 @@ func opEditPlan(c *call) (any, *protocol.Error) {
 		ops = append(ops, o)
 	}
 	out["operations"] = ops
-	out["id_map"] = toWireIDMap(res.IDMap)
+	out["id_map"] = change.ToWireIDMap(res.IDMap)
 	files := make([]string, 0, len(res.Files))
 	for path := range res.Files {
 		files = append(files, path)
@@ -658,42 +657,4 @@ func evidenceInputs(in *load.Inputs) EvidenceInputs {
 	deps := &load.Inputs{Contracts: in.Contracts, ContractSources: in.ContractSources, Lock: in.Lock}
 	ev.DependenciesFingerprint = deps.Fingerprint()
 	return ev
-}
-
-// affectedIDs are the changed nodes of a diff (in the candidate) and the
-// nodes that depend on them one edge away, at most max.
-func affectedIDs(g *graph.Graph, diff []change.DiffEntry, max int) ([]string, bool) {
-	seen := map[string]bool{}
-	out := []string{}
-	more := false
-	add := func(id string) {
-		if seen[id] {
-			return
-		}
-		seen[id] = true
-		if len(out) == max {
-			more = true
-			return
-		}
-		out = append(out, id)
-	}
-	for _, d := range diff {
-		if d.Change != "removed" {
-			add(d.Node)
-		}
-	}
-	for _, d := range diff {
-		i, ok := g.Lookup(d.Node)
-		if !ok {
-			continue
-		}
-		for _, ei := range g.In(i) {
-			e := &g.Edges[ei]
-			if e.Kind() == graph.EdgeChildOf {
-				continue
-			}
-			add(g.At(e.From).ID)
-		}
-	}
-	return out, more
 }
