@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -265,4 +266,22 @@ func Fingerprint(parts ...string) string {
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// CanonicalJSON re-encodes raw with sorted object keys and no
+// insignificant space; numbers keep their written form. Request
+// fingerprints hash it, so that the same request written otherwise has
+// the same fingerprint.
+func CanonicalJSON(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "null"
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return string(raw)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"strings"
 	"sync"
 	"time"
 
@@ -243,20 +242,4 @@ func (c *call) candidateSnapshot(cand *candidate.Candidate, cc *change.Compiled)
 	c.snap = &snapshot.Snapshot{ID: cand.Snapshot, Project: cc.Project}
 	id := cand.ID
 	c.overlay = &id
-}
-
-// canonicalJSON re-encodes raw with sorted object keys and no
-// insignificant space; numbers keep their written form.
-func canonicalJSON(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return "null"
-	}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return string(raw)
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }

@@ -156,7 +156,7 @@ func proposeFingerprint(c *call, p *proposeParams) string {
 	}
 	ops, _ := json.Marshal(p.Operations)
 	return candidate.Fingerprint("acore-propose/v1", c.req.Operation, c.s.wsID, *c.req.BaseSnapshot, cand, ver,
-		canonicalJSON(ops), canonicalJSON(p.Checks))
+		candidate.CanonicalJSON(ops), candidate.CanonicalJSON(p.Checks))
 }
 
 // applyBatch resolves the base, checks an extended candidate, runs the

@@ -150,21 +150,10 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
 			out = s.encode(s.errorResponse(op, nil, protocol.Errorf(protocol.CodeInternal, "panic", "internal error: %v", r)))
 		}
 	}()
-	if len(raw) > protocol.RequestMaxBytes {
-		// The one-shot command and serve stop reading one byte past the
-		// bound: a request of exactly that many bytes may be of any size
-		// above it.
-		msg := fmt.Sprintf("the request is %d bytes, more than request_max_bytes (%d)", len(raw), protocol.RequestMaxBytes)
-		if len(raw) == protocol.RequestMaxBytes+1 {
-			msg = fmt.Sprintf("the request is more than request_max_bytes (%d bytes); reading stopped there", protocol.RequestMaxBytes)
-		}
-		return s.encode(s.errorResponse("", nil, protocol.Errorf(protocol.CodeResourceLimit, "request_too_large", "%s", msg)))
+	if e := overBounds(raw); e != nil {
+		return s.encode(s.errorResponse("", nil, e))
 	}
 	raw = bytes.TrimSpace(raw)
-	if d := protocol.JSONDepth(raw); d > protocol.JSONDepthMax {
-		return s.encode(s.errorResponse("", nil, protocol.Errorf(protocol.CodeResourceLimit, "json_depth_limit",
-			"the request is nested %d deep, more than json_depth_max (%d)", d, protocol.JSONDepthMax)))
-	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &top); err != nil {
 		var probe any
@@ -225,6 +214,26 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
 	case <-ctx.Done():
 		return timedOut()
 	}
+}
+
+// overBounds refuses a request over request_max_bytes (as read, blanks
+// included) or json_depth_max before it is decoded.
+func overBounds(raw []byte) *protocol.Error {
+	if len(raw) > protocol.RequestMaxBytes {
+		// The one-shot command and serve stop reading one byte past the
+		// bound: a request of exactly that many bytes may be of any size
+		// above it.
+		msg := fmt.Sprintf("the request is %d bytes, more than request_max_bytes (%d)", len(raw), protocol.RequestMaxBytes)
+		if len(raw) == protocol.RequestMaxBytes+1 {
+			msg = fmt.Sprintf("the request is more than request_max_bytes (%d bytes); reading stopped there", protocol.RequestMaxBytes)
+		}
+		return protocol.Errorf(protocol.CodeResourceLimit, "request_too_large", "%s", msg)
+	}
+	if d := protocol.JSONDepth(raw); d > protocol.JSONDepthMax {
+		return protocol.Errorf(protocol.CodeResourceLimit, "json_depth_limit",
+			"the request is nested %d deep, more than json_depth_max (%d)", d, protocol.JSONDepthMax)
+	}
+	return nil
 }
 
 // opOf is the operation a request names, for echoing in early errors.
