@@ -455,7 +455,7 @@ func (b *ctxBuilder) constraints(i int32) []InputConstraint {
 			}
 		}
 	case graph.KindState:
-		out = append(out, InputConstraint{Name: "value", Type: typeOfState(n), Required: !strings.HasSuffix(typeOfState(n), "?"), Set: set["initial"]})
+		out = append(out, InputConstraint{Name: "value", Type: graph.StateType(n), Required: !strings.HasSuffix(graph.StateType(n), "?"), Set: set["initial"]})
 	}
 	return out
 }
@@ -600,16 +600,4 @@ func (b *ctxBuilder) fit(purpose string, focus []string) (*Result, []protocol.Om
 		}
 	}
 	return &res, b.omitted, nil
-}
-
-// typeOfState is a state's declared type.
-func typeOfState(s *graph.Node) string {
-	for _, pr := range s.Props {
-		if pr.Name == "type" {
-			if v, ok := pr.Value.(string); ok {
-				return v
-			}
-		}
-	}
-	return ""
 }

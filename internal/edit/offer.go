@@ -252,17 +252,6 @@ func (r *editRules) ownerMembers(kind string) []*graph.Node {
 	return out
 }
 
-func typeOfState(s *graph.Node) string {
-	for _, pr := range s.Props {
-		if pr.Name == "type" {
-			if v, ok := pr.Value.(string); ok {
-				return v
-			}
-		}
-	}
-	return ""
-}
-
 // fits reports whether a state of type st can be bound to a property of
 // type pt.
 func fits(pt, st string) bool {
@@ -291,7 +280,7 @@ func (r *editRules) bindProperty() ([]EditOption, string) {
 		names = append(names, pr.Name+" ("+pr.Type+")")
 		var ids []string
 		for _, s := range states {
-			if fits(pr.Type, typeOfState(s)) && !(!pr.Literal && pr.Value == s.Name) {
+			if fits(pr.Type, graph.StateType(s)) && !(!pr.Literal && pr.Value == s.Name) {
 				ids = append(ids, s.ID)
 			}
 		}
