@@ -7,6 +7,7 @@
 //	axiom new <dir>
 //	axiom prepare [dir]
 //	axiom check [dir] [--json]
+//	axiom dev [dir] [--addr HOST:PORT]
 //	axiom fmt [--check] [paths...]
 //	axiom build [dir] [--out DIR] [--backend URL]
 //	axiom version
@@ -41,6 +42,7 @@ commands:
   new <dir>                 create the task-app sample project in <dir>
   prepare [dir]             write the development contracts and the UI lock
   check [dir] [--json]      compile the project and report its diagnostics
+  dev [dir] [--addr ADDR]   serve the app and a development backend, rebuilding on change
   fmt [--check] [paths...]  format .acore files in place
   build [dir] [--out DIR] [--backend URL]
                             compile the project into a static web app
@@ -65,6 +67,7 @@ func init() {
 		"new":     {newUsage, runNew},
 		"prepare": {prepareUsage, runPrepare},
 		"check":   {checkUsage, runCheck},
+		"dev":     {devUsage, runDev},
 		"fmt":     {fmtUsage, runFmt},
 		"build":   {buildUsage, runBuild},
 		"version": {"usage: axiom version\n\nPrint the axiom version, the element catalog version and the Go version.\n", runVersion},

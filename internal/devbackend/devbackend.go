@@ -3,7 +3,7 @@
 // conventions on the operations (list_*, get_*, create_*, update_*,
 // delete_*), over the HTTP wire format of the web target, and keeps the
 // data in an SQLite database under .axiom/dev so that it survives a
-// restart. docs/web-backend.md describes what it does.
+// restart. docs/web.md describes what it does.
 package devbackend
 
 import (

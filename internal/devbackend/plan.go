@@ -57,7 +57,7 @@ type plan struct {
 	why string
 }
 
-// infer applies the naming conventions of docs/web-backend.md to an
+// infer applies the naming conventions of docs/web.md to an
 // operation.
 func infer(c *contract, o *op) plan {
 	no := func(format string, a ...any) plan {

@@ -14,7 +14,7 @@ import (
 )
 
 // dbFormat is the database's PRAGMA user_version: the layout described in
-// docs/web-backend.md. A database of a later format is refused rather than
+// docs/web.md. A database of a later format is refused rather than
 // misread.
 const dbFormat = 1
 

@@ -1,0 +1,412 @@
+// Package devserver is `axiom dev`: it builds a project for the web
+// (internal/web), serves the app from memory and the development backend
+// (internal/devbackend) on one address, watches the sources, rebuilds on
+// change and reloads open pages over server-sent events. While the sources
+// do not compile, pages show an overlay listing the diagnostics and the last
+// good build keeps running.
+package devserver
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/axiomcore/acore/internal/devbackend"
+	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/lock"
+	"github.com/axiomcore/acore/internal/prepare"
+	"github.com/axiomcore/acore/internal/web"
+)
+
+// DefaultAddr is where Run listens when Config.Addr is empty: loopback, a
+// free port.
+const DefaultAddr = "127.0.0.1:0"
+
+// Config configures Run.
+type Config struct {
+	Root   string    // the project directory
+	Addr   string    // host:port to listen on; "" means DefaultAddr
+	Stdout io.Writer // receives one line, the URL http://HOST:PORT, once the first build is done
+	Stderr io.Writer // the log: builds, diagnostics, backend problems
+}
+
+// Run builds the project, serves it on cfg.Addr and rebuilds on every change
+// of its sources until ctx is done; then it stops serving, closes the
+// development backend (its database) and returns nil. It returns an error
+// when the root is not a directory or the address cannot be listened on.
+func Run(ctx context.Context, cfg Config) error {
+	root, err := filepath.Abs(cfg.Root)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(root); err != nil {
+		return err
+	} else if !fi.IsDir() {
+		return fmt.Errorf("%s: not a directory", cfg.Root)
+	}
+	addr := cfg.Addr
+	if addr == "" {
+		addr = DefaultAddr
+	}
+	stdout, stderr := cfg.Stdout, cfg.Stderr
+	if stdout == nil {
+		stdout = io.Discard
+	}
+	if stderr == nil {
+		stderr = io.Discard
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	// Watch before the first build, so that an edit made while it runs is
+	// not lost.
+	w, err := newWatcher(root)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	s := newServer(root, stderr)
+	if ta, ok := ln.Addr().(*net.TCPAddr); ok {
+		s.loopback = ta.IP.IsLoopback()
+	}
+	s.cycle(nil, true)
+
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(stdout, "%s\n", urlOf(ln.Addr()))
+	if f, ok := stdout.(interface{ Flush() error }); ok {
+		f.Flush()
+	}
+
+	err = s.loop(ctx, w)
+	// Event streams never end by themselves: end them, then let the
+	// requests in flight finish.
+	s.close()
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	errs := []error{err, w.close()}
+	if e := srv.Shutdown(sctx); e != nil {
+		errs = append(errs, fmt.Errorf("stopping the server: %w", e))
+	}
+	if e := <-served; e != nil && !errors.Is(e, http.ErrServerClosed) {
+		errs = append(errs, e)
+	}
+	if b := s.currentBackend(); b != nil {
+		if e := b.Close(); e != nil {
+			errs = append(errs, fmt.Errorf("closing the development backend: %w", e))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// urlOf is the URL a person opens for a listening address: an unspecified
+// host (0.0.0.0, ::) is reached through the loopback address.
+func urlOf(a net.Addr) string {
+	ta, ok := a.(*net.TCPAddr)
+	if !ok {
+		return "http://" + a.String()
+	}
+	ip := ta.IP
+	if ip.IsUnspecified() {
+		if ip.To4() != nil {
+			ip = net.IPv4(127, 0, 0, 1)
+		} else {
+			ip = net.IPv6loopback
+		}
+	}
+	return "http://" + net.JoinHostPort(ip.String(), strconv.Itoa(ta.Port))
+}
+
+// debounce is how long the sources must stay quiet before a rebuild:
+// editors and `git checkout` touch several files in a burst. A source that
+// never stays quiet (a tool writing it all the time) is rebuilt after
+// maxWait all the same.
+const (
+	debounce = 75 * time.Millisecond
+	maxWait  = time.Second
+)
+
+// loop rebuilds after each quiet burst of source changes until ctx is done.
+func (s *server) loop(ctx context.Context, w *watcher) error {
+	pending := map[string]bool{}
+	var since time.Time // of the first pending change
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	changed := func(rels ...string) {
+		if len(rels) == 0 {
+			return
+		}
+		if len(pending) == 0 {
+			since = time.Now()
+		}
+		for _, rel := range rels {
+			pending[rel] = true
+		}
+		timer.Reset(min(debounce, max(0, maxWait-time.Since(since))))
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-w.fs.Events:
+			if !ok {
+				return errors.New("the file watcher stopped")
+			}
+			changed(w.handle(ev)...)
+		case err, ok := <-w.fs.Errors:
+			if !ok {
+				return errors.New("the file watcher stopped")
+			}
+			// An overflow loses events; a rebuild catches up on them.
+			fmt.Fprintf(s.log, "axiom dev: watching the sources: %v\n", err)
+			changed(".")
+		case <-timer.C:
+			rels := make([]string, 0, len(pending))
+			for rel := range pending {
+				rels = append(rels, rel)
+			}
+			clear(pending)
+			s.cycle(rels, false)
+		}
+	}
+}
+
+// server holds the state of one `axiom dev`: the last good build, the
+// latest failure, the development backend and the open event streams.
+type server struct {
+	root     string
+	log      io.Writer
+	instance string // tells this process's builds from a previous one's
+	loopback bool   // listening on loopback: only local Host names are served
+
+	mu       sync.Mutex
+	good     *web.Output // the last good build; nil before the first
+	goodSeq  int         // number of good builds with new files so far
+	failure  *failure    // why the latest build failed; nil when it did not
+	clients  map[chan event]struct{}
+	closed   bool
+	closing  chan struct{}
+	backend  *devbackend.Backend
+	contract string // digest of the contract artifacts the backend last read
+}
+
+// failure is the payload of an `error` event: the diagnostics of a build
+// that failed, or, for a failure that has none, its message.
+type failure struct {
+	Diagnostics []diag.Diagnostic `json:"diagnostics"`
+	Error       string            `json:"error,omitempty"`
+}
+
+func newServer(root string, log io.Writer) *server {
+	return &server{
+		root:     root,
+		log:      log,
+		instance: strconv.FormatInt(time.Now().UnixNano(), 36),
+		clients:  map[chan event]struct{}{},
+		closing:  make(chan struct{}),
+	}
+}
+
+// buildID names the build a page was served from: pages compare it with
+// the server's on every (re)connection and reload when they differ.
+func (s *server) buildID(seq int) string { return s.instance + "-" + strconv.Itoa(seq) }
+
+// cycle prepares when the contract sources changed (always at start),
+// reloads the backend when the contract artifacts changed, rebuilds, and
+// tells the pages.
+func (s *server) cycle(changed []string, first bool) {
+	start := time.Now()
+	prepErr := ""
+	if first || touchesContracts(changed) {
+		rep, err := prepare.Run(s.root)
+		if rep != nil {
+			for _, f := range rep.Removed {
+				fmt.Fprintf(s.log, "axiom dev: prepare: removed %s\n", f)
+			}
+			for _, f := range rep.Written {
+				fmt.Fprintf(s.log, "axiom dev: prepare: wrote %s\n", f)
+			}
+		}
+		var ce *prepare.ContractError
+		switch {
+		case errors.As(err, &ce):
+			// The contract sources are broken: building would only report
+			// an outdated lock. Show what is wrong with them instead.
+			s.fail(&failure{Diagnostics: ce.Diagnostics})
+			s.syncBackend()
+			return
+		case err != nil:
+			// Anything else (an unreadable file, a bound of the loader) the
+			// build meets too and reports in its own terms.
+			prepErr = "preparing the contracts: " + err.Error()
+			fmt.Fprintf(s.log, "axiom dev: %s\n", prepErr)
+		}
+	}
+	s.syncBackend()
+	out, err := web.Build(s.root, web.Options{})
+	switch {
+	case err != nil:
+		msg := err.Error()
+		if prepErr != "" {
+			msg = prepErr + "; " + msg
+		}
+		s.fail(&failure{Error: msg})
+	case out.Failed:
+		s.fail(&failure{Diagnostics: out.Diagnostics})
+	default:
+		s.succeed(out, time.Since(start))
+	}
+}
+
+// touchesContracts reports whether a change concerns the contract sources
+// (or is "." for an unknown change), which need preparing again.
+func touchesContracts(changed []string) bool {
+	for _, rel := range changed {
+		if rel == "." || rel == "contracts" || strings.HasPrefix(rel, "contracts/") {
+			return true
+		}
+	}
+	return false
+}
+
+// syncBackend opens the development backend, or reloads it when the
+// contract artifacts differ from what it last read. A backend that cannot
+// open is retried on the next rebuild; meanwhile calls answer 503.
+func (s *server) syncBackend() {
+	sum := contractDigest(s.root)
+	s.mu.Lock()
+	b, same := s.backend, s.contract == sum
+	s.mu.Unlock()
+	switch {
+	case b == nil:
+		nb, err := devbackend.Open(s.root)
+		if err != nil {
+			fmt.Fprintf(s.log, "axiom dev: development backend: %v\n", err)
+			return
+		}
+		b = nb
+	case same:
+		return
+	default:
+		if err := b.Reload(); err != nil {
+			fmt.Fprintf(s.log, "axiom dev: reloading the development backend: %v\n", err)
+			return
+		}
+		fmt.Fprintf(s.log, "axiom dev: development backend reloaded its contracts\n")
+	}
+	s.mu.Lock()
+	s.backend, s.contract = b, sum
+	s.mu.Unlock()
+}
+
+// contractDigest sums the names and bytes of the contract artifacts, the
+// input of the development backend.
+func contractDigest(root string) string {
+	h := sha256.New()
+	dir := filepath.Join(root, filepath.FromSlash(lock.ContractDir))
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".axiom") {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(p), len(data))
+		h.Write(data)
+		return nil
+	})
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (s *server) currentBackend() *devbackend.Backend {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.backend
+}
+
+// succeed makes out the build being served and reloads the pages, unless
+// it serves the same files as before and nothing was failing (a save
+// without changes, or the echo of preparation's own writes).
+func (s *server) succeed(out *web.Output, took time.Duration) {
+	s.mu.Lock()
+	unchanged := s.good != nil && s.failure == nil && sameFiles(s.good.Files, out.Files)
+	if !unchanged {
+		s.good = out
+		s.goodSeq++
+	}
+	s.failure = nil
+	id := s.buildID(s.goodSeq)
+	s.mu.Unlock()
+	if unchanged {
+		return
+	}
+	fmt.Fprintf(s.log, "axiom dev: built in %d ms\n", took.Milliseconds())
+	s.broadcast(event{name: "reload", data: mustJSON(map[string]string{"build": id})})
+}
+
+// fail records f as the latest build's outcome, keeps the last good build
+// running and shows f in the pages.
+func (s *server) fail(f *failure) {
+	if f.Diagnostics == nil {
+		f.Diagnostics = []diag.Diagnostic{}
+	}
+	data := mustJSON(f)
+	s.mu.Lock()
+	same := s.failure != nil && string(mustJSON(s.failure)) == string(data)
+	s.failure = f
+	s.mu.Unlock()
+	if same {
+		return
+	}
+	nerr, _ := diag.Count(f.Diagnostics)
+	switch {
+	case f.Error != "":
+		fmt.Fprintf(s.log, "axiom dev: build failed: %s\n", f.Error)
+	default:
+		fmt.Fprintf(s.log, "axiom dev: build failed (%d %s):\n", nerr, plural(nerr, "error"))
+	}
+	for _, d := range f.Diagnostics {
+		fmt.Fprintf(s.log, "%s\n", formatDiagnostic(d))
+	}
+	s.broadcast(event{name: "error", data: data})
+}
+
+// formatDiagnostic is the one-line form editors and terminals recognise.
+func formatDiagnostic(d diag.Diagnostic) string {
+	return fmt.Sprintf("%s:%d:%d: %s: %s [%s]", d.Path, d.Line, d.Column, d.Severity, d.Message, d.Code)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+func sameFiles(a, b map[string][]byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		w, ok := b[k]
+		if !ok || string(v) != string(w) {
+			return false
+		}
+	}
+	return true
+}
