@@ -65,6 +65,7 @@ import (
 	"strings"
 
 	"github.com/axiomcore/acore/internal/catalog"
+	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/protocol"
@@ -400,10 +401,14 @@ func (b *ctxBuilder) fill(it *ContextItem) {
 		it.InputConstraints = b.constraints(it.idx)
 	}
 	if b.inc["diagnostics"] {
+		var in []diag.Diagnostic
 		for _, d := range b.p.Result.Diagnostics {
-			if d.Path == n.Path && (n.Kind == graph.KindModule || int(d.Pos) >= int(n.Pos) && int(d.Pos) < int(n.End)) && len(it.Diagnostics) < 200 {
-				it.Diagnostics = append(it.Diagnostics, protocol.Diagnostic{Code: d.Code, Severity: string(d.Severity), Path: d.Path, Line: d.Line, Column: d.Column, Length: d.Length, Message: d.Message})
+			if d.Path == n.Path && (n.Kind == graph.KindModule || int(d.Pos) >= int(n.Pos) && int(d.Pos) < int(n.End)) && len(in) < 200 {
+				in = append(in, d)
 			}
+		}
+		if in != nil {
+			it.Diagnostics = protocol.Diagnostics(in)
 		}
 	}
 }
