@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/publish"
 	"github.com/axiomcore/acore/internal/service"
 	"github.com/axiomcore/acore/internal/transport/mcp"
 )
@@ -27,6 +28,9 @@ const usage = `usage:
 `
 
 func main() {
+	// Failpoints are armed only in this process, from its environment,
+	// for the kill tests; the libraries read no environment.
+	publish.SetFailpoints(os.Getenv(publish.FailpointEnv))
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

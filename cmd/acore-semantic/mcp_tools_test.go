@@ -7,7 +7,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/schema"
 	"github.com/axiomcore/acore/internal/transport/mcp"
 )
 
@@ -23,8 +23,8 @@ func TestMCPToolsListSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(size.Tools) != len(protocol.Operations) {
-		t.Errorf("%d tools listed, want one per operation (%d)", len(size.Tools), len(protocol.Operations))
+	if len(size.Tools) != len(schema.Operations()) {
+		t.Errorf("%d tools listed, want one per operation (%d)", len(size.Tools), len(schema.Operations()))
 	}
 	names := make([]string, 0, len(size.Tools))
 	sum := 0

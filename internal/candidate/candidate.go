@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -35,7 +36,7 @@ const (
 )
 
 // StateDir is the project-relative folder of the service's state.
-const StateDir = ".axiom/state"
+const StateDir = fsutil.StateDir
 
 // File is one file a candidate writes: its content after the change and
 // the digests before (nil when created) and after (nil when removed).
@@ -265,4 +266,22 @@ func Fingerprint(parts ...string) string {
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// CanonicalJSON re-encodes raw with sorted object keys and no
+// insignificant space; numbers keep their written form. Request
+// fingerprints hash it, so that the same request written otherwise has
+// the same fingerprint.
+func CanonicalJSON(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "null"
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return string(raw)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }

@@ -39,3 +39,13 @@ func TestStorePersistsAcrossStores(t *testing.T) {
 		t.Error("a request_id recalled in another workspace")
 	}
 }
+
+// CanonicalJSON writes the same value one way: keys sorted, no blanks,
+// numbers as written.
+func TestCanonicalJSON(t *testing.T) {
+	for raw, want := range map[string]string{`{"b": 1, "a": [2.50, "x"]}`: `{"a":[2.50,"x"],"b":1}`, ``: `null`, `{bad`: `{bad`} {
+		if got := CanonicalJSON([]byte(raw)); got != want {
+			t.Errorf("CanonicalJSON(%s) = %s, want %s", raw, got, want)
+		}
+	}
+}

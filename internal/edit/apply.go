@@ -13,7 +13,6 @@ import (
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/project"
-	"github.com/axiomcore/acore/internal/protocol"
 )
 
 // How a batch is applied.
@@ -31,9 +30,6 @@ import (
 // from an overlay; the next operation of another kind, or the end of the
 // batch, compiles them. A batch of 50 set_property operations therefore
 // costs one compile.
-
-// defaultBudget is group_compile_budget_ms.
-const defaultBudget = protocol.GroupCompileBudgetMS * time.Millisecond
 
 // maxDiagnostics bounds the diagnostics of an error.
 const maxDiagnostics = 200
@@ -101,12 +97,11 @@ type change struct {
 	removes      bool // the operation removes its node
 }
 
-func apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, *protocol.Error) {
+func apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, *Error) {
+	// The service's schema bounds the batch to 1..operations_max
+	// operations before it reaches the engine.
 	if len(ops) == 0 {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "operations: must have 1 to %d operations, not 0", protocol.OperationsMax)
-	}
-	if len(ops) > protocol.OperationsMax {
-		return nil, protocol.Errorf(protocol.CodeResourceLimit, "too_many_operations", "the batch has %d operations, more than operations_max (%d); split it", len(ops), protocol.OperationsMax)
+		return nil, errorf(Invalid, "schema", "operations: the batch is empty")
 	}
 	decoded := make([]*operation, len(ops))
 	for i, raw := range ops {
@@ -118,24 +113,21 @@ func apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, 
 	}
 	for i, o := range decoded {
 		if o.Kind == "replace_region" && len(decoded) > 1 {
-			return nil, at(protocol.Errorf(protocol.CodeInvalidArguments, "region_alone",
+			return nil, at(errorf(Invalid, "region_alone",
 				"replace_region must be the only operation of its batch; this batch has %d", len(decoded)), i)
 		}
 	}
 	if base == nil || base.Result == nil || base.Result.Graph == nil || base.Result.State == check.StateUnavailable {
-		var diags []protocol.Diagnostic
+		var diags []diag.Diagnostic
 		if base != nil && base.Result != nil {
 			diags = ErrorDiagnostics(base.Result)
 		}
-		return nil, protocol.CompileFailed(protocol.ReasonNotValidated, diags, nil, "the base is unavailable: it has no node graph to edit")
+		return nil, compileFailed(ReasonNotValidated, diags, nil, "the base is unavailable: it has no node graph to edit")
 	}
 	a := &applier{opt: opt, base: base, budget: opt.CompileBudget, proj: base,
 		pending: map[string][]splice{}, cur: map[string][]byte{}, overlay: map[string]any{},
 		fwd: map[string]*string{}, rev: map[string]string{}, created: map[string]bool{}, handles: map[string]string{},
 		changed: map[string]bool{}, touchedSet: map[string]bool{}, ownerSet: map[string]bool{}}
-	if a.budget <= 0 {
-		a.budget = defaultBudget
-	}
 	for _, f := range base.Inputs.Sources {
 		a.total += len(f.Data)
 	}
@@ -164,7 +156,7 @@ func apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, 
 		}
 	}
 	if len(res.Files) == 0 {
-		return nil, at(protocol.Errorf(protocol.CodeInvalidArguments, "no_op", "the batch changes nothing: its operations leave every file as it was"), last)
+		return nil, at(errorf(Invalid, "no_op", "the batch changes nothing: its operations leave every file as it was"), last)
 	}
 	if len(a.pending) == 0 {
 		res.Project = a.proj
@@ -179,7 +171,7 @@ func apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, 
 	return res, nil
 }
 
-func at(e *protocol.Error, i int) *protocol.Error {
+func at(e *Error, i int) *Error {
 	if e.OperationIndex == nil {
 		e.OperationIndex = &i
 	}
@@ -188,52 +180,14 @@ func at(e *protocol.Error, i int) *protocol.Error {
 
 // final checks the compiled final state: validated, or a bounded repair
 // of a base that was not.
-func (a *applier) final(res *Result) *protocol.Error {
+func (a *applier) final(res *Result) *Error {
 	r := res.Project.Result
 	if e := boundError(r); e != nil {
 		return e
 	}
-	baseErrs, resErrs := errorCount(a.base.Result), errorCount(r)
-	if a.base.Result.State == check.StateValidated {
-		if resErrs == 0 && r.State == check.StateValidated {
-			return nil
-		}
-		return protocol.CompileFailed(protocol.ReasonCandidateErrors, ErrorDiagnostics(r), nil,
-			"the edited project does not compile: %d errors (first: %s); nothing was created", resErrs, firstError(r))
-	}
-	rep := &Repair{BaseState: a.base.Result.State, BaseErrors: baseErrs, ResultState: r.State, ResultErrors: resErrs, Touched: capList(a.touched, 50)}
-	type key struct{ path, decl string }
-	before := map[key]int{}
-	for _, d := range a.base.Result.Diagnostics {
-		if d.Severity == diag.Error {
-			before[key{d.Path, d.Decl}]++
-		}
-	}
-	after := map[key]int{}
-	var order []key
-	for _, d := range r.Diagnostics {
-		if d.Severity == diag.Error {
-			k := key{d.Path, d.Decl}
-			if after[k] == 0 {
-				order = append(order, k)
-			}
-			after[k]++
-		}
-	}
-	var regressed []string
-	for _, k := range order {
-		name := k.path + ": " + k.decl
-		if after[k] > before[k] && !a.touchedSet[name] {
-			regressed = append(regressed, name)
-		}
-	}
-	if len(regressed) > 0 || resErrs >= baseErrs {
-		msg := "the repair leaves " + itoa(resErrs) + " errors, the base had " + itoa(baseErrs) + "; a repair must leave fewer"
-		if len(regressed) > 0 {
-			msg = "the repair adds errors outside the declarations it changes: " + strings.Join(capList(regressed, 5), ", ")
-		}
-		rep.Regressed = capList(regressed, 50)
-		return protocol.CompileFailed(protocol.ReasonRepairRegression, ErrorDiagnostics(r), rep, "%s", msg)
+	rep, e := Judge(a.base.Result, r, a.touched)
+	if e != nil {
+		return e
 	}
 	res.Repair = rep
 	return nil
@@ -241,28 +195,18 @@ func (a *applier) final(res *Result) *protocol.Error {
 
 // boundError turns a service bound hit by the edited project into
 // resource_limit.
-func boundError(r *check.Result) *protocol.Error {
+func boundError(r *check.Result) *Error {
 	for _, d := range r.Diagnostics {
 		if d.Severity != diag.Error {
 			continue
 		}
 		if info, ok := diag.Lookup(d.Code); ok && info.Reason != "" {
-			e := protocol.Errorf(protocol.CodeResourceLimit, info.Reason, "the edited project is over a service bound: %s: %s", d.Path, d.Message)
+			e := errorf(Limit, info.Reason, "the edited project is over a service bound: %s: %s", d.Path, d.Message)
 			e.Diagnostics = ErrorDiagnostics(r)
 			return e
 		}
 	}
 	return nil
-}
-
-func errorCount(r *check.Result) int {
-	n := 0
-	for _, d := range r.Diagnostics {
-		if d.Severity == diag.Error {
-			n++
-		}
-	}
-	return n
 }
 
 func firstError(r *check.Result) string {
@@ -272,21 +216,6 @@ func firstError(r *check.Result) string {
 		}
 	}
 	return "state " + r.State
-}
-
-// ErrorDiagnostics are the error diagnostics of r on the wire, at most 200.
-func ErrorDiagnostics(r *check.Result) []protocol.Diagnostic {
-	out := []protocol.Diagnostic{}
-	for _, d := range r.Diagnostics {
-		if d.Severity != diag.Error {
-			continue
-		}
-		if len(out) == maxDiagnostics {
-			break
-		}
-		out = append(out, protocol.Diagnostic{Code: d.Code, Severity: string(d.Severity), Path: d.Path, Line: d.Line, Column: d.Column, Length: d.Length, Message: d.Message})
-	}
-	return out
 }
 
 func capList(l []string, n int) []string {
@@ -364,7 +293,7 @@ func (a *applier) value(n *graph.Node, pr *graph.Property) any {
 }
 
 // compile compiles the current state.
-func (a *applier) compile() *protocol.Error {
+func (a *applier) compile() *Error {
 	in := *a.proj.Inputs
 	in.Sources = append([]load.File(nil), in.Sources...)
 	for i := range in.Sources {
@@ -377,29 +306,29 @@ func (a *applier) compile() *protocol.Error {
 	p := project.CompileFrom(a.proj, &in)
 	a.spent += time.Since(t)
 	a.proj, a.pending, a.cur, a.overlay = p, map[string][]splice{}, map[string][]byte{}, map[string]any{}
-	if a.spent > a.budget {
-		return protocol.Errorf(protocol.CodeResourceLimit, "budget_exhausted",
+	if a.budget > 0 && a.spent > a.budget {
+		return errorf(Limit, "budget_exhausted",
 			"the batch's compiles took %d ms, more than group_compile_budget_ms (%d); split the batch", a.spent.Milliseconds(), a.budget.Milliseconds())
 	}
 	if e := boundError(p.Result); e != nil {
 		return e
 	}
 	if p.Result.Graph == nil {
-		return protocol.CompileFailed(protocol.ReasonCandidateErrors, ErrorDiagnostics(p.Result), nil,
+		return compileFailed(ReasonCandidateErrors, ErrorDiagnostics(p.Result), nil,
 			"the project has no node graph after this operation: %s", firstError(p.Result))
 	}
 	return nil
 }
 
 // step applies operation i.
-func (a *applier) step(i int, o *operation) *protocol.Error {
+func (a *applier) step(i int, o *operation) *Error {
 	if o.Kind != "set_property" && len(a.pending) > 0 {
 		if e := a.compile(); e != nil {
 			return e
 		}
 	}
 	var c *change
-	var e *protocol.Error
+	var e *Error
 	switch o.Kind + "/" + o.Op {
 	case "set_property/":
 		c, e = a.setProperty(o)
@@ -429,23 +358,23 @@ func (a *applier) step(i int, o *operation) *protocol.Error {
 	}
 	if o.Handle != nil {
 		if _, dup := a.handles[*o.Handle]; dup {
-			return protocol.Errorf(protocol.CodeInvalidArguments, "handle_reused", "handle %q is already used by an earlier operation of the batch", *o.Handle)
+			return errorf(Invalid, "handle_reused", "handle %q is already used by an earlier operation of the batch", *o.Handle)
 		}
 		if c.removes {
-			return protocol.Errorf(protocol.CodeInvalidArguments, "schema", "handle %q: %s %s removes its node; there is nothing to name", *o.Handle, o.Kind, o.Op)
+			return errorf(Invalid, "schema", "handle %q: %s %s removes its node; there is nothing to name", *o.Handle, o.Kind, o.Op)
 		}
 	}
 	d := a.data(c.path)
 	oldSeg := a.segment(c)
 	if oldSeg == c.sp.text {
-		return protocol.Errorf(protocol.CodeInvalidArguments, "no_op", "the operation changes nothing: %s already holds that text", c.path)
+		return errorf(Invalid, "no_op", "the operation changes nothing: %s already holds that text", c.path)
 	}
 	delta := len(c.sp.text) - len(oldSeg)
 	if newLen := len(d) + delta; newLen > load.SourceFileBytesMax {
-		return protocol.Errorf(protocol.CodeResourceLimit, load.ReasonFileTooLarge, "%s would be %d bytes, over source_file_bytes_max (%d)", c.path, newLen, load.SourceFileBytesMax)
+		return errorf(Limit, load.ReasonFileTooLarge, "%s would be %d bytes, over source_file_bytes_max (%d)", c.path, newLen, load.SourceFileBytesMax)
 	}
 	if a.total+delta > load.SourcesBytesMax {
-		return protocol.Errorf(protocol.CodeResourceLimit, load.ReasonSourcesTooLarge, "the sources would total %d bytes, over sources_bytes_max (%d)", a.total+delta, load.SourcesBytesMax)
+		return errorf(Limit, load.ReasonSourcesTooLarge, "the sources would total %d bytes, over sources_bytes_max (%d)", a.total+delta, load.SourcesBytesMax)
 	}
 	a.total += delta
 	a.changed[c.path] = true

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/axiomcore/acore/internal/project"
-	"github.com/axiomcore/acore/internal/protocol"
 )
 
 const rowModule = `module tasks.components.row
@@ -232,12 +231,12 @@ func TestReferenceSetProperty(t *testing.T) {
 	if e == nil {
 		t.Fatal("accepted a stale old_value")
 	}
-	got, _ := json.Marshal(e)
-	want := `{"code":"precondition_failed","reason":"old_value_mismatch","message":"label is \"Add\", expected \"Create\"","operation_index":0,` +
-		`"target":{"node":"element:Home/view/0/1","property":"label"},"diagnostics":[],"retryable":"after_refresh",` +
-		`"next_actions":[{"operation":"node.get","reason":"Re-read the node and rebuild the operation"}]}`
-	if string(got) != want {
-		t.Errorf("error\n%s\nwant\n%s", got, want)
+	// The service's editError turns this into the reference's wire error
+	// (see its test).
+	want := Error{Kind: Precondition, Reason: "old_value_mismatch", Message: `label is "Add", expected "Create"`, OperationIndex: e.OperationIndex,
+		Node: "element:Home/view/0/1", Property: "label", Next: Reread, NextNode: "element:Home/view/0/1"}
+	if !reflect.DeepEqual(*e, want) || idx(e) != 0 {
+		t.Errorf("error\n%+v\nwant\n%+v", *e, want)
 	}
 	r := mustApply(t, p, `{"kind": "set_property", "node": "element:Home/view/0/1", "property": "label", "old_value": "Add", "new_value": "Add task"}`)
 	if len(r.IDMap) != 0 || len(r.Operations) != 1 || r.Operations[0].Kind != "set_property" || len(r.Operations[0].IDMap) != 0 {
@@ -268,53 +267,48 @@ func TestRefusals(t *testing.T) {
 		name   string
 		base   *project.Project
 		ops    []string
-		code   string
+		code   Kind
 		reason string
 		index  int
 	}
 	setLabel := `{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"Add","new_value":"X"}`
-	var many []string
-	for range 51 {
-		many = append(many, setLabel)
-	}
 	cases := []tc{
-		{"old_value_mismatch", p, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"B","new_value":"X"}`}, protocol.CodePreconditionFailed, "old_value_mismatch", 0},
-		{"old_text_mismatch", p, []string{`{"kind":"list_element","op":"remove","node":"element:Home/view/0/1","old_text":"Button"}`}, protocol.CodePreconditionFailed, "old_text_mismatch", 0},
-		{"old_text_mismatch of an update", p, []string{`{"kind":"declaration","op":"update","node":"state:Home.draft","old_text":"state draft: String","declaration":"state draft: String = \"a\""}`}, protocol.CodePreconditionFailed, "old_text_mismatch", 0},
-		{"node_version_mismatch", p, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"Add","new_value":"X","expected_node_version":"0000"}`}, protocol.CodePreconditionFailed, "node_version_mismatch", 0},
+		{"old_value_mismatch", p, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"B","new_value":"X"}`}, Precondition, "old_value_mismatch", 0},
+		{"old_text_mismatch", p, []string{`{"kind":"list_element","op":"remove","node":"element:Home/view/0/1","old_text":"Button"}`}, Precondition, "old_text_mismatch", 0},
+		{"old_text_mismatch of an update", p, []string{`{"kind":"declaration","op":"update","node":"state:Home.draft","old_text":"state draft: String","declaration":"state draft: String = \"a\""}`}, Precondition, "old_text_mismatch", 0},
+		{"node_version_mismatch", p, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"Add","new_value":"X","expected_node_version":"0000"}`}, Precondition, "node_version_mismatch", 0},
 		{"node_version_mismatch after an earlier operation", p, []string{setLabel,
-			`{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"X","new_value":"Y","expected_node_version":"` + buttonVersion + `"}`}, protocol.CodePreconditionFailed, "node_version_mismatch", 1},
-		{"option_stale", p, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"Add","new_value":"X","option":{"option_id":"o1","fingerprint":"00"}}`}, protocol.CodePreconditionFailed, "option_stale", 0},
-		{"edit_not_offered: an Action property", p, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"on_press","old_value":"submit","new_value":"x"}`}, protocol.CodeUnsupportedOperation, "edit_not_offered", 0},
-		{"edit_not_offered: a missing property", p, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"variant","old_value":null,"new_value":"link"}`}, protocol.CodeUnsupportedOperation, "edit_not_offered", 0},
-		{"edit_not_offered: bind on a page", p, []string{`{"kind":"bind_property","node":"page:Home","property":"x","old_value":null,"target":"state:Home.draft"}`}, protocol.CodeUnsupportedOperation, "edit_not_offered", 0},
-		{"edit_not_offered: bind to a state of another type", p, []string{`{"kind":"bind_property","node":"element:Home/view/0/2/2/0","property":"span_count","old_value":1,"target":"state:Home.draft"}`}, protocol.CodeUnsupportedOperation, "edit_not_offered", 0},
-		{"edit_not_offered: list_element on a state", p, []string{`{"kind":"list_element","op":"remove","node":"state:Home.draft","old_text":"state draft: String = \"\""}`}, protocol.CodeUnsupportedOperation, "edit_not_offered", 0},
-		{"edit_not_offered: create first on a state", p, []string{`{"kind":"declaration","op":"create","anchor":"state:Home.draft","position":"first","old_text":"state draft: String = \"\"","declaration":"state n: Int = 0"}`}, protocol.CodeUnsupportedOperation, "edit_not_offered", 0},
-		{"edit_not_offered: set_reference without another action", p, []string{`{"kind":"set_reference","node":"element:Home/view/0/1","property":"on_press","old_value":"submit","target":"action:Home.submit"}`}, protocol.CodeUnsupportedOperation, "edit_not_offered", 0},
-		{"edit_not_offered: replace_region on a validated base", p, []string{`{"kind":"replace_region","path":"main.acore","start_line":1,"end_line":1,"old_text":"module tasks.app.ui","new_text":"module x","option":{"option_id":"r1","fingerprint":"00"}}`}, protocol.CodeUnsupportedOperation, "edit_not_offered", 0},
-		{"still_referenced: state", p, []string{`{"kind":"declaration","op":"remove","node":"state:Home.draft","old_text":"state draft: String = \"\""}`}, protocol.CodeUnsupportedOperation, "still_referenced", 0},
-		{"still_referenced: import", p, []string{`{"kind":"import","op":"remove","path":"main.acore","symbol":"Tasks","old_text":"use contract Tasks from \"tasks\" audience \"mobile\""}`}, protocol.CodeUnsupportedOperation, "still_referenced", 0},
-		{"ambiguous_owner", broken, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"Add","new_value":"X"}`}, protocol.CodeAmbiguousOwner, "duplicate_property", 0},
-		{"read_only_origin", p, []string{`{"kind":"set_property","node":"contract_operation:Tasks.list_tasks","property":"kind","old_value":"query","new_value":"mutation"}`}, protocol.CodeReadOnlyOrigin, "", 0},
-		{"no_op", p, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"Add","new_value":"Add"}`}, protocol.CodeInvalidArguments, "no_op", 0},
-		{"no_op of an update", p, []string{`{"kind":"declaration","op":"update","node":"state:Home.draft","old_text":"state draft: String = \"\"","declaration":"state draft: String = \"\""}`}, protocol.CodeInvalidArguments, "no_op", 0},
-		{"no_op batch", p, []string{setLabel, `{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"X","new_value":"Add"}`}, protocol.CodeInvalidArguments, "no_op", 1},
-		{"region_alone", p, []string{setLabel, `{"kind":"replace_region","path":"main.acore","start_line":1,"end_line":1,"old_text":"x","new_text":"y","option":{"option_id":"r1","fingerprint":"00"}}`}, protocol.CodeInvalidArguments, "region_alone", 1},
-		{"incompatible_target: rename", p, []string{`{"kind":"declaration","op":"update","node":"state:Home.draft","old_text":"state draft: String = \"\"","declaration":"state text: String = \"\""}`}, protocol.CodeInvalidArguments, "incompatible_target", 0},
-		{"incompatible_target: kind", p, []string{`{"kind":"declaration","op":"update","node":"state:Home.draft","old_text":"state draft: String = \"\"","declaration":"action draft() {\n}"}`}, protocol.CodeInvalidArguments, "incompatible_target", 0},
-		{"incompatible_value", p, []string{`{"kind":"set_property","node":"element:Home/view/0/2/2/0","property":"span_count","old_value":1,"new_value":"two"}`}, protocol.CodeInvalidArguments, "incompatible_value", 0},
-		{"null where the type has none", p, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"Add","new_value":null}`}, protocol.CodeInvalidArguments, "incompatible_value", 0},
-		{"unknown field", p, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"Add","new_value":"X","force":true}`}, protocol.CodeInvalidArguments, "schema", 0},
-		{"missing field", p, []string{setLabel, `{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","old_text":"x","element":"Text(\"a\")"}`}, protocol.CodeInvalidArguments, "schema", 1},
-		{"bad position", p, []string{`{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","position":"first","old_text":"x","element":"Text(\"a\")"}`}, protocol.CodeInvalidArguments, "schema", 0},
-		{"not one element", p, []string{`{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","position":"after","old_text":"Button(label: \"Add\", on_press: submit)","element":"Text(\"a\") Text(\"b\")"}`}, protocol.CodeInvalidArguments, "schema", 0},
-		{"unknown handle", p, []string{`{"kind":"set_property","node":{"handle":"nope"},"property":"label","old_value":"Add","new_value":"X"}`}, protocol.CodeInvalidArguments, "unknown_handle", 0},
-		{"unknown node", p, []string{`{"kind":"set_property","node":"element:Home/view/9","property":"label","old_value":"Add","new_value":"X"}`}, protocol.CodeNotFound, "node_unknown", 0},
-		{"removed node", p, []string{`{"kind":"list_element","op":"remove","node":"element:Home/view/0/1","old_text":"Button(label: \"Add\", on_press: submit)"}`, setLabel}, protocol.CodeNotFound, "node_removed", 1},
-		{"compile_failed", p, []string{setLabel, `{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","position":"after","old_text":"Button(label: \"X\", on_press: submit)","element":"Nope(x: 1)"}`}, protocol.CodeCompileFailed, protocol.ReasonCandidateErrors, 1},
-		{"not_validated", noLock, []string{setLabel}, protocol.CodeCompileFailed, "not_validated", -1},
-		{"too_many_operations", p, many, protocol.CodeResourceLimit, "too_many_operations", -1},
+			`{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"X","new_value":"Y","expected_node_version":"` + buttonVersion + `"}`}, Precondition, "node_version_mismatch", 1},
+		{"option_stale", p, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"Add","new_value":"X","option":{"option_id":"o1","fingerprint":"00"}}`}, Precondition, "option_stale", 0},
+		{"edit_not_offered: an Action property", p, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"on_press","old_value":"submit","new_value":"x"}`}, Unsupported, "edit_not_offered", 0},
+		{"edit_not_offered: a missing property", p, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"variant","old_value":null,"new_value":"link"}`}, Unsupported, "edit_not_offered", 0},
+		{"edit_not_offered: bind on a page", p, []string{`{"kind":"bind_property","node":"page:Home","property":"x","old_value":null,"target":"state:Home.draft"}`}, Unsupported, "edit_not_offered", 0},
+		{"edit_not_offered: bind to a state of another type", p, []string{`{"kind":"bind_property","node":"element:Home/view/0/2/2/0","property":"span_count","old_value":1,"target":"state:Home.draft"}`}, Unsupported, "edit_not_offered", 0},
+		{"edit_not_offered: list_element on a state", p, []string{`{"kind":"list_element","op":"remove","node":"state:Home.draft","old_text":"state draft: String = \"\""}`}, Unsupported, "edit_not_offered", 0},
+		{"edit_not_offered: create first on a state", p, []string{`{"kind":"declaration","op":"create","anchor":"state:Home.draft","position":"first","old_text":"state draft: String = \"\"","declaration":"state n: Int = 0"}`}, Unsupported, "edit_not_offered", 0},
+		{"edit_not_offered: set_reference without another action", p, []string{`{"kind":"set_reference","node":"element:Home/view/0/1","property":"on_press","old_value":"submit","target":"action:Home.submit"}`}, Unsupported, "edit_not_offered", 0},
+		{"edit_not_offered: replace_region on a validated base", p, []string{`{"kind":"replace_region","path":"main.acore","start_line":1,"end_line":1,"old_text":"module tasks.app.ui","new_text":"module x","option":{"option_id":"r1","fingerprint":"00"}}`}, Unsupported, "edit_not_offered", 0},
+		{"still_referenced: state", p, []string{`{"kind":"declaration","op":"remove","node":"state:Home.draft","old_text":"state draft: String = \"\""}`}, Unsupported, "still_referenced", 0},
+		{"still_referenced: import", p, []string{`{"kind":"import","op":"remove","path":"main.acore","symbol":"Tasks","old_text":"use contract Tasks from \"tasks\" audience \"mobile\""}`}, Unsupported, "still_referenced", 0},
+		{"ambiguous_owner", broken, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"Add","new_value":"X"}`}, Ambiguous, "duplicate_property", 0},
+		{"read_only_origin", p, []string{`{"kind":"set_property","node":"contract_operation:Tasks.list_tasks","property":"kind","old_value":"query","new_value":"mutation"}`}, ReadOnly, "", 0},
+		{"no_op", p, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"Add","new_value":"Add"}`}, Invalid, "no_op", 0},
+		{"no_op of an update", p, []string{`{"kind":"declaration","op":"update","node":"state:Home.draft","old_text":"state draft: String = \"\"","declaration":"state draft: String = \"\""}`}, Invalid, "no_op", 0},
+		{"no_op batch", p, []string{setLabel, `{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"X","new_value":"Add"}`}, Invalid, "no_op", 1},
+		{"region_alone", p, []string{setLabel, `{"kind":"replace_region","path":"main.acore","start_line":1,"end_line":1,"old_text":"x","new_text":"y","option":{"option_id":"r1","fingerprint":"00"}}`}, Invalid, "region_alone", 1},
+		{"incompatible_target: rename", p, []string{`{"kind":"declaration","op":"update","node":"state:Home.draft","old_text":"state draft: String = \"\"","declaration":"state text: String = \"\""}`}, Invalid, "incompatible_target", 0},
+		{"incompatible_target: kind", p, []string{`{"kind":"declaration","op":"update","node":"state:Home.draft","old_text":"state draft: String = \"\"","declaration":"action draft() {\n}"}`}, Invalid, "incompatible_target", 0},
+		{"incompatible_value", p, []string{`{"kind":"set_property","node":"element:Home/view/0/2/2/0","property":"span_count","old_value":1,"new_value":"two"}`}, Invalid, "incompatible_value", 0},
+		{"null where the type has none", p, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"Add","new_value":null}`}, Invalid, "incompatible_value", 0},
+		{"unknown field", p, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"Add","new_value":"X","force":true}`}, Invalid, "schema", 0},
+		{"missing field", p, []string{setLabel, `{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","old_text":"x","element":"Text(\"a\")"}`}, Invalid, "schema", 1},
+		{"bad position", p, []string{`{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","position":"first","old_text":"x","element":"Text(\"a\")"}`}, Invalid, "schema", 0},
+		{"not one element", p, []string{`{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","position":"after","old_text":"Button(label: \"Add\", on_press: submit)","element":"Text(\"a\") Text(\"b\")"}`}, Invalid, "schema", 0},
+		{"unknown handle", p, []string{`{"kind":"set_property","node":{"handle":"nope"},"property":"label","old_value":"Add","new_value":"X"}`}, Invalid, "unknown_handle", 0},
+		{"unknown node", p, []string{`{"kind":"set_property","node":"element:Home/view/9","property":"label","old_value":"Add","new_value":"X"}`}, NotFound, "node_unknown", 0},
+		{"removed node", p, []string{`{"kind":"list_element","op":"remove","node":"element:Home/view/0/1","old_text":"Button(label: \"Add\", on_press: submit)"}`, setLabel}, NotFound, "node_removed", 1},
+		{"compile_failed", p, []string{setLabel, `{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","position":"after","old_text":"Button(label: \"X\", on_press: submit)","element":"Nope(x: 1)"}`}, Compile, ReasonCandidateErrors, 1},
+		{"not_validated", noLock, []string{setLabel}, Compile, "not_validated", -1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -322,13 +316,13 @@ func TestRefusals(t *testing.T) {
 			if e == nil {
 				t.Fatalf("accepted: %s", r.Files["main.acore"])
 			}
-			if e.Code != c.code || e.Reason != c.reason || idx(e) != c.index {
-				t.Fatalf("got %s/%s at %d (%s), want %s/%s at %d", e.Code, e.Reason, idx(e), e.Message, c.code, c.reason, c.index)
+			if e.Kind != c.code || e.Reason != c.reason || idx(e) != c.index {
+				t.Fatalf("got %s/%s at %d (%s), want %s/%s at %d", e.Kind, e.Reason, idx(e), e.Message, c.code, c.reason, c.index)
 			}
-			if e.Diagnostics == nil || e.NextActions == nil || e.Retryable == "" {
+			if e.Message == "" || (e.Kind == Compile && e.Reason != ReasonNotValidated && e.Diagnostics == nil) {
 				t.Errorf("incomplete error %+v", e)
 			}
-			if c.code == protocol.CodeCompileFailed && c.reason == "" && len(e.Diagnostics) == 0 {
+			if c.code == Compile && c.reason == "" && len(e.Diagnostics) == 0 {
 				t.Errorf("compile_failed without diagnostics")
 			}
 			if _, err := json.Marshal(e); err != nil {
@@ -525,7 +519,7 @@ func TestBudget(t *testing.T) {
 	p := taskApp(t)
 	_, e := Apply(p, ops(t, `{"kind":"list_element","op":"remove","node":"element:Home/view/0/0","old_text":"Input(value: draft, placeholder: \"Add a task\")"}`),
 		Options{SnapshotID: testSnap, CompileBudget: 1})
-	if e == nil || e.Code != protocol.CodeResourceLimit || e.Reason != "budget_exhausted" || idx(e) != 0 {
+	if e == nil || e.Kind != Limit || e.Reason != "budget_exhausted" || idx(e) != 0 {
 		t.Fatalf("got %v", e)
 	}
 }
@@ -572,7 +566,7 @@ func TestRepair(t *testing.T) {
 	if _, e := run(t, base, op(fixed, "00")); e == nil || e.Reason != "option_stale" {
 		t.Errorf("got %v", e)
 	}
-	if _, e := run(t, base, op(reg.OldText+" ", ne.Options[0].Fingerprint)); e == nil || e.Code != protocol.CodeCompileFailed || e.Reason != "repair_regression" {
+	if _, e := run(t, base, op(reg.OldText+" ", ne.Options[0].Fingerprint)); e == nil || e.Kind != Compile || e.Reason != "repair_regression" {
 		t.Errorf("got %v", e)
 	}
 	// Other edits on a broken base are bounded repairs too: one that
@@ -603,9 +597,8 @@ func TestRepairRegression(t *testing.T) {
 	if e == nil || e.Reason != "repair_regression" {
 		t.Fatalf("got %v", e)
 	}
-	rep, _ := e.Details["repair"].(*Repair)
-	if rep == nil || !reflect.DeepEqual(rep.Regressed, []string{"main.acore: page Home"}) || len(e.NextActions) == 0 {
-		t.Errorf("details %v, next %v (%s)", e.Details, e.NextActions, e.Message)
+	if rep := e.Repair; rep == nil || !reflect.DeepEqual(rep.Regressed, []string{"main.acore: page Home"}) || len(e.Diagnostics) == 0 {
+		t.Errorf("repair %+v, diagnostics %v (%s)", e.Repair, e.Diagnostics, e.Message)
 	}
 }
 

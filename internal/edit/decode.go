@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/axiomcore/acore/internal/fsutil"
-	"github.com/axiomcore/acore/internal/protocol"
 )
 
 // nodeRef is a node id of the base snapshot or {handle}.
@@ -124,8 +123,8 @@ func maxChars(key, field string) int {
 	return 0
 }
 
-func schemaError(i int, format string, args ...any) *protocol.Error {
-	return protocol.Errorf(protocol.CodeInvalidArguments, "schema", "operations[%d]%s", i, fmt.Sprintf(format, args...))
+func schemaError(i int, format string, args ...any) *Error {
+	return errorf(Invalid, "schema", "operations[%d]%s", i, fmt.Sprintf(format, args...))
 }
 
 var families = map[string]bool{"set_property": true, "bind_property": true, "list_element": true, "declaration": true,
@@ -135,7 +134,7 @@ var opsOf = map[string][]string{"list_element": {"remove", "insert"}, "declarati
 
 // decode decodes operation i strictly: the fields of its shape and no
 // other, with the types and bounds of edits.json.
-func decode(i int, raw json.RawMessage) (*operation, *protocol.Error) {
+func decode(i int, raw json.RawMessage) (*operation, *Error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
 		return nil, schemaError(i, ": must be an object")

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/project"
-	"github.com/axiomcore/acore/internal/protocol"
 )
 
 // Options tune one batch.
@@ -24,8 +23,8 @@ type Options struct {
 	// set_property is not, and the final state is not required to compile
 	// (Result.Project is nil when it was not compiled).
 	DryRun bool
-	// CompileBudget bounds the batch's total compile time; zero means
-	// group_compile_budget_ms.
+	// CompileBudget bounds the batch's total compile time (the service's
+	// group_compile_budget_ms); zero means no bound.
 	CompileBudget time.Duration
 }
 
@@ -76,6 +75,6 @@ type Result struct {
 
 // Apply applies ops, in order, to base. On failure nothing is kept and the
 // error's OperationIndex names the operation.
-func Apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, *protocol.Error) {
+func Apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, *Error) {
 	return apply(base, ops, opt)
 }

@@ -43,7 +43,7 @@ func FuzzApply(f *testing.F) {
 			if _, err := json.Marshal(e); err != nil {
 				t.Fatal(err)
 			}
-			if e.Code == "internal" {
+			if e.Kind == 0 {
 				t.Fatalf("internal error: %v", e)
 			}
 			return

@@ -11,7 +11,6 @@ import (
 
 	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/project"
-	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/scaffold"
 )
 
@@ -86,7 +85,7 @@ func ops(t testing.TB, js ...string) []json.RawMessage {
 	return out
 }
 
-func run(t testing.TB, p *project.Project, js ...string) (*Result, *protocol.Error) {
+func run(t testing.TB, p *project.Project, js ...string) (*Result, *Error) {
 	t.Helper()
 	return Apply(p, ops(t, js...), Options{SnapshotID: testSnap, EditRules: EditRules})
 }
@@ -100,7 +99,7 @@ func mustApply(t testing.TB, p *project.Project, js ...string) *Result {
 	return r
 }
 
-func idx(e *protocol.Error) int {
+func idx(e *Error) int {
 	if e.OperationIndex == nil {
 		return -1
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/project"
-	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/syntax"
 )
 
@@ -89,6 +88,10 @@ type Region struct {
 	EndLine   int    `json:"end_line"`
 	OldText   string `json:"old_text"`
 }
+
+// unavailableCode is the error code change.propose answers for an edit
+// that is not offered; node.edits lists it with the family.
+const unavailableCode = "unsupported_operation"
 
 // UnavailableEdit is an edit family not offered for a node, and why.
 type UnavailableEdit struct {
@@ -176,7 +179,7 @@ func EditsOf(snapID string, p *project.Project, i int32, families []string, list
 		}
 		ne.Options = append(ne.Options, opts...)
 		if len(opts) == 0 && unavailable && why != "" {
-			ne.Unavailable = append(ne.Unavailable, UnavailableEdit{Kind: fam, Code: protocol.CodeUnsupportedOperation, Reason: why})
+			ne.Unavailable = append(ne.Unavailable, UnavailableEdit{Kind: fam, Code: unavailableCode, Reason: why})
 		}
 	}
 	if unavailable && ne.Unavailable == nil {
@@ -249,17 +252,6 @@ func (r *editRules) ownerMembers(kind string) []*graph.Node {
 	return out
 }
 
-func typeOfState(s *graph.Node) string {
-	for _, pr := range s.Props {
-		if pr.Name == "type" {
-			if v, ok := pr.Value.(string); ok {
-				return v
-			}
-		}
-	}
-	return ""
-}
-
 // fits reports whether a state of type st can be bound to a property of
 // type pt.
 func fits(pt, st string) bool {
@@ -288,7 +280,7 @@ func (r *editRules) bindProperty() ([]EditOption, string) {
 		names = append(names, pr.Name+" ("+pr.Type+")")
 		var ids []string
 		for _, s := range states {
-			if fits(pr.Type, typeOfState(s)) && !(!pr.Literal && pr.Value == s.Name) {
+			if fits(pr.Type, graph.StateType(s)) && !(!pr.Literal && pr.Value == s.Name) {
 				ids = append(ids, s.ID)
 			}
 		}

@@ -8,33 +8,32 @@ import (
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/project"
-	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/syntax"
 )
 
 // resolve turns a node reference into the node's id in the current state.
-func (a *applier) resolve(r nodeRef, field string) (string, *protocol.Error) {
+func (a *applier) resolve(r nodeRef, field string) (string, *Error) {
 	if r.IsHandle {
 		id, ok := a.handles[r.Handle]
 		if !ok {
-			return "", protocol.Errorf(protocol.CodeInvalidArguments, "unknown_handle",
-				"%s: handle %q is not named by an earlier operation of the batch", field, r.Handle).Detail("handles", a.handleNames())
+			return "", errorf(Invalid, "unknown_handle",
+				"%s: handle %q is not named by an earlier operation of the batch", field, r.Handle).detail("handles", a.handleNames())
 		}
 		if id == "" {
-			return "", protocol.Errorf(protocol.CodeNotFound, "node_removed", "%s: handle %q names a node that no longer exists in the batch's state", field, r.Handle)
+			return "", errorf(NotFound, "node_removed", "%s: handle %q names a node that no longer exists in the batch's state", field, r.Handle)
 		}
 		return id, nil
 	}
 	if to, ok := a.fwd[r.ID]; ok {
 		if to == nil {
-			return "", protocol.Errorf(protocol.CodeNotFound, "node_removed", "%s: %s was removed by an earlier operation of the batch", field, r.ID).
-				WithTarget("node", r.ID)
+			return "", errorf(NotFound, "node_removed", "%s: %s was removed by an earlier operation of the batch", field, r.ID).
+				withNode(r.ID)
 		}
 		return *to, nil
 	}
 	if _, ok := a.base.Result.Graph.Lookup(r.ID); !ok {
-		return "", protocol.Errorf(protocol.CodeNotFound, "node_unknown", "%s: %s is not a node of the base snapshot; name nodes the batch creates with a handle", field, r.ID).
-			WithTarget("node", r.ID).Next("node.find", "Re-find the node on this snapshot", nil)
+		return "", errorf(NotFound, "node_unknown", "%s: %s is not a node of the base snapshot; name nodes the batch creates with a handle", field, r.ID).
+			withNode(r.ID).next(Refind, r.ID)
 	}
 	return r.ID, nil
 }
@@ -48,7 +47,7 @@ func (a *applier) handleNames() []string {
 }
 
 // node resolves r to a node of the current state, in an authored source.
-func (a *applier) node(r nodeRef, field string) (*graph.Node, int32, *protocol.Error) {
+func (a *applier) node(r nodeRef, field string) (*graph.Node, int32, *Error) {
 	id, e := a.resolve(r, field)
 	if e != nil {
 		return nil, 0, e
@@ -56,12 +55,12 @@ func (a *applier) node(r nodeRef, field string) (*graph.Node, int32, *protocol.E
 	g := a.proj.Result.Graph
 	i, ok := g.Lookup(id)
 	if !ok {
-		return nil, 0, protocol.Errorf(protocol.CodeNotFound, "node_unknown", "%s: %s is not a node of the batch's current state", field, id).WithTarget("node", id)
+		return nil, 0, errorf(NotFound, "node_unknown", "%s: %s is not a node of the batch's current state", field, id).withNode(id)
 	}
 	n := g.At(i)
 	if !isSource(a.proj.Inputs, n.Path) {
-		return nil, 0, protocol.Errorf(protocol.CodeReadOnlyOrigin, "", "%s is declared in %s, which the project does not author (a contract artifact); edit its source instead", n.ID, n.Path).
-			WithTarget("node", n.ID)
+		return nil, 0, errorf(ReadOnly, "", "%s is declared in %s, which the project does not author (a contract artifact); edit its source instead", n.ID, n.Path).
+			withNode(n.ID)
 	}
 	return n, i, nil
 }
@@ -83,18 +82,18 @@ func (a *applier) options(n *graph.Node, i int32, family string) ([]EditOption, 
 	return ne.Options, why
 }
 
-func notOffered(family, id, why string) *protocol.Error {
-	return protocol.Errorf(protocol.CodeUnsupportedOperation, "edit_not_offered", "%s is not offered for %s: %s", family, id, why).
-		WithTarget("node", id).
-		Next("node.edits", "List the edits the node accepts now", map[string]any{"nodes": []string{id}, "include_unavailable": true})
+func notOffered(family, id, why string) *Error {
+	return errorf(Unsupported, "edit_not_offered", "%s is not offered for %s: %s", family, id, why).
+		withNode(id).
+		next(ListEdits, id)
 }
 
 // preconditions checks expected_node_version and option.
-func (a *applier) preconditions(o *operation, n *graph.Node, opts ...*EditOption) *protocol.Error {
+func (a *applier) preconditions(o *operation, n *graph.Node, opts ...*EditOption) *Error {
 	if o.ExpectedNodeVersion != nil {
 		if v := a.version(n); v != *o.ExpectedNodeVersion {
-			return protocol.Errorf(protocol.CodePreconditionFailed, "node_version_mismatch", "%s has version %s, expected %s", n.ID, v, *o.ExpectedNodeVersion).
-				WithTarget("node", n.ID).Next("node.get", "Re-read the node and rebuild the operation", nil)
+			return errorf(Precondition, "node_version_mismatch", "%s has version %s, expected %s", n.ID, v, *o.ExpectedNodeVersion).
+				withNode(n.ID).next(Reread, n.ID)
 		}
 	}
 	if o.Option != nil {
@@ -103,10 +102,10 @@ func (a *applier) preconditions(o *operation, n *graph.Node, opts ...*EditOption
 				return nil
 			}
 		}
-		return protocol.Errorf(protocol.CodePreconditionFailed, "option_stale", "option %s (fingerprint %s) is not the current option of %s for this edit",
+		return errorf(Precondition, "option_stale", "option %s (fingerprint %s) is not the current option of %s for this edit",
 			o.Option.OptionID, short(o.Option.Fingerprint), n.ID).
-			WithTarget("node", n.ID).WithTarget("option", o.Option.OptionID).
-			Next("node.edits", "Read the node's current options and rebuild the operation", map[string]any{"nodes": []string{n.ID}})
+			withNode(n.ID).withOption(o.Option.OptionID).
+			next(ReadOptions, n.ID)
 	}
 	return nil
 }
@@ -118,18 +117,18 @@ func short(s string) string {
 	return s
 }
 
-func oldTextMismatch(id string) *protocol.Error {
-	return protocol.Errorf(protocol.CodePreconditionFailed, "old_text_mismatch", "old_text is not the current text of %s", id).
-		WithTarget("node", id).Next("node.edits", "Read the node's current text and rebuild the operation", map[string]any{"nodes": []string{id}})
+func oldTextMismatch(id string) *Error {
+	return errorf(Precondition, "old_text_mismatch", "old_text is not the current text of %s", id).
+		withNode(id).next(ReadText, id)
 }
 
-func oldValueMismatch(id, prop string, cur any, old []byte) *protocol.Error {
-	return protocol.Errorf(protocol.CodePreconditionFailed, "old_value_mismatch", "%s is %s, expected %s", prop, jsonText(cur), rawText(old)).
-		WithTarget("node", id).WithTarget("property", prop).Next("node.get", "Re-read the node and rebuild the operation", nil)
+func oldValueMismatch(id, prop string, cur any, old []byte) *Error {
+	return errorf(Precondition, "old_value_mismatch", "%s is %s, expected %s", prop, jsonText(cur), rawText(old)).
+		withNode(id).withProperty(prop).next(Reread, id)
 }
 
 // property finds the one property name of n.
-func (a *applier) property(n *graph.Node, name string) (*graph.Property, *protocol.Error) {
+func (a *applier) property(n *graph.Node, name string) (*graph.Property, *Error) {
 	var found *graph.Property
 	var names []string
 	count := 0
@@ -156,17 +155,17 @@ func (a *applier) property(n *graph.Node, name string) (*graph.Property, *protoc
 		}
 	}
 	if count > 1 {
-		return nil, protocol.Errorf(protocol.CodeAmbiguousOwner, "duplicate_property", "%s sets %s %d times; no single authored value to edit", n.ID, name, count).
-			WithTarget("node", n.ID).WithTarget("property", name)
+		return nil, errorf(Ambiguous, "duplicate_property", "%s sets %s %d times; no single authored value to edit", n.ID, name, count).
+			withNode(n.ID).withProperty(name)
 	}
 	if found == nil {
 		list := strings.Join(names, ", ")
 		if list == "" {
 			list = "none"
 		}
-		return nil, protocol.Errorf(protocol.CodeUnsupportedOperation, "edit_not_offered", "%s has no authored property %s (its properties: %s)", n.ID, name, list).
-			WithTarget("node", n.ID).WithTarget("property", name).
-			Next("node.edits", "List the edits the node accepts now", map[string]any{"nodes": []string{n.ID}, "include_unavailable": true})
+		return nil, errorf(Unsupported, "edit_not_offered", "%s has no authored property %s (its properties: %s)", n.ID, name, list).
+			withNode(n.ID).withProperty(name).
+			next(ListEdits, n.ID)
 	}
 	return found, nil
 }
@@ -195,7 +194,7 @@ func ownerOf(n *graph.Node) string {
 	return n.Owner
 }
 
-func (a *applier) setProperty(o *operation) (*change, *protocol.Error) {
+func (a *applier) setProperty(o *operation) (*change, *Error) {
 	n, i, e := a.node(o.Node, "node")
 	if e != nil {
 		return nil, e
@@ -210,7 +209,7 @@ func (a *applier) setProperty(o *operation) (*change, *protocol.Error) {
 		if len(opts) > 0 {
 			why = fmt.Sprintf("%s is not an authored literal scalar; set_property is offered for %s", o.Property, propNames(opts))
 		}
-		return nil, notOffered("set_property", n.ID, why).WithTarget("property", o.Property)
+		return nil, notOffered("set_property", n.ID, why).withProperty(o.Property)
 	}
 	if e := a.preconditions(o, n, opt); e != nil {
 		return nil, e
@@ -221,29 +220,29 @@ func (a *applier) setProperty(o *operation) (*change, *protocol.Error) {
 	}
 	text, val, ok := literal(o.NewValue, pr.Type)
 	if !ok {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "incompatible_value", "new_value %s does not fit %s of %s, of type %s", rawText(o.NewValue), o.Property, n.ID, pr.Type).
-			WithTarget("node", n.ID).WithTarget("property", o.Property)
+		return nil, errorf(Invalid, "incompatible_value", "new_value %s does not fit %s of %s, of type %s", rawText(o.NewValue), o.Property, n.ID, pr.Type).
+			withNode(n.ID).withProperty(o.Property)
 	}
 	if jsonEqual(cur, o.NewValue) {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "no_op", "%s of %s is already %s", o.Property, n.ID, jsonText(cur)).
-			WithTarget("node", n.ID).WithTarget("property", o.Property)
+		return nil, errorf(Invalid, "no_op", "%s of %s is already %s", o.Property, n.ID, jsonText(cur)).
+			withNode(n.ID).withProperty(o.Property)
 	}
 	return &change{path: n.Path, sp: splice{pos: int(pr.ValuePos), end: int(pr.ValueEnd), text: text}, deferred: n.Kind != graph.KindRoute,
 		key: n.ID + "\x00" + pr.Name, val: val, createdAt: -1, node: n.ID, owner: ownerOf(n), property: o.Property}, nil
 }
 
-func (a *applier) bindProperty(o *operation) (*change, *protocol.Error) {
+func (a *applier) bindProperty(o *operation) (*change, *Error) {
 	return a.pointProperty(o, "bind_property", "can be bound to", func(x *EditOption) []string { return x.States })
 }
 
-func (a *applier) setReference(o *operation) (*change, *protocol.Error) {
+func (a *applier) setReference(o *operation) (*change, *Error) {
 	return a.pointProperty(o, "set_reference", "can point at", func(x *EditOption) []string { return x.Targets })
 }
 
 // pointProperty makes a property name another node of the owner: a state
 // (bind_property) or an action (set_reference). The node.edits option of
 // the family lists the nodes it may name.
-func (a *applier) pointProperty(o *operation, family, verb string, allowed func(*EditOption) []string) (*change, *protocol.Error) {
+func (a *applier) pointProperty(o *operation, family, verb string, allowed func(*EditOption) []string) (*change, *Error) {
 	n, i, e := a.node(o.Node, "node")
 	if e != nil {
 		return nil, e
@@ -262,11 +261,11 @@ func (a *applier) pointProperty(o *operation, family, verb string, allowed func(
 		if len(opts) > 0 {
 			why = fmt.Sprintf("%s is offered for %s, not %s", family, propNames(opts), o.Property)
 		}
-		return nil, notOffered(family, n.ID, why).WithTarget("property", o.Property)
+		return nil, notOffered(family, n.ID, why).withProperty(o.Property)
 	}
 	if !contains(allowed(opt), tid) {
 		return nil, notOffered(family, n.ID, fmt.Sprintf("%s %s %s, not %s", o.Property, verb, strings.Join(allowed(opt), ", "), tid)).
-			WithTarget("property", o.Property)
+			withProperty(o.Property)
 	}
 	if e := a.preconditions(o, n, opt); e != nil {
 		return nil, e
@@ -279,7 +278,7 @@ func (a *applier) pointProperty(o *operation, family, verb string, allowed func(
 }
 
 // listOption returns the list_element option of n offering op.
-func (a *applier) listOption(o *operation, n *graph.Node, i int32, op string) (*EditOption, *protocol.Error) {
+func (a *applier) listOption(o *operation, n *graph.Node, i int32, op string) (*EditOption, *Error) {
 	opts, why := a.options(n, i, "list_element")
 	opt := findOption(opts, func(x *EditOption) bool { return contains(x.Ops, op) })
 	if opt == nil {
@@ -294,7 +293,7 @@ func (a *applier) listOption(o *operation, n *graph.Node, i int32, op string) (*
 	return opt, nil
 }
 
-func (a *applier) listRemove(o *operation) (*change, *protocol.Error) {
+func (a *applier) listRemove(o *operation) (*change, *Error) {
 	n, i, e := a.node(o.Node, "node")
 	if e != nil {
 		return nil, e
@@ -309,10 +308,10 @@ func (a *applier) listRemove(o *operation) (*change, *protocol.Error) {
 // what. A text over a parser bound (nesting, brackets) is that bound's
 // resource_limit, as the same text in a file is: a limit violation is
 // never invalid_arguments or compile_failed.
-func fragmentError(what string, errs []syntax.Error, text string) *protocol.Error {
+func fragmentError(what string, errs []syntax.Error, text string) *Error {
 	for _, err := range errs {
 		if info, ok := diag.Lookup(err.Code); ok && info.Reason != "" {
-			return protocol.Errorf(protocol.CodeResourceLimit, info.Reason, "the operation's source text is over a service bound: %s [%s]", err.Msg, err.Code)
+			return errorf(Limit, info.Reason, "the operation's source text is over a service bound: %s [%s]", err.Msg, err.Code)
 		}
 	}
 	msg := what
@@ -322,7 +321,7 @@ func fragmentError(what string, errs []syntax.Error, text string) *protocol.Erro
 		line := strings.Count(text[:pos], "\n") + 1
 		msg += fmt.Sprintf(": line %d: %s [%s]", line, errs[0].Msg, errs[0].Code)
 	}
-	return protocol.Errorf(protocol.CodeInvalidArguments, "schema", "%s", msg)
+	return errorf(Invalid, "schema", "%s", msg)
 }
 
 // trimFragment drops blank lines and blanks around a source fragment.
@@ -334,7 +333,7 @@ func trimFragment(s string) string {
 	return strings.TrimLeft(s, " \t")
 }
 
-func (a *applier) listInsert(o *operation) (*change, *protocol.Error) {
+func (a *applier) listInsert(o *operation) (*change, *Error) {
 	n, i, e := a.node(o.Anchor, "anchor")
 	if e != nil {
 		return nil, e
@@ -356,7 +355,7 @@ func (a *applier) listInsert(o *operation) (*change, *protocol.Error) {
 }
 
 // declOption returns the declaration option of n offering op.
-func (a *applier) declOption(o *operation, n *graph.Node, i int32, op string) (*EditOption, *protocol.Error) {
+func (a *applier) declOption(o *operation, n *graph.Node, i int32, op string) (*EditOption, *Error) {
 	opts, why := a.options(n, i, "declaration")
 	opt := findOption(opts, func(x *EditOption) bool { return contains(x.Ops, op) })
 	if opt == nil && op == "remove" && (n.Kind == graph.KindState || n.Kind == graph.KindAction) && referenced(a.proj.Result.Graph, i) {
@@ -377,7 +376,7 @@ func (a *applier) declOption(o *operation, n *graph.Node, i int32, op string) (*
 	return opt, nil
 }
 
-func (a *applier) stillReferenced(n *graph.Node, i int32) *protocol.Error {
+func (a *applier) stillReferenced(n *graph.Node, i int32) *Error {
 	g := a.proj.Result.Graph
 	var by []string
 	seen := map[string]bool{}
@@ -392,14 +391,14 @@ func (a *applier) stillReferenced(n *graph.Node, i int32) *protocol.Error {
 			by = append(by, id)
 		}
 	}
-	return protocol.Errorf(protocol.CodeUnsupportedOperation, "still_referenced", "%s is still referenced by %s; remove the references first", n.ID, strings.Join(capList(by, 10), ", ")).
-		WithTarget("node", n.ID).Detail("referenced_by", capList(by, 50)).
-		Next("graph.query", "List the references to remove first", map[string]any{"from": []string{n.ID}, "mode": "references"})
+	return errorf(Unsupported, "still_referenced", "%s is still referenced by %s; remove the references first", n.ID, strings.Join(capList(by, 10), ", ")).
+		withNode(n.ID).detail("referenced_by", capList(by, 50)).
+		next(ListReferences, n.ID)
 }
 
 // declTarget resolves the node a declaration operation names in field
 // and checks that the declaration family offers verb on it.
-func (a *applier) declTarget(o *operation, r nodeRef, field, verb string) (*graph.Node, *protocol.Error) {
+func (a *applier) declTarget(o *operation, r nodeRef, field, verb string) (*graph.Node, *Error) {
 	n, i, e := a.node(r, field)
 	if e != nil {
 		return nil, e
@@ -410,7 +409,7 @@ func (a *applier) declTarget(o *operation, r nodeRef, field, verb string) (*grap
 	return n, nil
 }
 
-func (a *applier) declCreate(o *operation) (*change, *protocol.Error) {
+func (a *applier) declCreate(o *operation) (*change, *Error) {
 	n, e := a.declTarget(o, o.Anchor, "anchor", "create")
 	if e != nil {
 		return nil, e
@@ -474,7 +473,7 @@ func firstMember(src []byte, od *syntax.OwnerDecl, text string) (splice, int) {
 	return splice{pos: after, end: j, text: "\n" + indent + body + tail}, after + 1 + len(indent)
 }
 
-func (a *applier) declUpdate(o *operation) (*change, *protocol.Error) {
+func (a *applier) declUpdate(o *operation) (*change, *Error) {
 	n, e := a.declTarget(o, o.Node, "node", "update")
 	if e != nil {
 		return nil, e
@@ -485,14 +484,14 @@ func (a *applier) declUpdate(o *operation) (*change, *protocol.Error) {
 	}
 	kind, name := memberKindName(m)
 	if kind != n.Kind || name != n.Name {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "incompatible_target",
+		return nil, errorf(Invalid, "incompatible_target",
 			"declaration update keeps kind and name: %s is %s %s, the new declaration is %s %s; create and remove instead", n.ID, n.Kind, n.Name, kind, name).
-			WithTarget("node", n.ID)
+			withNode(n.ID)
 	}
 	return &change{path: n.Path, sp: splice{pos: int(n.Pos), end: int(n.End), text: text}, createdAt: -1, node: n.ID, owner: ownerOf(n)}, nil
 }
 
-func (a *applier) declRemove(o *operation) (*change, *protocol.Error) {
+func (a *applier) declRemove(o *operation) (*change, *Error) {
 	n, e := a.declTarget(o, o.Node, "node", "remove")
 	if e != nil {
 		return nil, e
@@ -501,16 +500,16 @@ func (a *applier) declRemove(o *operation) (*change, *protocol.Error) {
 }
 
 // module returns the module node of path.
-func (a *applier) module(path string) (*graph.Node, int32, *protocol.Error) {
+func (a *applier) module(path string) (*graph.Node, int32, *Error) {
 	g := a.proj.Result.Graph
 	i, ok := g.Lookup("module:" + path)
 	if !ok || !isSource(a.proj.Inputs, path) {
-		return nil, 0, protocol.Errorf(protocol.CodeNotFound, "path_unknown", "%s is not a module (.acore source) of the project", path).WithTarget("path", path)
+		return nil, 0, errorf(NotFound, "path_unknown", "%s is not a module (.acore source) of the project", path).withPath(path)
 	}
 	return g.At(i), i, nil
 }
 
-func (a *applier) importAdd(o *operation) (*change, *protocol.Error) {
+func (a *applier) importAdd(o *operation) (*change, *Error) {
 	n, i, e := a.module(o.Path)
 	if e != nil {
 		return nil, e
@@ -524,15 +523,15 @@ func (a *applier) importAdd(o *operation) (*change, *protocol.Error) {
 		return nil, e
 	}
 	if !validIdent(o.Symbol) {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "symbol: %q is not an identifier", o.Symbol)
+		return nil, errorf(Invalid, "schema", "symbol: %q is not an identifier", o.Symbol)
 	}
 	if o.From == "" || strings.ContainsAny(o.From, "\n\r") {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "from: must be a module path on one line")
+		return nil, errorf(Invalid, "schema", "from: must be a module path on one line")
 	}
 	f := a.proj.Headers(o.Path)
 	for _, u := range f.Uses {
 		if u.Name != nil && u.Name.Name == o.Symbol && u.Kind.String() == o.ImportKind && u.From != nil && u.From.Value == o.From {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "no_op", "%s already has `%s`", o.Path, f.Text(u)).WithTarget("path", o.Path)
+			return nil, errorf(Invalid, "no_op", "%s already has `%s`", o.Path, f.Text(u)).withPath(o.Path)
 		}
 	}
 	line := "use " + o.ImportKind + " " + o.Symbol + " from " + syntax.Quote(o.From)
@@ -556,7 +555,7 @@ func (a *applier) importAdd(o *operation) (*change, *protocol.Error) {
 	return &change{path: o.Path, sp: sp, createdAt: at, createdKinds: []string{graph.KindImport}, node: n.ID}, nil
 }
 
-func (a *applier) importRemove(o *operation) (*change, *protocol.Error) {
+func (a *applier) importRemove(o *operation) (*change, *Error) {
 	n, i, e := a.module(o.Path)
 	if e != nil {
 		return nil, e
@@ -576,8 +575,8 @@ func (a *applier) importRemove(o *operation) (*change, *protocol.Error) {
 	opt := findOption(opts, func(x *EditOption) bool { return contains(x.Ops, "remove") && contains(x.Symbols, o.Symbol) })
 	if opt == nil {
 		if len(opts) > 0 {
-			return nil, protocol.Errorf(protocol.CodeUnsupportedOperation, "still_referenced", "%s still refers to %s; remove its uses first", o.Path, o.Symbol).
-				WithTarget("node", n.ID).WithTarget("path", o.Path)
+			return nil, errorf(Unsupported, "still_referenced", "%s still refers to %s; remove its uses first", o.Path, o.Symbol).
+				withNode(n.ID).withPath(o.Path)
 		}
 		return nil, notOffered("import remove", n.ID, why)
 	}
@@ -602,7 +601,7 @@ func (a *applier) importRemove(o *operation) (*change, *protocol.Error) {
 	return &change{path: o.Path, sp: removal(a.data(o.Path), int(use.Pos), int(use.End)), createdAt: -1, node: n.ID, removes: true}, nil
 }
 
-func (a *applier) replaceRegion(o *operation) (*change, *protocol.Error) {
+func (a *applier) replaceRegion(o *operation) (*change, *Error) {
 	n, i, e := a.module(o.Path)
 	if e != nil {
 		return nil, e
@@ -629,14 +628,14 @@ func (a *applier) replaceRegion(o *operation) (*change, *protocol.Error) {
 		if o.Option != nil {
 			id = o.Option.OptionID
 		}
-		return nil, protocol.Errorf(protocol.CodePreconditionFailed, "option_stale", "option %s is not the current region option of %s lines %d-%d", id, o.Path, o.StartLine, o.EndLine).
-			WithTarget("path", o.Path).Next("node.edits", "Read the module's current region options", map[string]any{"nodes": []string{n.ID}, "kinds": []string{"replace_region"}})
+		return nil, errorf(Precondition, "option_stale", "option %s is not the current region option of %s lines %d-%d", id, o.Path, o.StartLine, o.EndLine).
+			withPath(o.Path).next(ReadRegions, n.ID)
 	}
 	if o.OldText != opt.Region.OldText {
 		return nil, oldTextMismatch(n.ID)
 	}
 	if lines := strings.Count(o.NewText, "\n") + 1; lines > regionMaxLines {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "new_text: has %d lines, more than %d", lines, regionMaxLines)
+		return nil, errorf(Invalid, "schema", "new_text: has %d lines, more than %d", lines, regionMaxLines)
 	}
 	f := a.proj.Headers(o.Path)
 	lo := lineStart(f, o.StartLine)
@@ -692,7 +691,7 @@ func findElement(f *syntax.File, pos int32) *syntax.Element {
 
 // declarationSource parses the declaration of a create or update: exactly
 // one state or action.
-func declarationSource(src string) (string, syntax.Member, *protocol.Error) {
+func declarationSource(src string) (string, syntax.Member, *Error) {
 	text := trimFragment(src)
 	m, errs := parseMember(text)
 	if m == nil {

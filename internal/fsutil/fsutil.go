@@ -14,6 +14,11 @@ import (
 	"unicode/utf8"
 )
 
+// StateDir is the project-relative folder of the service's own state:
+// persisted snapshots, candidates, request records, the publish journal
+// and receipts. Every package that keeps state there names it by this.
+const StateDir = ".axiom/state"
+
 // RelPathMaxBytes is the longest project-relative path ValidRelPath accepts.
 const RelPathMaxBytes = 1024
 
@@ -59,6 +64,20 @@ func ValidRelPath(p string) error {
 		}
 	}
 	return nil
+}
+
+// Escapes reports a path that points outside the project root: absolute,
+// or with a .. segment.
+func Escapes(p string) bool {
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "\\") || (len(p) > 1 && p[1] == ':') {
+		return true
+	}
+	for _, seg := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if seg == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 // Resolve joins the valid relative path rel under root and returns the

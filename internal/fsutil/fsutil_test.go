@@ -330,3 +330,13 @@ func TestReplaceFile(t *testing.T) {
 		t.Errorf("temp files left: %v", left)
 	}
 }
+
+// Escapes names paths that leave the root: absolute, drive-lettered or
+// with a .. segment, with either slash.
+func TestEscapes(t *testing.T) {
+	for p, want := range map[string]bool{"a/b.acore": false, "/etc/passwd": true, `\x`: true, "C:/x": true, "a/../../b": true, `a\..\b`: true, "a..b/c": false} {
+		if got := Escapes(p); got != want {
+			t.Errorf("Escapes(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

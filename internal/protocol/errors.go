@@ -1,6 +1,10 @@
 package protocol
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/axiomcore/acore/internal/diag"
+)
 
 // Error codes: the closed list of v1.
 const (
@@ -70,6 +74,15 @@ type Diagnostic struct {
 	Column   int    `json:"column"`
 	Length   int    `json:"length,omitempty"`
 	Message  string `json:"message"`
+}
+
+// Diagnostics are compiler diagnostics on the wire: the one converter.
+func Diagnostics(ds []diag.Diagnostic) []Diagnostic {
+	out := make([]Diagnostic, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, Diagnostic{Code: d.Code, Severity: string(d.Severity), Path: d.Path, Line: d.Line, Column: d.Column, Length: d.Length, Message: d.Message})
+	}
+	return out
 }
 
 // defaultRetry is the reference's default retry advice of each code.

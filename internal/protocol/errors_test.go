@@ -53,3 +53,12 @@ func TestCompileFailedShape(t *testing.T) {
 		}
 	}
 }
+
+// JSONDepth counts nesting outside strings only.
+func TestJSONDepth(t *testing.T) {
+	for raw, want := range map[string]int{`{}`: 1, `{"a":[[1]]}`: 3, `{"a":"[[[{"}`: 1, `{"a":"\"[["}`: 1, `1`: 0} {
+		if got := JSONDepth([]byte(raw)); got != want {
+			t.Errorf("JSONDepth(%s) = %d, want %d", raw, got, want)
+		}
+	}
+}

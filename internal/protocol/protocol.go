@@ -9,15 +9,6 @@ import "encoding/json"
 // Name is the protocol this service speaks.
 const Name = "axiom-agent-semantic/v1"
 
-// Operations lists every operation of v1, in the reference's order.
-var Operations = []string{"capabilities", "workspace.open", "project.overview", "node.find", "node.get", "node.edits",
-	"graph.query", "context.build", "impact.analyze", "changes.since", "node.relocate", "change.propose",
-	"change.inspect", "check.run", "change.apply", "change.discard", "edit.plan"}
-
-// FrozenOperations are the operations frozen in v1.
-var FrozenOperations = []string{"capabilities", "workspace.open", "project.overview", "node.find", "node.get",
-	"node.edits", "graph.query", "context.build", "impact.analyze", "changes.since", "node.relocate"}
-
 // Request is the request envelope.
 type Request struct {
 	Protocol     string          `json:"protocol"`
@@ -173,4 +164,33 @@ type ExpansionRef struct {
 	Node           string `json:"node,omitempty"`
 	EstimatedBytes int    `json:"estimated_bytes"`
 	Reason         string `json:"reason"`
+}
+
+// JSONDepth returns the deepest nesting of arrays and objects in raw,
+// without decoding it, so a deeply nested request is refused cheaply.
+func JSONDepth(raw []byte) int {
+	depth, max := 0, 0
+	inStr, esc := false, false
+	for _, c := range raw {
+		switch {
+		case esc:
+			esc = false
+		case inStr:
+			if c == '\\' {
+				esc = true
+			} else if c == '"' {
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == '{' || c == '[':
+			depth++
+			if depth > max {
+				max = depth
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return max
 }

@@ -244,7 +244,7 @@ func protocolDoc() (string, error) {
 	}
 	rules, _ := env.(doc)["x-envelope-fields"].(doc)
 	b.WriteString("## Envelope fields per operation\n\n| Operation | workspace | snapshot | base_snapshot | request_id |\n|---|---|---|---|---|\n")
-	for _, op := range protocol.Operations {
+	for _, op := range schema.Operations() {
 		r, _ := rules[op].(doc)
 		fmt.Fprintf(&b, "| `%s` |", op)
 		for _, f := range []string{"workspace", "snapshot", "base_snapshot", "request_id"} {
@@ -254,7 +254,7 @@ func protocolDoc() (string, error) {
 	}
 	b.WriteString("\n## Operations\n")
 	codeOps := map[string][]string{}
-	for _, op := range protocol.Operations {
+	for _, op := range schema.Operations() {
 		fmt.Fprintf(&b, "\n### %s\n\n", op)
 		rf, qf := schema.ResultFile(op), schema.RequestFile(op)
 		req, err := schema.Document(qf)
@@ -291,7 +291,7 @@ func protocolDoc() (string, error) {
 	for _, c := range protocol.ErrorCodes {
 		ops := codeOps[c]
 		list := strings.Join(ops, ", ")
-		if len(ops) == len(protocol.Operations) {
+		if len(ops) == len(schema.Operations()) {
 			list = "every operation"
 		}
 		fmt.Fprintf(&b, "| `%s` | %s |\n", c, list)

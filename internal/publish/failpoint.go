@@ -9,9 +9,11 @@ import (
 	"time"
 )
 
-// FailpointEnv names the environment variable that arms failpoints, for
-// the kill tests: a comma-separated list of point[:action], where action
-// is kill (the default: the process sends itself SIGKILL at that point),
+// FailpointEnv names the environment variable from which a command arms
+// failpoints (SetFailpoints), for the kill tests; the library reads no
+// environment itself. Its value is a comma-separated list of
+// point[:action], where action is kill (the default: the process sends
+// itself SIGKILL at that point),
 // sleep=<duration> (for timeout tests) or error (the step fails as an I/O
 // error would). For example ACORE_FAILPOINT=after_file_1 or
 // ACORE_FAILPOINT=file_2_temp:error.
@@ -48,11 +50,12 @@ var ErrInjected = errors.New("failpoint: injected error")
 
 var (
 	fpMu    sync.Mutex
-	fpArmed = parseFailpoints(os.Getenv(FailpointEnv))
+	fpArmed map[string]string
 )
 
-// SetFailpoints arms failpoints as FailpointEnv does, replacing the ones
-// armed before; "" disarms them all. For tests.
+// SetFailpoints arms failpoints, a spec as FailpointEnv holds, replacing
+// the ones armed before; "" disarms them all. The acore-semantic command
+// arms them from its environment; tests call it directly.
 func SetFailpoints(spec string) {
 	fpMu.Lock()
 	fpArmed = parseFailpoints(spec)

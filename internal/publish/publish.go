@@ -43,7 +43,7 @@ import (
 
 // Folders under the project root.
 const (
-	StateDir   = ".axiom/state"
+	StateDir   = fsutil.StateDir
 	JournalDir = StateDir + "/journal"
 	ReceiptDir = StateDir + "/receipts"
 	lockFile   = StateDir + "/publish.lock"
@@ -1037,4 +1037,20 @@ func (p *Publisher) Sweep(ttl time.Duration) {
 			r.Remove(ReceiptDir + "/" + d.Name())
 		}
 	}
+}
+
+// Guarantees are the guarantees of this publication (the protocol's
+// local_filesystem profile) as the capability manifest lists them; the kill tests (cmd/acore-semantic) prove
+// the process-kill ones, the race tests of internal/publish and
+// internal/load the ones against other processes.
+var Guarantees = []string{
+	"rechecks the candidate version, the required checks and every written file's base content before writing",
+	"each file replaced atomically: temp file, fsync, rename, fsync of the directory",
+	"journal and backups written and synced before the first file",
+	"after a process kill at any step the apply ends applied, rolled back, or recovery_required; never a half-written file",
+	"a resend with the same request_id never applies twice",
+	"nothing outside the project root is read or written, even while another process swaps a file or folder for a symlink: every file and folder is opened through a handle on the root that the kernel confines, the temp file is created and renamed through its folder's handle, and a file is read only when it is a regular file once opened (opened without blocking, so a FIFO never stalls a request)",
+	"an external edit is never silently lost: each file is checked again just before its replacement (held open; where the kernel grants a read lease, no one may be writing it and a writer who opens it meanwhile is detected), exchanged in atomically (renameat2 RENAME_EXCHANGE) and the file it replaced verified after; an edit found before the apply writes refuses it, one found after is put back into place, the files already replaced are rolled back, and the answer is precondition_failed (external_write); if the file changed once more in that instant, the displaced edit is kept beside it (.<name>.<journal>.replaced) and the answer names it in details.kept",
+	"limits of those two: a folder another process moves out of the root while an apply holds it is followed there; without RENAME_EXCHANGE (systems other than Linux, file systems without it) the file is hard-linked aside and then renamed over, so an editor's rename landing between those two calls is not detected; where the kernel grants no read lease (a file the service's user does not own, file systems without leases), a writer that opened the file before the check and writes after the verification is not detected",
+	"not proven against power loss or operating system crashes; no remote publication",
 }

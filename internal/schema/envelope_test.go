@@ -78,7 +78,7 @@ func TestEnvelopePerOperation(t *testing.T) {
 		sameAsFile(t, f, v)
 		reqs = append(reqs, v.(map[string]any))
 	}
-	for _, op := range operations {
+	for _, op := range Operations() {
 		req := map[string]any{"protocol": Protocol, "operation": op, "params": mustDecode(t, minimalParams[op])}
 		for i, rule := range envelopeTable[op] {
 			if rule != "not allowed" {
@@ -112,7 +112,7 @@ func TestEnvelopePerOperation(t *testing.T) {
 			n++
 		}
 		// Params of every other operation.
-		for _, op := range operations {
+		for _, op := range Operations() {
 			r := maps.Clone(req)
 			r["params"] = mustDecode(t, minimalParams[op])
 			sameAsFile(t, "params of "+op, r)
@@ -169,8 +169,8 @@ func TestOperationCondition(t *testing.T) {
 		}
 		conds = append(conds, op)
 	}
-	if !reflect.DeepEqual(conds, operations) {
-		t.Errorf("branches on %v, want %v", conds, operations)
+	if !reflect.DeepEqual(conds, Operations()) {
+		t.Errorf("branches on %v, want %v", conds, Operations())
 	}
 	// A branch of another form is kept for every operation.
 	for _, b := range []string{
@@ -314,5 +314,33 @@ func benchFirstRequest(b *testing.B, envelope func(*compiled) (*jsonschema.Schem
 		if fe := c.check(s, req, ""); fe != nil {
 			b.Fatal(fe)
 		}
+	}
+}
+
+// TestOperationTable checks the table read from x-envelope-fields: the 17
+// operations of v1 in the reference's order, each with a presence for
+// every envelope field.
+func TestOperationTable(t *testing.T) {
+	want := []string{"capabilities", "workspace.open", "project.overview", "node.find", "node.get",
+		"node.edits", "graph.query", "context.build", "impact.analyze", "changes.since",
+		"node.relocate", "change.propose", "change.inspect", "check.run", "change.apply",
+		"change.discard", "edit.plan"}
+	if got := Operations(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("Operations() = %v, want %v", got, want)
+	}
+	valid := []Presence{Required, Optional, NotAllowed, RequiredUnlessCandidate}
+	for _, op := range want {
+		e, ok := EnvelopeOf(op)
+		if !ok {
+			t.Fatalf("EnvelopeOf(%s) not found", op)
+		}
+		for _, p := range []Presence{e.Workspace, e.Snapshot, e.BaseSnapshot, e.RequestID} {
+			if !slices.Contains(valid, p) {
+				t.Errorf("%s: presence %q", op, p)
+			}
+		}
+	}
+	if _, ok := EnvelopeOf("node.delete"); ok || IsOperation("node.delete") {
+		t.Error("node.delete is an operation")
 	}
 }

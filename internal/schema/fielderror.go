@@ -293,3 +293,36 @@ func ratString(r *big.Rat) string {
 	}
 	return r.FloatString(6)
 }
+
+// ValueAt finds the value a schema error names, as params.scope.paths[0].
+func ValueAt(v any, field string) any {
+	for field != "" {
+		var key string
+		key, field, _ = strings.Cut(field, ".")
+		for key != "" {
+			name, rest, idx := key, "", -1
+			if i := strings.IndexByte(key, '['); i >= 0 {
+				name, rest = key[:i], key[i:]
+			}
+			if name != "" {
+				m, _ := v.(map[string]any)
+				v = m[name]
+			}
+			if rest == "" {
+				break
+			}
+			j := strings.IndexByte(rest, ']')
+			if j < 0 {
+				return nil
+			}
+			idx, _ = strconv.Atoi(rest[1:j])
+			l, _ := v.([]any)
+			if idx < 0 || idx >= len(l) {
+				return nil
+			}
+			v = l[idx]
+			key = rest[j+1:]
+		}
+	}
+	return v
+}

@@ -226,7 +226,7 @@ func TestEnvelopeFields(t *testing.T) {
 	if len(envelopeTable) != 17 || len(minimalParams) != 17 {
 		t.Fatal("table incomplete")
 	}
-	for _, op := range operations {
+	for _, op := range Operations() {
 		row := envelopeTable[op]
 		base := map[string]any{
 			"protocol":  Protocol,

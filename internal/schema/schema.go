@@ -34,19 +34,76 @@ const Protocol = "axiom-agent-semantic/v1"
 // followed by its path, for example BaseID + "operations/node.find.request.json".
 const BaseID = "https://schemas.axiomcore.dev/agent-semantic/v1/"
 
-// operations lists the 17 operations of v1 in the reference's order.
-var operations = []string{
-	"capabilities", "workspace.open", "project.overview", "node.find", "node.get",
-	"node.edits", "graph.query", "context.build", "impact.analyze", "changes.since",
-	"node.relocate", "change.propose", "change.inspect", "check.run", "change.apply",
-	"change.discard", "edit.plan",
-}
-
-// Operations returns the 17 operations of v1.
-func Operations() []string { return slices.Clone(operations) }
+// Operations returns the operations of v1 in the reference's order: the
+// keys of envelope.request.json's x-envelope-fields, the one list every
+// other table (the service's, the MCP tools, the docs) follows.
+func Operations() []string { return slices.Clone(table().names) }
 
 // IsOperation reports whether op is an operation of v1.
-func IsOperation(op string) bool { return slices.Contains(operations, op) }
+func IsOperation(op string) bool { _, ok := table().envelope[op]; return ok }
+
+// Presence says whether an operation takes an envelope field, as
+// x-envelope-fields spells it: "required", "optional", "not_allowed" or
+// "required_unless_params_candidate".
+type Presence string
+
+// The presences of envelope fields.
+const (
+	Required   Presence = "required"
+	Optional   Presence = "optional"
+	NotAllowed Presence = "not_allowed"
+	// RequiredUnlessCandidate is check.run's snapshot: required unless
+	// params.candidate names what to check.
+	RequiredUnlessCandidate Presence = "required_unless_params_candidate"
+)
+
+// Envelope is which envelope fields one operation takes.
+type Envelope struct {
+	Workspace    Presence `json:"workspace"`
+	Snapshot     Presence `json:"snapshot"`
+	BaseSnapshot Presence `json:"base_snapshot"`
+	RequestID    Presence `json:"request_id"`
+}
+
+// EnvelopeOf returns the envelope fields op takes; ok is false for an
+// operation that is not of v1.
+func EnvelopeOf(op string) (e Envelope, ok bool) {
+	e, ok = table().envelope[op]
+	return e, ok
+}
+
+type opTable struct {
+	names    []string
+	envelope map[string]Envelope
+}
+
+// table reads x-envelope-fields once, keeping its key order. The embedded
+// file is part of the binary, so a failure is a build defect: it panics.
+var table = sync.OnceValue(func() opTable {
+	b, err := fs.ReadFile(schemas.FS, EnvelopeRequestFile)
+	if err != nil {
+		panic(err)
+	}
+	var top struct {
+		Fields json.RawMessage `json:"x-envelope-fields"`
+	}
+	if err := json.Unmarshal(b, &top); err != nil {
+		panic(fmt.Sprintf("%s: %v", EnvelopeRequestFile, err))
+	}
+	t := opTable{envelope: map[string]Envelope{}}
+	if err := json.Unmarshal(top.Fields, &t.envelope); err != nil {
+		panic(fmt.Sprintf("%s: x-envelope-fields: %v", EnvelopeRequestFile, err))
+	}
+	dec := json.NewDecoder(bytes.NewReader(top.Fields))
+	_, _ = dec.Token() // {
+	for dec.More() {
+		k, _ := dec.Token()
+		t.names = append(t.names, k.(string))
+		var skip json.RawMessage
+		_ = dec.Decode(&skip)
+	}
+	return t
+})
 
 // RequestFile and ResultFile name the schema files of one operation.
 func RequestFile(op string) string { return "operations/" + op + ".request.json" }
@@ -147,7 +204,7 @@ func compile(fsys fs.FS) (*compiled, error) {
 		schemas:  map[string]*jsonschema.Schema{},
 		requests: map[string]*request{"": {}},
 	}
-	for _, op := range operations {
+	for _, op := range table().names {
 		c.requests[op] = &request{}
 	}
 	c.comp = c.newCompiler(nil)

@@ -20,7 +20,7 @@ import (
 // and a request and a result schema for each of the 17 operations.
 func wantFiles() []string {
 	files := []string{"common.json", "edits.json", "envelope.request.json", "envelope.response.json", "error.json"}
-	for _, op := range operations {
+	for _, op := range Operations() {
 		files = append(files, RequestFile(op), ResultFile(op))
 	}
 	sort.Strings(files)
@@ -35,8 +35,8 @@ func TestFiles(t *testing.T) {
 	if want := wantFiles(); !slices.Equal(got, want) {
 		t.Errorf("Files() = %v\nwant %v", got, want)
 	}
-	if len(operations) != 17 {
-		t.Errorf("%d operations, want 17", len(operations))
+	if len(Operations()) != 17 {
+		t.Errorf("%d operations, want 17", len(Operations()))
 	}
 }
 
@@ -233,7 +233,7 @@ func TestReferenceRequests(t *testing.T) {
 	}
 	// The reference has an example request of every operation but
 	// project.overview's cursor pages; make sure none was lost.
-	for _, op := range operations {
+	for _, op := range Operations() {
 		if !seen[op] {
 			t.Errorf("no request example of %s", op)
 		}
@@ -401,7 +401,7 @@ func TestXErrors(t *testing.T) {
 	if len(errorTable) != 14 || len(codes) != 14 {
 		t.Fatalf("%d codes in the table, %d in error.json, want 14", len(errorTable), len(codes))
 	}
-	for _, op := range operations {
+	for _, op := range Operations() {
 		var fromTable []string
 		for _, code := range codes {
 			ops := errorTable[code]

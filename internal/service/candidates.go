@@ -5,19 +5,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"sort"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/axiomcore/acore/internal/axag"
 	"github.com/axiomcore/acore/internal/candidate"
-	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/diag"
-	"github.com/axiomcore/acore/internal/edit"
 	"github.com/axiomcore/acore/internal/load"
-	"github.com/axiomcore/acore/internal/lock"
 	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/snapshot"
@@ -35,10 +29,6 @@ import (
 // candidate's files): once the candidate is applied, capturing latest gives
 // that id.
 
-// editApply is the edit engine; tests replace it to exercise the service's
-// side of failures the engine rarely produces.
-var editApply = edit.Apply
-
 // candidateState is what a process keeps for the candidates of one root:
 // the store, shared by every Service of that root in the process so that
 // their in-memory copies agree, and a small cache of compiled candidates.
@@ -54,9 +44,7 @@ type candidateState struct {
 	// the first records, the others replay.
 	requests sync.Map
 
-	cmu      sync.Mutex
-	compiled map[string]*compiledCandidate // by id@version
-	order    []string                      // oldest first
+	compiled *change.Cache
 }
 
 // compiledCacheMax bounds the compiled candidates kept in memory; each
@@ -69,7 +57,7 @@ func (s *Service) cands() *candidateState {
 	if v, ok := candidateStates.Load(s.root); ok {
 		return v.(*candidateState)
 	}
-	st := &candidateState{store: candidate.NewStore(s.root), compiled: map[string]*compiledCandidate{}}
+	st := &candidateState{store: candidate.NewStore(s.root), compiled: change.NewCache(compiledCacheMax)}
 	v, loaded := candidateStates.LoadOrStore(s.root, st)
 	if !loaded {
 		st.store.Sweep()
@@ -83,13 +71,6 @@ func (s *Service) cands() *candidateState {
 // in memory.
 func (s *Service) Candidates() *candidate.Store { return s.cands().store }
 
-// compiledCandidate is a candidate version compiled: its base snapshot and
-// the compiled base-plus-overlay project.
-type compiledCandidate struct {
-	base *snapshot.Snapshot
-	proj *project.Project
-}
-
 // lockRequest serializes the requests of one request_id in this process;
 // call the returned function to release it.
 func (st *candidateState) lockRequest(workspace, requestID string) func() {
@@ -97,173 +78,6 @@ func (st *candidateState) lockRequest(workspace, requestID string) func() {
 	mu := v.(*sync.Mutex)
 	mu.Lock()
 	return mu.Unlock
-}
-
-func cacheKey(id string, version int) string { return fmt.Sprintf("%s@%d", id, version) }
-
-func (st *candidateState) cached(id string, version int) *compiledCandidate {
-	st.cmu.Lock()
-	defer st.cmu.Unlock()
-	return st.compiled[cacheKey(id, version)]
-}
-
-func (st *candidateState) cache(id string, version int, cc *compiledCandidate) {
-	st.cmu.Lock()
-	defer st.cmu.Unlock()
-	k := cacheKey(id, version)
-	if _, ok := st.compiled[k]; !ok {
-		st.order = append(st.order, k)
-	}
-	st.compiled[k] = cc
-	for len(st.order) > compiledCacheMax {
-		delete(st.compiled, st.order[0])
-		st.order = st.order[1:]
-	}
-}
-
-// release drops every compiled version of candidate id.
-func (st *candidateState) release(id string) {
-	st.cmu.Lock()
-	defer st.cmu.Unlock()
-	keep := st.order[:0]
-	for _, k := range st.order {
-		if strings.HasPrefix(k, id+"@") {
-			delete(st.compiled, k)
-			continue
-		}
-		keep = append(keep, k)
-	}
-	st.order = keep
-}
-
-// CandidateData is what the service records in Candidate.Data: the edits
-// of every version, and what they add up to from the base snapshot.
-type CandidateData struct {
-	// IDMap is composed over every version, from the base snapshot to the
-	// current version: the id_map of an apply's receipt.
-	IDMap []edit.IDMapEntry `json:"id_map"`
-	// Touched names the declarations the candidate changes, as
-	// "<path>: <kind> <name>", over every version.
-	Touched []string `json:"touched"`
-	// Expected lists the node ids operations asked to change, created or
-	// moved, in the base and in the candidate (change.inspect's expected).
-	Expected []string `json:"expected"`
-	// Owners are the pages and components the candidate changes.
-	Owners []string `json:"owners"`
-	// BaseState and BaseErrors describe the base snapshot (bounded repair).
-	BaseState  string        `json:"base_state"`
-	BaseErrors int           `json:"base_errors"`
-	Versions   []VersionData `json:"versions"`
-}
-
-// VersionData is one change.propose that made a version.
-type VersionData struct {
-	Version          int    `json:"version"`
-	RequestID        string `json:"request_id"`
-	InputFingerprint string `json:"input_fingerprint"`
-	// Operations are the batch's outcomes, IDMap its id_map from the
-	// previous version (or the base).
-	Operations []edit.Outcome    `json:"operations"`
-	IDMap      []edit.IDMapEntry `json:"id_map"`
-	Checks     []string          `json:"checks"`
-	CreatedAt  time.Time         `json:"created_at"`
-}
-
-func candidateData(c *candidate.Candidate) (*CandidateData, error) {
-	var d CandidateData
-	if len(c.Data) == 0 {
-		return &d, nil
-	}
-	if err := json.Unmarshal(c.Data, &d); err != nil {
-		return nil, fmt.Errorf("candidate %s: its record is unreadable: %w", c.ID, err)
-	}
-	return &d, nil
-}
-
-// composeIDMaps composes a (base → v) with b (v → v+1) into base → v+1.
-func composeIDMaps(a, b []edit.IDMapEntry) []edit.IDMapEntry {
-	out := make([]edit.IDMapEntry, 0, len(a)+len(b))
-	byOld := map[string]edit.IDMapEntry{}
-	for _, e := range b {
-		if e.OldID != nil {
-			byOld[*e.OldID] = e
-		}
-	}
-	used := map[string]bool{}
-	for _, e := range a {
-		if e.NewID != nil {
-			if n, ok := byOld[*e.NewID]; ok {
-				used[*e.NewID] = true
-				if e.OldID == nil && n.NewID == nil {
-					continue // created, then removed
-				}
-				change := n.Change
-				if e.OldID == nil {
-					change = e.Change // still a creation
-				}
-				out = append(out, edit.IDMapEntry{OldID: e.OldID, NewID: n.NewID, Change: change})
-				continue
-			}
-		}
-		out = append(out, e)
-	}
-	for _, e := range b {
-		if e.OldID != nil && used[*e.OldID] {
-			continue
-		}
-		out = append(out, e)
-	}
-	return out
-}
-
-// wireIDMap is an id_map entry on the wire. Nodes an edit creates have no
-// old id; they are reported as the operation's created node, not here.
-type wireIDMap struct {
-	OldID    string  `json:"old_id"`
-	NewID    *string `json:"new_id"`
-	Relation string  `json:"relation"`
-	Basis    string  `json:"basis,omitempty"`
-}
-
-func toWireIDMap(m []edit.IDMapEntry) []wireIDMap {
-	out := make([]wireIDMap, 0, len(m))
-	for _, e := range m {
-		if e.OldID == nil {
-			continue
-		}
-		out = append(out, wireIDMap{OldID: *e.OldID, NewID: e.NewID, Relation: "exact", Basis: e.Change})
-	}
-	return out
-}
-
-// WireCandidate is the candidate object of the protocol.
-type WireCandidate struct {
-	ID               string `json:"id"`
-	Version          int    `json:"version"`
-	State            string `json:"state"`
-	BaseSnapshot     string `json:"base_snapshot"`
-	Snapshot         string `json:"snapshot"`
-	RequestID        string `json:"request_id"`
-	InputFingerprint string `json:"input_fingerprint"`
-	// ExpiresAt is given while the candidate is open.
-	ExpiresAt string `json:"expires_at,omitempty"`
-}
-
-func wireCandidate(c *candidate.Candidate) WireCandidate {
-	w := WireCandidate{ID: c.ID, Version: c.Version, State: c.State, BaseSnapshot: c.Base, Snapshot: c.Snapshot,
-		RequestID: c.RequestID, InputFingerprint: c.InputFingerprint}
-	if c.State == candidate.Open {
-		w.ExpiresAt = c.ExpiresAt.UTC().Format(time.RFC3339)
-	}
-	return w
-}
-
-func candidateFileChanges(files []candidate.File) []FileChange {
-	out := make([]FileChange, 0, len(files))
-	for _, f := range files {
-		out = append(out, FileChange{Path: f.Path, Before: f.Before, After: f.After, Change: f.Change()})
-	}
-	return out
 }
 
 func sha256Hex(b []byte) string {
@@ -296,9 +110,9 @@ func (c *call) getCandidate(id string, allowExpired bool) (*candidate.Candidate,
 
 // compileCandidate returns the compiled candidate: from the cache, or
 // rebuilt from its base snapshot and files.
-func (c *call) compileCandidate(cand *candidate.Candidate) (*compiledCandidate, *protocol.Error) {
+func (c *call) compileCandidate(cand *candidate.Candidate) (*change.Compiled, *protocol.Error) {
 	st := c.s.cands()
-	if cc := st.cached(cand.ID, cand.Version); cc != nil {
+	if cc := st.compiled.Get(cand.ID, cand.Version); cc != nil {
 		return cc, nil
 	}
 	base, err := c.s.store.Get(cand.Base)
@@ -324,103 +138,25 @@ func (c *call) compileCandidate(cand *candidate.Candidate) (*compiledCandidate, 
 			"candidate %s was stored by another compiler build (its snapshot %s is %s here)", cand.ID, cand.Snapshot, id).
 			WithTarget("candidate", cand.ID).Next("change.propose", "Propose the change again on latest", nil)
 	}
-	cc := &compiledCandidate{base: base, proj: project.CompileFrom(base.Project, in)}
-	c.s.store.Add(in, cc.proj)
-	st.cache(cand.ID, cand.Version, cc)
+	cc := &change.Compiled{Base: base, Project: project.CompileFrom(base.Project, in)}
+	c.s.store.Add(in, cc.Project)
+	st.compiled.Put(cand.ID, cand.Version, cc)
 	return cc, nil
 }
 
 // overlayInputs returns base with files replaced, added or (nil content)
-// removed. A path must be a project input: a .acore source, a contract
-// artifact under .axiom/dev/contracts/, a contract source under
-// contracts/, or the UI lock.
+// removed (load.Inputs.With): a path that is no input is invalid_arguments
+// (not_an_input), a bound resource_limit.
 func overlayInputs(base *load.Inputs, files map[string][]byte) (*load.Inputs, *protocol.Error) {
-	in := &load.Inputs{Root: base.Root, Sources: append([]load.File(nil), base.Sources...),
-		Contracts: append([]load.File(nil), base.Contracts...), ContractSources: append([]load.File(nil), base.ContractSources...), Lock: base.Lock}
-	paths := make([]string, 0, len(files))
-	for p := range files {
-		paths = append(paths, p)
+	in, err := base.With(files)
+	var ni *load.NotInputError
+	if errors.As(err, &ni) {
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "not_an_input", "%s", ni.Error()).WithTarget("path", ni.Path)
 	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		data, remove := files[p], files[p] == nil
-		f := load.File{Path: p, Data: data, SHA256: sha256Hex(data)}
-		switch {
-		case p == lock.Path:
-			if remove {
-				in.Lock = nil
-			} else {
-				in.Lock = &f
-			}
-			continue
-		case strings.HasSuffix(p, ".acore"):
-			in.Sources = replaceFile(in.Sources, f, remove)
-		case strings.HasSuffix(p, ".axiom") && strings.HasPrefix(p, lock.ContractDir+"/"):
-			in.Contracts = replaceFile(in.Contracts, f, remove)
-		case strings.HasSuffix(p, ".axiom") && strings.HasPrefix(p, load.ContractSourceDir+"/"):
-			in.ContractSources = replaceFile(in.ContractSources, f, remove)
-		default:
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "not_an_input",
-				"%s is not a project input: a .acore source, a contract under %s/ or %s/, or %s", p, lock.ContractDir, load.ContractSourceDir, lock.Path).
-				WithTarget("path", p)
-		}
-	}
-	if e := inputBounds(in); e != nil {
-		return nil, e
+	if err != nil {
+		return nil, limitError(err)
 	}
 	return in, nil
-}
-
-func replaceFile(list []load.File, f load.File, remove bool) []load.File {
-	i := sort.Search(len(list), func(i int) bool { return list[i].Path >= f.Path })
-	switch {
-	case i < len(list) && list[i].Path == f.Path && remove:
-		return append(list[:i], list[i+1:]...)
-	case i < len(list) && list[i].Path == f.Path:
-		list[i] = f
-	case !remove:
-		list = append(list, load.File{})
-		copy(list[i+1:], list[i:])
-		list[i] = f
-	}
-	return list
-}
-
-// CheckResult is a checkResult of the protocol.
-type CheckResult struct {
-	Check       string                `json:"check"`
-	Status      string                `json:"status"`
-	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
-	// Axag is the summary of the axag check (checkResult allows more
-	// properties than the schema names).
-	Axag *AxagSummary `json:"axag,omitempty"`
-}
-
-// Checks this build runs.
-const (
-	CheckCompile = "compile"
-	CheckRepair  = "repair"
-	CheckAxag    = "axag"
-)
-
-// AxagSummary is what the axag check adds to its result: the conformance
-// level of the candidate's AXAG manifest and of its base's, so that an
-// agent sees an edit that lowers it, each action's level and what keeps it
-// from the next, and the findings.
-type AxagSummary struct {
-	Level     string         `json:"level"`
-	BaseLevel string         `json:"base_level"`
-	Actions   int            `json:"actions"`
-	Levels    []AxagLevel    `json:"action_levels"`
-	Findings  []axag.Finding `json:"findings"`
-}
-
-// AxagLevel is one action's conformance level and the fields it misses
-// for the next level.
-type AxagLevel struct {
-	Intent  string   `json:"intent"`
-	Level   string   `json:"level"`
-	Missing []string `json:"missing"`
 }
 
 // checkNames validates and deduplicates check names, with compile first
@@ -430,10 +166,10 @@ func checkNames(names []string, withCompile bool) ([]string, *protocol.Error) {
 	var out []string
 	seen := map[string]bool{}
 	if withCompile {
-		out, seen[CheckCompile] = append(out, CheckCompile), true
+		out, seen[change.CheckCompile] = append(out, change.CheckCompile), true
 	}
 	for _, n := range names {
-		if n != CheckCompile && n != CheckRepair && n != CheckAxag {
+		if n != change.CheckCompile && n != change.CheckRepair && n != change.CheckAxag {
 			return nil, protocol.Errorf(protocol.CodeUnsupportedOperation, "unknown_check",
 				"check %q is not a check of this build; the checks are compile, repair and axag", n).
 				WithTarget("check", n).Next("capabilities", "Read the checks this build runs", map[string]any{})
@@ -446,96 +182,17 @@ func checkNames(names []string, withCompile bool) ([]string, *protocol.Error) {
 	return out, nil
 }
 
-// runChecks runs the named checks on cand, a change of base touching the
-// declarations in touched.
-//
-//   - compile passes when the candidate compiles to a validated state
-//     without errors; its diagnostics are all of the compile's (at most 200),
-//     warnings included.
-//   - repair passes when no declaration outside touched has more errors
-//     than in the base, and the candidate has fewer errors than a broken
-//     base (or none, on a validated base); its diagnostics are the
-//     candidate's errors.
-//   - axag passes when the candidate's AXAG manifest (internal/axag,
-//     built from the compiled project) has no error finding; its
-//     diagnostics are the findings (at most 200), and its axag summary
-//     gives the levels of the candidate and of the base.
-func runChecks(names []string, base, cand *project.Project, touched []string) []CheckResult {
-	out := make([]CheckResult, 0, len(names))
-	for _, n := range names {
-		switch n {
-		case CheckCompile:
-			r := CheckResult{Check: n, Status: "passed", Diagnostics: wireDiagnostics(cand.Result, 200)}
-			if cand.Result.State != check.StateValidated || projectErrors(cand) > 0 {
-				r.Status = "failed"
-			}
-			out = append(out, r)
-		case CheckRepair:
-			r := CheckResult{Check: n, Status: "passed", Diagnostics: edit.ErrorDiagnostics(cand.Result)}
-			be, ce := projectErrors(base), projectErrors(cand)
-			if len(regressed(base, cand, touched)) > 0 || (be > 0 && ce >= be) || (be == 0 && ce > 0) {
-				r.Status = "failed"
-			}
-			out = append(out, r)
-		case CheckAxag:
-			out = append(out, axagCheck(base, cand))
-		}
-	}
-	return out
-}
-
-func allPassed(rs []CheckResult) bool {
-	for _, r := range rs {
-		if r.Status != "passed" {
-			return false
-		}
-	}
-	return true
-}
-
+// projectErrors is the number of error diagnostics of p.
 func projectErrors(p *project.Project) int {
-	n := 0
-	for _, d := range p.Result.Diagnostics {
-		if d.Severity == diag.Error {
-			n++
-		}
-	}
+	n, _ := diag.Count(p.Result.Diagnostics)
 	return n
-}
-
-// declKey names the declaration a diagnostic is in, as touched lists
-// them: "<path>: <kind> <name>" ("<path>: " outside any declaration).
-func declKey(d diag.Diagnostic) string { return d.Path + ": " + d.Decl }
-
-// regressed lists the declarations outside touched that have more errors
-// in cand than in base, sorted.
-func regressed(base, cand *project.Project, touched []string) []string {
-	count := func(p *project.Project) map[string]int {
-		m := map[string]int{}
-		for _, d := range p.Result.Diagnostics {
-			if d.Severity == diag.Error {
-				m[declKey(d)]++
-			}
-		}
-		return m
-	}
-	b, c := count(base), count(cand)
-	t := stringSet(touched)
-	var out []string
-	for k, n := range c {
-		if !t[k] && n > b[k] {
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // recordChecks stores check results on the candidate's current version
 // (Candidate.Checks), replacing earlier results of the same checks on that
 // version, so that change.apply's require_checks sees them. A candidate
 // that moved to another version or state meanwhile is left alone.
-func (c *call) recordChecks(cand *candidate.Candidate, results []CheckResult) *protocol.Error {
+func (c *call) recordChecks(cand *candidate.Candidate, results []change.CheckResult) *protocol.Error {
 	st := c.s.cands()
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -559,30 +216,12 @@ func (c *call) recordChecks(cand *candidate.Candidate, results []CheckResult) *p
 	return nil
 }
 
-// versionChecks returns the checks recorded on the candidate's current
-// version.
-func versionChecks(cand *candidate.Candidate) []CheckResult {
-	out := []CheckResult{}
-	for _, ch := range cand.Checks {
-		if ch.Version != cand.Version {
-			continue
-		}
-		r := CheckResult{Check: ch.Check, Status: ch.Status, Diagnostics: []protocol.Diagnostic{}}
-		_ = json.Unmarshal(ch.Diagnostics, &r.Diagnostics)
-		if r.Diagnostics == nil {
-			r.Diagnostics = []protocol.Diagnostic{}
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
 // candidateSnapshot makes the envelope snapshot of an answer about a
 // candidate: its snapshot, with overlay naming it.
 // openCandidate loads candidate id, compiles it, makes its snapshot the
 // one the answer names, and decodes its data: what change.inspect and
 // check.run on a candidate read.
-func (c *call) openCandidate(id string) (*candidate.Candidate, *compiledCandidate, *CandidateData, *protocol.Error) {
+func (c *call) openCandidate(id string) (*candidate.Candidate, *change.Compiled, *change.Data, *protocol.Error) {
 	cand, e := c.getCandidate(id, true)
 	if e != nil {
 		return nil, nil, nil, e
@@ -592,86 +231,15 @@ func (c *call) openCandidate(id string) (*candidate.Candidate, *compiledCandidat
 		return nil, nil, nil, e
 	}
 	c.candidateSnapshot(cand, cc)
-	data, err := candidateData(cand)
+	data, err := change.ReadData(cand)
 	if err != nil {
 		return nil, nil, nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
 	}
 	return cand, cc, data, nil
 }
 
-func (c *call) candidateSnapshot(cand *candidate.Candidate, cc *compiledCandidate) {
-	c.snap = &snapshot.Snapshot{ID: cand.Snapshot, Project: cc.proj}
+func (c *call) candidateSnapshot(cand *candidate.Candidate, cc *change.Compiled) {
+	c.snap = &snapshot.Snapshot{ID: cand.Snapshot, Project: cc.Project}
 	id := cand.ID
 	c.overlay = &id
-}
-
-// canonicalJSON re-encodes raw with sorted object keys and no
-// insignificant space; numbers keep their written form.
-func canonicalJSON(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return "null"
-	}
-	dec := json.NewDecoder(strings.NewReader(string(raw)))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return string(raw)
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-// drop forgets one compiled version.
-func (st *candidateState) drop(id string, version int) {
-	st.cmu.Lock()
-	defer st.cmu.Unlock()
-	k := cacheKey(id, version)
-	if _, ok := st.compiled[k]; !ok {
-		return
-	}
-	delete(st.compiled, k)
-	for i, o := range st.order {
-		if o == k {
-			st.order = append(st.order[:i], st.order[i+1:]...)
-			break
-		}
-	}
-}
-
-// axagCheck runs the axag check on cand, a change of base.
-func axagCheck(base, cand *project.Project) CheckResult {
-	m, fs := axag.ManifestFor(cand, axag.Options{})
-	sum := &AxagSummary{Level: m.Conformance, BaseLevel: m.Conformance, Actions: len(m.Actions), Levels: []AxagLevel{}, Findings: fs}
-	if fs == nil {
-		sum.Findings = []axag.Finding{}
-	}
-	if base != cand {
-		bm, _ := axag.ManifestFor(base, axag.Options{})
-		sum.BaseLevel = bm.Conformance
-	}
-	for _, a := range m.Actions {
-		l, miss := axag.Gaps(a)
-		if miss == nil {
-			miss = []string{}
-		}
-		sum.Levels = append(sum.Levels, AxagLevel{Intent: a.Intent, Level: l, Missing: miss})
-	}
-	r := CheckResult{Check: CheckAxag, Status: "passed", Diagnostics: []protocol.Diagnostic{}, Axag: sum}
-	for _, f := range fs {
-		if f.Severity == axag.SeverityError {
-			r.Status = "failed"
-		}
-		if len(r.Diagnostics) == 200 || (f.Severity != axag.SeverityError && f.Severity != axag.SeverityWarning) {
-			continue
-		}
-		d := protocol.Diagnostic{Code: f.Rule, Severity: f.Severity, Path: f.File, Line: max(f.Line, 1), Column: max(f.Column, 1), Message: f.Message}
-		if d.Path == "" {
-			d.Path = check.Entry
-		}
-		if f.Fix != "" {
-			d.Message += " (fix: " + f.Fix + ")"
-		}
-		r.Diagnostics = append(r.Diagnostics, d)
-	}
-	return r
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/axiomcore/acore/internal/change"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,9 +13,9 @@ import (
 )
 
 type changesWire struct {
-	Since   string       `json:"since"`
-	History string       `json:"history"`
-	Files   []FileChange `json:"files"`
+	Since   string              `json:"since"`
+	History string              `json:"history"`
+	Files   []change.FileChange `json:"files"`
 	Nodes   []struct {
 		OldID    string  `json:"old_id"`
 		NewID    *string `json:"new_id"`

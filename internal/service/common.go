@@ -2,7 +2,6 @@ package service
 
 import (
 	"encoding/json"
-	"sort"
 	"strings"
 
 	"github.com/axiomcore/acore/internal/check"
@@ -48,41 +47,8 @@ func (c *call) notCompiled() *protocol.Error {
 
 func (c *call) graph() *graph.Graph { return c.snap.Project.Result.Graph }
 
-// NodeSummary is the nodeSummary of the protocol.
-type NodeSummary struct {
-	ID      string `json:"id"`
-	Kind    string `json:"kind"`
-	Name    string `json:"name"`
-	Path    string `json:"path"`
-	Version string `json:"version"`
-}
-
-func summary(g *graph.Graph, n *graph.Node) NodeSummary {
-	return NodeSummary{ID: n.ID, Kind: n.Kind, Name: n.Name, Path: n.Path, Version: g.Version(n)}
-}
-
-// Site is where an edge is written.
-type Site struct {
-	Path   string `json:"path"`
-	Line   int    `json:"line"`
-	Column int    `json:"column"`
-}
-
-// edgeSite is where e is written: its source node's identifying token.
-func edgeSite(g *graph.Graph, e *graph.Edge) Site {
-	path, line, col := g.Site(e)
-	return Site{path, line, col}
-}
-
 func wireDiagnostics(r *check.Result, max int) []protocol.Diagnostic {
-	out := []protocol.Diagnostic{}
-	for _, d := range r.Diagnostics {
-		if len(out) == max {
-			break
-		}
-		out = append(out, protocol.Diagnostic{Code: d.Code, Severity: string(d.Severity), Path: d.Path, Line: d.Line, Column: d.Column, Length: d.Length, Message: d.Message})
-	}
-	return out
+	return protocol.Diagnostics(r.Diagnostics[:min(len(r.Diagnostics), max)])
 }
 
 // lookup finds node ids of the snapshot, answering not_found for the
@@ -99,33 +65,6 @@ func (c *call) lookup(ids []string) ([]int32, *protocol.Error) {
 		out = append(out, i)
 	}
 	return out, nil
-}
-
-// edgeRank orders edge kinds as the profile lists them.
-func edgeRank(kind string) int {
-	for i, k := range graph.EdgeKinds {
-		if k == kind {
-			return i
-		}
-	}
-	return len(graph.EdgeKinds)
-}
-
-func sortEdges(g *graph.Graph, es []int32) {
-	sort.SliceStable(es, func(a, b int) bool {
-		x, y := &g.Edges[es[a]], &g.Edges[es[b]]
-		if rx, ry := edgeRank(x.Kind()), edgeRank(y.Kind()); rx != ry {
-			return rx < ry
-		}
-		xs, ys := g.At(x.From), g.At(y.From)
-		if xs.Path != ys.Path {
-			return xs.Path < ys.Path
-		}
-		if xs.Line != ys.Line {
-			return xs.Line < ys.Line
-		}
-		return xs.Column < ys.Column
-	})
 }
 
 func jsonSize(v any) int {

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"encoding/json"
+	"github.com/axiomcore/acore/internal/ctxbuild"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,11 +19,11 @@ type contextResultWire struct {
 			Kind    string `json:"kind"`
 			Version string `json:"version"`
 		} `json:"node"`
-		Depth            int             `json:"depth"`
-		Required         bool            `json:"required"`
-		Reasons          []ContextReason `json:"reasons"`
-		Signature        *string         `json:"signature"`
-		Implementation   *string         `json:"implementation"`
+		Depth            int                      `json:"depth"`
+		Required         bool                     `json:"required"`
+		Reasons          []ctxbuild.ContextReason `json:"reasons"`
+		Signature        *string                  `json:"signature"`
+		Implementation   *string                  `json:"implementation"`
 		InputConstraints []struct {
 			Name     string   `json:"name"`
 			Type     string   `json:"type"`
@@ -55,7 +56,7 @@ func TestContextChangeInputReference(t *testing.T) {
 	}
 	b := res.Items[0]
 	if b.Node.ID != "element:Home/view/0/1" || !b.Required || b.Depth != 0 || len(b.Reasons) != 1 ||
-		b.Reasons[0] != (ContextReason{Kind: "focus", Text: "element:Home/view/0/1: focus of change_input"}) ||
+		b.Reasons[0] != (ctxbuild.ContextReason{Kind: "focus", Text: "element:Home/view/0/1: focus of change_input"}) ||
 		b.Signature == nil || *b.Signature != `Button(label: "Add", on_press: submit)` {
 		t.Errorf("focus item: %+v", b)
 	}
@@ -68,7 +69,7 @@ func TestContextChangeInputReference(t *testing.T) {
 		t.Errorf("input constraints from the catalog: %+v", b.InputConstraints)
 	}
 	a := res.Items[1]
-	want := ContextReason{Kind: "signature", Text: "action:Home.submit: element:Home/view/0/1 triggers it", Via: "element:Home/view/0/1"}
+	want := ctxbuild.ContextReason{Kind: "signature", Text: "action:Home.submit: element:Home/view/0/1 triggers it", Via: "element:Home/view/0/1"}
 	if a.Node.ID != "action:Home.submit" || a.Required || len(a.Reasons) != 1 || a.Reasons[0] != want || a.Signature == nil || *a.Signature != "submit()" {
 		t.Errorf("second item: %+v", a)
 	}
@@ -332,7 +333,7 @@ func TestContextEconomy(t *testing.T) {
 			continue
 		}
 		it := res.Items[k]
-		if it.Required != (w.kind == "focus") || len(it.Reasons) != 1 || it.Reasons[0] != (ContextReason{Kind: w.kind, Text: w.text, Via: w.via}) {
+		if it.Required != (w.kind == "focus") || len(it.Reasons) != 1 || it.Reasons[0] != (ctxbuild.ContextReason{Kind: w.kind, Text: w.text, Via: w.via}) {
 			t.Errorf("change_behavior: %s: required %v, reasons %+v", w.id, it.Required, it.Reasons)
 		}
 		if w.kind == "focus" {

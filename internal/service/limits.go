@@ -27,36 +27,6 @@ func limitError(err error) *protocol.Error {
 	return protocol.Errorf(protocol.CodeInternal, "", "cannot capture the project: %v", err)
 }
 
-// inputBounds applies the loader's bounds to inputs built in memory.
-func inputBounds(in *load.Inputs) *protocol.Error {
-	if len(in.Sources) > load.SourceFilesMax {
-		return protocol.Errorf(protocol.CodeResourceLimit, load.ReasonTooManyModules, "%s: more than %d .acore files", load.ReasonTooManyModules, load.SourceFilesMax)
-	}
-	total, all := 0, 0
-	for _, group := range [][]load.File{in.Sources, in.Contracts, in.ContractSources} {
-		for _, f := range group {
-			if len(f.Data) > load.SourceFileBytesMax {
-				return protocol.Errorf(protocol.CodeResourceLimit, load.ReasonFileTooLarge, "%s: %s is %d bytes, over the limit of %d",
-					load.ReasonFileTooLarge, f.Path, len(f.Data), load.SourceFileBytesMax).WithTarget("path", f.Path)
-			}
-			all += len(f.Data)
-		}
-	}
-	for _, f := range in.Sources {
-		total += len(f.Data)
-	}
-	if total > load.SourcesBytesMax {
-		return protocol.Errorf(protocol.CodeResourceLimit, load.ReasonSourcesTooLarge, "%s: .acore files total %d bytes, over the limit of %d", load.ReasonSourcesTooLarge, total, load.SourcesBytesMax)
-	}
-	if in.Lock != nil {
-		all += len(in.Lock.Data)
-	}
-	if all > load.SnapshotBytesMax {
-		return protocol.Errorf(protocol.CodeResourceLimit, load.ReasonSnapshotTooLarge, "%s: inputs total %d bytes, over the limit of %d", load.ReasonSnapshotTooLarge, all, load.SnapshotBytesMax)
-	}
-	return nil
-}
-
 // limitDiagnostic returns resource_limit for the first diagnostic of a
 // bound (nesting, brackets, import depth) in r: such a compile could not
 // run, so it is neither compile_failed nor a failed check. The error
@@ -76,8 +46,7 @@ func limitDiagnostic(r *check.Result) *protocol.Error {
 			e = protocol.Errorf(protocol.CodeResourceLimit, info.Reason, "%s:%d:%d: %s", d.Path, d.Line, d.Column, d.Message).WithTarget("path", d.Path)
 		}
 		if len(e.Diagnostics) < 200 { // the schema's maxItems
-			e.Diagnostics = append(e.Diagnostics, protocol.Diagnostic{Code: d.Code, Severity: string(d.Severity), Path: d.Path,
-				Line: d.Line, Column: d.Column, Length: d.Length, Message: d.Message})
+			e.Diagnostics = append(e.Diagnostics, protocol.Diagnostics([]diag.Diagnostic{d})...)
 		}
 	}
 	return e

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/axiomcore/acore/internal/publish"
 
 	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/protocol"
@@ -13,20 +14,13 @@ import (
 // EditKinds are the edit families of v1.
 var EditKinds = []string{"set_property", "bind_property", "list_element", "declaration", "set_reference", "import", "replace_region"}
 
-// operationStatus says which operations this build serves.
-func operationStatus(op string) string {
-	if _, ok := handlers[op]; ok {
-		return "implemented"
-	}
-	return "planned"
-}
-
 // buildManifest returns the capability manifest and its fingerprint: the
 // SHA-256 of the manifest's compact JSON with sorted keys.
 func buildManifest() (map[string]any, string) {
 	var ops []any
-	for _, op := range protocol.Operations {
-		ops = append(ops, map[string]any{"name": op, "status": operationStatus(op), "since": Version})
+	for _, op := range table {
+		// Every operation of the table has a handler: all are implemented.
+		ops = append(ops, map[string]any{"name": op.Name, "status": "implemented", "since": Version})
 	}
 	var kinds []any
 	for _, k := range EditKinds {
@@ -34,7 +28,7 @@ func buildManifest() (map[string]any, string) {
 		kinds = append(kinds, map[string]any{"kind": k, "status": "implemented"})
 	}
 	m := map[string]any{
-		"protocol":   map[string]any{"name": protocol.Name, "status": "frozen", "frozen_operations": protocol.FrozenOperations},
+		"protocol":   map[string]any{"name": protocol.Name, "status": "frozen", "frozen_operations": FrozenOperations()},
 		"service":    map[string]any{"name": "acore-semantic", "version": Version},
 		"operations": ops,
 		"edit_kinds": kinds,
@@ -61,7 +55,7 @@ func buildManifest() (map[string]any, string) {
 			},
 		},
 		"checks":      []any{map[string]any{"name": "compile", "status": "implemented"}, map[string]any{"name": "repair", "status": "implemented"}, map[string]any{"name": "axag", "status": "implemented"}},
-		"publication": []any{map[string]any{"profile": "local_filesystem", "status": publicationStatus(), "guarantees": publicationGuarantees}},
+		"publication": []any{map[string]any{"profile": "local_filesystem", "status": "implemented", "guarantees": publish.Guarantees}},
 		"error_codes": protocol.ErrorCodes,
 		"external_writes": map[string]any{
 			"detection": "content_hash",

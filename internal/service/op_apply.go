@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/axiomcore/acore/internal/candidate"
+	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/publish"
@@ -65,17 +66,9 @@ type applyParams struct {
 }
 
 type applyResult struct {
-	Replayed    bool             `json:"replayed"`
-	Receipt     *publish.Receipt `json:"receipt"`
-	BaseChanges []inputChange    `json:"base_changes,omitempty"`
-}
-
-// inputChange is an inputChange of the protocol.
-type inputChange struct {
-	Path   string  `json:"path"`
-	Before *string `json:"before_sha256"`
-	After  *string `json:"after_sha256"`
-	Change string  `json:"change"`
+	Replayed    bool                `json:"replayed"`
+	Receipt     *publish.Receipt    `json:"receipt"`
+	BaseChanges []change.FileChange `json:"base_changes,omitempty"`
 }
 
 // baseChangesMax bounds base_changes (the schema's maxItems).
@@ -111,8 +104,6 @@ type applyProgress struct {
 	abandoned bool
 	receipt   *publish.Receipt // the unknown receipt of the attempt's journal
 }
-
-type applyProgressKey struct{}
 
 func newApplyProgress(top map[string]json.RawMessage) *applyProgress {
 	p := &applyProgress{params: top["params"]}
@@ -197,7 +188,7 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 	if e := c.params(&p); e != nil {
 		return nil, e
 	}
-	prog, _ := c.ctx.Value(applyProgressKey{}).(*applyProgress)
+	prog := c.progress
 	if prog == nil {
 		prog = &applyProgress{}
 	}
@@ -226,83 +217,16 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 	st.mu.Lock() // no version or state change of a candidate while applying
 	defer st.mu.Unlock()
 
-	if rec, ok := st.store.Recall(ws, requestID); ok {
-		if rec.Operation != "change.apply" || rec.Fingerprint != fp {
-			return nil, requestIDReused(requestID)
-		}
-		var r publish.Receipt
-		if err := json.Unmarshal(rec.Result, &r); err != nil {
-			return nil, protocol.Errorf(protocol.CodeInternal, "", "the record of request_id %s is unreadable: %v", requestID, err)
-		}
-		return applyResult{Replayed: true, Receipt: &r}, nil
+	if res, e, done := c.s.applyAgain(st, ws, requestID, fp, prog); done {
+		return res, e
 	}
-
-	// An interrupted attempt with this request_id.
-	entries, err := c.s.pub.Entries()
-	if err != nil {
-		return nil, stateError("reading the apply journal", err)
-	}
-	for _, je := range entries {
-		if je.Workspace != ws || je.RequestID != requestID {
-			continue
-		}
-		if je.Fingerprint != fp {
-			return nil, requestIDReused(requestID)
-		}
-		if !prog.start(je) {
-			return nil, protocol.Errorf(protocol.CodeResourceLimit, "timeout", "timed out")
-		}
-		state := je.State
-		var stuck []string
-		if state == publish.Pending {
-			if state, stuck, err = c.s.pub.Reconcile(je); err != nil {
-				return nil, interrupted(je, err)
-			}
-		}
-		switch state {
-		case publish.Committed:
-			r, err := c.s.finishApply(je)
-			if err != nil {
-				return nil, interrupted(je, err)
-			}
-			return applyResult{Replayed: true, Receipt: r}, nil
-		case publish.Pending:
-			return nil, recoveryRequired(je, stuck)
-		}
-		// Rolled back: apply again below.
-	}
-
 	cand, e := c.getCandidate(p.Candidate, false)
 	if e != nil {
 		return nil, e
 	}
-	if cand.State == candidate.Applied {
-		return nil, protocol.Errorf(protocol.CodePreconditionFailed, "candidate_applied",
-			"candidate %s was applied by another request (receipt %s); a new request_id does not apply it again", cand.ID, cand.Receipt).
-			WithTarget("candidate", cand.ID).WithTarget("request_id", requestID).Detail("receipt_id", cand.Receipt)
-	}
-	if e := candidateOpen(cand); e != nil {
+	if e := applicable(cand, &p, checks, requestID); e != nil {
 		return nil, e
 	}
-	if cand.Version != p.ExpectedCandidateVersion {
-		return nil, versionMismatch(cand, p.ExpectedCandidateVersion)
-	}
-	for _, name := range checks {
-		status := "not_run"
-		for _, ch := range cand.Checks {
-			if ch.Check == name && ch.Version == cand.Version {
-				status = ch.Status
-			}
-		}
-		if status != "passed" {
-			return nil, protocol.Errorf(protocol.CodePreconditionFailed, "check_required",
-				"check %s has not passed on version %d of candidate %s (%s)", name, cand.Version, cand.ID, status).
-				WithTarget("candidate", cand.ID).Detail("check", name).Detail("status", status).
-				Next("check.run", "Run the check on the candidate, then apply again with a new request_id",
-					map[string]any{"candidate": cand.ID, "checks": []string{name}})
-		}
-	}
-
 	plan := publish.Plan{Workspace: ws, RequestID: requestID, Fingerprint: fp, Candidate: cand.ID,
 		CandidateVersion: cand.Version, BaseSnapshot: cand.Base, IDMap: receiptIDMap(cand)}
 	written := map[string]bool{}
@@ -316,56 +240,161 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 	if len(plan.Files) == 0 {
 		return nil, protocol.Errorf(protocol.CodeInternal, "", "candidate %s writes no file", cand.ID)
 	}
+	if e := c.s.preconditions(cand, p.Preconditions, plan.Files); e != nil {
+		return nil, e
+	}
+	changes, gone := c.baseChanges(cand.Base, written)
+	if len(gone) > 0 {
+		return nil, externalWrite(cand, gone, "inputs of the base snapshot were deleted or renamed")
+	}
+	r, e := c.s.publishPlan(plan, cand, prog)
+	if e != nil {
+		return nil, e
+	}
+	res := applyResult{Receipt: r}
+	if len(changes) > 0 {
+		res.BaseChanges = changes
+	}
+	return res, nil
+}
 
-	if p.Preconditions != nil {
+// applyAgain answers a request_id this service has answered before (its
+// record) or whose attempt was interrupted (its journal): replayed,
+// finished, recovery_required, or not done (a rolled-back attempt is
+// applied again).
+func (s *Service) applyAgain(st *candidateState, ws, requestID, fp string, prog *applyProgress) (any, *protocol.Error, bool) {
+	if rec, ok := st.store.Recall(ws, requestID); ok {
+		if rec.Operation != "change.apply" || rec.Fingerprint != fp {
+			return nil, requestIDReused(requestID), true
+		}
+		var r publish.Receipt
+		if err := json.Unmarshal(rec.Result, &r); err != nil {
+			return nil, protocol.Errorf(protocol.CodeInternal, "", "the record of request_id %s is unreadable: %v", requestID, err), true
+		}
+		return applyResult{Replayed: true, Receipt: &r}, nil, true
+	}
+	entries, err := s.pub.Entries()
+	if err != nil {
+		return nil, stateError("reading the apply journal", err), true
+	}
+	for _, je := range entries {
+		if je.Workspace != ws || je.RequestID != requestID {
+			continue
+		}
+		if je.Fingerprint != fp {
+			return nil, requestIDReused(requestID), true
+		}
+		if !prog.start(je) {
+			return nil, protocol.Errorf(protocol.CodeResourceLimit, "timeout", "timed out"), true
+		}
+		state := je.State
+		var stuck []string
+		if state == publish.Pending {
+			if state, stuck, err = s.pub.Reconcile(je); err != nil {
+				return nil, interrupted(je, err), true
+			}
+		}
+		switch state {
+		case publish.Committed:
+			r, err := s.finishApply(je)
+			if err != nil {
+				return nil, interrupted(je, err), true
+			}
+			return applyResult{Replayed: true, Receipt: r}, nil, true
+		case publish.Pending:
+			return nil, recoveryRequired(je, stuck), true
+		}
+		// Rolled back: apply again.
+	}
+	return nil, nil, false
+}
+
+// applicable refuses a candidate that cannot be applied now: applied by
+// another request, not open, another version than expected, or a required
+// check not passed on its version.
+func applicable(cand *candidate.Candidate, p *applyParams, checks []string, requestID string) *protocol.Error {
+	if cand.State == candidate.Applied {
+		return protocol.Errorf(protocol.CodePreconditionFailed, "candidate_applied",
+			"candidate %s was applied by another request (receipt %s); a new request_id does not apply it again", cand.ID, cand.Receipt).
+			WithTarget("candidate", cand.ID).WithTarget("request_id", requestID).Detail("receipt_id", cand.Receipt)
+	}
+	if e := candidateOpen(cand); e != nil {
+		return e
+	}
+	if cand.Version != p.ExpectedCandidateVersion {
+		return versionMismatch(cand, p.ExpectedCandidateVersion)
+	}
+	for _, name := range checks {
+		status := "not_run"
+		for _, ch := range cand.Checks {
+			if ch.Check == name && ch.Version == cand.Version {
+				status = ch.Status
+			}
+		}
+		if status != "passed" {
+			return protocol.Errorf(protocol.CodePreconditionFailed, "check_required",
+				"check %s has not passed on version %d of candidate %s (%s)", name, cand.Version, cand.ID, status).
+				WithTarget("candidate", cand.ID).Detail("check", name).Detail("status", status).
+				Next("check.run", "Run the check on the candidate, then apply again with a new request_id",
+					map[string]any{"candidate": cand.ID, "checks": []string{name}})
+		}
+	}
+	return nil
+}
+
+// preconditions checks the request's preconditions (when given, they name
+// every file written, each with its digest on disk), then that every file
+// to write still has the content the candidate was based on.
+func (s *Service) preconditions(cand *candidate.Candidate, pcs []applyPrecondition, files []publish.File) *protocol.Error {
+	if pcs != nil {
 		named := map[string]bool{}
 		var failed []string
-		for _, pc := range p.Preconditions {
+		for _, pc := range pcs {
 			named[pc.Path] = true
-			cur, err := c.s.pub.Digest(pc.Path)
+			cur, err := s.pub.Digest(pc.Path)
 			if err != nil {
-				return nil, pathError(pc.Path, err)
+				return pathError(pc.Path, err)
 			}
 			if !sameDigest(cur, pc.SHA256) {
 				failed = append(failed, pc.Path)
 			}
 		}
 		var missing []string
-		for _, f := range plan.Files {
+		for _, f := range files {
 			if !named[f.Path] {
 				missing = append(missing, f.Path)
 			}
 		}
 		if len(missing) > 0 {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "preconditions_incomplete",
+			return protocol.Errorf(protocol.CodeInvalidArguments, "preconditions_incomplete",
 				"params.preconditions must name every file the candidate writes; missing: %s", strings.Join(missing, ", ")).
 				WithTarget("paths", missing)
 		}
 		if len(failed) > 0 {
-			return nil, externalWrite(cand, failed, "the preconditions do not hold on disk")
+			return externalWrite(cand, failed, "the preconditions do not hold on disk")
 		}
 	}
-
-	bad, err := c.s.pub.Check(plan.Files)
+	bad, err := s.pub.Check(files)
 	if err != nil {
-		return nil, stateError("reading the files to write", err)
+		return stateError("reading the files to write", err)
 	}
 	if len(bad) > 0 {
-		return nil, c.s.changedSince(cand, bad)
+		return s.changedSince(cand, bad)
 	}
-	changes, gone := c.baseChanges(cand.Base, written)
-	if len(gone) > 0 {
-		return nil, externalWrite(cand, gone, "inputs of the base snapshot were deleted or renamed")
-	}
+	return nil
+}
 
-	entry, err := c.s.pub.Apply(plan, func(e *publish.Entry) bool { return prog.start(e) })
+// publishPlan writes the plan through the journal and finishes it,
+// mapping publish's failures to the answer.
+func (s *Service) publishPlan(plan publish.Plan, cand *candidate.Candidate, prog *applyProgress) (*publish.Receipt, *protocol.Error) {
+	entry, err := s.pub.Apply(plan, func(e *publish.Entry) bool { return prog.start(e) })
 	var mismatch *publish.MismatchError
 	var unknown *publish.UnknownError
 	switch {
 	case errors.Is(err, publish.ErrAbandoned):
 		return nil, protocol.Errorf(protocol.CodeResourceLimit, "timeout", "timed out before writing")
 	case errors.As(err, &mismatch):
-		e := c.s.changedSince(cand, mismatch.Paths)
+		e := s.changedSince(cand, mismatch.Paths)
 		if len(mismatch.Kept) > 0 {
 			// An edit displaced while the file changed once more: where
 			// it is, so it is not lost.
@@ -382,58 +411,40 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 		return nil, protocol.Errorf(protocol.CodeInternal, "write_failed", "writing the candidate failed and was rolled back: %v", err).
 			WithTarget("candidate", cand.ID).Detail("outcome", publish.NotApplied)
 	}
-	r, err := c.s.finishApply(entry)
+	r, err := s.finishApply(entry)
 	if err != nil {
 		return nil, interrupted(entry, err)
 	}
-	res := applyResult{Receipt: r}
-	if len(changes) > 0 {
-		res.BaseChanges = changes
-	}
-	return res, nil
+	return r, nil
 }
 
-// finishApply records a committed apply: the result snapshot, the
-// receipt, the request record and the candidate marked applied, then
-// removes the journal. Each step can be redone: a kill between two of them
-// is finished by the next reconcile. The caller holds the publish lock and
-// the candidates' lock.
+// finishApply finishes a committed apply (publish.Finish): the request
+// record and the candidate marked applied are the service's steps. The
+// caller holds the publish lock and the candidates' lock.
 func (s *Service) finishApply(e *publish.Entry) (*publish.Receipt, error) {
-	r, err := s.pub.ReadReceipt(e.ReceiptID)
-	if err != nil {
-		if !errors.Is(err, os.ErrNotExist) {
-			return nil, err
-		}
-		r = e.Receipt(publish.Applied, s.resultSnapshot())
-		if err := s.pub.WriteReceipt(r); err != nil {
-			return nil, err
-		}
-	}
-	if err := publish.Fail("after_receipt"); err != nil {
-		return nil, err
-	}
-	b, err := json.Marshal(r)
-	if err != nil {
-		return nil, err
-	}
 	st := s.cands()
-	if err := st.store.Remember(e.Workspace, e.RequestID, candidate.Record{Operation: "change.apply", Fingerprint: e.Fingerprint, Result: b}); err != nil {
-		return nil, err
-	}
-	if err := publish.Fail("after_record"); err != nil {
-		return nil, err
-	}
-	if cand, err := st.store.Get(e.Candidate); err == nil && cand.State != candidate.Applied {
-		cand.State, cand.Receipt = candidate.Applied, r.ReceiptID
-		if err := st.store.Put(cand); err != nil {
-			return nil, err
-		}
-		st.release(cand.ID)
-	}
-	if err := publish.Fail("after_candidate"); err != nil {
-		return nil, err
-	}
-	return r, s.pub.Remove(e)
+	return s.pub.Finish(e, publish.Finisher{
+		ResultSnapshot: s.resultSnapshot,
+		Record: func(r *publish.Receipt) error {
+			b, err := json.Marshal(r)
+			if err != nil {
+				return err
+			}
+			return st.store.Remember(e.Workspace, e.RequestID, candidate.Record{Operation: "change.apply", Fingerprint: e.Fingerprint, Result: b})
+		},
+		MarkApplied: func(r *publish.Receipt) error {
+			cand, err := st.store.Get(e.Candidate)
+			if err != nil || cand.State == candidate.Applied {
+				return nil
+			}
+			cand.State, cand.Receipt = candidate.Applied, r.ReceiptID
+			if err := st.store.Put(cand); err != nil {
+				return err
+			}
+			st.compiled.Release(cand.ID)
+			return nil
+		},
+	})
 }
 
 // resultSnapshot is the id of the snapshot of the files on disk now: the
@@ -487,11 +498,11 @@ func (s *Service) recoverApplies() {
 // receiptIDMap is the candidate's id_map, composed over its versions, as
 // a receipt gives it.
 func receiptIDMap(cand *candidate.Candidate) json.RawMessage {
-	d, err := candidateData(cand)
+	d, err := change.ReadData(cand)
 	if err != nil {
 		return json.RawMessage("[]")
 	}
-	b, err := json.Marshal(toWireIDMap(d.IDMap))
+	b, err := json.Marshal(change.ToWireIDMap(d.IDMap))
 	if err != nil {
 		return json.RawMessage("[]")
 	}
@@ -502,7 +513,7 @@ func receiptIDMap(cand *candidate.Candidate) json.RawMessage {
 // not write with the disk: gone lists the deleted ones; changes the edited
 // and added ones. Without the base snapshot (evicted, and the disk changed)
 // the comparison is skipped.
-func (c *call) baseChanges(baseID string, written map[string]bool) (changes []inputChange, gone []string) {
+func (c *call) baseChanges(baseID string, written map[string]bool) (changes []change.FileChange, gone []string) {
 	base, err := c.s.store.Get(baseID)
 	if err != nil || base == nil || base.Files == nil {
 		return nil, nil
@@ -527,9 +538,9 @@ func (c *call) baseChanges(baseID string, written map[string]bool) (changes []in
 		case after == nil && before != nil:
 			gone = append(gone, path)
 		case before == nil && after != nil:
-			changes = append(changes, inputChange{Path: path, Before: nil, After: after, Change: "added"})
+			changes = append(changes, change.FileChange{Path: path, Before: nil, After: after, Change: "added"})
 		case before != nil:
-			changes = append(changes, inputChange{Path: path, Before: before, After: after, Change: "modified"})
+			changes = append(changes, change.FileChange{Path: path, Before: before, After: after, Change: "modified"})
 		}
 	}
 	if len(changes) > baseChangesMax {
@@ -649,21 +660,3 @@ func sameDigest(a, b *string) bool {
 	}
 	return *a == *b
 }
-
-// publicationGuarantees are the local_filesystem publication's guarantees
-// as the manifest lists them; the kill tests (cmd/acore-semantic) prove
-// the process-kill ones, the race tests of internal/publish and
-// internal/load the ones against other processes.
-var publicationGuarantees = []string{
-	"rechecks the candidate version, the required checks and every written file's base content before writing",
-	"each file replaced atomically: temp file, fsync, rename, fsync of the directory",
-	"journal and backups written and synced before the first file",
-	"after a process kill at any step the apply ends applied, rolled back, or recovery_required; never a half-written file",
-	"a resend with the same request_id never applies twice",
-	"nothing outside the project root is read or written, even while another process swaps a file or folder for a symlink: every file and folder is opened through a handle on the root that the kernel confines, the temp file is created and renamed through its folder's handle, and a file is read only when it is a regular file once opened (opened without blocking, so a FIFO never stalls a request)",
-	"an external edit is never silently lost: each file is checked again just before its replacement (held open; where the kernel grants a read lease, no one may be writing it and a writer who opens it meanwhile is detected), exchanged in atomically (renameat2 RENAME_EXCHANGE) and the file it replaced verified after; an edit found before the apply writes refuses it, one found after is put back into place, the files already replaced are rolled back, and the answer is precondition_failed (external_write); if the file changed once more in that instant, the displaced edit is kept beside it (.<name>.<journal>.replaced) and the answer names it in details.kept",
-	"limits of those two: a folder another process moves out of the root while an apply holds it is followed there; without RENAME_EXCHANGE (systems other than Linux, file systems without it) the file is hard-linked aside and then renamed over, so an editor's rename landing between those two calls is not detected; where the kernel grants no read lease (a file the service's user does not own, file systems without leases), a writer that opened the file before the check and writes after the verification is not detected",
-	"not proven against power loss or operating system crashes; no remote publication",
-}
-
-func publicationStatus() string { return operationStatus("change.apply") }

@@ -4,11 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/axiomcore/acore/internal/candidate"
+	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/snapshot"
@@ -34,24 +34,8 @@ import (
 // scope.paths and of the scoped nodes (all changed files without them).
 // Files and nodes are paged together by limits.max_items with a cursor.
 // node.relocate needs the older snapshot: an evicted one is
-// snapshot_expired, an unknown one not_found.
-//
-// Relocation. Each old id is mapped by these rules, in order:
-//
-//   - not a node of the older snapshot: status not_found, basis missing,
-//     new_id null;
-//   - the same id with the same version: status ok, basis exact;
-//   - a node of the same kind and name whose authored text equals the old
-//     node's (in any file) under another id, not itself the unchanged
-//     node of an old id, when the old id is gone or now names a node of
-//     other text: status moved, basis text (the nearest such node by
-//     position, in the same file first);
-//   - the same id and name, with other text: status ok, basis path (the
-//     id is a structural path: the node in that place changed; an element
-//     of another name in that place is not the same node);
-//   - otherwise: status missing, basis missing, new_id null.
-//
-// relation is always inferred.
+// snapshot_expired, an unknown one not_found. The relocation rules are
+// change.Relocate's.
 
 type changesParams struct {
 	Since string `json:"since"`
@@ -61,23 +45,6 @@ type changesParams struct {
 		Candidate *string  `json:"candidate,omitempty"`
 	} `json:"scope,omitempty"`
 	Cursor string `json:"cursor,omitempty"`
-}
-
-// FileChange is a changed file with its digests before and after.
-type FileChange struct {
-	Path   string  `json:"path"`
-	Before *string `json:"before_sha256"`
-	After  *string `json:"after_sha256"`
-	Change string  `json:"change"`
-}
-
-// Relocation says where a node id went.
-type Relocation struct {
-	OldID    string  `json:"old_id"`
-	NewID    *string `json:"new_id"`
-	Status   string  `json:"status"`
-	Relation string  `json:"relation"`
-	Basis    string  `json:"basis"`
 }
 
 // olderSnapshot finds a snapshot named in params: the snapshot, or the
@@ -107,73 +74,110 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 	if len(p.Since) > 256 {
 		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "params.since: at most 256 characters")
 	}
-	var scopeNodes, scopePaths []string
-	var scopeCand string
+	var sc changesScope
 	if p.Scope != nil {
-		scopeNodes, scopePaths = p.Scope.Nodes, p.Scope.Paths
+		sc.nodes, sc.paths = p.Scope.Nodes, p.Scope.Paths
 		if p.Scope.Candidate != nil {
-			scopeCand = *p.Scope.Candidate
+			sc.cand = *p.Scope.Candidate
 		}
 	}
 	if e := c.readSnapshot(false); e != nil {
 		return nil, e
 	}
-	var candReads map[string]bool
-	if scopeCand != "" {
-		cand, e := c.getCandidate(scopeCand, true)
+	if sc.cand != "" {
+		cand, e := c.getCandidate(sc.cand, true)
 		if e != nil {
 			return nil, e
 		}
-		if candReads, e = c.candidateReads(cand); e != nil {
+		if sc.reads, e = c.candidateReads(cand); e != nil {
 			return nil, e
 		}
 	}
-	shapeSum := sha256.Sum256([]byte(p.Since + "|" + strings.Join(scopeNodes, ",") + "|" + strings.Join(scopePaths, ",") + "|" + scopeCand + "|" + strconv.Itoa(c.limits.MaxItems)))
+	shapeSum := sha256.Sum256([]byte(p.Since + "|" + strings.Join(sc.nodes, ",") + "|" + strings.Join(sc.paths, ",") + "|" + sc.cand + "|" + strconv.Itoa(c.limits.MaxItems)))
 	shape := hex.EncodeToString(shapeSum[:6])
-	offset := 0
-	if p.Cursor != "" {
-		parts := strings.Split(p.Cursor, ":")
-		n, err := strconv.Atoi(parts[len(parts)-1])
-		if len(parts) != 4 || parts[0] != "cs1" || err != nil || n < 0 {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_invalid", "params.cursor: not a cursor of changes.since")
-		}
-		if parts[1] != c.snap.ID || parts[2] != shape {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_mismatch",
-				"params.cursor belongs to another snapshot or request shape; repeat the first request on snapshot %s", parts[1])
-		}
-		offset = n
+	offset, e := c.cursorOffset(p.Cursor, "cs1", shape)
+	if e != nil {
+		return nil, e
 	}
 	old, history := c.olderSnapshot(p.Since)
-	res := map[string]any{"since": p.Since, "history": history, "files": []FileChange{}, "nodes": []Relocation{}, "relevant": true}
+	res := map[string]any{"since": p.Since, "history": history, "files": []change.FileChange{}, "nodes": []change.Relocation{}, "relevant": true}
 	if history != "known" {
 		c.coverage.Completeness, c.coverage.Exhaustive = "unknown", false
 		c.coverage.Gaps = append(c.coverage.Gaps, protocol.Gap{Reason: "history_" + history,
 			Detail: fmt.Sprintf("snapshot %s is not held by this service (%s); the changes since it cannot be computed", p.Since, history)})
 		return c.fit(res)
 	}
-	var relocs []Relocation
-	if len(scopeNodes) > 0 {
+	var relocs []change.Relocation
+	if len(sc.nodes) > 0 {
 		og, ng := old.Project.Result.Graph, c.snap.Project.Result.Graph
 		if og == nil || ng == nil {
 			c.coverage.Completeness, c.coverage.Exhaustive = "partial", false
 			c.coverage.Gaps = append(c.coverage.Gaps, protocol.Gap{Reason: "no_graph",
 				Detail: "one of the two snapshots is unavailable (it has no node graph), so node ids cannot be mapped"})
 		} else {
-			relocs = relocate(old, c.snap, scopeNodes)
+			relocs = change.Relocate(old, c.snap, sc.nodes)
 		}
 	}
-	// Files: every changed input, limited to scope.paths and the files
-	// of the scoped nodes when a scope is given.
+	changes := change.FileChanges(old.Files, c.snap.Files)
+	files := sc.files(old, c.snap, relocs, changes)
+	relevant := sc.relevant(files, changes, relocs)
+	files, relocs = c.pageChanges(files, relocs, offset, shape)
+	res["files"], res["nodes"], res["relevant"] = files, relocs, relevant
+	return c.fit(res)
+}
+
+// changesScope is the scope of a changes.since: node ids, paths, and a
+// candidate with the inputs it read or wrote.
+type changesScope struct {
+	nodes, paths []string
+	cand         string
+	reads        map[string]bool
+}
+
+func (sc *changesScope) scoped() bool { return len(sc.nodes) > 0 || len(sc.paths) > 0 }
+
+// cursorOffset is the offset a paging cursor ("<prefix>:<snapshot>:<shape>:<offset>")
+// continues from, 0 without one. A cursor of another operation, snapshot
+// or request shape is refused.
+func (c *call) cursorOffset(cursor, prefix, shape string) (int, *protocol.Error) {
+	if cursor == "" {
+		return 0, nil
+	}
+	parts := strings.Split(cursor, ":")
+	n, err := strconv.Atoi(parts[len(parts)-1])
+	if len(parts) != 4 || parts[0] != prefix || err != nil || n < 0 {
+		return 0, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_invalid", "params.cursor: not a cursor of %s", c.req.Operation)
+	}
+	if parts[1] != c.snap.ID || parts[2] != shape {
+		return 0, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_mismatch",
+			"params.cursor belongs to another snapshot or request shape; repeat the first request on snapshot %s", parts[1])
+	}
+	return n, nil
+}
+
+// continueAt marks the answer cut by max_items, to be continued from
+// offset with the cursor "<prefix>:<snapshot>:<shape>:<offset>".
+func (c *call) continueAt(prefix, shape string, offset int) {
+	next := fmt.Sprintf("%s:%s:%s:%d", prefix, c.snap.ID, shape, offset)
+	c.trunc.Truncated = true
+	c.trunc.Continuation = &next
+	c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_items", Count: 1})
+	c.coverage.Exhaustive = false
+}
+
+// files are the changed inputs, limited to scope.paths and the files of
+// the scoped nodes (in either snapshot) when a scope is given.
+func (sc *changesScope) files(old, now *snapshot.Snapshot, relocs []change.Relocation, changes []change.FileChange) []change.FileChange {
 	inScope := map[string]bool{}
-	for _, pth := range scopePaths {
+	for _, pth := range sc.paths {
 		inScope[pth] = true
 	}
-	if len(scopeNodes) > 0 {
-		for _, g := range []*graph.Graph{old.Project.Result.Graph, c.snap.Project.Result.Graph} {
+	if len(sc.nodes) > 0 {
+		for _, g := range []*graph.Graph{old.Project.Result.Graph, now.Project.Result.Graph} {
 			if g == nil {
 				continue
 			}
-			for _, id := range scopeNodes {
+			for _, id := range sc.nodes {
 				if n, ok := g.Node(id); ok {
 					inScope[n.Path] = true
 				}
@@ -187,41 +191,48 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 			}
 		}
 	}
-	scoped := len(scopeNodes) > 0 || len(scopePaths) > 0
-	changes := fileChanges(old.Files, c.snap.Files)
-	var files []FileChange
+	var files []change.FileChange
 	for _, fc := range changes {
-		if !scoped || inScope[fc.Path] {
+		if !sc.scoped() || inScope[fc.Path] {
 			files = append(files, fc)
 		}
 	}
-	// relevant: a scoped node that is not exactly the same, a changed file
-	// of scope.paths, a change to what scope.candidate read or wrote, or
-	// without a scope any changed file.
-	relevant := !scoped && candReads == nil && len(files) > 0
+	return files
+}
+
+// relevant: a scoped node that is not exactly the same, a changed file
+// of scope.paths, a change to what scope.candidate read or wrote, or
+// without a scope any changed file.
+func (sc *changesScope) relevant(files, changes []change.FileChange, relocs []change.Relocation) bool {
+	relevant := !sc.scoped() && sc.reads == nil && len(files) > 0
 	for _, r := range relocs {
 		if r.Basis != "exact" {
 			relevant = true
 		}
 	}
-	if len(scopeNodes) > 0 && len(relocs) == 0 {
+	if len(sc.nodes) > 0 && len(relocs) == 0 {
 		relevant = true // nodes that cannot be mapped
 	}
-	for _, pth := range scopePaths {
+	for _, pth := range sc.paths {
 		for _, fc := range files {
 			if fc.Path == pth {
 				relevant = true
 			}
 		}
 	}
-	if candReads != nil {
+	if sc.reads != nil {
 		for _, fc := range changes {
-			if candReads[fc.Path] || fc.Change == "removed" {
+			if sc.reads[fc.Path] || fc.Change == "removed" {
 				relevant = true
 			}
 		}
 	}
-	// Page files and nodes by max_items.
+	return relevant
+}
+
+// pageChanges pages files and nodes by max_items from offset, setting the
+// continuation when more follow.
+func (c *call) pageChanges(files []change.FileChange, relocs []change.Relocation, offset int, shape string) ([]change.FileChange, []change.Relocation) {
 	more := false
 	page := func(n int) (int, int) {
 		lo, hi := min(offset, n), min(offset+c.limits.MaxItems, n)
@@ -235,20 +246,15 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 	lo, hi = page(len(relocs))
 	relocs = relocs[lo:hi]
 	if files == nil {
-		files = []FileChange{}
+		files = []change.FileChange{}
 	}
 	if relocs == nil {
-		relocs = []Relocation{}
+		relocs = []change.Relocation{}
 	}
 	if more {
-		next := fmt.Sprintf("cs1:%s:%s:%d", c.snap.ID, shape, offset+c.limits.MaxItems)
-		c.trunc.Truncated = true
-		c.trunc.Continuation = &next
-		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_items", Count: 1})
-		c.coverage.Exhaustive = false
+		c.continueAt("cs1", shape, offset+c.limits.MaxItems)
 	}
-	res["files"], res["nodes"], res["relevant"] = files, relocs, relevant
-	return c.fit(res)
+	return files, relocs
 }
 
 // candidateReads is the set of files candidate cand read or wrote: the
@@ -259,7 +265,7 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 // read every input, and change.apply refuses a base input removed since
 // (external_write) while it accepts one edited elsewhere.
 func (c *call) candidateReads(cand *candidate.Candidate) (map[string]bool, *protocol.Error) {
-	data, err := candidateData(cand)
+	data, err := change.ReadData(cand)
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
 	}
@@ -283,31 +289,6 @@ func (c *call) candidateReads(cand *candidate.Candidate) (map[string]bool, *prot
 		}
 	}
 	return reads, nil
-}
-
-// fileChanges lists the inputs that differ between two snapshots, by
-// path.
-func fileChanges(before, after map[string]string) []FileChange {
-	var out []FileChange
-	for p, b := range before {
-		b := b
-		a, ok := after[p]
-		switch {
-		case !ok:
-			out = append(out, FileChange{Path: p, Before: &b, Change: "removed"})
-		case a != b:
-			a := a
-			out = append(out, FileChange{Path: p, Before: &b, After: &a, Change: "modified"})
-		}
-	}
-	for p, a := range after {
-		if _, ok := before[p]; !ok {
-			a := a
-			out = append(out, FileChange{Path: p, After: &a, Change: "added"})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out
 }
 
 type relocateParams struct {
@@ -343,80 +324,5 @@ func opNodeRelocate(c *call) (any, *protocol.Error) {
 		return nil, protocol.CompileFailed(protocol.ReasonNotValidated, wireDiagnostics(old.Project.Result, 200), nil,
 			"snapshot %s is unavailable: it has no node graph, so its node ids cannot be mapped", old.ID).WithTarget("snapshot", old.ID)
 	}
-	return c.fit(map[string]any{"relocations": relocate(old, c.snap, p.Nodes)})
-}
-
-// textKey fingerprints a node's kind, name and authored text, without its
-// file, so that a declaration moved to another file is found.
-func textKey(snap *snapshot.Snapshot, n *graph.Node) string {
-	f := snap.Project.Headers(n.Path)
-	if f == nil || int(n.Pos) < 0 || int(n.End) > len(f.Src) || int(n.Pos) > int(n.End) {
-		return ""
-	}
-	return graph.Fingerprint(n.Kind, n.Name, "", f.Src[n.Pos:n.End])
-}
-
-// relocate maps ids of old to now, by the rules in the comment above.
-func relocate(old, now *snapshot.Snapshot, ids []string) []Relocation {
-	og, ng := old.Project.Result.Graph, now.Project.Result.Graph
-	// New nodes by text key, without those that are the unchanged node of
-	// their own old id.
-	byText := map[string][]int32{}
-	for i := range int32(ng.Len()) {
-		n := ng.At(i)
-		if o, ok := og.Node(n.ID); ok && og.Version(o) == ng.Version(n) {
-			continue
-		}
-		if k := textKey(now, n); k != "" {
-			byText[k] = append(byText[k], int32(i))
-		}
-	}
-	out := make([]Relocation, 0, len(ids))
-	for _, id := range ids {
-		r := Relocation{OldID: id, Relation: "inferred"}
-		o, ok := og.Node(id)
-		if !ok {
-			r.Status, r.Basis = "not_found", "missing"
-			out = append(out, r)
-			continue
-		}
-		cur, same := ng.Node(id)
-		if same && ng.Version(cur) == og.Version(o) {
-			r.NewID, r.Status, r.Basis = &cur.ID, "ok", "exact"
-			out = append(out, r)
-			continue
-		}
-		if cands := byText[textKey(old, o)]; len(cands) > 0 {
-			best := cands[0]
-			score := func(i int32) int {
-				n := ng.At(i)
-				d := int(n.Pos) - int(o.Pos)
-				if d < 0 {
-					d = -d
-				}
-				if n.Path != o.Path {
-					d += 1 << 30
-				}
-				return d
-			}
-			for _, cnd := range cands[1:] {
-				if score(cnd) < score(best) {
-					best = cnd
-				}
-			}
-			if ng.At(best).ID != id {
-				nid := ng.At(best).ID
-				r.NewID, r.Status, r.Basis = &nid, "moved", "text"
-				out = append(out, r)
-				continue
-			}
-		}
-		if same && cur.Name == o.Name {
-			r.NewID, r.Status, r.Basis = &cur.ID, "ok", "path"
-		} else {
-			r.Status, r.Basis = "missing", "missing"
-		}
-		out = append(out, r)
-	}
-	return out
+	return c.fit(map[string]any{"relocations": change.Relocate(old, c.snap, p.Nodes)})
 }

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/protocol"
@@ -50,9 +51,9 @@ type checkParams struct {
 
 // CheckRunResult is the result of check.run.
 type CheckRunResult struct {
-	OK        bool          `json:"ok"`
-	Candidate string        `json:"candidate,omitempty"`
-	Checks    []CheckResult `json:"checks"`
+	OK        bool                 `json:"ok"`
+	Candidate string               `json:"candidate,omitempty"`
+	Checks    []change.CheckResult `json:"checks"`
 }
 
 func opCheckRun(c *call) (any, *protocol.Error) {
@@ -128,8 +129,8 @@ func opCheckRun(c *call) (any, *protocol.Error) {
 			return nil, e
 		}
 	}
-	results := runChecks(names, base, cand, touched)
-	return CheckRunResult{OK: allPassed(results), Checks: results}, nil
+	results := change.RunChecks(names, base, cand, touched)
+	return CheckRunResult{OK: change.AllPassed(results), Checks: results}, nil
 }
 
 func (c *call) checkCandidate(id string, names []string) (any, *protocol.Error) {
@@ -137,11 +138,11 @@ func (c *call) checkCandidate(id string, names []string) (any, *protocol.Error) 
 	if e != nil {
 		return nil, e
 	}
-	results := runChecks(names, cc.base.Project, cc.proj, data.Touched)
+	results := change.RunChecks(names, cc.Base.Project, cc.Project, data.Touched)
 	if e := c.recordChecks(cand, results); e != nil {
 		return nil, e
 	}
-	return CheckRunResult{OK: allPassed(results), Candidate: cand.ID, Checks: results}, nil
+	return CheckRunResult{OK: change.AllPassed(results), Candidate: cand.ID, Checks: results}, nil
 }
 
 // changedDecls names, as "<path>: <kind> <name>", the top-level

@@ -2,6 +2,7 @@ package service
 
 import (
 	"github.com/axiomcore/acore/internal/candidate"
+	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/protocol"
 )
 
@@ -21,8 +22,8 @@ type discardParams struct {
 
 // DiscardResult is the result of change.discard.
 type DiscardResult struct {
-	Candidate WireCandidate `json:"candidate"`
-	Released  bool          `json:"released"`
+	Candidate change.WireCandidate `json:"candidate"`
+	Released  bool                 `json:"released"`
 }
 
 func opChangeDiscard(c *call) (any, *protocol.Error) {
@@ -50,6 +51,6 @@ func opChangeDiscard(c *call) (any, *protocol.Error) {
 	if err := st.store.Put(cand); err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
 	}
-	st.release(cand.ID)
-	return DiscardResult{Candidate: wireCandidate(cand), Released: true}, nil
+	st.compiled.Release(cand.ID)
+	return DiscardResult{Candidate: change.ToWire(cand), Released: true}, nil
 }

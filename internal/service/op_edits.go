@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/axiomcore/acore/internal/edit"
-	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/snapshot"
 )
@@ -150,15 +149,4 @@ func opNodeEdits(c *call) (any, *protocol.Error) {
 // replace_region as unavailable even on a snapshot that is not syntax.
 func EditsOf(snap *snapshot.Snapshot, i int32, families []string, listRegion, unavailable bool) NodeEdits {
 	return edit.EditsOf(snap.ID, snap.Project, i, families, listRegion, unavailable)
-}
-
-func typeOfState(s *graph.Node) string {
-	for _, pr := range s.Props {
-		if pr.Name == "type" {
-			if v, ok := pr.Value.(string); ok {
-				return v
-			}
-		}
-	}
-	return ""
 }

@@ -18,12 +18,12 @@ type graphParams struct {
 
 // GraphEdge is one relationship found by a walk.
 type GraphEdge struct {
-	From  string `json:"from"`
-	Kind  string `json:"kind"`
-	To    string `json:"to"`
-	Layer string `json:"layer"`
-	Depth int    `json:"depth"`
-	Site  Site   `json:"site"`
+	From  string         `json:"from"`
+	Kind  string         `json:"kind"`
+	To    string         `json:"to"`
+	Layer string         `json:"layer"`
+	Depth int            `json:"depth"`
+	Site  graph.Location `json:"site"`
 }
 
 // Boundary is where a walk met code it cannot see through.
@@ -32,57 +32,6 @@ type Boundary struct {
 	Reason string `json:"reason"`
 	Detail string `json:"detail"`
 	Via    string `json:"via,omitempty"`
-}
-
-// walk follows edges breadth first from the start nodes. It returns the
-// edge indexes met, each with its depth, in a stable order: by depth, then
-// edge kind, then site.
-type walkStep struct {
-	edge  int32
-	depth int
-}
-
-func walk(g *graph.Graph, start []int32, incoming bool, kinds, layers map[string]bool, maxDepth int) ([]walkStep, map[int32]int) {
-	depthOf := map[int32]int{}
-	for _, s := range start {
-		depthOf[s] = 0
-	}
-	frontier := append([]int32(nil), start...)
-	var steps []walkStep
-	seenEdge := map[int32]bool{}
-	for d := 1; d <= maxDepth && len(frontier) > 0; d++ {
-		var level []int32
-		for _, n := range frontier {
-			list := g.Out(n)
-			if incoming {
-				list = g.In(n)
-			}
-			for _, ei := range list {
-				e := &g.Edges[ei]
-				if kinds != nil && !kinds[e.Kind()] || layers != nil && !layers[e.Layer()] || seenEdge[ei] {
-					continue
-				}
-				seenEdge[ei] = true
-				level = append(level, ei)
-			}
-		}
-		sortEdges(g, level)
-		var next []int32
-		for _, ei := range level {
-			e := &g.Edges[ei]
-			other := e.To
-			if incoming {
-				other = e.From
-			}
-			steps = append(steps, walkStep{ei, d})
-			if _, seen := depthOf[other]; !seen {
-				depthOf[other] = d
-				next = append(next, other)
-			}
-		}
-		frontier = next
-	}
-	return steps, depthOf
 }
 
 func defaultKinds(list []string) ([]string, map[string]bool) {
@@ -135,56 +84,86 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "params.to: only for mode paths")
 	}
 	res := map[string]any{"traversed": map[string]any{"direction": direction, "edge_kinds": kindList, "layers": layerList}}
-	mentioned := map[int32]bool{}
+	w := &graphWalk{g: g, incoming: incoming, mentioned: map[int32]bool{}}
 	for _, f := range from {
-		mentioned[f] = true
-	}
-	var edges []GraphEdge
-	var boundaries []Boundary
-	addEdge := func(ei int32, d int) {
-		e := &g.Edges[ei]
-		edges = append(edges, GraphEdge{From: g.At(e.From).ID, Kind: e.Kind(), To: g.At(e.To).ID, Layer: e.Layer(), Depth: d, Site: edgeSite(g, e)})
-		mentioned[e.From], mentioned[e.To] = true, true
-		if t := g.At(e.To); t.Foreign && !incoming {
-			boundaries = append(boundaries, Boundary{Node: t.ID, Reason: "foreign_implementation", Via: g.At(e.From).ID,
-				Detail: t.ID + " is implemented outside the project; the compiler cannot see what it reads or writes"})
-		}
+		w.mentioned[f] = true
 	}
 	if p.Mode == "paths" {
 		to, e := c.lookup(p.To)
 		if e != nil {
 			return nil, e
 		}
-		paths := findPaths(g, from, to, kinds, layers, c.limits.MaxDepth, c.limits.MaxItems)
-		seen := map[int32]bool{}
-		for _, path := range paths {
-			for d, ei := range path.edges {
-				if !seen[ei] {
-					seen[ei] = true
-					addEdge(ei, d+1)
-				}
-			}
-		}
-		out := make([]map[string]any, 0, len(paths))
-		for _, path := range paths {
-			ids := make([]string, len(path.nodes))
-			for i, n := range path.nodes {
-				ids[i] = g.At(n).ID
-			}
-			out = append(out, map[string]any{"nodes": ids})
-		}
-		res["paths"] = out
+		res["paths"] = w.paths(g.Paths(from, to, kinds, layers, c.limits.MaxDepth, c.limits.MaxItems))
 	} else {
-		steps, _ := walk(g, from, incoming, kinds, layers, depth)
+		steps, _ := g.Walk(from, incoming, kinds, layers, depth)
 		for _, st := range steps {
-			addEdge(st.edge, st.depth)
+			w.add(st.Edge, st.Depth)
 		}
 	}
-	if len(boundaries) > 0 {
+	if len(w.boundaries) > 0 {
 		c.coverage.Completeness = "partial"
 		c.coverage.Gaps = append(c.coverage.Gaps, protocol.Gap{Reason: "foreign_implementation", Detail: "the walk reached code the compiler cannot see"})
 	}
-	nodes := []NodeSummary{}
+	nodes := c.mentionedNodes(g, w.mentioned)
+	if w.edges == nil {
+		w.edges = []GraphEdge{}
+	}
+	if w.boundaries == nil {
+		w.boundaries = []Boundary{}
+	}
+	res["nodes"], res["edges"], res["boundaries"] = nodes, w.edges, w.boundaries
+	c.trimEdges(res, g, nodes, w.edges, p.From)
+	return c.fit(res)
+}
+
+// graphWalk collects the edges a graph.query meets, the nodes they
+// mention and the boundaries they reach.
+type graphWalk struct {
+	g          *graph.Graph
+	incoming   bool
+	mentioned  map[int32]bool
+	edges      []GraphEdge
+	boundaries []Boundary
+}
+
+func (w *graphWalk) add(ei int32, d int) {
+	g := w.g
+	e := &g.Edges[ei]
+	w.edges = append(w.edges, GraphEdge{From: g.At(e.From).ID, Kind: e.Kind(), To: g.At(e.To).ID, Layer: e.Layer(), Depth: d, Site: g.EdgeSite(e)})
+	w.mentioned[e.From], w.mentioned[e.To] = true, true
+	if t := g.At(e.To); t.Foreign && !w.incoming {
+		w.boundaries = append(w.boundaries, Boundary{Node: t.ID, Reason: "foreign_implementation", Via: g.At(e.From).ID,
+			Detail: t.ID + " is implemented outside the project; the compiler cannot see what it reads or writes"})
+	}
+}
+
+// paths adds the edges of paths, each once, and returns the paths as
+// answered.
+func (w *graphWalk) paths(paths []graph.Path) []map[string]any {
+	seen := map[int32]bool{}
+	for _, path := range paths {
+		for d, ei := range path.Edges {
+			if !seen[ei] {
+				seen[ei] = true
+				w.add(ei, d+1)
+			}
+		}
+	}
+	out := make([]map[string]any, 0, len(paths))
+	for _, path := range paths {
+		ids := make([]string, len(path.Nodes))
+		for i, n := range path.Nodes {
+			ids[i] = w.g.At(n).ID
+		}
+		out = append(out, map[string]any{"nodes": ids})
+	}
+	return out
+}
+
+// mentionedNodes summarizes the mentioned nodes in index order, at most
+// limits.max_nodes.
+func (c *call) mentionedNodes(g *graph.Graph, mentioned map[int32]bool) []graph.Summary {
+	nodes := []graph.Summary{}
 	ids := make([]int32, 0, len(mentioned))
 	for i := range mentioned {
 		ids = append(ids, i)
@@ -198,26 +177,23 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 			}
 			continue
 		}
-		nodes = append(nodes, summary(g, g.At(i)))
+		nodes = append(nodes, g.Summary(g.At(i)))
 	}
 	if extra := len(ids) - len(nodes); extra > 0 {
 		c.trunc.Truncated = true
 		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_nodes", Count: extra, Nodes: omitted})
 	}
-	if edges == nil {
-		edges = []GraphEdge{}
-	}
-	if boundaries == nil {
-		boundaries = []Boundary{}
-	}
-	res["nodes"], res["edges"], res["boundaries"] = nodes, edges, boundaries
-	// Over max_bytes, the farthest edges go first; the nodes only they
-	// mention go with them.
+	return nodes
+}
+
+// trimEdges cuts res to max_bytes: the farthest edges go first; the nodes
+// only they mention go with them.
+func (c *call) trimEdges(res map[string]any, g *graph.Graph, nodes []graph.Summary, edges []GraphEdge, from []string) {
 	k := c.trimToFit(len(edges), func(k int) int {
-		res["edges"], res["nodes"] = edges[:k], nodesOf(g, nodes, edges[:k], p.From)
+		res["edges"], res["nodes"] = edges[:k], nodesOf(g, nodes, edges[:k], from)
 		return jsonSize(res)
 	})
-	res["edges"], res["nodes"] = edges[:k], nodesOf(g, nodes, edges[:k], p.From)
+	res["edges"], res["nodes"] = edges[:k], nodesOf(g, nodes, edges[:k], from)
 	var cut []string
 	seen := map[string]bool{}
 	for _, e := range edges[k:] {
@@ -233,59 +209,6 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 		c.omit("max_bytes", cut)
 		c.trunc.Omissions[len(c.trunc.Omissions)-1].Count = len(edges) - k
 	}
-	return c.fit(res)
-}
-
-type foundPath struct {
-	nodes []int32
-	edges []int32
-}
-
-// findPaths returns up to max shortest-first simple paths from any start
-// to any end along outgoing edges, at most maxDepth long.
-func findPaths(g *graph.Graph, from, to []int32, kinds, layers map[string]bool, maxDepth, max int) []foundPath {
-	ends := map[int32]bool{}
-	for _, t := range to {
-		ends[t] = true
-	}
-	var out []foundPath
-	queue := []foundPath{}
-	for _, f := range from {
-		queue = append(queue, foundPath{nodes: []int32{f}})
-	}
-	for len(queue) > 0 && len(out) < max {
-		p := queue[0]
-		queue = queue[1:]
-		last := p.nodes[len(p.nodes)-1]
-		if len(p.nodes) > 1 && ends[last] {
-			out = append(out, p)
-			continue
-		}
-		if len(p.edges) >= maxDepth {
-			continue
-		}
-		for _, ei := range g.Out(last) {
-			e := &g.Edges[ei]
-			if !kinds[e.Kind()] || !layers[e.Layer()] || containsNode(p.nodes, e.To) {
-				continue
-			}
-			np := foundPath{nodes: append(append([]int32(nil), p.nodes...), e.To), edges: append(append([]int32(nil), p.edges...), ei)}
-			queue = append(queue, np)
-		}
-		if len(queue) > 100000 {
-			break
-		}
-	}
-	return out
-}
-
-func containsNode(list []int32, n int32) bool {
-	for _, x := range list {
-		if x == n {
-			return true
-		}
-	}
-	return false
 }
 
 type impactParams struct {
@@ -296,12 +219,12 @@ type impactParams struct {
 
 // Impacted is one node a change would affect.
 type Impacted struct {
-	Node     NodeSummary `json:"node"`
-	Depth    int         `json:"depth"`
-	From     string      `json:"from"`
-	EdgeKind string      `json:"edge_kind"`
-	Layer    string      `json:"layer"`
-	Site     Site        `json:"site"`
+	Node     graph.Summary  `json:"node"`
+	Depth    int            `json:"depth"`
+	From     string         `json:"from"`
+	EdgeKind string         `json:"edge_kind"`
+	Layer    string         `json:"layer"`
+	Site     graph.Location `json:"site"`
 }
 
 func opImpactAnalyze(c *call) (any, *protocol.Error) {
@@ -329,9 +252,9 @@ func opImpactAnalyze(c *call) (any, *protocol.Error) {
 	var omitted []string
 	extra := 0
 	collect := func(incoming bool) {
-		steps, _ := walk(g, targets, incoming, kinds, nil, c.limits.MaxDepth)
+		steps, _ := g.Walk(targets, incoming, kinds, nil, c.limits.MaxDepth)
 		for _, st := range steps {
-			e := &g.Edges[st.edge]
+			e := &g.Edges[st.Edge]
 			node, from := e.From, e.To
 			if !incoming {
 				node, from = e.To, e.From
@@ -347,8 +270,8 @@ func opImpactAnalyze(c *call) (any, *protocol.Error) {
 				}
 				continue
 			}
-			impacted = append(impacted, Impacted{Node: summary(g, g.At(node)), Depth: st.depth, From: g.At(from).ID,
-				EdgeKind: e.Kind(), Layer: e.Layer(), Site: edgeSite(g, e)})
+			impacted = append(impacted, Impacted{Node: g.Summary(g.At(node)), Depth: st.Depth, From: g.At(from).ID,
+				EdgeKind: e.Kind(), Layer: e.Layer(), Site: g.EdgeSite(e)})
 		}
 	}
 	if p.Direction == "dependents" || p.Direction == "both" {
@@ -373,12 +296,12 @@ func opImpactAnalyze(c *call) (any, *protocol.Error) {
 
 // nodesOf keeps the summaries of the start nodes and of the nodes the
 // kept edges mention.
-func nodesOf(g *graph.Graph, all []NodeSummary, edges []GraphEdge, from []string) []NodeSummary {
+func nodesOf(g *graph.Graph, all []graph.Summary, edges []GraphEdge, from []string) []graph.Summary {
 	keep := stringSet(from)
 	for _, e := range edges {
 		keep[e.From], keep[e.To] = true, true
 	}
-	out := make([]NodeSummary, 0, len(keep))
+	out := make([]graph.Summary, 0, len(keep))
 	for _, n := range all {
 		if keep[n.ID] {
 			out = append(out, n)

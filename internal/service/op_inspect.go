@@ -1,18 +1,11 @@
 package service
 
 import (
-	"bytes"
-	"fmt"
-	"reflect"
-	"slices"
-	"strings"
-
 	"github.com/axiomcore/acore/internal/candidate"
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/graph"
-	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/textdiff"
 )
 
 // change.inspect describes a candidate's current version against its base
@@ -51,22 +44,6 @@ type inspectParams struct {
 	Include   []string `json:"include,omitempty"`
 }
 
-// DiffEntry is one entry of a semantic diff.
-type DiffEntry struct {
-	Node       string         `json:"node"`
-	Change     string         `json:"change"`
-	Expected   bool           `json:"expected"`
-	From       string         `json:"from,omitempty"`
-	Properties []PropertyDiff `json:"properties,omitempty"`
-}
-
-// PropertyDiff is one changed property.
-type PropertyDiff struct {
-	Name   string `json:"name"`
-	Before any    `json:"before"`
-	After  any    `json:"after"`
-}
-
 // FileDiff is the source diff of one file.
 type FileDiff struct {
 	Path  string `json:"path"`
@@ -74,20 +51,7 @@ type FileDiff struct {
 }
 
 // Hunk is a run of changed lines with context.
-type Hunk struct {
-	OldStart int      `json:"old_start"`
-	OldLines int      `json:"old_lines"`
-	NewStart int      `json:"new_start"`
-	NewLines int      `json:"new_lines"`
-	Lines    []string `json:"lines"`
-}
-
-// Risk is something to review.
-type Risk struct {
-	Kind   string `json:"kind"`
-	Detail string `json:"detail"`
-	Node   string `json:"node,omitempty"`
-}
+type Hunk = textdiff.Hunk
 
 // FileContent is a candidate file's full content.
 type FileContent struct {
@@ -108,15 +72,15 @@ func opChangeInspect(c *call) (any, *protocol.Error) {
 	if e != nil {
 		return nil, e
 	}
-	out := map[string]any{"candidate": wireCandidate(cand), "files": candidateFileChanges(cand.Files)}
+	out := map[string]any{"candidate": change.ToWire(cand), "files": change.FileChangesOf(cand.Files)}
 	paths := make([]string, 0, len(cand.Files))
 	for _, f := range cand.Files {
 		paths = append(paths, f.Path)
 	}
-	var diff []DiffEntry
-	bg, cg := cc.base.Project.Result.Graph, cc.proj.Result.Graph
+	var diff []change.DiffEntry
+	bg, cg := cc.Base.Project.Result.Graph, cc.Project.Result.Graph
 	if bg != nil && cg != nil {
-		diff = semanticDiff(bg, cg, paths, data)
+		diff = change.SemanticDiff(bg, cg, paths, data)
 	}
 	if inc["semantic_diff"] {
 		out["semantic_diff"] = diff
@@ -126,10 +90,10 @@ func opChangeInspect(c *call) (any, *protocol.Error) {
 		diffs = make([]FileDiff, 0, len(cand.Files))
 		for _, f := range cand.Files {
 			var before []byte
-			if bf := cc.base.Project.Inputs; bf != nil {
-				before = inputData(bf, f.Path)
+			if bf := cc.Base.Project.Inputs; bf != nil {
+				before = bf.Data(f.Path)
 			}
-			diffs = append(diffs, FileDiff{Path: f.Path, Hunks: lineDiff(before, f.Content, 3)})
+			diffs = append(diffs, FileDiff{Path: f.Path, Hunks: textdiff.Lines(before, f.Content, 3)})
 		}
 		out["source_diff"] = diffs
 	}
@@ -143,13 +107,13 @@ func opChangeInspect(c *call) (any, *protocol.Error) {
 		}
 		out["content"] = contents
 	}
-	var affected []NodeSummary
+	var affected []graph.Summary
 	if inc["affected"] && cg != nil {
-		ids, more := affectedIDs(cg, diff, c.limits.MaxNodes)
-		affected = make([]NodeSummary, 0, len(ids))
+		ids, more := change.AffectedIDs(cg, diff, c.limits.MaxNodes)
+		affected = make([]graph.Summary, 0, len(ids))
 		for _, id := range ids {
 			if n, ok := cg.Node(id); ok {
-				affected = append(affected, summary(cg, n))
+				affected = append(affected, cg.Summary(n))
 			}
 		}
 		if more {
@@ -159,16 +123,20 @@ func opChangeInspect(c *call) (any, *protocol.Error) {
 		}
 		out["affected"] = affected
 	}
-	out["risks"] = c.risks(cand, cc, diff, data)
+	var diskChanged []string
+	if cand.State == candidate.Open && cc.Base.Files != nil {
+		diskChanged, _ = c.s.store.Changed(cc.Base)
+	}
+	out["risks"] = change.Risks(cand, cc, diff, data, diskChanged)
 	if inc["checks"] {
-		out["checks"] = versionChecks(cand)
+		out["checks"] = change.VersionChecks(cand)
 	}
 	return c.fitInspect(out, contents, diffs, affected, diff)
 }
 
 // fitInspect cuts the answer to max_bytes: content, then source_diff
 // hunks, affected and semantic_diff entries from the end.
-func (c *call) fitInspect(out map[string]any, contents []FileContent, diffs []FileDiff, affected []NodeSummary, diff []DiffEntry) (any, *protocol.Error) {
+func (c *call) fitInspect(out map[string]any, contents []FileContent, diffs []FileDiff, affected []graph.Summary, diff []change.DiffEntry) (any, *protocol.Error) {
 	if jsonSize(out) <= c.limits.MaxBytes {
 		return c.fit(out)
 	}
@@ -207,7 +175,7 @@ func (c *call) fitInspect(out map[string]any, contents []FileContent, diffs []Fi
 		}
 		c.omit("max_bytes", ids)
 	}
-	if d, ok := out["semantic_diff"].([]DiffEntry); ok && jsonSize(out) > c.limits.MaxBytes {
+	if d, ok := out["semantic_diff"].([]change.DiffEntry); ok && jsonSize(out) > c.limits.MaxBytes {
 		k := c.trimToFit(len(d), func(k int) int { out["semantic_diff"] = d[:k]; return jsonSize(out) })
 		out["semantic_diff"] = d[:k]
 		var ids []string
@@ -228,348 +196,4 @@ func (c *call) dropped(reason string, n int) {
 	c.trunc.Truncated = true
 	c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: reason, Count: n})
 	c.coverage.Exhaustive = false
-}
-
-func (c *call) risks(cand *candidate.Candidate, cc *compiledCandidate, diff []DiffEntry, data *CandidateData) []Risk {
-	out := []Risk{}
-	for _, d := range diff {
-		if !d.Expected {
-			out = append(out, Risk{Kind: "unexpected_change", Detail: fmt.Sprintf("%s is %s though no operation asked for it", d.Node, d.Change), Node: d.Node})
-		}
-	}
-	seen := map[string]int{}
-	key := func(d diag.Diagnostic) string { return d.Code + "\x00" + d.Path + "\x00" + d.Decl + "\x00" + d.Message }
-	for _, d := range cc.base.Project.Result.Diagnostics {
-		seen[key(d)]++
-	}
-	n := 0
-	for _, d := range cc.proj.Result.Diagnostics {
-		if seen[key(d)] > 0 {
-			seen[key(d)]--
-			continue
-		}
-		if n++; n > 20 {
-			break
-		}
-		out = append(out, Risk{Kind: "new_diagnostic", Detail: fmt.Sprintf("%s %s at %s:%d:%d: %s", d.Severity, d.Code, d.Path, d.Line, d.Column, d.Message)})
-	}
-	if cand.State == candidate.Open && cc.base.Files != nil {
-		if changed, err := c.s.store.Changed(cc.base); err == nil {
-			set := stringSet(changed)
-			for _, f := range cand.Files {
-				if set[f.Path] {
-					out = append(out, Risk{Kind: "disk_changed", Detail: f.Path + " changed on disk since the base snapshot; change.apply will refuse to overwrite it"})
-				}
-			}
-		}
-	}
-	if data.BaseState != "" && data.BaseState != check.StateValidated {
-		out = append(out, Risk{Kind: "repair", Detail: fmt.Sprintf("the base is %s with %d errors; the candidate is a bounded repair", data.BaseState, data.BaseErrors)})
-	}
-	return out
-}
-
-// semanticDiff compares the nodes of base and cand in paths and the nodes
-// data's id_map names. See change.inspect.
-func semanticDiff(base, cand *graph.Graph, paths []string, data *CandidateData) []DiffEntry {
-	inPaths := stringSet(paths)
-	expected := stringSet(data.Expected)
-	moved := map[string]string{} // new id → old id
-	gone := map[string]bool{}
-	for _, e := range data.IDMap {
-		if e.OldID != nil && e.NewID != nil && *e.OldID != *e.NewID {
-			moved[*e.NewID] = *e.OldID
-			gone[*e.OldID] = true
-		}
-	}
-	var out []DiffEntry
-	// Only nodes of the candidate's files, and nodes that moved, can
-	// differ; they are visited in index order.
-	nodesOf := func(g *graph.Graph, ids map[string]bool) []int32 {
-		var list []int32
-		for _, p := range paths {
-			list = append(list, g.NodesIn(p)...)
-		}
-		for id := range ids {
-			if i, ok := g.Lookup(id); ok && !inPaths[g.At(i).Path] {
-				list = append(list, i)
-			}
-		}
-		slices.Sort(list)
-		return list
-	}
-	movedIDs := map[string]bool{}
-	for id := range moved {
-		movedIDs[id] = true
-	}
-	for _, i := range nodesOf(cand, movedIDs) {
-		n := cand.At(i)
-		if old, ok := moved[n.ID]; ok {
-			e := DiffEntry{Node: n.ID, Change: "relocated", From: old, Expected: true}
-			if on, ok := base.Node(old); ok {
-				e.Properties = propertyDiff(on, n)
-			}
-			out = append(out, e)
-			continue
-		}
-		on, ok := base.Node(n.ID)
-		if !ok || gone[n.ID] { // a new node, maybe with the id of one that moved
-			e := DiffEntry{Node: n.ID, Change: "added", Expected: expected[n.ID]}
-			for _, p := range n.Props {
-				e.Properties = append(e.Properties, PropertyDiff{Name: p.Name, After: p.Value})
-			}
-			out = append(out, e)
-			continue
-		}
-		props := propertyDiff(on, n)
-		if len(props) > 0 || !sameSignature(base, on, cand, n) || on.Kind != n.Kind {
-			out = append(out, DiffEntry{Node: n.ID, Change: "modified", Expected: expected[n.ID], Properties: props})
-		}
-	}
-	for _, i := range nodesOf(base, gone) {
-		n := base.At(i)
-		if _, ok := cand.Lookup(n.ID); ok || gone[n.ID] {
-			continue
-		}
-		e := DiffEntry{Node: n.ID, Change: "removed", Expected: expected[n.ID]}
-		for _, p := range n.Props {
-			e.Properties = append(e.Properties, PropertyDiff{Name: p.Name, Before: p.Value})
-		}
-		out = append(out, e)
-	}
-	if out == nil {
-		out = []DiffEntry{}
-	}
-	return out
-}
-
-// sameSignature reports whether nodes a of ga and b of gb have the same
-// signature, comparing their source text before compacting it.
-func sameSignature(ga *graph.Graph, a *graph.Node, gb *graph.Graph, b *graph.Node) bool {
-	if a.Signature == "" && b.Signature == "" && a.SigEnd > a.SigPos && b.SigEnd > b.SigPos {
-		if fa, fb := ga.File(a.Path), gb.File(b.Path); fa != nil && fb != nil && int(a.SigEnd) <= len(fa.Src) && int(b.SigEnd) <= len(fb.Src) &&
-			string(fa.Src[a.SigPos:a.SigEnd]) == string(fb.Src[b.SigPos:b.SigEnd]) {
-			return true
-		}
-	}
-	return ga.Signature(a) == gb.Signature(b)
-}
-
-// propertyDiff lists the properties whose value differs, in the new
-// node's order, then those the new node lacks.
-func propertyDiff(before, after *graph.Node) []PropertyDiff {
-	var out []PropertyDiff
-	old := map[string]any{}
-	for _, p := range before.Props {
-		old[p.Name] = p.Value
-	}
-	seen := map[string]bool{}
-	for _, p := range after.Props {
-		seen[p.Name] = true
-		v, ok := old[p.Name]
-		if !ok || !reflect.DeepEqual(v, p.Value) {
-			out = append(out, PropertyDiff{Name: p.Name, Before: v, After: p.Value})
-		}
-	}
-	for _, p := range before.Props {
-		if !seen[p.Name] {
-			out = append(out, PropertyDiff{Name: p.Name, Before: p.Value})
-		}
-	}
-	return out
-}
-
-// inputData is the content of path among in's files, or nil.
-func inputData(in *load.Inputs, path string) []byte {
-	for _, group := range [][]load.File{in.Sources, in.Contracts, in.ContractSources} {
-		for _, f := range group {
-			if f.Path == path {
-				return f.Data
-			}
-		}
-	}
-	if in.Lock != nil && in.Lock.Path == path {
-		return in.Lock.Data
-	}
-	return nil
-}
-
-// lineDiff returns the hunks turning a into b, with ctx lines of context.
-func lineDiff(a, b []byte, ctx int) []Hunk {
-	x, y := splitLines(a), splitLines(b)
-	ops := diffLines(x, y)
-	hunks := []Hunk{}
-	// Group the edit script into hunks: runs of changes closer than
-	// 2*ctx+1 unchanged lines share a hunk.
-	type span struct{ i0, i1, j0, j1 int } // a change: x[i0:i1] → y[j0:j1]
-	var changes []span
-	i, j := 0, 0
-	for k := 0; k < len(ops); {
-		if ops[k] == ' ' {
-			i, j, k = i+1, j+1, k+1
-			continue
-		}
-		s := span{i0: i, j0: j}
-		for k < len(ops) && ops[k] != ' ' {
-			if ops[k] == '-' {
-				i++
-			} else {
-				j++
-			}
-			k++
-		}
-		s.i1, s.j1 = i, j
-		changes = append(changes, s)
-	}
-	for k := 0; k < len(changes); {
-		first := k
-		for k+1 < len(changes) && changes[k+1].i0-changes[k].i1 <= 2*ctx {
-			k++
-		}
-		last := k
-		k++
-		start := max(changes[first].i0-ctx, 0)
-		end := min(changes[last].i1+ctx, len(x))
-		h := Hunk{OldStart: start + 1, NewStart: changes[first].j0 - (changes[first].i0 - start) + 1}
-		at := start
-		for c := first; c <= last; c++ {
-			ch := changes[c]
-			for ; at < ch.i0; at++ {
-				h.Lines = append(h.Lines, " "+x[at])
-			}
-			for _, l := range y[ch.j0:ch.j1] {
-				h.Lines = append(h.Lines, "+"+l)
-			}
-			for _, l := range x[ch.i0:ch.i1] {
-				h.Lines = append(h.Lines, "-"+l)
-			}
-			at = ch.i1
-		}
-		for ; at < end; at++ {
-			h.Lines = append(h.Lines, " "+x[at])
-		}
-		h.OldLines = end - start
-		h.NewLines = h.OldLines
-		for c := first; c <= last; c++ {
-			h.NewLines += (changes[c].j1 - changes[c].j0) - (changes[c].i1 - changes[c].i0)
-		}
-		if h.OldLines == 0 {
-			h.OldStart--
-		}
-		if h.NewLines == 0 {
-			h.NewStart--
-		}
-		hunks = append(hunks, h)
-	}
-	return hunks
-}
-
-func splitLines(b []byte) []string {
-	if len(b) == 0 {
-		return nil
-	}
-	s := string(b)
-	s = strings.TrimSuffix(s, "\n")
-	return strings.Split(s, "\n")
-}
-
-// maxDiffCost bounds the Myers search; past it the differing middle is
-// reported as one replacement.
-const maxDiffCost = 2000
-
-// diffLines returns an edit script turning x into y: ' ' keeps a line,
-// '-' removes one of x, '+' adds one of y. The common prefix and suffix
-// are matched first; the middle by Myers' algorithm, bounded by
-// maxDiffCost differences.
-func diffLines(x, y []string) []byte {
-	pre := 0
-	for pre < len(x) && pre < len(y) && x[pre] == y[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(x)-pre && suf < len(y)-pre && x[len(x)-1-suf] == y[len(y)-1-suf] {
-		suf++
-	}
-	out := bytes.Repeat([]byte{' '}, pre)
-	out = append(out, myers(x[pre:len(x)-suf], y[pre:len(y)-suf])...)
-	return append(out, bytes.Repeat([]byte{' '}, suf)...)
-}
-
-func myers(x, y []string) []byte {
-	n, m := len(x), len(y)
-	replace := func() []byte {
-		return append(bytes.Repeat([]byte{'-'}, n), bytes.Repeat([]byte{'+'}, m)...)
-	}
-	if n == 0 || m == 0 {
-		return replace()
-	}
-	maxD := min(n+m, maxDiffCost)
-	off := maxD + 1
-	v := make([]int, 2*maxD+3)
-	var trace [][]int
-	found := -1
-	for d := 0; d <= maxD && found < 0; d++ {
-		snap := make([]int, 2*d+1)
-		for k := -d; k <= d; k += 2 {
-			var xi int
-			if k == -d || (k != d && v[off+k-1] < v[off+k+1]) {
-				xi = v[off+k+1]
-			} else {
-				xi = v[off+k-1] + 1
-			}
-			yi := xi - k
-			for xi < n && yi < m && x[xi] == y[yi] {
-				xi, yi = xi+1, yi+1
-			}
-			v[off+k] = xi
-			if xi >= n && yi >= m {
-				found = d
-			}
-		}
-		for k := -d; k <= d; k++ {
-			snap[k+d] = v[off+k]
-		}
-		trace = append(trace, snap)
-	}
-	if found < 0 {
-		return replace()
-	}
-	// Walk back through the trace.
-	var rev []byte
-	xi, yi := n, m
-	for d := found; d > 0; d-- {
-		prev := trace[d-1]
-		get := func(k int) int { return prev[k+d-1] }
-		k := xi - yi
-		down := k == -d || (k != d && get(k-1) < get(k+1)) // an insertion
-		pk := k - 1
-		if down {
-			pk = k + 1
-		}
-		px := get(pk)
-		py := px - pk
-		mx, my := px+1, py // where the move lands
-		if down {
-			mx, my = px, py+1
-		}
-		for xi > mx && yi > my {
-			rev = append(rev, ' ')
-			xi, yi = xi-1, yi-1
-		}
-		if down {
-			rev = append(rev, '+')
-		} else {
-			rev = append(rev, '-')
-		}
-		xi, yi = px, py
-	}
-	for xi > 0 && yi > 0 {
-		rev = append(rev, ' ')
-		xi, yi = xi-1, yi-1
-	}
-	out := make([]byte, len(rev))
-	for i, c := range rev {
-		out[len(rev)-1-i] = c
-	}
-	return out
 }

@@ -33,7 +33,7 @@ func opNodeFind(c *call) (any, *protocol.Error) {
 	}
 	g := c.graph()
 	q := []byte(strings.ToLower(strings.TrimSpace(p.Query)))
-	nodes := make([]NodeSummary, 0, p.Limit)
+	nodes := make([]graph.Summary, 0, p.Limit)
 	matches := make([]findMatch, 0, p.Limit)
 	var omitted []string
 	extra := 0
@@ -50,7 +50,7 @@ func opNodeFind(c *call) (any, *protocol.Error) {
 			return
 		}
 		n := g.At(i)
-		nodes = append(nodes, summary(g, n))
+		nodes = append(nodes, g.Summary(n))
 		matches = append(matches, findMatch{Node: n.ID, Reasons: findReasons(name, id, value)})
 	})
 	if extra > 0 {
@@ -121,11 +121,11 @@ type Property struct {
 
 // Edge is a node's edge on the wire.
 type Edge struct {
-	Direction string `json:"direction"`
-	Kind      string `json:"kind"`
-	Layer     string `json:"layer"`
-	Node      string `json:"node"`
-	Site      Site   `json:"site"`
+	Direction string         `json:"direction"`
+	Kind      string         `json:"kind"`
+	Layer     string         `json:"layer"`
+	Node      string         `json:"node"`
+	Site      graph.Location `json:"site"`
 }
 
 func opNodeGet(c *call) (any, *protocol.Error) {
@@ -174,7 +174,7 @@ func opNodeGet(c *call) (any, *protocol.Error) {
 				key = "edges"
 			}
 			if v, ok := entry[key]; ok && (part != "incoming" || parts["incoming"]) {
-				id := entry["node"].(NodeSummary).ID
+				id := entry["node"].(graph.Summary).ID
 				dropped = append(dropped, id)
 				if len(refs) < 50 {
 					refs = append(refs, protocol.ExpansionRef{Ref: "get:" + c.snap.ID + ":" + part + ":" + id, Kind: part, Node: id,
@@ -196,7 +196,7 @@ func opNodeGet(c *call) (any, *protocol.Error) {
 
 func (c *call) nodeEntry(g *graph.Graph, i int32, parts map[string]bool, limit int) map[string]any {
 	n := g.At(i)
-	entry := map[string]any{"node": summary(g, n)}
+	entry := map[string]any{"node": g.Summary(n)}
 	if parts["properties"] {
 		props := []Property{}
 		for _, pr := range n.Props {
@@ -215,18 +215,18 @@ func (c *call) nodeEntry(g *graph.Graph, i int32, parts map[string]bool, limit i
 					break
 				}
 				e := g.Edges[ei]
-				edges = append(edges, Edge{Direction: "outgoing", Kind: e.Kind(), Layer: e.Layer(), Node: g.At(e.To).ID, Site: edgeSite(g, &e)})
+				edges = append(edges, Edge{Direction: "outgoing", Kind: e.Kind(), Layer: e.Layer(), Node: g.At(e.To).ID, Site: g.EdgeSite(&e)})
 			}
 		}
 		if parts["incoming"] {
 			in := append([]int32(nil), g.In(i)...)
-			sortEdges(g, in)
+			g.SortEdges(in)
 			for k, ei := range in {
 				if k == limit {
 					break
 				}
 				e := g.Edges[ei]
-				edges = append(edges, Edge{Direction: "incoming", Kind: e.Kind(), Layer: e.Layer(), Node: g.At(e.From).ID, Site: edgeSite(g, &e)})
+				edges = append(edges, Edge{Direction: "incoming", Kind: e.Kind(), Layer: e.Layer(), Node: g.At(e.From).ID, Site: g.EdgeSite(&e)})
 			}
 		}
 		entry["edges"] = edges

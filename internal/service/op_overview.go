@@ -3,11 +3,13 @@ package service
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/protocol"
 )
 
@@ -15,12 +17,6 @@ type overviewParams struct {
 	Projects []string `json:"projects,omitempty"`
 	Include  []string `json:"include,omitempty"`
 	Cursor   string   `json:"cursor,omitempty"`
-}
-
-// cursor is "ov1:<snapshot>:<shape>:<offset>": bound to one snapshot and
-// one request shape.
-func overviewCursor(snap, shape string, offset int) string {
-	return fmt.Sprintf("ov1:%s:%s:%d", snap, shape, offset)
 }
 
 func opProjectOverview(c *call) (any, *protocol.Error) {
@@ -43,18 +39,9 @@ func opProjectOverview(c *call) (any, *protocol.Error) {
 	}
 	sum := sha256.Sum256([]byte(strings.Join(p.Projects, ",") + "|" + strings.Join(p.Include, ",") + "|" + strconv.Itoa(c.limits.MaxItems)))
 	shape := hex.EncodeToString(sum[:6])
-	offset := 0
-	if p.Cursor != "" {
-		parts := strings.Split(p.Cursor, ":")
-		n, err := strconv.Atoi(parts[len(parts)-1])
-		if len(parts) != 4 || parts[0] != "ov1" || err != nil || n < 0 {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_invalid", "params.cursor: not a cursor of project.overview")
-		}
-		if parts[1] != c.snap.ID || parts[2] != shape {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "cursor_mismatch",
-				"params.cursor belongs to another snapshot or request shape; repeat the first request on snapshot %s", parts[1])
-		}
-		offset = n
+	offset, e := c.cursorOffset(p.Cursor, "ov1", shape)
+	if e != nil {
+		return nil, e
 	}
 	r := c.snap.Project.Result
 	max := c.limits.MaxItems
@@ -70,23 +57,15 @@ func opProjectOverview(c *call) (any, *protocol.Error) {
 	if include["modules"] {
 		lo, hi := page(len(r.Modules))
 		for _, m := range r.Modules[lo:hi] {
-			owners, imports := m.Owners, m.Imports
-			if owners == nil {
-				owners = []string{}
-			}
-			if imports == nil {
-				imports = []string{}
-			}
-			modules = append(modules, map[string]any{"path": m.Path, "module": m.Name, "owners": owners, "imports": imports,
-				"diagnostic_counts": map[string]int{"errors": m.Errors, "warnings": m.Warnings}})
+			modules = append(modules, moduleEntry(m))
 		}
 	}
-	entries := []NodeSummary{}
+	entries := []graph.Summary{}
 	if include["entry_points"] && r.Graph != nil {
 		lo, hi := page(len(r.EntryPoints))
 		for _, id := range r.EntryPoints[lo:hi] {
 			if n, ok := r.Graph.Node(id); ok {
-				entries = append(entries, summary(r.Graph, n))
+				entries = append(entries, r.Graph.Summary(n))
 			}
 		}
 	}
@@ -107,15 +86,24 @@ func opProjectOverview(c *call) (any, *protocol.Error) {
 		}
 		diags = all[lo:hi]
 	}
-	errs, warns := countDiags(r)
+	errs, warns := diag.Count(r.Diagnostics)
 	projects := []any{map[string]any{"project_id": projectID, "entry": "main.acore", "language_profile": "acore-ui", "target": "web",
 		"semantic_state": r.State, "status": r.Status, "diagnostic_counts": map[string]int{"errors": errs, "warnings": warns}}}
 	if more {
-		next := overviewCursor(c.snap.ID, shape, offset+max)
-		c.trunc.Truncated = true
-		c.trunc.Continuation = &next
-		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_items", Count: 1})
-		c.coverage.Exhaustive = false
+		c.continueAt("ov1", shape, offset+max)
 	}
 	return map[string]any{"projects": projects, "modules": modules, "entry_points": entries, "contracts": contracts, "diagnostics": diags}, nil
+}
+
+// moduleEntry is a module as project.overview lists it.
+func moduleEntry(m check.ModuleInfo) map[string]any {
+	owners, imports := m.Owners, m.Imports
+	if owners == nil {
+		owners = []string{}
+	}
+	if imports == nil {
+		imports = []string{}
+	}
+	return map[string]any{"path": m.Path, "module": m.Name, "owners": owners, "imports": imports,
+		"diagnostic_counts": map[string]int{"errors": m.Errors, "warnings": m.Warnings}}
 }

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/candidate"
+	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/edit"
-	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/protocol"
@@ -81,12 +81,12 @@ type planParams struct {
 
 // OperationOutcome is an operationOutcome of the protocol.
 type OperationOutcome struct {
-	Index   int         `json:"index"`
-	Kind    string      `json:"kind"`
-	Op      string      `json:"op,omitempty"`
-	Created string      `json:"created,omitempty"`
-	Handle  string      `json:"handle,omitempty"`
-	IDMap   []wireIDMap `json:"id_map"`
+	Index   int                `json:"index"`
+	Kind    string             `json:"kind"`
+	Op      string             `json:"op,omitempty"`
+	Created string             `json:"created,omitempty"`
+	Handle  string             `json:"handle,omitempty"`
+	IDMap   []change.WireIDMap `json:"id_map"`
 }
 
 // Evidence is the evidence of a compile.
@@ -123,13 +123,13 @@ type RepairOutcome = edit.Repair
 
 // ProposeResult is the result of change.propose.
 type ProposeResult struct {
-	Candidate   WireCandidate         `json:"candidate"`
+	Candidate   change.WireCandidate  `json:"candidate"`
 	Replayed    bool                  `json:"replayed"`
 	Operations  []OperationOutcome    `json:"operations"`
-	IDMap       []wireIDMap           `json:"id_map"`
-	Files       []FileChange          `json:"files"`
+	IDMap       []change.WireIDMap    `json:"id_map"`
+	Files       []change.FileChange   `json:"files"`
 	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
-	Checks      []CheckResult         `json:"checks"`
+	Checks      []change.CheckResult  `json:"checks"`
 	Evidence    Evidence              `json:"evidence"`
 	Impact      *Impact               `json:"impact,omitempty"`
 	Repair      *RepairOutcome        `json:"repair,omitempty"`
@@ -156,7 +156,7 @@ func proposeFingerprint(c *call, p *proposeParams) string {
 	}
 	ops, _ := json.Marshal(p.Operations)
 	return candidate.Fingerprint("acore-propose/v1", c.req.Operation, c.s.wsID, *c.req.BaseSnapshot, cand, ver,
-		canonicalJSON(ops), canonicalJSON(p.Checks))
+		candidate.CanonicalJSON(ops), candidate.CanonicalJSON(p.Checks))
 }
 
 // applyBatch resolves the base, checks an extended candidate, runs the
@@ -167,10 +167,6 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "base_latest",
 			"base_snapshot must be a snapshot id, not latest: name the snapshot you read the nodes and values on").
 			WithTarget("field", "base_snapshot").Next("project.overview", "Read latest to get its snapshot id", map[string]any{})
-	}
-	if len(ops) > protocol.OperationsMax {
-		return nil, protocol.Errorf(protocol.CodeResourceLimit, "too_many_operations",
-			"%d operations, more than operations_max (%d); split the batch", len(ops), protocol.OperationsMax)
 	}
 	if e := c.resolveSnapshot(baseID); e != nil {
 		return nil, e
@@ -204,7 +200,7 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 		if e != nil {
 			return nil, e
 		}
-		b.prev, b.from, snapID = prev, cc.proj, prev.Snapshot
+		b.prev, b.from, snapID = prev, cc.Project, prev.Snapshot
 	}
 	// The files on disk are captured while the batch compiles, for
 	// staleBase.
@@ -216,10 +212,11 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 		}
 		captured <- latest
 	}()
-	res, e := editApply(b.from, ops, edit.Options{SnapshotID: snapID, EditRules: EditRules, DryRun: dryRun})
+	res, ee := edit.Apply(b.from, ops, edit.Options{SnapshotID: snapID, EditRules: EditRules, DryRun: dryRun,
+		CompileBudget: protocol.GroupCompileBudgetMS * time.Millisecond})
 	latest := <-captured
-	if e != nil {
-		return nil, e
+	if ee != nil {
+		return nil, editError(ee)
 	}
 	b.res = res
 	if e := c.staleBase(b, latest); e != nil {
@@ -316,15 +313,138 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 		return nil, protocol.Errorf(protocol.CodeInternal, "", "the edit engine returned no compiled candidate")
 	}
 
-	// The candidate's files, against the base snapshot.
+	candFiles, in, proj, e := b.compile()
+	if e != nil {
+		return nil, e
+	}
+	// What the candidate adds up to, over its versions.
+	data, err := change.Extend(b.prev, res, b.base.Project.Result)
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
+	}
+	// Bounded repair on a broken base; a clean compile otherwise.
+	repair, ee := edit.Judge(b.base.Project.Result, proj.Result, data.Touched)
+	if ee != nil {
+		return nil, editError(ee)
+	}
+
+	checkResults := change.RunChecks(names, b.base.Project, proj, data.Touched)
+	// The candidate's snapshot is readable like any other: node.get and
+	// the other reads accept its id. It is written to the state while the
+	// answer is built and the candidate stored, and before it is sent.
+	_, persisted := c.s.store.AddLater(in, proj)
+	defer persisted()
+	cand := c.newVersion(b, in, candFiles, data, names, checkResults, fp)
+
+	// The version is written while the answer is built: the impact takes
+	// about as long as the write.
+	stored := make(chan *protocol.Error, 1)
+	go func() { stored <- storeVersion(st, b.prev, cand) }()
+	out := c.proposeResult(b, cand, proj, in, checkResults, repair, data)
+
+	// The version is stored, then the answer to its request_id.
+	if e := <-stored; e != nil {
+		return nil, e
+	}
+	if e := c.recordVersion(st, b, cand, proj, out, fp); e != nil {
+		return nil, e
+	}
+	c.snap = b.base
+	return out, nil
+}
+
+// recordVersion keeps the stored version cand compiled (in place of the
+// version it extends) and records out as the answer to its request_id.
+func (c *call) recordVersion(st *candidateState, b *batch, cand *candidate.Candidate, proj *project.Project, out *ProposeResult, fp string) *protocol.Error {
+	st.compiled.Put(cand.ID, cand.Version, &change.Compiled{Base: b.base, Project: proj})
+	if b.prev != nil {
+		st.compiled.Drop(b.prev.ID, b.prev.Version)
+	}
+	recorded, _ := json.Marshal(out)
+	if err := st.store.Remember(c.s.wsID, cand.RequestID, candidate.Record{Operation: c.req.Operation, Fingerprint: fp, Result: recorded}); err != nil {
+		return protocol.Errorf(protocol.CodeInternal, "", "candidate %s was created but its request_id could not be recorded: %v", cand.ID, err)
+	}
+	return nil
+}
+
+// newVersion is the candidate version a change.propose creates: a new
+// candidate, or the next version of b.prev, with its files, the checks
+// run on it and what it adds up to (data, to which it adds its version).
+func (c *call) newVersion(b *batch, in *load.Inputs, files []candidate.File, data *change.Data, names []string, checkResults []change.CheckResult, fp string) *candidate.Candidate {
+	now := time.Now().UTC()
+	cand := &candidate.Candidate{ID: candidate.NewID(), Workspace: c.s.wsID, Version: 1, State: candidate.Open, Base: b.base.ID,
+		Snapshot: c.s.store.ID(in), RequestID: *c.req.RequestID, InputFingerprint: fp, ExpiresAt: now.Add(candidate.CandidateTTL), Files: files}
+	if b.prev != nil {
+		cand.ID, cand.Version = b.prev.ID, b.prev.Version+1
+		cand.Checks = append([]candidate.Check(nil), b.prev.Checks...) // not the store's array
+	}
+	for _, r := range checkResults {
+		diags, _ := json.Marshal(r.Diagnostics)
+		cand.Checks = append(cand.Checks, candidate.Check{Check: r.Check, Status: r.Status, Diagnostics: diags, Version: cand.Version})
+	}
+	data.Versions = append(data.Versions, change.VersionData{Version: cand.Version, RequestID: *c.req.RequestID, InputFingerprint: fp,
+		Operations: b.res.Operations, IDMap: b.res.IDMap, Checks: names, CreatedAt: now})
+	cand.Data, _ = json.Marshal(data)
+	return cand
+}
+
+// proposeResult is change.propose's answer for cand, version of batch b
+// compiled to proj.
+func (c *call) proposeResult(b *batch, cand *candidate.Candidate, proj *project.Project, in *load.Inputs, checkResults []change.CheckResult, repair *RepairOutcome, data *change.Data) *ProposeResult {
+	out := &ProposeResult{Candidate: change.ToWire(cand), Operations: make([]OperationOutcome, 0, len(b.res.Operations)),
+		IDMap: change.ToWireIDMap(b.res.IDMap), Files: change.FileChangesOf(cand.Files), Diagnostics: wireDiagnostics(proj.Result, 200),
+		Checks: checkResults, Evidence: Evidence{Toolchain: c.s.toolchain, Inputs: evidenceInputs(in)}, Repair: repair}
+	for _, o := range b.res.Operations {
+		out.Operations = append(out.Operations, OperationOutcome{Index: o.Index, Kind: o.Kind, Op: o.Op, Created: o.Created,
+			Handle: o.Handle, IDMap: change.ToWireIDMap(o.IDMap)})
+	}
+	if g := proj.Result.Graph; g != nil && b.base.Project.Result.Graph != nil {
+		paths := make([]string, len(cand.Files))
+		for i, f := range cand.Files {
+			paths[i] = f.Path
+		}
+		diff := change.SemanticDiff(b.base.Project.Result.Graph, g, paths, data)
+		ids, more := change.AffectedIDs(g, diff, 200)
+		out.Impact = &Impact{Nodes: ids, More: more}
+	}
+	return out
+}
+
+// compile compiles the candidate of batch b: its files, the inputs they
+// make on the base's, and the compiled project (the engine's when its
+// inputs are those, compiled again otherwise). A bound hit is
+// resource_limit.
+func (b *batch) compile() ([]candidate.File, *load.Inputs, *project.Project, *protocol.Error) {
+	files, overlay, e := candidateFiles(b)
+	if e != nil {
+		return nil, nil, nil, e
+	}
+	in, e := overlayInputs(b.base.Project.Inputs, overlay)
+	if e != nil {
+		return nil, nil, nil, e
+	}
+	proj := b.res.Project
+	if proj.Inputs == nil || proj.Inputs.Fingerprint() != in.Fingerprint() {
+		proj = project.CompileFrom(b.base.Project, in)
+	}
+	if e := limitDiagnostic(proj.Result); e != nil {
+		return nil, nil, nil, e
+	}
+	return files, in, proj, nil
+}
+
+// candidateFiles are the files the candidate of batch b writes, against
+// the base snapshot and sorted by path, and the overlay they make on the
+// base's inputs (nil content: removed).
+func candidateFiles(b *batch) ([]candidate.File, map[string][]byte, *protocol.Error) {
 	files := map[string]candidate.File{}
 	if b.prev != nil {
 		for _, f := range b.prev.Files {
 			files[f.Path] = f
 		}
 	}
-	baseInputs := inputDigests(b.base.Project.Inputs)
-	for path, data := range res.Files {
+	baseInputs := b.base.Project.Inputs.Digests()
+	for path, data := range b.res.Files {
 		f := candidate.File{Path: path}
 		if sum, ok := baseInputs[path]; ok {
 			f.Before = &sum
@@ -340,7 +460,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 		files[path] = f
 	}
 	if len(files) == 0 {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "no_op", "the batch changes no file")
+		return nil, nil, protocol.Errorf(protocol.CodeInvalidArguments, "no_op", "the batch changes no file")
 	}
 	paths := make([]string, 0, len(files))
 	overlay := map[string][]byte{}
@@ -352,112 +472,11 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 		}
 	}
 	sort.Strings(paths)
-	candFiles := make([]candidate.File, 0, len(paths))
+	out := make([]candidate.File, 0, len(paths))
 	for _, path := range paths {
-		candFiles = append(candFiles, files[path])
+		out = append(out, files[path])
 	}
-	in, e := overlayInputs(b.base.Project.Inputs, overlay)
-	if e != nil {
-		return nil, e
-	}
-	proj := res.Project
-	if proj.Inputs == nil || proj.Inputs.Fingerprint() != in.Fingerprint() {
-		proj = project.CompileFrom(b.base.Project, in)
-	}
-	if e := limitDiagnostic(proj.Result); e != nil {
-		return nil, e
-	}
-
-	// What the candidate adds up to, over its versions.
-	var data *CandidateData
-	if b.prev != nil {
-		d, err := candidateData(b.prev)
-		if err != nil {
-			return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
-		}
-		data = d
-		data.IDMap = composeIDMaps(data.IDMap, res.IDMap)
-	} else {
-		data = &CandidateData{IDMap: res.IDMap, BaseState: b.base.Project.Result.State, BaseErrors: projectErrors(b.base.Project)}
-	}
-	data.Touched = mergeSorted(data.Touched, res.Touched)
-	data.Owners = mergeSorted(data.Owners, res.Owners)
-	data.Expected = mergeSorted(data.Expected, expectedIDs(res))
-
-	// Bounded repair on a broken base; a clean compile otherwise.
-	var repair *RepairOutcome
-	resultErrors := projectErrors(proj)
-	if data.BaseState == check.StateValidated {
-		if resultErrors > 0 || proj.Result.State != check.StateValidated {
-			return nil, protocol.CompileFailed(protocol.ReasonCandidateErrors, edit.ErrorDiagnostics(proj.Result), nil,
-				"the candidate does not compile: %d errors; nothing was created", resultErrors)
-		}
-	} else {
-		repair = &RepairOutcome{BaseState: data.BaseState, BaseErrors: data.BaseErrors, ResultState: proj.Result.State,
-			ResultErrors: resultErrors, Touched: capList(data.Touched, 50)}
-		reg := regressed(b.base.Project, proj, data.Touched)
-		if len(reg) > 0 || resultErrors >= data.BaseErrors {
-			repair.Regressed = capList(reg, 50)
-			msg := "the repair leaves %d errors, not fewer than the base's %d"
-			if len(reg) > 0 {
-				msg = "the repair leaves %d errors (base %d) and adds errors outside the declarations it changes: " + strings.Join(capList(reg, 5), ", ")
-			}
-			return nil, protocol.CompileFailed(protocol.ReasonRepairRegression, edit.ErrorDiagnostics(proj.Result), repair, msg, resultErrors, data.BaseErrors)
-		}
-	}
-
-	checkResults := runChecks(names, b.base.Project, proj, data.Touched)
-	// The candidate's snapshot is readable like any other: node.get and
-	// the other reads accept its id. It is written to the state while the
-	// answer is built and the candidate stored, and before it is sent.
-	_, persisted := c.s.store.AddLater(in, proj)
-	defer persisted()
-	now := time.Now().UTC()
-	cand := &candidate.Candidate{ID: candidate.NewID(), Workspace: c.s.wsID, Version: 1, State: candidate.Open, Base: b.base.ID,
-		Snapshot: c.s.store.ID(in), RequestID: requestID, InputFingerprint: fp, ExpiresAt: now.Add(candidate.CandidateTTL), Files: candFiles}
-	if b.prev != nil {
-		cand.ID, cand.Version = b.prev.ID, b.prev.Version+1
-		cand.Checks = append([]candidate.Check(nil), b.prev.Checks...) // not the store's array
-	}
-	for _, r := range checkResults {
-		diags, _ := json.Marshal(r.Diagnostics)
-		cand.Checks = append(cand.Checks, candidate.Check{Check: r.Check, Status: r.Status, Diagnostics: diags, Version: cand.Version})
-	}
-	data.Versions = append(data.Versions, VersionData{Version: cand.Version, RequestID: requestID, InputFingerprint: fp,
-		Operations: res.Operations, IDMap: res.IDMap, Checks: names, CreatedAt: now})
-	cand.Data, _ = json.Marshal(data)
-
-	// The version is written while the answer is built: the impact takes
-	// about as long as the write.
-	stored := make(chan *protocol.Error, 1)
-	go func() { stored <- storeVersion(st, b.prev, cand) }()
-	out := &ProposeResult{Candidate: wireCandidate(cand), Operations: make([]OperationOutcome, 0, len(res.Operations)),
-		IDMap: toWireIDMap(res.IDMap), Files: candidateFileChanges(candFiles), Diagnostics: wireDiagnostics(proj.Result, 200),
-		Checks: checkResults, Evidence: Evidence{Toolchain: c.s.toolchain, Inputs: evidenceInputs(in)}, Repair: repair}
-	for _, o := range res.Operations {
-		out.Operations = append(out.Operations, OperationOutcome{Index: o.Index, Kind: o.Kind, Op: o.Op, Created: o.Created,
-			Handle: o.Handle, IDMap: toWireIDMap(o.IDMap)})
-	}
-	if g := proj.Result.Graph; g != nil && b.base.Project.Result.Graph != nil {
-		diff := semanticDiff(b.base.Project.Result.Graph, g, paths, data)
-		ids, more := affectedIDs(g, diff, 200)
-		out.Impact = &Impact{Nodes: ids, More: more}
-	}
-
-	// The version is stored, then the answer to its request_id.
-	if e := <-stored; e != nil {
-		return nil, e
-	}
-	st.cache(cand.ID, cand.Version, &compiledCandidate{base: b.base, proj: proj})
-	if b.prev != nil {
-		st.drop(b.prev.ID, b.prev.Version)
-	}
-	recorded, _ := json.Marshal(out)
-	if err := st.store.Remember(c.s.wsID, requestID, candidate.Record{Operation: c.req.Operation, Fingerprint: fp, Result: recorded}); err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, "", "candidate %s was created but its request_id could not be recorded: %v", cand.ID, err)
-	}
-	c.snap = b.base
-	return out, nil
+	return out, overlay, nil
 }
 
 // storeVersion stores cand, a new candidate or the version after prev,
@@ -553,16 +572,16 @@ func opEditPlan(c *call) (any, *protocol.Error) {
 		ops = append(ops, o)
 	}
 	out["operations"] = ops
-	out["id_map"] = toWireIDMap(res.IDMap)
+	out["id_map"] = change.ToWireIDMap(res.IDMap)
 	files := make([]string, 0, len(res.Files))
 	for path := range res.Files {
 		files = append(files, path)
 	}
 	sort.Strings(files)
 	out["files"] = files
-	required := []string{CheckCompile}
+	required := []string{change.CheckCompile}
 	if b.base.Project.Result.State != check.StateValidated {
-		required = append(required, CheckRepair)
+		required = append(required, change.CheckRepair)
 	}
 	out["required_checks"] = required
 	return out, nil
@@ -630,67 +649,6 @@ func planOp(i int, raw json.RawMessage, outcome string) map[string]any {
 	return o
 }
 
-// expectedIDs are the node ids a batch asked to change: each operation's
-// node and created node, and every id its id_map names.
-func expectedIDs(res *edit.Result) []string {
-	var out []string
-	add := func(s *string) {
-		if s != nil && *s != "" {
-			out = append(out, *s)
-		}
-	}
-	for i := range res.Operations {
-		o := &res.Operations[i]
-		add(&o.Node)
-		add(&o.Created)
-		for _, e := range o.IDMap {
-			add(e.OldID)
-			add(e.NewID)
-		}
-	}
-	for _, e := range res.IDMap {
-		add(e.OldID)
-		add(e.NewID)
-	}
-	return out
-}
-
-func mergeSorted(a, b []string) []string {
-	set := stringSet(a)
-	for _, s := range b {
-		set[s] = true
-	}
-	out := make([]string, 0, len(set))
-	for s := range set {
-		out = append(out, s)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func capList(l []string, n int) []string {
-	if l == nil {
-		return []string{}
-	}
-	if len(l) > n {
-		return l[:n]
-	}
-	return l
-}
-
-func inputDigests(in *load.Inputs) map[string]string {
-	m := map[string]string{}
-	for _, group := range [][]load.File{in.Sources, in.Contracts, in.ContractSources} {
-		for _, f := range group {
-			m[f.Path] = f.SHA256
-		}
-	}
-	if in.Lock != nil {
-		m[in.Lock.Path] = in.Lock.SHA256
-	}
-	return m
-}
-
 func evidenceInputs(in *load.Inputs) EvidenceInputs {
 	ev := EvidenceInputs{Sources: make([]EvidenceFile, 0, len(in.Sources)), Fingerprint: in.Fingerprint()}
 	for _, f := range in.Sources {
@@ -699,42 +657,4 @@ func evidenceInputs(in *load.Inputs) EvidenceInputs {
 	deps := &load.Inputs{Contracts: in.Contracts, ContractSources: in.ContractSources, Lock: in.Lock}
 	ev.DependenciesFingerprint = deps.Fingerprint()
 	return ev
-}
-
-// affectedIDs are the changed nodes of a diff (in the candidate) and the
-// nodes that depend on them one edge away, at most max.
-func affectedIDs(g *graph.Graph, diff []DiffEntry, max int) ([]string, bool) {
-	seen := map[string]bool{}
-	out := []string{}
-	more := false
-	add := func(id string) {
-		if seen[id] {
-			return
-		}
-		seen[id] = true
-		if len(out) == max {
-			more = true
-			return
-		}
-		out = append(out, id)
-	}
-	for _, d := range diff {
-		if d.Change != "removed" {
-			add(d.Node)
-		}
-	}
-	for _, d := range diff {
-		i, ok := g.Lookup(d.Node)
-		if !ok {
-			continue
-		}
-		for _, ei := range g.In(i) {
-			e := &g.Edges[ei]
-			if e.Kind() == graph.EdgeChildOf {
-				continue
-			}
-			add(g.At(e.From).ID)
-		}
-	}
-	return out, more
 }

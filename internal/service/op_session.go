@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/protocol"
 )
 
@@ -79,7 +80,7 @@ func opWorkspaceOpen(c *call) (any, *protocol.Error) {
 	res := c.snap.Project.Result
 	ws := c.s.wsID
 	c.req.Workspace = &ws
-	errs, warns := countDiags(res)
+	errs, warns := diag.Count(res.Diagnostics)
 	proj := map[string]any{
 		"project_id":        filepath.Base(c.s.root),
 		"entry":             check.Entry,
@@ -111,15 +112,4 @@ func preparation(r *check.Result) []any {
 		out = append(out, map[string]any{"command": cmd, "reason": "write the development contracts and the UI lock"})
 	}
 	return out
-}
-
-func countDiags(r *check.Result) (errs, warns int) {
-	for _, d := range r.Diagnostics {
-		if d.Severity == "error" {
-			errs++
-		} else {
-			warns++
-		}
-	}
-	return
 }

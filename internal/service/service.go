@@ -24,6 +24,7 @@ import (
 	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/publish"
+	"github.com/axiomcore/acore/internal/schema"
 	"github.com/axiomcore/acore/internal/snapshot"
 )
 
@@ -140,17 +141,6 @@ func workspaceID(root, caller string) string {
 	return "ws-" + hex.EncodeToString(sum[:12])
 }
 
-// envelope rules per operation: which of workspace, snapshot,
-// base_snapshot and request_id are allowed ('o'), required ('r') or not
-// allowed ('-').
-var envelopeRules = map[string]string{
-	"capabilities": "----", "workspace.open": "-o--",
-	"project.overview": "rr-o", "node.find": "rr-o", "node.get": "rr-o", "node.edits": "rr-o",
-	"graph.query": "rr-o", "context.build": "rr-o", "impact.analyze": "rr-o", "changes.since": "rr-o",
-	"node.relocate": "rr-o", "change.propose": "r-rr", "change.inspect": "r--o", "check.run": "ro-o",
-	"change.apply": "r--r", "change.discard": "r--o", "edit.plan": "r-r-",
-}
-
 // legacy answers a line that is not a v1 request at all, in the service's
 // legacy format.
 func legacy(msg string) []byte {
@@ -171,21 +161,10 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
 			out = s.encode(s.errorResponse(op, nil, protocol.Errorf(protocol.CodeInternal, "panic", "internal error: %v", r)))
 		}
 	}()
-	if len(raw) > protocol.RequestMaxBytes {
-		// The one-shot command and serve stop reading one byte past the
-		// bound: a request of exactly that many bytes may be of any size
-		// above it.
-		msg := fmt.Sprintf("the request is %d bytes, more than request_max_bytes (%d)", len(raw), protocol.RequestMaxBytes)
-		if len(raw) == protocol.RequestMaxBytes+1 {
-			msg = fmt.Sprintf("the request is more than request_max_bytes (%d bytes); reading stopped there", protocol.RequestMaxBytes)
-		}
-		return s.encode(s.errorResponse("", nil, protocol.Errorf(protocol.CodeResourceLimit, "request_too_large", "%s", msg)))
+	if e := overBounds(raw); e != nil {
+		return s.encode(s.errorResponse("", nil, e))
 	}
 	raw = bytes.TrimSpace(raw)
-	if d := jsonDepth(raw); d > protocol.JSONDepthMax {
-		return s.encode(s.errorResponse("", nil, protocol.Errorf(protocol.CodeResourceLimit, "json_depth_limit",
-			"the request is nested %d deep, more than json_depth_max (%d)", d, protocol.JSONDepthMax)))
-	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &top); err != nil {
 		var probe any
@@ -212,7 +191,6 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
 	var prog *applyProgress
 	if op == "change.apply" {
 		prog = newApplyProgress(top)
-		ctx = context.WithValue(ctx, applyProgressKey{}, prog)
 	}
 	// The handler runs on its own goroutine so that a request past
 	// timeout_ms is answered; handlers only read immutable snapshots, so
@@ -239,7 +217,7 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
 				done <- s.errorResponse(op, nil, protocol.Errorf(protocol.CodeInternal, "panic", "internal error: %v", r))
 			}
 		}()
-		done <- s.respond(ctx, raw, top)
+		done <- s.respond(ctx, raw, top, prog)
 	}()
 	select {
 	case resp = <-done:
@@ -247,6 +225,26 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
 	case <-ctx.Done():
 		return timedOut()
 	}
+}
+
+// overBounds refuses a request over request_max_bytes (as read, blanks
+// included) or json_depth_max before it is decoded.
+func overBounds(raw []byte) *protocol.Error {
+	if len(raw) > protocol.RequestMaxBytes {
+		// The one-shot command and serve stop reading one byte past the
+		// bound: a request of exactly that many bytes may be of any size
+		// above it.
+		msg := fmt.Sprintf("the request is %d bytes, more than request_max_bytes (%d)", len(raw), protocol.RequestMaxBytes)
+		if len(raw) == protocol.RequestMaxBytes+1 {
+			msg = fmt.Sprintf("the request is more than request_max_bytes (%d bytes); reading stopped there", protocol.RequestMaxBytes)
+		}
+		return protocol.Errorf(protocol.CodeResourceLimit, "request_too_large", "%s", msg)
+	}
+	if d := protocol.JSONDepth(raw); d > protocol.JSONDepthMax {
+		return protocol.Errorf(protocol.CodeResourceLimit, "json_depth_limit",
+			"the request is nested %d deep, more than json_depth_max (%d)", d, protocol.JSONDepthMax)
+	}
+	return nil
 }
 
 // opOf is the operation a request names, for echoing in early errors.
@@ -290,39 +288,18 @@ type call struct {
 	wsSet    bool
 	// overlay names the candidate whose snapshot c.snap is.
 	overlay *string
+	// progress is a change.apply's progress, which Handle reports when
+	// the request times out; nil for other operations.
+	progress *applyProgress
 	// disk is the capture of the files on disk this call made, if any:
 	// the envelope's disk state is compared with it rather than with a
 	// second load of the project.
 	disk *snapshot.Snapshot
 }
 
-type handler func(c *call) (any, *protocol.Error)
-
-var handlers map[string]handler
-
-func init() {
-	handlers = map[string]handler{
-		"capabilities":     opCapabilities,
-		"workspace.open":   opWorkspaceOpen,
-		"project.overview": opProjectOverview,
-		"node.find":        opNodeFind,
-		"node.get":         opNodeGet,
-		"graph.query":      opGraphQuery,
-		"impact.analyze":   opImpactAnalyze,
-		"node.edits":       opNodeEdits,
-		"context.build":    opContextBuild,
-		"changes.since":    opChangesSince,
-		"node.relocate":    opNodeRelocate,
-		"change.apply":     opChangeApply,
-		"edit.plan":        opEditPlan,
-		"change.propose":   opChangePropose,
-		"change.inspect":   opChangeInspect,
-		"check.run":        opCheckRun,
-		"change.discard":   opChangeDiscard,
-	}
-}
-
-func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.RawMessage) *protocol.Response {
+// respond answers a request whose envelope top holds; prog is a
+// change.apply's progress (nil for other operations).
+func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.RawMessage, prog *applyProgress) *protocol.Response {
 	var proto, op string
 	_ = json.Unmarshal(top["protocol"], &proto)
 	_ = json.Unmarshal(top["operation"], &op)
@@ -332,7 +309,7 @@ func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.R
 			Next("capabilities", "Read the supported protocol and operations", map[string]any{})
 		return s.errorResponse(op, nil, e)
 	}
-	rules, known := envelopeRules[op]
+	spec, known := byName[op]
 	if !known {
 		e := protocol.Errorf(protocol.CodeUnsupportedOperation, "unknown_operation",
 			"operation %s is not an operation of %s", quoteOr(top["operation"]), protocol.Name).
@@ -341,7 +318,7 @@ func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.R
 	}
 	// Over every transport, a request that omits the workspace is answered
 	// for the root the service was started with.
-	if rules[0] == 'r' {
+	if spec.Envelope.Workspace == schema.Required {
 		if _, ok := top["workspace"]; !ok {
 			top["workspace"], _ = json.Marshal(s.wsID)
 		}
@@ -357,10 +334,10 @@ func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.R
 	if err := json.Unmarshal(env, &req); err != nil {
 		return s.errorResponse(op, &req, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "%v", err))
 	}
-	c := &call{s: s, ctx: ctx, req: &req, limits: req.Limits.Apply(), coverage: protocol.Complete()}
+	c := &call{s: s, ctx: ctx, req: &req, limits: req.Limits.Apply(), coverage: protocol.Complete(), progress: prog}
 	c.trunc = protocol.Truncation{Limits: c.limits, Omissions: []protocol.Omission{}}
 	resp := &protocol.Response{Protocol: protocol.Name, Operation: op, RequestID: req.RequestID, Toolchain: s.toolchain}
-	if rules[0] != '-' && req.Workspace != nil {
+	if spec.Envelope.Workspace != schema.NotAllowed && req.Workspace != nil {
 		if *req.Workspace != s.wsID {
 			e := protocol.Errorf(protocol.CodeNotFound, "workspace_unknown", "workspace %s is not open in this service; its root is %s", *req.Workspace, s.root).
 				WithTarget("workspace", *req.Workspace).Next("workspace.open", "Open the project root", map[string]any{"roots": []any{map[string]any{"path": s.root}}})
@@ -369,15 +346,7 @@ func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.R
 		resp.Workspace = &s.wsID
 		c.wsSet = true
 	}
-	h := handlers[op]
-	if h == nil {
-		e := protocol.Errorf(protocol.CodeUnsupportedOperation, "not_implemented", "%s is planned and not implemented by this build", op).
-			Next("capabilities", "Read which operations are implemented", map[string]any{})
-		r := s.errorResponse(op, &req, e)
-		r.Workspace = resp.Workspace
-		return r
-	}
-	result, e := h(c)
+	result, e := spec.run(c)
 	if c.snap != nil {
 		resp.Snapshot = c.snapshotRef()
 	}
@@ -416,35 +385,6 @@ func quoteOr(raw json.RawMessage) string {
 func encodeEnvelope(top map[string]json.RawMessage) []byte {
 	b, _ := json.Marshal(top)
 	return b
-}
-
-// jsonDepth returns the deepest nesting of arrays and objects in raw,
-// without decoding it, so a deeply nested request is refused cheaply.
-func jsonDepth(raw []byte) int {
-	depth, max := 0, 0
-	inStr, esc := false, false
-	for _, c := range raw {
-		switch {
-		case esc:
-			esc = false
-		case inStr:
-			if c == '\\' {
-				esc = true
-			} else if c == '"' {
-				inStr = false
-			}
-		case c == '"':
-			inStr = true
-		case c == '{' || c == '[':
-			depth++
-			if depth > max {
-				max = depth
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return max
 }
 
 // snapshotRef describes c.snap for the response envelope.
@@ -511,7 +451,7 @@ func (c *call) resolveSnapshot(id string) *protocol.Error {
 	switch snap.Project.Result.State {
 	case check.StateSyntax, check.StateResolved:
 		c.coverage = protocol.Coverage{Completeness: "partial", Exhaustive: false,
-			Gaps: []protocol.Gap{{Reason: "broken_source", Detail: fmt.Sprintf("the snapshot is %s: %d errors", snap.Project.Result.State, errorCount(snap))}}}
+			Gaps: []protocol.Gap{{Reason: "broken_source", Detail: fmt.Sprintf("the snapshot is %s: %d errors", snap.Project.Result.State, projectErrors(snap.Project))}}}
 	}
 	return nil
 }
@@ -547,14 +487,4 @@ func (s *Service) overBound(snap *snapshot.Snapshot, bound error) *snapshot.Snap
 	named := *snap
 	named.ID = snapshot.IDFromDigest(h.Sum(nil))
 	return &named
-}
-
-func errorCount(snap *snapshot.Snapshot) int {
-	n := 0
-	for _, d := range snap.Project.Result.Diagnostics {
-		if d.Severity == "error" {
-			n++
-		}
-	}
-	return n
 }

@@ -3,9 +3,8 @@ package service
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
-	"strings"
 
+	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/schema"
 )
@@ -32,7 +31,7 @@ func validateRequest(b []byte) *protocol.Error {
 		}
 	}
 	if fe := schema.ValidateRequest(env); fe != nil {
-		if p, ok := valueAt(env, fe.Field).(string); ok && escapes(p) {
+		if p, ok := schema.ValueAt(env, fe.Field).(string); ok && fsutil.Escapes(p) {
 			return protocol.Errorf(protocol.CodePermissionDenied, "path_escape",
 				"%s: %q leaves the project root; paths are project-relative, without .. segments", fe.Field, p).WithTarget("path", p)
 		}
@@ -43,51 +42,4 @@ func validateRequest(b []byte) *protocol.Error {
 		return e
 	}
 	return nil
-}
-
-// escapes reports a path that points outside the project root: absolute,
-// or with a .. segment.
-func escapes(p string) bool {
-	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "\\") || (len(p) > 1 && p[1] == ':') {
-		return true
-	}
-	for _, seg := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
-		if seg == ".." {
-			return true
-		}
-	}
-	return false
-}
-
-// valueAt finds the value a schema error names, as params.scope.paths[0].
-func valueAt(v any, field string) any {
-	for field != "" {
-		var key string
-		key, field, _ = strings.Cut(field, ".")
-		for key != "" {
-			name, rest, idx := key, "", -1
-			if i := strings.IndexByte(key, '['); i >= 0 {
-				name, rest = key[:i], key[i:]
-			}
-			if name != "" {
-				m, _ := v.(map[string]any)
-				v = m[name]
-			}
-			if rest == "" {
-				break
-			}
-			j := strings.IndexByte(rest, ']')
-			if j < 0 {
-				return nil
-			}
-			idx, _ = strconv.Atoi(rest[1:j])
-			l, _ := v.([]any)
-			if idx < 0 || idx >= len(l) {
-				return nil
-			}
-			v = l[idx]
-			key = rest[j+1:]
-		}
-	}
-	return v
 }

@@ -17,7 +17,7 @@ import (
 // have changed on disk since: a manifest per snapshot id lists its inputs
 // by digest, and the contents are stored once each, by digest.
 const (
-	stateDir    = ".axiom/state"
+	stateDir    = fsutil.StateDir
 	snapshotDir = stateDir + "/snapshots"
 	blobDir     = stateDir + "/blobs"
 	// PersistTTL is how long a persisted snapshot stays readable after it

@@ -17,6 +17,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/schema"
 	"github.com/axiomcore/acore/schemas"
 )
 
@@ -219,7 +220,7 @@ func toolFacts(t *testing.T, op string, s map[string]any) map[string]bool {
 // checks.
 func TestToolSchemasKeepEveryConstraint(t *testing.T) {
 	set, inputs := publishedAndListed(t)
-	for _, op := range protocol.Operations {
+	for _, op := range schema.Operations() {
 		pub := publishedFacts(t, set, op)
 		tool := toolFacts(t, op, inputs[op])
 		sdkResolve(t, op, inputs[op])

@@ -23,6 +23,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/schema"
 	"github.com/axiomcore/acore/internal/service"
 	"github.com/axiomcore/acore/schemas"
 )
@@ -45,37 +46,6 @@ const instructions = `acore-semantic serves axiom-agent-semantic/v1 for one Acor
 	`The workflow, request_id and what to do on each error are in the agent skill (resource ` + SkillURI + `, prompt ` + SkillPrompt + `); ` +
 	`the full published schemas, with every field's description, are resources under ` + SchemaBase + `.`
 
-// descriptions are one short sentence per tool: what it is for. The
-// fields' own descriptions, the agent skill and the protocol reference say
-// the rest (see compact.go).
-var descriptions = map[string]string{
-	"capabilities":     "What this build serves (operations, edit kinds, checks, limits, error codes); call it first.",
-	"workspace.open":   "Attaches the project root and captures a snapshot.",
-	"project.overview": "Modules with their pages, components and imports, entry points, contracts and diagnostics.",
-	"node.find":        "Finds nodes by name, id or literal text, optionally by kind, owner or file.",
-	"node.get":         "Reads nodes: properties, edges, source and an edit summary.",
-	"node.edits":       "The edits each node accepts now, as options to cite in change_propose.",
-	"graph.query":      "Relationships between nodes from compiler facts.",
-	"context.build":    "A bounded slice of the project for a task.",
-	"impact.analyze":   "What depends on the targets, transitively up to limits.max_depth, with the linking edges.",
-	"changes.since":    "What changed since an older snapshot, and where the nodes you hold are now.",
-	"node.relocate":    "Maps node ids from an older snapshot to the request's snapshot.",
-	"edit.plan":        "A dry run of change_propose: the same operations and rules, returning owners, files and required checks.",
-	"change.propose":   "Applies 1 to 50 edit operations in order to a private copy of base_snapshot and returns a checked candidate; nothing is written.",
-	"change.inspect":   "What a candidate changes (semantic and source diffs, affected nodes, risks, checks), to review before change_apply.",
-	"check.run":        "Runs checks on a candidate, or on a snapshot plus unsaved file contents.",
-	"change.apply":     "Writes a reviewed candidate to the project and returns a receipt.",
-	"change.discard":   "Closes an open candidate and releases it.",
-}
-
-// readOnly are the operations that change nothing: neither the project nor
-// the service's candidates.
-var readOnly = map[string]bool{
-	"capabilities": true, "workspace.open": true, "project.overview": true, "node.find": true, "node.get": true,
-	"node.edits": true, "graph.query": true, "context.build": true, "impact.analyze": true, "changes.since": true,
-	"node.relocate": true, "edit.plan": true, "change.inspect": true, "check.run": true,
-}
-
 // ToolName is the MCP tool of an operation: node.find is node_find.
 func ToolName(op string) string { return strings.ReplaceAll(op, ".", "_") }
 
@@ -96,7 +66,7 @@ func InputSchemas() (map[string]map[string]any, error) {
 			return
 		}
 		toolSchemas = map[string]map[string]any{}
-		for _, op := range protocol.Operations {
+		for _, op := range schema.Operations() {
 			full, err := set.toolSchema(op)
 			if err == nil {
 				toolSchemas[op], err = compactSchema(full, op)
@@ -120,21 +90,20 @@ func NewServer(svc *service.Service) (*sdk.Server, error) {
 	srv := sdk.NewServer(&sdk.Implementation{Name: Name, Version: service.Version},
 		&sdk.ServerOptions{Instructions: instructions, Capabilities: &sdk.ServerCapabilities{}})
 	closed := false
-	for _, op := range protocol.Operations {
-		ann := &sdk.ToolAnnotations{ReadOnlyHint: readOnly[op], OpenWorldHint: &closed}
-		switch op {
-		case "change.apply":
-			destructive := true // it overwrites project files
-			ann.DestructiveHint, ann.IdempotentHint = &destructive, true
-		case "change.propose", "change.discard":
-			ann.DestructiveHint = &closed
+	for _, op := range service.Operations() {
+		ann := &sdk.ToolAnnotations{ReadOnlyHint: op.ReadOnly, OpenWorldHint: &closed}
+		if !op.ReadOnly {
+			// Only a destructive operation overwrites project files, and it
+			// is idempotent by request_id.
+			destructive := op.Destructive
+			ann.DestructiveHint, ann.IdempotentHint = &destructive, op.Destructive
 		}
 		srv.AddTool(&sdk.Tool{
-			Name:        ToolName(op),
-			Description: descriptions[op],
-			InputSchema: inputs[op],
+			Name:        ToolName(op.Name),
+			Description: op.Doc,
+			InputSchema: inputs[op.Name],
 			Annotations: ann,
-		}, handler(svc, op))
+		}, handler(svc, op.Name))
 	}
 	if err := addResources(srv); err != nil {
 		return nil, err

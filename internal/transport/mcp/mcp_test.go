@@ -18,6 +18,7 @@ import (
 
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/scaffold"
+	"github.com/axiomcore/acore/internal/schema"
 	"github.com/axiomcore/acore/internal/service"
 )
 
@@ -105,7 +106,7 @@ func TestToolsAnswerLikeTheService(t *testing.T) {
 		}
 	}
 	var want []string
-	for _, op := range protocol.Operations {
+	for _, op := range schema.Operations() {
 		want = append(want, ToolName(op))
 	}
 	if len(names) != 17 {

@@ -14,6 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/schema"
 	"github.com/axiomcore/acore/schemas"
 )
 
@@ -68,10 +69,10 @@ func TestInputSchemasAreSelfContained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(inputs) != len(protocol.Operations) || len(inputs) != 17 {
-		t.Fatalf("%d tool schemas for %d operations", len(inputs), len(protocol.Operations))
+	if len(inputs) != len(schema.Operations()) || len(inputs) != 17 {
+		t.Fatalf("%d tool schemas for %d operations", len(inputs), len(schema.Operations()))
 	}
-	for _, op := range protocol.Operations {
+	for _, op := range schema.Operations() {
 		s := inputs[op]
 		if s["type"] != "object" {
 			t.Errorf("%s: type is %v, want object", op, s["type"])
@@ -211,7 +212,7 @@ func TestInputSchemasAgreeWithTheEnvelope(t *testing.T) {
 	}
 	env := envelopeSchema(t)
 	tools := map[string]*jsonschema.Schema{}
-	for _, op := range protocol.Operations {
+	for _, op := range schema.Operations() {
 		tools[op] = compileTool(t, op, inputs[op])
 	}
 	type sample struct{ name, op, args string }

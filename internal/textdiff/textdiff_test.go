@@ -1,4 +1,4 @@
-package service
+package textdiff
 
 import (
 	"math/rand"
@@ -73,7 +73,7 @@ func TestLineDiffHunks(t *testing.T) {
 	b := append([]string(nil), a...)
 	b[4] = "changed 5"
 	b = append(b[:20], append([]string{"inserted"}, b[20:]...)...)
-	hunks := lineDiff([]byte(strings.Join(a, "\n")+"\n"), []byte(strings.Join(b, "\n")+"\n"), 3)
+	hunks := Lines([]byte(strings.Join(a, "\n")+"\n"), []byte(strings.Join(b, "\n")+"\n"), 3)
 	if len(hunks) != 2 {
 		t.Fatalf("%d hunks: %+v", len(hunks), hunks)
 	}
@@ -86,13 +86,13 @@ func TestLineDiffHunks(t *testing.T) {
 		t.Errorf("second hunk %+v", h)
 	}
 	// A new file, and a removed one.
-	if h := lineDiff(nil, []byte("x\ny\n"), 3); len(h) != 1 || h[0].OldStart != 0 || h[0].NewStart != 1 || h[0].NewLines != 2 {
+	if h := Lines(nil, []byte("x\ny\n"), 3); len(h) != 1 || h[0].OldStart != 0 || h[0].NewStart != 1 || h[0].NewLines != 2 {
 		t.Errorf("added: %+v", h)
 	}
-	if h := lineDiff([]byte("x\n"), nil, 3); len(h) != 1 || h[0].OldLines != 1 || h[0].NewStart != 0 {
+	if h := Lines([]byte("x\n"), nil, 3); len(h) != 1 || h[0].OldLines != 1 || h[0].NewStart != 0 {
 		t.Errorf("removed: %+v", h)
 	}
-	if h := lineDiff([]byte("same\n"), []byte("same\n"), 3); len(h) != 0 {
+	if h := Lines([]byte("same\n"), []byte("same\n"), 3); len(h) != 0 {
 		t.Errorf("no change: %+v", h)
 	}
 }

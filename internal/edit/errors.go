@@ -1,0 +1,151 @@
+package edit
+
+import (
+	"fmt"
+
+	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/diag"
+)
+
+// Kind is what went wrong with a batch. The service maps each kind to its
+// wire code; the engine knows nothing of the wire.
+type Kind int
+
+// The kinds of edit errors.
+const (
+	// Invalid: the operation is malformed or asks for nothing.
+	Invalid Kind = iota + 1
+	// NotFound: a node, handle or module it names does not exist.
+	NotFound
+	// Precondition: an expected version, value, text or option is not
+	// the current one.
+	Precondition
+	// Unsupported: the edit is not offered for its node.
+	Unsupported
+	// Ambiguous: the node has no single authored value to edit.
+	Ambiguous
+	// ReadOnly: the node is declared in a file the project does not
+	// author.
+	ReadOnly
+	// Limit: the edited project is over a service bound.
+	Limit
+	// Compile: the edited project (or the base) does not compile as the
+	// batch requires; Reason says how.
+	Compile
+)
+
+var kindNames = [...]string{"", "invalid", "not_found", "precondition", "unsupported", "ambiguous", "read_only", "limit", "compile"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// The reasons of Compile errors.
+const (
+	// ReasonNotValidated: the base has no node graph to edit.
+	ReasonNotValidated = "not_validated"
+	// ReasonCandidateErrors: the edited project does not compile.
+	ReasonCandidateErrors = "candidate_errors"
+	// ReasonRepairRegression: an edit on a broken base does not leave
+	// fewer errors, or adds errors outside the declarations it changes.
+	ReasonRepairRegression = "repair_regression"
+)
+
+// Next is the request an error calls for, named by what the agent should
+// learn; the service turns it into a next action.
+type Next int
+
+// The next requests of edit errors. Each reads Error.NextNode.
+const (
+	NoNext Next = iota
+	// Refind: find the node again on this snapshot.
+	Refind
+	// Reread: read the node again and rebuild the operation.
+	Reread
+	// ReadOptions: read the node's current edit options.
+	ReadOptions
+	// ReadText: read the node's current text.
+	ReadText
+	// ListEdits: list the edits the node accepts now, unavailable ones
+	// too.
+	ListEdits
+	// ListReferences: list the references to the node.
+	ListReferences
+	// ReadRegions: read the module's current region options.
+	ReadRegions
+)
+
+// Error is a refused batch: what went wrong, at which operation, on which
+// node, with the compiler's diagnostics where a compile decided it.
+type Error struct {
+	Kind    Kind
+	Reason  string
+	Message string
+	// OperationIndex is the operation that failed; nil for the batch.
+	OperationIndex *int
+	// Node, Property, Option and Path are what the operation targeted
+	// ("" when not known).
+	Node, Property, Option, Path string
+	// Diagnostics are the error diagnostics of the compile that decided
+	// a Compile or Limit error (at most 200); nil otherwise.
+	Diagnostics []diag.Diagnostic
+	// Repair is the refused repair's outcome (ReasonRepairRegression).
+	Repair *Repair
+	// Details are further facts, by name.
+	Details map[string]any
+	// Next is the request the error calls for, about NextNode.
+	Next     Next
+	NextNode string
+}
+
+func (e *Error) Error() string {
+	if e.Reason != "" {
+		return e.Reason + ": " + e.Message
+	}
+	return e.Message
+}
+
+func errorf(k Kind, reason, format string, args ...any) *Error {
+	return &Error{Kind: k, Reason: reason, Message: fmt.Sprintf(format, args...)}
+}
+
+func compileFailed(reason string, diags []diag.Diagnostic, rep *Repair, format string, args ...any) *Error {
+	e := errorf(Compile, reason, format, args...)
+	e.Diagnostics, e.Repair = diags, rep
+	return e
+}
+
+func (e *Error) withNode(id string) *Error    { e.Node = id; return e }
+func (e *Error) withProperty(p string) *Error { e.Property = p; return e }
+func (e *Error) withOption(id string) *Error  { e.Option = id; return e }
+func (e *Error) withPath(p string) *Error     { e.Path = p; return e }
+func (e *Error) next(n Next, node string) *Error {
+	e.Next, e.NextNode = n, node
+	return e
+}
+
+func (e *Error) detail(k string, v any) *Error {
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	e.Details[k] = v
+	return e
+}
+
+// ErrorDiagnostics are the error diagnostics of r, at most 200.
+func ErrorDiagnostics(r *check.Result) []diag.Diagnostic {
+	out := []diag.Diagnostic{}
+	for _, d := range r.Diagnostics {
+		if d.Severity != diag.Error {
+			continue
+		}
+		if len(out) == maxDiagnostics {
+			break
+		}
+		out = append(out, d)
+	}
+	return out
+}

@@ -1,0 +1,66 @@
+package edit
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/diag"
+)
+
+// Judge is the one repair verdict of an edited project against its base.
+// On a validated base the result must compile cleanly. On a base that is
+// not validated the edit is a bounded repair: it must leave fewer errors
+// and add none outside the declarations it touched ("<path>: <kind>
+// <name>"); the outcome is returned for the answer's repair. A refusal is
+// a Compile error with the result's diagnostics.
+func Judge(base, result *check.Result, touched []string) (*Repair, *Error) {
+	baseErrs, _ := diag.Count(base.Diagnostics)
+	resErrs, _ := diag.Count(result.Diagnostics)
+	if base.State == check.StateValidated {
+		if resErrs == 0 && result.State == check.StateValidated {
+			return nil, nil
+		}
+		return nil, compileFailed(ReasonCandidateErrors, ErrorDiagnostics(result), nil,
+			"the edited project does not compile: %d errors (first: %s); nothing was created", resErrs, firstError(result))
+	}
+	rep := &Repair{BaseState: base.State, BaseErrors: baseErrs, ResultState: result.State, ResultErrors: resErrs, Touched: capList(touched, 50)}
+	regressed := Regressed(base, result, touched)
+	if len(regressed) > 0 || resErrs >= baseErrs {
+		msg := "the repair leaves " + strconv.Itoa(resErrs) + " errors, the base had " + strconv.Itoa(baseErrs) + "; a repair must leave fewer"
+		if len(regressed) > 0 {
+			msg = "the repair adds errors outside the declarations it changes: " + strings.Join(capList(regressed, 5), ", ")
+		}
+		rep.Regressed = capList(regressed, 50)
+		return nil, compileFailed(ReasonRepairRegression, ErrorDiagnostics(result), rep, "%s", msg)
+	}
+	return rep, nil
+}
+
+// Regressed lists, sorted, the declarations outside touched that have
+// more errors in result than in base.
+func Regressed(base, result *check.Result, touched []string) []string {
+	count := func(r *check.Result) map[string]int {
+		m := map[string]int{}
+		for _, d := range r.Diagnostics {
+			if d.Severity == diag.Error {
+				m[d.Path+": "+d.Decl]++
+			}
+		}
+		return m
+	}
+	b, c := count(base), count(result)
+	t := map[string]bool{}
+	for _, k := range touched {
+		t[k] = true
+	}
+	var out []string
+	for k, n := range c {
+		if !t[k] && n > b[k] {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
