@@ -29,7 +29,7 @@ func boundsService(b *testing.B) (*service.Service, string) {
 		}
 		return nil
 	})
-	s, err := service.New(service.Config{Root: dir})
+	s, err := newService(b, service.Config{Root: dir})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestNodeFindFilters(t *testing.T) {
 	if err := gen.Write(dir, gen.Project(3, 3*6<<10)); err != nil {
 		t.Fatal(err)
 	}
-	s, err := service.New(service.Config{Root: dir})
+	s, err := newService(t, service.Config{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func FuzzHandle(f *testing.F) {
 	if _, err := scaffold.New(dir); err != nil {
 		f.Fatal(err)
 	}
-	s, err := service.New(service.Config{Root: dir})
+	s, err := newService(f, service.Config{Root: dir})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -167,7 +167,7 @@ func TestReferenceApplyAndReplay(t *testing.T) {
 		t.Error("the replay wrote main.acore")
 	}
 	// A restarted service replays it too.
-	s2, err := service.New(service.Config{Root: dir})
+	s2, err := newService(t, service.Config{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,7 +322,7 @@ func TestApplyTimeout(t *testing.T) {
 	}{{"before_journal", "not_applied"}, {"after_file_1", "unknown"}} {
 		t.Run(tc.point, func(t *testing.T) {
 			_, dir := taskApp(t)
-			s, err := service.New(service.Config{Root: dir, Timeout: time.Second})
+			s, err := newService(t, service.Config{Root: dir, Timeout: time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -361,7 +361,7 @@ func TestApplyTimeout(t *testing.T) {
 				}
 			}
 			// The restarted service answers the resend: applied once.
-			s2, err := service.New(service.Config{Root: dir})
+			s2, err := newService(t, service.Config{Root: dir})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -479,7 +479,7 @@ func BenchmarkChangeApply(b *testing.B) {
 	if err := gen.Write(dir, gen.Project(64, 4<<20-64<<10)); err != nil {
 		b.Fatal(err)
 	}
-	s, err := service.New(service.Config{Root: dir})
+	s, err := newService(b, service.Config{Root: dir})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -258,7 +258,7 @@ func TestProposeExtendAndVersions(t *testing.T) {
 
 	// A new process sees the candidate: recompiled from its base and files.
 	service.ForgetCandidates(s.Root())
-	s2, err := service.New(service.Config{Root: dir})
+	s2, err := newService(t, service.Config{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

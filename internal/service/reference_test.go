@@ -21,7 +21,7 @@ func taskApp(t *testing.T) (*service.Service, string) {
 	if _, err := scaffold.New(dir); err != nil {
 		t.Fatal(err)
 	}
-	s, err := service.New(service.Config{Root: dir})
+	s, err := newService(t, service.Config{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,7 +329,7 @@ func TestTimeoutAndQueueFull(t *testing.T) {
 	if _, err := scaffold.New(dir); err != nil {
 		t.Fatal(err)
 	}
-	s, err := service.New(service.Config{Root: dir})
+	s, err := newService(t, service.Config{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +345,7 @@ func TestTimeoutAndQueueFull(t *testing.T) {
 	expect(t, o, "error.retryable", "same_request")
 	expect(t, o, "operation", "node.find")
 
-	s, err = service.New(service.Config{Root: dir, MaxInFlight: 1})
+	s, err = newService(t, service.Config{Root: dir, MaxInFlight: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -454,10 +454,21 @@ func TestCandidateSnapshotIsReadable(t *testing.T) {
 	expect(t, o, "snapshot.id", cand)
 	expect(t, o, "result.nodes.0.properties.0.value", "Add task")
 	// A later process reads it too.
-	s2, err := service.New(service.Config{Root: s.Root()})
+	s2, err := newService(t, service.Config{Root: s.Root()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	o = do(t, s2, v1+`"operation": "node.get", "snapshot": "`+cand+`", "params": {"nodes": ["element:Home/view/0/1"]}}`)
 	expect(t, o, "result.nodes.0.properties.0.value", "Add task")
+}
+
+// newService starts a service whose background work (persisting
+// snapshots, saving compiles to the cache) ends before the test's
+// temporary directories are removed.
+func newService(t testing.TB, c service.Config) (*service.Service, error) {
+	s, err := service.New(c)
+	if err == nil {
+		t.Cleanup(s.Wait)
+	}
+	return s, err
 }
