@@ -156,6 +156,7 @@ func newKillCase(t *testing.T, n int) *killCase {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(svc.Wait) // background saves end before the directory is removed
 	id := candidate.NewID()
 	c := &candidate.Candidate{ID: id, Workspace: svc.WorkspaceID(), Version: 1, State: candidate.Open, Base: base,
 		Snapshot: "snap-" + strings.Repeat("0", 32), RequestID: "propose-" + id, InputFingerprint: candidate.Fingerprint(id),
@@ -507,6 +508,7 @@ func TestServeExitsAfterApplyTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(svc.Wait) // background saves end before the directory is removed
 	publish.SetFailpoints("after_file_1:sleep=1600ms")
 	defer publish.SetFailpoints("")
 	in := strings.NewReader(k.req + "\n" + `{"protocol":"axiom-agent-semantic/v1","operation":"capabilities","params":{}}` + "\n")
@@ -548,6 +550,7 @@ func TestConcurrentServeProcesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(svc.Wait) // background saves end before the directory is removed
 	store := candidate.NewStore(k.dir)
 	put := func(path, content string) string {
 		b, err := os.ReadFile(filepath.Join(k.dir, path))

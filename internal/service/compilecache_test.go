@@ -54,7 +54,7 @@ func TestCompileCacheAnswers(t *testing.T) {
 			if err := tc.write(dir); err != nil {
 				t.Fatal(err)
 			}
-			compiled, err := New(Config{Root: dir})
+			compiled, err := newForTest(t, Config{Root: dir})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,7 +66,7 @@ func TestCompileCacheAnswers(t *testing.T) {
 			}
 			compiled.Wait()
 
-			cached, err := New(Config{Root: dir})
+			cached, err := newForTest(t, Config{Root: dir})
 			if err != nil {
 				t.Fatal(err)
 			}

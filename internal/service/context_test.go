@@ -264,7 +264,7 @@ func TestContextEconomy(t *testing.T) {
 	if err := gen.Write(dir, gen.Project(64, 4<<20-64<<10)); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Config{Root: dir})
+	s, err := newForTest(t, Config{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func opsTaskApp(t *testing.T) (*Service, string) {
 	if _, err := scaffold.New(dir); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Config{Root: dir})
+	s, err := newForTest(t, Config{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,6 +32,8 @@ func taskApp(t *testing.T) *service.Service {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Background saves end before the temporary directory is removed.
+	t.Cleanup(svc.Wait)
 	return svc
 }
 
