@@ -207,20 +207,7 @@ func (m *Manifest) JSON(version string) ([]byte, error) {
 				ElementSelector: a.ElementSelector, SourceFile: a.SourceFile, SourceLine: a.SourceLine,
 				Async: a.Async, TenantBoundary: a.TenantBoundary, RequiredRoles: list(a.RequiredRoles),
 			}
-			for _, n := range sortedParams(a.Parameters) {
-				p := a.Parameters[n]
-				wp := param110{
-					Name: n, Type: paramType(p.Type), Description: p.Description, Enum: p.Enum,
-					Min: p.Minimum, Max: p.Maximum, MinLength: p.MinLength, MaxLength: p.MaxLength,
-					Pattern: p.Pattern, Format: p.Format, Default: rawDefault(p),
-					Items: p.Items, Properties: p.Properties, Source: p.Source,
-				}
-				if p.Required {
-					w.RequiredParameters = append(w.RequiredParameters, wp)
-				} else {
-					w.OptionalParameters = append(w.OptionalParameters, wp)
-				}
-			}
+			w.RequiredParameters, w.OptionalParameters = params110(a.Parameters)
 			o.Actions = append(o.Actions, w)
 		}
 		doc = o
@@ -422,4 +409,24 @@ func knownMajor(raw json.RawMessage) error {
 		return fmt.Errorf("manifest version %q is not one this build reads (%s and %s, and their 1.x.y revisions)", Printable(v), Version100, Version110)
 	}
 	return nil
+}
+
+// params110 writes an action's parameters in the 1.1.0 shape, required and
+// optional apart, in name order: the manifest and the web attributes share it.
+func params110(ps map[string]Parameter) (req, opt []param110) {
+	for _, n := range sortedParams(ps) {
+		p := ps[n]
+		wp := param110{
+			Name: n, Type: paramType(p.Type), Description: p.Description, Enum: p.Enum,
+			Min: p.Minimum, Max: p.Maximum, MinLength: p.MinLength, MaxLength: p.MaxLength,
+			Pattern: p.Pattern, Format: p.Format, Default: rawDefault(p),
+			Items: p.Items, Properties: p.Properties, Source: p.Source,
+		}
+		if p.Required {
+			req = append(req, wp)
+		} else {
+			opt = append(opt, wp)
+		}
+	}
+	return req, opt
 }

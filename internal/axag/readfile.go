@@ -1,10 +1,12 @@
 package axag
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"syscall"
+
+	"github.com/axiomcore/acore/internal/fsutil"
 )
 
 // MaxManifestBytes bounds the manifest ReadManifest reads: far above what
@@ -24,7 +26,10 @@ func ReadManifest(path string) ([]byte, error) {
 // names the file's role in the error ("a manifest"). Errors do not repeat
 // the path.
 func ReadRegular(path string, max int64, what string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, st, err := fsutil.OpenRegularPath(path)
+	if errors.Is(err, fsutil.ErrNotRegular) {
+		return nil, fmt.Errorf("not a regular file (%s), so not %s", fsutil.FileType(st.Mode()), what)
+	}
 	if err != nil {
 		if pe, ok := err.(*os.PathError); ok {
 			return nil, pe.Err
@@ -32,13 +37,6 @@ func ReadRegular(path string, max int64, what string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s), so not %s", kind(st.Mode()), what)
-	}
 	if st.Size() > max {
 		return nil, fmt.Errorf("%d bytes, more than the %d %s may have", st.Size(), max, what)
 	}
@@ -50,18 +48,4 @@ func ReadRegular(path string, max int64, what string) ([]byte, error) {
 		return nil, fmt.Errorf("more than the %d bytes %s may have (it grew while read)", max, what)
 	}
 	return data, nil
-}
-
-func kind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	}
-	return "mode " + m.String()
 }

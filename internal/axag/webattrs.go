@@ -49,21 +49,7 @@ func WebAttributes(a Action) []string {
 	list("axag-postconditions", a.Postconditions)
 	list("axag-side-effects", a.SideEffects)
 	boolean("axag-async", a.Async)
-	var req, opt []param110
-	for _, n := range sortedParams(a.Parameters) {
-		p := a.Parameters[n]
-		wp := param110{
-			Name: n, Type: paramType(p.Type), Description: p.Description, Enum: p.Enum,
-			Min: p.Minimum, Max: p.Maximum, MinLength: p.MinLength, MaxLength: p.MaxLength,
-			Pattern: p.Pattern, Format: p.Format, Default: rawDefault(p),
-			Items: p.Items, Properties: p.Properties, Source: p.Source,
-		}
-		if p.Required {
-			req = append(req, wp)
-		} else {
-			opt = append(opt, wp)
-		}
-	}
+	req, opt := params110(a.Parameters)
 	if req != nil {
 		out = append(out, "axag-required-parameters", attrJSON(req))
 	}

@@ -82,12 +82,34 @@ func (r *Root) OpenRegular(rel string) (*os.File, fs.FileInfo, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, fmt.Errorf("%s: %s: %w", rel, fileType(fi.Mode()), ErrNotRegular)
+		return nil, nil, fmt.Errorf("%s: %s: %w", rel, FileType(fi.Mode()), ErrNotRegular)
 	}
 	return f, fi, nil
 }
 
-func fileType(m fs.FileMode) string {
+// OpenRegularPath opens a file named by the user, anywhere (a manifest
+// given on the command line), as OpenRegular opens a project file: without
+// blocking, and refusing anything that is not a regular file once opened,
+// with an error wrapping ErrNotRegular.
+func OpenRegularPath(path string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonblock, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fi, ErrNotRegular
+	}
+	return f, fi, nil
+}
+
+// FileType names the kind of a file that is not regular, for messages.
+func FileType(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
@@ -98,7 +120,7 @@ func fileType(m fs.FileMode) string {
 	case m&fs.ModeDevice != 0:
 		return "a device"
 	}
-	return "not a regular file (" + m.Type().String() + ")"
+	return "a file of type " + m.Type().String()
 }
 
 // ReadFile reads the regular project file rel (see OpenRegular).
