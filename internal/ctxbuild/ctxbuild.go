@@ -167,10 +167,27 @@ func Include(purpose string, include []string) map[string]bool {
 	return stringSet(include)
 }
 
+// InsufficientError is insufficient_context: the required items alone do
+// not fit the request's limits, and they are never cut.
+type InsufficientError struct {
+	Purpose string
+	Focus   []string
+	// What says which limit the required items exceed, and by how much.
+	What          string
+	RequiredBytes int
+	RequiredItems int
+	// Expand are the expansion refs of the first 50 required items.
+	Expand []protocol.ExpansionRef
+}
+
+func (e *InsufficientError) Error() string {
+	return "the required context of " + e.Purpose + " on " + strings.Join(e.Focus, ", ") + " is " + e.What
+}
+
 // Build builds the context of req on project p, whose snapshot is snapID:
-// the result, the items omitted for the limits, or insufficient_context
+// the result, the items omitted for the limits, or an InsufficientError
 // when the required items alone do not fit.
-func Build(p *project.Project, snapID string, req Request) (*Result, []protocol.Omission, *protocol.Error) {
+func Build(p *project.Project, snapID string, req Request) (*Result, []protocol.Omission, *InsufficientError) {
 	g := p.Result.Graph
 	inc := Include(req.Purpose, req.Include)
 	b := &ctxBuilder{p: p, snapID: snapID, lim: req.Limits, g: g, inc: inc, pos: map[int32]int{}, maxDepth: req.Limits.MaxDepth}
@@ -467,7 +484,7 @@ func (b *ctxBuilder) constraints(i int32) []InputConstraint {
 
 // fit applies max_bytes and max_nodes: required items are never cut,
 // optional ones are added while they fit.
-func (b *ctxBuilder) fit(purpose string, focus []string) (*Result, []protocol.Omission, *protocol.Error) {
+func (b *ctxBuilder) fit(purpose string, focus []string) (*Result, []protocol.Omission, *InsufficientError) {
 	g := b.g
 	lim := b.lim
 	included := map[int32]bool{}
@@ -547,21 +564,15 @@ func (b *ctxBuilder) fit(purpose string, focus []string) (*Result, []protocol.Om
 		if size <= lim.MaxBytes {
 			what = fmt.Sprintf("%d items, more than limits.max_nodes (%d)", len(required), lim.MaxNodes)
 		}
-		e := protocol.Errorf(protocol.CodeInsufficientContext, "",
-			"the required context of %s on %s is %s; it is never cut. Repeat with limits.max_bytes of at least %d (and max_nodes of at least %d), a narrower include, or fewer focus nodes",
-			purpose, strings.Join(focus, ", "), what, size, len(required)).
-			WithTarget("nodes", focus).
-			Next("context.build", "Repeat with limits.max_bytes of at least details.required_bytes, or a narrower include", nil)
-		var refs []protocol.ExpansionRef
+		e := &InsufficientError{Purpose: purpose, Focus: focus, What: what, RequiredBytes: size, RequiredItems: len(required)}
 		for k := range required {
-			if len(refs) == 50 {
+			if len(e.Expand) == 50 {
 				break
 			}
 			id := required[k].Node.ID
-			refs = append(refs, protocol.ExpansionRef{Ref: Ref(b.snapID, id), Kind: "node", Node: id, EstimatedBytes: jsonSize(&required[k]) + 1,
+			e.Expand = append(e.Expand, protocol.ExpansionRef{Ref: Ref(b.snapID, id), Kind: "node", Node: id, EstimatedBytes: jsonSize(&required[k]) + 1,
 				Reason: "the item " + id + " (required context); pass this ref in params.expand to include it as required"})
 		}
-		e.Detail("required_bytes", size).Detail("required_items", len(required)).Detail("expand", refs)
 		return nil, nil, e
 	}
 	type dropped struct {

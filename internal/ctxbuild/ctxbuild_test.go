@@ -34,18 +34,18 @@ func TestBuild(t *testing.T) {
 		lim       protocol.Applied
 		items     int // at least
 		omitted   bool
-		wantError string
+		wantError bool
 	}{
-		{"defaults", protocol.DefaultLimits, 2, false, ""},
-		{"one node", protocol.Applied{MaxBytes: 65536, MaxDepth: 2, MaxItems: 50, MaxNodes: 1}, 1, true, ""},
-		{"too few bytes", protocol.Applied{MaxBytes: 10, MaxDepth: 2, MaxItems: 50, MaxNodes: 100}, 0, false, protocol.CodeInsufficientContext},
+		{"defaults", protocol.DefaultLimits, 2, false, false},
+		{"one node", protocol.Applied{MaxBytes: 65536, MaxDepth: 2, MaxItems: 50, MaxNodes: 1}, 1, true, false},
+		{"too few bytes", protocol.Applied{MaxBytes: 10, MaxDepth: 2, MaxItems: 50, MaxNodes: 100}, 0, false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res, omitted, e := Build(p, "snap-0123456789abcdef0123", req(tt.lim))
-			if tt.wantError != "" {
-				if e == nil || e.Code != tt.wantError || e.Details["required_items"] != 1 {
-					t.Fatalf("got %v, want %s", e, tt.wantError)
+			if tt.wantError {
+				if e == nil || e.RequiredItems != 1 || len(e.Expand) != 1 {
+					t.Fatalf("got %v, want insufficient context", e)
 				}
 				return
 			}

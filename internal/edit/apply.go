@@ -13,6 +13,7 @@ import (
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/reason"
 )
 
 // How a batch is applied.
@@ -101,7 +102,7 @@ func apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, 
 	// The service's schema bounds the batch to 1..operations_max
 	// operations before it reaches the engine.
 	if len(ops) == 0 {
-		return nil, errorf(Invalid, "schema", "operations: the batch is empty")
+		return nil, errorf(Invalid, reason.Schema, "operations: the batch is empty")
 	}
 	decoded := make([]*operation, len(ops))
 	for i, raw := range ops {
@@ -113,7 +114,7 @@ func apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, 
 	}
 	for i, o := range decoded {
 		if o.Kind == "replace_region" && len(decoded) > 1 {
-			return nil, at(errorf(Invalid, "region_alone",
+			return nil, at(errorf(Invalid, reason.RegionAlone,
 				"replace_region must be the only operation of its batch; this batch has %d", len(decoded)), i)
 		}
 	}
@@ -122,7 +123,7 @@ func apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, 
 		if base != nil && base.Result != nil {
 			diags = ErrorDiagnostics(base.Result)
 		}
-		return nil, compileFailed(ReasonNotValidated, diags, nil, "the base is unavailable: it has no node graph to edit")
+		return nil, compileFailed(reason.NotValidated, diags, nil, "the base is unavailable: it has no node graph to edit")
 	}
 	a := &applier{opt: opt, base: base, budget: opt.CompileBudget, proj: base,
 		pending: map[string][]splice{}, cur: map[string][]byte{}, overlay: map[string]any{},
@@ -156,7 +157,7 @@ func apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, 
 		}
 	}
 	if len(res.Files) == 0 {
-		return nil, at(errorf(Invalid, "no_op", "the batch changes nothing: its operations leave every file as it was"), last)
+		return nil, at(errorf(Invalid, reason.NoOp, "the batch changes nothing: its operations leave every file as it was"), last)
 	}
 	if len(a.pending) == 0 {
 		res.Project = a.proj
@@ -201,7 +202,7 @@ func boundError(r *check.Result) *Error {
 			continue
 		}
 		if info, ok := diag.Lookup(d.Code); ok && info.Reason != "" {
-			e := errorf(Limit, info.Reason, "the edited project is over a service bound: %s: %s", d.Path, d.Message)
+			e := errorf(Limit, reason.OfBound(info.Reason), "the edited project is over a service bound: %s: %s", d.Path, d.Message)
 			e.Diagnostics = ErrorDiagnostics(r)
 			return e
 		}
@@ -307,14 +308,14 @@ func (a *applier) compile() *Error {
 	a.spent += time.Since(t)
 	a.proj, a.pending, a.cur, a.overlay = p, map[string][]splice{}, map[string][]byte{}, map[string]any{}
 	if a.budget > 0 && a.spent > a.budget {
-		return errorf(Limit, "budget_exhausted",
+		return errorf(Limit, reason.BudgetExhausted,
 			"the batch's compiles took %d ms, more than group_compile_budget_ms (%d); split the batch", a.spent.Milliseconds(), a.budget.Milliseconds())
 	}
 	if e := boundError(p.Result); e != nil {
 		return e
 	}
 	if p.Result.Graph == nil {
-		return compileFailed(ReasonCandidateErrors, ErrorDiagnostics(p.Result), nil,
+		return compileFailed(reason.CandidateErrors, ErrorDiagnostics(p.Result), nil,
 			"the project has no node graph after this operation: %s", firstError(p.Result))
 	}
 	return nil
@@ -358,23 +359,23 @@ func (a *applier) step(i int, o *operation) *Error {
 	}
 	if o.Handle != nil {
 		if _, dup := a.handles[*o.Handle]; dup {
-			return errorf(Invalid, "handle_reused", "handle %q is already used by an earlier operation of the batch", *o.Handle)
+			return errorf(Invalid, reason.HandleReused, "handle %q is already used by an earlier operation of the batch", *o.Handle)
 		}
 		if c.removes {
-			return errorf(Invalid, "schema", "handle %q: %s %s removes its node; there is nothing to name", *o.Handle, o.Kind, o.Op)
+			return errorf(Invalid, reason.Schema, "handle %q: %s %s removes its node; there is nothing to name", *o.Handle, o.Kind, o.Op)
 		}
 	}
 	d := a.data(c.path)
 	oldSeg := a.segment(c)
 	if oldSeg == c.sp.text {
-		return errorf(Invalid, "no_op", "the operation changes nothing: %s already holds that text", c.path)
+		return errorf(Invalid, reason.NoOp, "the operation changes nothing: %s already holds that text", c.path)
 	}
 	delta := len(c.sp.text) - len(oldSeg)
 	if newLen := len(d) + delta; newLen > load.SourceFileBytesMax {
-		return errorf(Limit, load.ReasonFileTooLarge, "%s would be %d bytes, over source_file_bytes_max (%d)", c.path, newLen, load.SourceFileBytesMax)
+		return errorf(Limit, reason.FileTooLarge, "%s would be %d bytes, over source_file_bytes_max (%d)", c.path, newLen, load.SourceFileBytesMax)
 	}
 	if a.total+delta > load.SourcesBytesMax {
-		return errorf(Limit, load.ReasonSourcesTooLarge, "the sources would total %d bytes, over sources_bytes_max (%d)", a.total+delta, load.SourcesBytesMax)
+		return errorf(Limit, reason.SourcesTooLarge, "the sources would total %d bytes, over sources_bytes_max (%d)", a.total+delta, load.SourcesBytesMax)
 	}
 	a.total += delta
 	a.changed[c.path] = true

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/reason"
 )
 
 const rowModule = `module tasks.components.row
@@ -233,7 +234,7 @@ func TestReferenceSetProperty(t *testing.T) {
 	}
 	// The service's editError turns this into the reference's wire error
 	// (see its test).
-	want := Error{Kind: Precondition, Reason: "old_value_mismatch", Message: `label is "Add", expected "Create"`, OperationIndex: e.OperationIndex,
+	want := Error{Kind: Precondition, Reason: reason.OldValueMismatch, Message: `label is "Add", expected "Create"`, OperationIndex: e.OperationIndex,
 		Node: "element:Home/view/0/1", Property: "label", Next: Reread, NextNode: "element:Home/view/0/1"}
 	if !reflect.DeepEqual(*e, want) || idx(e) != 0 {
 		t.Errorf("error\n%+v\nwant\n%+v", *e, want)
@@ -307,7 +308,7 @@ func TestRefusals(t *testing.T) {
 		{"unknown handle", p, []string{`{"kind":"set_property","node":{"handle":"nope"},"property":"label","old_value":"Add","new_value":"X"}`}, Invalid, "unknown_handle", 0},
 		{"unknown node", p, []string{`{"kind":"set_property","node":"element:Home/view/9","property":"label","old_value":"Add","new_value":"X"}`}, NotFound, "node_unknown", 0},
 		{"removed node", p, []string{`{"kind":"list_element","op":"remove","node":"element:Home/view/0/1","old_text":"Button(label: \"Add\", on_press: submit)"}`, setLabel}, NotFound, "node_removed", 1},
-		{"compile_failed", p, []string{setLabel, `{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","position":"after","old_text":"Button(label: \"X\", on_press: submit)","element":"Nope(x: 1)"}`}, Compile, ReasonCandidateErrors, 1},
+		{"compile_failed", p, []string{setLabel, `{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","position":"after","old_text":"Button(label: \"X\", on_press: submit)","element":"Nope(x: 1)"}`}, Compile, "candidate_errors", 1},
 		{"not_validated", noLock, []string{setLabel}, Compile, "not_validated", -1},
 	}
 	for _, c := range cases {
@@ -316,10 +317,10 @@ func TestRefusals(t *testing.T) {
 			if e == nil {
 				t.Fatalf("accepted: %s", r.Files["main.acore"])
 			}
-			if e.Kind != c.code || e.Reason != c.reason || idx(e) != c.index {
+			if e.Kind != c.code || e.Reason.String() != c.reason || idx(e) != c.index {
 				t.Fatalf("got %s/%s at %d (%s), want %s/%s at %d", e.Kind, e.Reason, idx(e), e.Message, c.code, c.reason, c.index)
 			}
-			if e.Message == "" || (e.Kind == Compile && e.Reason != ReasonNotValidated && e.Diagnostics == nil) {
+			if e.Message == "" || (e.Kind == Compile && e.Reason != reason.NotValidated && e.Diagnostics == nil) {
 				t.Errorf("incomplete error %+v", e)
 			}
 			if c.code == Compile && c.reason == "" && len(e.Diagnostics) == 0 {
@@ -334,7 +335,7 @@ func TestRefusals(t *testing.T) {
 
 func TestStillReferencedNamesReferences(t *testing.T) {
 	_, e := run(t, taskApp(t), `{"kind":"declaration","op":"remove","node":"state:Home.draft","old_text":"state draft: String = \"\""}`)
-	if e == nil || e.Reason != "still_referenced" {
+	if e == nil || e.Reason.String() != "still_referenced" {
 		t.Fatalf("got %v", e)
 	}
 	by, _ := e.Details["referenced_by"].([]string)
@@ -359,12 +360,12 @@ func TestOptions(t *testing.T) {
 	}
 	mustApply(t, p, op("Add", "X"))
 	_, e := run(t, p, op("Add", "X"), op("X", "Y"))
-	if e == nil || e.Reason != "node_version_mismatch" || idx(e) != 1 {
+	if e == nil || e.Reason.String() != "node_version_mismatch" || idx(e) != 1 {
 		t.Fatalf("got %v", e)
 	}
 	// Without the version, the stale option is what is refused.
 	_, e = run(t, p, op("Add", "X"), strings.Replace(op("X", "Y"), `,"expected_node_version":"`+ne.NodeVersion+`"`, "", 1))
-	if e == nil || e.Reason != "option_stale" || idx(e) != 1 {
+	if e == nil || e.Reason.String() != "option_stale" || idx(e) != 1 {
 		t.Fatalf("got %v", e)
 	}
 	// The fingerprint of the state after the first operation is accepted
@@ -421,14 +422,14 @@ func TestHandles(t *testing.T) {
 	_, e := run(t, p,
 		`{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","position":"after","old_text":"Button(label: \"Add\", on_press: submit)","element":"Text(\"a\")","handle":"a"}`,
 		`{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","position":"after","old_text":"Button(label: \"Add\", on_press: submit)","element":"Text(\"b\")","handle":"a"}`)
-	if e == nil || e.Reason != "handle_reused" || idx(e) != 1 {
+	if e == nil || e.Reason.String() != "handle_reused" || idx(e) != 1 {
 		t.Errorf("got %v", e)
 	}
 	_, e = run(t, p,
 		`{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","position":"after","old_text":"Button(label: \"Add\", on_press: submit)","element":"Text(\"a\")","handle":"a"}`,
 		`{"kind":"list_element","op":"remove","node":{"handle":"a"},"old_text":"Text(\"a\")"}`,
 		`{"kind":"set_property","node":{"handle":"a"},"property":"text","old_value":"a","new_value":"A"}`)
-	if e == nil || e.Reason != "node_removed" || idx(e) != 2 {
+	if e == nil || e.Reason.String() != "node_removed" || idx(e) != 2 {
 		t.Errorf("got %v", e)
 	}
 }
@@ -510,7 +511,7 @@ func TestDeferredState(t *testing.T) {
 	}
 	// The values the run wrote are the old values of the next operations.
 	_, e := run(t, p, append(first, `{"kind":"set_property","node":"element:Home/view/0/2/2/0","property":"list_type","old_value":"single","new_value":"single"}`)...)
-	if e == nil || e.Reason != "old_value_mismatch" || e.Message != `list_type is "grid", expected "single"` {
+	if e == nil || e.Reason.String() != "old_value_mismatch" || e.Message != `list_type is "grid", expected "single"` {
 		t.Errorf("got %v", e)
 	}
 }
@@ -519,7 +520,7 @@ func TestBudget(t *testing.T) {
 	p := taskApp(t)
 	_, e := Apply(p, ops(t, `{"kind":"list_element","op":"remove","node":"element:Home/view/0/0","old_text":"Input(value: draft, placeholder: \"Add a task\")"}`),
 		Options{SnapshotID: testSnap, CompileBudget: 1})
-	if e == nil || e.Kind != Limit || e.Reason != "budget_exhausted" || idx(e) != 0 {
+	if e == nil || e.Kind != Limit || e.Reason.String() != "budget_exhausted" || idx(e) != 0 {
 		t.Fatalf("got %v", e)
 	}
 }
@@ -563,16 +564,16 @@ func TestRepair(t *testing.T) {
 		t.Errorf("repair %+v", r.Repair)
 	}
 	// The stale option, and a repair that does not repair.
-	if _, e := run(t, base, op(fixed, "00")); e == nil || e.Reason != "option_stale" {
+	if _, e := run(t, base, op(fixed, "00")); e == nil || e.Reason.String() != "option_stale" {
 		t.Errorf("got %v", e)
 	}
-	if _, e := run(t, base, op(reg.OldText+" ", ne.Options[0].Fingerprint)); e == nil || e.Kind != Compile || e.Reason != "repair_regression" {
+	if _, e := run(t, base, op(reg.OldText+" ", ne.Options[0].Fingerprint)); e == nil || e.Kind != Compile || e.Reason.String() != "repair_regression" {
 		t.Errorf("got %v", e)
 	}
 	// Other edits on a broken base are bounded repairs too: one that
 	// leaves the error is refused.
 	_, e := run(t, base, `{"kind":"set_property","node":"element:Home/view/0/0","property":"placeholder","old_value":"Add a task","new_value":"New"}`)
-	if e == nil || e.Reason != "repair_regression" || len(e.Diagnostics) != 1 {
+	if e == nil || e.Reason.String() != "repair_regression" || len(e.Diagnostics) != 1 {
 		t.Errorf("got %v", e)
 	}
 }
@@ -594,7 +595,7 @@ func TestRepairRegression(t *testing.T) {
 	newText := strings.Replace(strings.Replace(reg.OldText, "Text(title }", "Text(heading) }", 1), "Card(title: String)", "Card(heading: String)", 1)
 	_, e := run(t, base, fmt.Sprintf(`{"kind":"replace_region","path":"cards.acore","start_line":%d,"end_line":%d,"old_text":%s,"new_text":%s,"option":{"option_id":"r1","fingerprint":%q}}`,
 		reg.StartLine, reg.EndLine, q(reg.OldText), q(newText), ne.Options[0].Fingerprint))
-	if e == nil || e.Reason != "repair_regression" {
+	if e == nil || e.Reason.String() != "repair_regression" {
 		t.Fatalf("got %v", e)
 	}
 	if rep := e.Repair; rep == nil || !reflect.DeepEqual(rep.Regressed, []string{"main.acore: page Home"}) || len(e.Diagnostics) == 0 {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/reason"
 )
 
 // nodeRef is a node id of the base snapshot or {handle}.
@@ -124,7 +125,7 @@ func maxChars(key, field string) int {
 }
 
 func schemaError(i int, format string, args ...any) *Error {
-	return errorf(Invalid, "schema", "operations[%d]%s", i, fmt.Sprintf(format, args...))
+	return errorf(Invalid, reason.Schema, "operations[%d]%s", i, fmt.Sprintf(format, args...))
 }
 
 var families = map[string]bool{"set_property": true, "bind_property": true, "list_element": true, "declaration": true,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/reason"
 )
 
 // Kind is what went wrong with a batch. The service maps each kind to its
@@ -43,17 +44,6 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
-// The reasons of Compile errors.
-const (
-	// ReasonNotValidated: the base has no node graph to edit.
-	ReasonNotValidated = "not_validated"
-	// ReasonCandidateErrors: the edited project does not compile.
-	ReasonCandidateErrors = "candidate_errors"
-	// ReasonRepairRegression: an edit on a broken base does not leave
-	// fewer errors, or adds errors outside the declarations it changes.
-	ReasonRepairRegression = "repair_regression"
-)
-
 // Next is the request an error calls for, named by what the agent should
 // learn; the service turns it into a next action.
 type Next int
@@ -81,8 +71,10 @@ const (
 // Error is a refused batch: what went wrong, at which operation, on which
 // node, with the compiler's diagnostics where a compile decided it.
 type Error struct {
-	Kind    Kind
-	Reason  string
+	Kind Kind
+	// Reason refines Kind with the registry's reason (a Compile error's is
+	// not_validated, candidate_errors or repair_regression).
+	Reason  reason.Reason
 	Message string
 	// OperationIndex is the operation that failed; nil for the batch.
 	OperationIndex *int
@@ -92,7 +84,7 @@ type Error struct {
 	// Diagnostics are the error diagnostics of the compile that decided
 	// a Compile or Limit error (at most 200); nil otherwise.
 	Diagnostics []diag.Diagnostic
-	// Repair is the refused repair's outcome (ReasonRepairRegression).
+	// Repair is the refused repair's outcome (reason.RepairRegression).
 	Repair *Repair
 	// Details are further facts, by name.
 	Details map[string]any
@@ -102,18 +94,18 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	if e.Reason != "" {
-		return e.Reason + ": " + e.Message
+	if e.Reason != reason.None {
+		return e.Reason.String() + ": " + e.Message
 	}
 	return e.Message
 }
 
-func errorf(k Kind, reason, format string, args ...any) *Error {
-	return &Error{Kind: k, Reason: reason, Message: fmt.Sprintf(format, args...)}
+func errorf(k Kind, r reason.Reason, format string, args ...any) *Error {
+	return &Error{Kind: k, Reason: r, Message: fmt.Sprintf(format, args...)}
 }
 
-func compileFailed(reason string, diags []diag.Diagnostic, rep *Repair, format string, args ...any) *Error {
-	e := errorf(Compile, reason, format, args...)
+func compileFailed(r reason.Reason, diags []diag.Diagnostic, rep *Repair, format string, args ...any) *Error {
+	e := errorf(Compile, r, format, args...)
 	e.Diagnostics, e.Repair = diags, rep
 	return e
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/reason"
 	"github.com/axiomcore/acore/internal/syntax"
 )
 
@@ -16,23 +17,23 @@ func (a *applier) resolve(r nodeRef, field string) (string, *Error) {
 	if r.IsHandle {
 		id, ok := a.handles[r.Handle]
 		if !ok {
-			return "", errorf(Invalid, "unknown_handle",
+			return "", errorf(Invalid, reason.UnknownHandle,
 				"%s: handle %q is not named by an earlier operation of the batch", field, r.Handle).detail("handles", a.handleNames())
 		}
 		if id == "" {
-			return "", errorf(NotFound, "node_removed", "%s: handle %q names a node that no longer exists in the batch's state", field, r.Handle)
+			return "", errorf(NotFound, reason.NodeRemoved, "%s: handle %q names a node that no longer exists in the batch's state", field, r.Handle)
 		}
 		return id, nil
 	}
 	if to, ok := a.fwd[r.ID]; ok {
 		if to == nil {
-			return "", errorf(NotFound, "node_removed", "%s: %s was removed by an earlier operation of the batch", field, r.ID).
+			return "", errorf(NotFound, reason.NodeRemoved, "%s: %s was removed by an earlier operation of the batch", field, r.ID).
 				withNode(r.ID)
 		}
 		return *to, nil
 	}
 	if _, ok := a.base.Result.Graph.Lookup(r.ID); !ok {
-		return "", errorf(NotFound, "node_unknown", "%s: %s is not a node of the base snapshot; name nodes the batch creates with a handle", field, r.ID).
+		return "", errorf(NotFound, reason.NodeUnknown, "%s: %s is not a node of the base snapshot; name nodes the batch creates with a handle", field, r.ID).
 			withNode(r.ID).next(Refind, r.ID)
 	}
 	return r.ID, nil
@@ -55,11 +56,11 @@ func (a *applier) node(r nodeRef, field string) (*graph.Node, int32, *Error) {
 	g := a.proj.Result.Graph
 	i, ok := g.Lookup(id)
 	if !ok {
-		return nil, 0, errorf(NotFound, "node_unknown", "%s: %s is not a node of the batch's current state", field, id).withNode(id)
+		return nil, 0, errorf(NotFound, reason.NodeUnknown, "%s: %s is not a node of the batch's current state", field, id).withNode(id)
 	}
 	n := g.At(i)
 	if !isSource(a.proj.Inputs, n.Path) {
-		return nil, 0, errorf(ReadOnly, "", "%s is declared in %s, which the project does not author (a contract artifact); edit its source instead", n.ID, n.Path).
+		return nil, 0, errorf(ReadOnly, reason.None, "%s is declared in %s, which the project does not author (a contract artifact); edit its source instead", n.ID, n.Path).
 			withNode(n.ID)
 	}
 	return n, i, nil
@@ -83,7 +84,7 @@ func (a *applier) options(n *graph.Node, i int32, family string) ([]EditOption, 
 }
 
 func notOffered(family, id, why string) *Error {
-	return errorf(Unsupported, "edit_not_offered", "%s is not offered for %s: %s", family, id, why).
+	return errorf(Unsupported, reason.EditNotOffered, "%s is not offered for %s: %s", family, id, why).
 		withNode(id).
 		next(ListEdits, id)
 }
@@ -92,7 +93,7 @@ func notOffered(family, id, why string) *Error {
 func (a *applier) preconditions(o *operation, n *graph.Node, opts ...*EditOption) *Error {
 	if o.ExpectedNodeVersion != nil {
 		if v := a.version(n); v != *o.ExpectedNodeVersion {
-			return errorf(Precondition, "node_version_mismatch", "%s has version %s, expected %s", n.ID, v, *o.ExpectedNodeVersion).
+			return errorf(Precondition, reason.NodeVersionMismatch, "%s has version %s, expected %s", n.ID, v, *o.ExpectedNodeVersion).
 				withNode(n.ID).next(Reread, n.ID)
 		}
 	}
@@ -102,7 +103,7 @@ func (a *applier) preconditions(o *operation, n *graph.Node, opts ...*EditOption
 				return nil
 			}
 		}
-		return errorf(Precondition, "option_stale", "option %s (fingerprint %s) is not the current option of %s for this edit",
+		return errorf(Precondition, reason.OptionStale, "option %s (fingerprint %s) is not the current option of %s for this edit",
 			o.Option.OptionID, short(o.Option.Fingerprint), n.ID).
 			withNode(n.ID).withOption(o.Option.OptionID).
 			next(ReadOptions, n.ID)
@@ -118,12 +119,12 @@ func short(s string) string {
 }
 
 func oldTextMismatch(id string) *Error {
-	return errorf(Precondition, "old_text_mismatch", "old_text is not the current text of %s", id).
+	return errorf(Precondition, reason.OldTextMismatch, "old_text is not the current text of %s", id).
 		withNode(id).next(ReadText, id)
 }
 
 func oldValueMismatch(id, prop string, cur any, old []byte) *Error {
-	return errorf(Precondition, "old_value_mismatch", "%s is %s, expected %s", prop, jsonText(cur), rawText(old)).
+	return errorf(Precondition, reason.OldValueMismatch, "%s is %s, expected %s", prop, jsonText(cur), rawText(old)).
 		withNode(id).withProperty(prop).next(Reread, id)
 }
 
@@ -155,7 +156,7 @@ func (a *applier) property(n *graph.Node, name string) (*graph.Property, *Error)
 		}
 	}
 	if count > 1 {
-		return nil, errorf(Ambiguous, "duplicate_property", "%s sets %s %d times; no single authored value to edit", n.ID, name, count).
+		return nil, errorf(Ambiguous, reason.DuplicateProperty, "%s sets %s %d times; no single authored value to edit", n.ID, name, count).
 			withNode(n.ID).withProperty(name)
 	}
 	if found == nil {
@@ -163,7 +164,7 @@ func (a *applier) property(n *graph.Node, name string) (*graph.Property, *Error)
 		if list == "" {
 			list = "none"
 		}
-		return nil, errorf(Unsupported, "edit_not_offered", "%s has no authored property %s (its properties: %s)", n.ID, name, list).
+		return nil, errorf(Unsupported, reason.EditNotOffered, "%s has no authored property %s (its properties: %s)", n.ID, name, list).
 			withNode(n.ID).withProperty(name).
 			next(ListEdits, n.ID)
 	}
@@ -220,11 +221,11 @@ func (a *applier) setProperty(o *operation) (*change, *Error) {
 	}
 	text, val, ok := literal(o.NewValue, pr.Type)
 	if !ok {
-		return nil, errorf(Invalid, "incompatible_value", "new_value %s does not fit %s of %s, of type %s", rawText(o.NewValue), o.Property, n.ID, pr.Type).
+		return nil, errorf(Invalid, reason.IncompatibleValue, "new_value %s does not fit %s of %s, of type %s", rawText(o.NewValue), o.Property, n.ID, pr.Type).
 			withNode(n.ID).withProperty(o.Property)
 	}
 	if jsonEqual(cur, o.NewValue) {
-		return nil, errorf(Invalid, "no_op", "%s of %s is already %s", o.Property, n.ID, jsonText(cur)).
+		return nil, errorf(Invalid, reason.NoOp, "%s of %s is already %s", o.Property, n.ID, jsonText(cur)).
 			withNode(n.ID).withProperty(o.Property)
 	}
 	return &change{path: n.Path, sp: splice{pos: int(pr.ValuePos), end: int(pr.ValueEnd), text: text}, deferred: n.Kind != graph.KindRoute,
@@ -311,7 +312,7 @@ func (a *applier) listRemove(o *operation) (*change, *Error) {
 func fragmentError(what string, errs []syntax.Error, text string) *Error {
 	for _, err := range errs {
 		if info, ok := diag.Lookup(err.Code); ok && info.Reason != "" {
-			return errorf(Limit, info.Reason, "the operation's source text is over a service bound: %s [%s]", err.Msg, err.Code)
+			return errorf(Limit, reason.OfBound(info.Reason), "the operation's source text is over a service bound: %s [%s]", err.Msg, err.Code)
 		}
 	}
 	msg := what
@@ -321,7 +322,7 @@ func fragmentError(what string, errs []syntax.Error, text string) *Error {
 		line := strings.Count(text[:pos], "\n") + 1
 		msg += fmt.Sprintf(": line %d: %s [%s]", line, errs[0].Msg, errs[0].Code)
 	}
-	return errorf(Invalid, "schema", "%s", msg)
+	return errorf(Invalid, reason.Schema, "%s", msg)
 }
 
 // trimFragment drops blank lines and blanks around a source fragment.
@@ -391,7 +392,7 @@ func (a *applier) stillReferenced(n *graph.Node, i int32) *Error {
 			by = append(by, id)
 		}
 	}
-	return errorf(Unsupported, "still_referenced", "%s is still referenced by %s; remove the references first", n.ID, strings.Join(capList(by, 10), ", ")).
+	return errorf(Unsupported, reason.StillReferenced, "%s is still referenced by %s; remove the references first", n.ID, strings.Join(capList(by, 10), ", ")).
 		withNode(n.ID).detail("referenced_by", capList(by, 50)).
 		next(ListReferences, n.ID)
 }
@@ -484,7 +485,7 @@ func (a *applier) declUpdate(o *operation) (*change, *Error) {
 	}
 	kind, name := memberKindName(m)
 	if kind != n.Kind || name != n.Name {
-		return nil, errorf(Invalid, "incompatible_target",
+		return nil, errorf(Invalid, reason.IncompatibleTarget,
 			"declaration update keeps kind and name: %s is %s %s, the new declaration is %s %s; create and remove instead", n.ID, n.Kind, n.Name, kind, name).
 			withNode(n.ID)
 	}
@@ -504,7 +505,7 @@ func (a *applier) module(path string) (*graph.Node, int32, *Error) {
 	g := a.proj.Result.Graph
 	i, ok := g.Lookup("module:" + path)
 	if !ok || !isSource(a.proj.Inputs, path) {
-		return nil, 0, errorf(NotFound, "path_unknown", "%s is not a module (.acore source) of the project", path).withPath(path)
+		return nil, 0, errorf(NotFound, reason.PathUnknown, "%s is not a module (.acore source) of the project", path).withPath(path)
 	}
 	return g.At(i), i, nil
 }
@@ -523,15 +524,15 @@ func (a *applier) importAdd(o *operation) (*change, *Error) {
 		return nil, e
 	}
 	if !validIdent(o.Symbol) {
-		return nil, errorf(Invalid, "schema", "symbol: %q is not an identifier", o.Symbol)
+		return nil, errorf(Invalid, reason.Schema, "symbol: %q is not an identifier", o.Symbol)
 	}
 	if o.From == "" || strings.ContainsAny(o.From, "\n\r") {
-		return nil, errorf(Invalid, "schema", "from: must be a module path on one line")
+		return nil, errorf(Invalid, reason.Schema, "from: must be a module path on one line")
 	}
 	f := a.proj.Headers(o.Path)
 	for _, u := range f.Uses {
 		if u.Name != nil && u.Name.Name == o.Symbol && u.Kind.String() == o.ImportKind && u.From != nil && u.From.Value == o.From {
-			return nil, errorf(Invalid, "no_op", "%s already has `%s`", o.Path, f.Text(u)).withPath(o.Path)
+			return nil, errorf(Invalid, reason.NoOp, "%s already has `%s`", o.Path, f.Text(u)).withPath(o.Path)
 		}
 	}
 	line := "use " + o.ImportKind + " " + o.Symbol + " from " + syntax.Quote(o.From)
@@ -575,7 +576,7 @@ func (a *applier) importRemove(o *operation) (*change, *Error) {
 	opt := findOption(opts, func(x *EditOption) bool { return contains(x.Ops, "remove") && contains(x.Symbols, o.Symbol) })
 	if opt == nil {
 		if len(opts) > 0 {
-			return nil, errorf(Unsupported, "still_referenced", "%s still refers to %s; remove its uses first", o.Path, o.Symbol).
+			return nil, errorf(Unsupported, reason.StillReferenced, "%s still refers to %s; remove its uses first", o.Path, o.Symbol).
 				withNode(n.ID).withPath(o.Path)
 		}
 		return nil, notOffered("import remove", n.ID, why)
@@ -628,14 +629,14 @@ func (a *applier) replaceRegion(o *operation) (*change, *Error) {
 		if o.Option != nil {
 			id = o.Option.OptionID
 		}
-		return nil, errorf(Precondition, "option_stale", "option %s is not the current region option of %s lines %d-%d", id, o.Path, o.StartLine, o.EndLine).
+		return nil, errorf(Precondition, reason.OptionStale, "option %s is not the current region option of %s lines %d-%d", id, o.Path, o.StartLine, o.EndLine).
 			withPath(o.Path).next(ReadRegions, n.ID)
 	}
 	if o.OldText != opt.Region.OldText {
 		return nil, oldTextMismatch(n.ID)
 	}
 	if lines := strings.Count(o.NewText, "\n") + 1; lines > regionMaxLines {
-		return nil, errorf(Invalid, "schema", "new_text: has %d lines, more than %d", lines, regionMaxLines)
+		return nil, errorf(Invalid, reason.Schema, "new_text: has %d lines, more than %d", lines, regionMaxLines)
 	}
 	f := a.proj.Headers(o.Path)
 	lo := lineStart(f, o.StartLine)

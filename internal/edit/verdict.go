@@ -7,6 +7,7 @@ import (
 
 	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/reason"
 )
 
 // Judge is the one repair verdict of an edited project against its base.
@@ -22,7 +23,7 @@ func Judge(base, result *check.Result, touched []string) (*Repair, *Error) {
 		if resErrs == 0 && result.State == check.StateValidated {
 			return nil, nil
 		}
-		return nil, compileFailed(ReasonCandidateErrors, ErrorDiagnostics(result), nil,
+		return nil, compileFailed(reason.CandidateErrors, ErrorDiagnostics(result), nil,
 			"the edited project does not compile: %d errors (first: %s); nothing was created", resErrs, firstError(result))
 	}
 	rep := &Repair{BaseState: base.State, BaseErrors: baseErrs, ResultState: result.State, ResultErrors: resErrs, Touched: capList(touched, 50)}
@@ -33,7 +34,7 @@ func Judge(base, result *check.Result, touched []string) (*Repair, *Error) {
 			msg = "the repair adds errors outside the declarations it changes: " + strings.Join(capList(regressed, 5), ", ")
 		}
 		rep.Regressed = capList(regressed, 50)
-		return nil, compileFailed(ReasonRepairRegression, ErrorDiagnostics(result), rep, "%s", msg)
+		return nil, compileFailed(reason.RepairRegression, ErrorDiagnostics(result), rep, "%s", msg)
 	}
 	return rep, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/reason"
 )
 
 // Error codes: the closed list of v1.
@@ -39,7 +40,7 @@ const (
 // Error is the error object of a response.
 type Error struct {
 	Code           string         `json:"code"`
-	Reason         string         `json:"reason,omitempty"`
+	Reason         reason.Reason  `json:"reason,omitempty"`
 	Message        string         `json:"message"`
 	OperationIndex *int           `json:"operation_index,omitempty"`
 	Target         map[string]any `json:"target,omitempty"`
@@ -50,8 +51,8 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	if e.Reason != "" {
-		return e.Code + " (" + e.Reason + "): " + e.Message
+	if e.Reason != reason.None {
+		return e.Code + " (" + e.Reason.String() + "): " + e.Message
 	}
 	return e.Code + ": " + e.Message
 }
@@ -86,21 +87,21 @@ func Diagnostics(ds []diag.Diagnostic) []Diagnostic {
 }
 
 // defaultRetry is the reference's default retry advice of each code.
-func defaultRetry(code, reason string) string {
+func defaultRetry(code string, r reason.Reason) string {
 	switch code {
 	case CodeStaleSnapshot, CodeSnapshotExpired:
 		return RetryAfterRefresh
 	case CodePreconditionFailed:
-		if reason == "candidate_applied" {
+		if r == reason.CandidateApplied {
 			return RetryNone
 		}
 		return RetryAfterRefresh
 	case CodeConflict:
-		if reason == "concurrent_candidate" {
+		if r == reason.ConcurrentCandidate {
 			return RetryAfterRefresh
 		}
 	case CodeResourceLimit:
-		if reason == "queue_full" || reason == "timeout" {
+		if r == reason.QueueFull || r == reason.Timeout {
 			return RetrySameRequest
 		}
 	case CodeInternal:
@@ -110,10 +111,11 @@ func defaultRetry(code, reason string) string {
 }
 
 // Errorf builds an error with the code's default retry advice and no
-// next actions.
-func Errorf(code, reason, format string, args ...any) *Error {
-	return &Error{Code: code, Reason: reason, Message: fmt.Sprintf(format, args...), Diagnostics: []Diagnostic{},
-		Retryable: defaultRetry(code, reason), NextActions: []NextAction{}}
+// next actions. r is one of the registry's reasons (internal/reason), or
+// reason.None where the code says it all.
+func Errorf(code string, r reason.Reason, format string, args ...any) *Error {
+	return &Error{Code: code, Reason: r, Message: fmt.Sprintf(format, args...), Diagnostics: []Diagnostic{},
+		Retryable: defaultRetry(code, r), NextActions: []NextAction{}}
 }
 
 // WithTarget sets the error's target and returns it.
@@ -125,9 +127,10 @@ func (e *Error) WithTarget(k string, v any) *Error {
 	return e
 }
 
-// Next adds a suggested next request.
-func (e *Error) Next(op, reason string, params map[string]any) *Error {
-	na := NextAction{Operation: op, Reason: reason}
+// Next adds a suggested next request; why is its reason, a sentence for
+// people (the reference's next actions give prose, not registry reasons).
+func (e *Error) Next(op, why string, params map[string]any) *Error {
+	na := NextAction{Operation: op, Reason: why}
 	if params != nil {
 		na.Params = params
 	}
@@ -144,32 +147,20 @@ func (e *Error) Detail(k string, v any) *Error {
 	return e
 }
 
-// The reasons of compile_failed.
-const (
-	// ReasonNotValidated: the base (or a snapshot read) has no node graph
-	// or is not validated, so nothing can be edited or mapped on it.
-	ReasonNotValidated = "not_validated"
-	// ReasonCandidateErrors: the edited project does not compile.
-	ReasonCandidateErrors = "candidate_errors"
-	// ReasonRepairRegression: an edit on a broken base does not leave
-	// fewer errors, or adds errors outside the declarations it changes.
-	ReasonRepairRegression = "repair_regression"
-)
-
 // CompileFailed is the one shape of every compile_failed: a reason, the
 // compiler's diagnostics, and the next requests that reason calls for.
 // repair, the refused repair's outcome (a repairOutcome with regressed),
 // goes in details.repair; it is nil for the other reasons.
-func CompileFailed(reason string, diags []Diagnostic, repair any, format string, args ...any) *Error {
-	e := Errorf(CodeCompileFailed, reason, format, args...)
+func CompileFailed(r reason.Reason, diags []Diagnostic, repair any, format string, args ...any) *Error {
+	e := Errorf(CodeCompileFailed, r, format, args...)
 	if diags != nil {
 		e.Diagnostics = diags
 	}
 	overview := map[string]any{"include": []string{"diagnostics"}}
-	switch reason {
-	case ReasonCandidateErrors:
+	switch r {
+	case reason.CandidateErrors:
 		e.Next("node.edits", "Read the edits the nodes accept, fix the operation at operation_index and propose again", nil)
-	case ReasonRepairRegression:
+	case reason.RepairRegression:
 		e.Detail("repair", repair)
 		e.Next("project.overview", "Read the base's diagnostics and repair only the declarations that have errors", overview)
 	default:

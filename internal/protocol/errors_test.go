@@ -3,6 +3,8 @@ package protocol
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/axiomcore/acore/internal/reason"
 )
 
 // TestCompileFailedShape: every compile_failed has its reason, the
@@ -12,15 +14,15 @@ func TestCompileFailedShape(t *testing.T) {
 	diags := []Diagnostic{{Code: "AC209", Severity: "error", Path: "main.acore", Line: 3, Column: 5, Message: "Nope is no element or component"}}
 	repair := map[string]any{"base_errors": 1, "result_errors": 1}
 	tests := []struct {
-		reason    string
+		reason    reason.Reason
 		diags     []Diagnostic
 		repair    any
 		next      string
 		hasRepair bool
 	}{
-		{ReasonNotValidated, nil, nil, "project.overview", false},
-		{ReasonCandidateErrors, diags, nil, "node.edits", false},
-		{ReasonRepairRegression, diags, repair, "project.overview", true},
+		{reason.NotValidated, nil, nil, "project.overview", false},
+		{reason.CandidateErrors, diags, nil, "node.edits", false},
+		{reason.RepairRegression, diags, repair, "project.overview", true},
 	}
 	for _, tt := range tests {
 		e := CompileFailed(tt.reason, tt.diags, tt.repair, "%d errors", len(tt.diags))
@@ -41,7 +43,7 @@ func TestCompileFailedShape(t *testing.T) {
 		}
 		var ds []Diagnostic
 		_ = json.Unmarshal(wire.Diagnostics, &ds)
-		if wire.Code != CodeCompileFailed || wire.Reason != tt.reason || wire.Retryable != RetryNone ||
+		if wire.Code != CodeCompileFailed || wire.Reason != tt.reason.String() || wire.Retryable != RetryNone ||
 			string(wire.Diagnostics) == "null" || len(ds) != len(tt.diags) {
 			t.Errorf("%s: %s", tt.reason, b)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/reason"
 	"github.com/axiomcore/acore/internal/snapshot"
 )
 
@@ -91,18 +92,18 @@ func sha256Hex(b []byte) string {
 func (c *call) getCandidate(id string, allowExpired bool) (*candidate.Candidate, *protocol.Error) {
 	cand, err := c.s.cands().store.Get(id)
 	if errors.Is(err, candidate.ErrNotFound) {
-		return nil, protocol.Errorf(protocol.CodeNotFound, "candidate_unknown", "candidate %s is not known to this workspace", id).
+		return nil, protocol.Errorf(protocol.CodeNotFound, reason.CandidateUnknown, "candidate %s is not known to this workspace", id).
 			WithTarget("candidate", id).Next("change.propose", "Propose the change again", nil)
 	}
 	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
+		return nil, protocol.Errorf(protocol.CodeInternal, reason.StateIO, "%v", err)
 	}
 	if cand.Workspace != "" && cand.Workspace != c.s.wsID {
-		return nil, protocol.Errorf(protocol.CodeNotFound, "candidate_unknown", "candidate %s is not known to this workspace", id).
+		return nil, protocol.Errorf(protocol.CodeNotFound, reason.CandidateUnknown, "candidate %s is not known to this workspace", id).
 			WithTarget("candidate", id)
 	}
 	if cand.State == candidate.Expired && !allowExpired {
-		return nil, protocol.Errorf(protocol.CodeNotFound, "candidate_expired", "candidate %s expired at %s", id, cand.ExpiresAt.UTC().Format(time.RFC3339)).
+		return nil, protocol.Errorf(protocol.CodeNotFound, reason.CandidateExpired, "candidate %s expired at %s", id, cand.ExpiresAt.UTC().Format(time.RFC3339)).
 			WithTarget("candidate", id).Next("change.propose", "Propose the change again on a current snapshot", nil)
 	}
 	return cand, nil
@@ -117,7 +118,7 @@ func (c *call) compileCandidate(cand *candidate.Candidate) (*change.Compiled, *p
 	}
 	base, err := c.s.store.Get(cand.Base)
 	if err != nil || base == nil {
-		return nil, protocol.Errorf(protocol.CodeSnapshotExpired, "snapshot_evicted",
+		return nil, protocol.Errorf(protocol.CodeSnapshotExpired, reason.SnapshotEvicted,
 			"the base snapshot %s of candidate %s is no longer held and the files on disk no longer have its content", cand.Base, cand.ID).
 			WithTarget("candidate", cand.ID).Next("change.propose", "Propose the change again on latest", nil)
 	}
@@ -134,7 +135,7 @@ func (c *call) compileCandidate(cand *candidate.Candidate) (*change.Compiled, *p
 		return nil, lerr
 	}
 	if id := c.s.store.ID(in); id != cand.Snapshot {
-		return nil, protocol.Errorf(protocol.CodeSnapshotExpired, "candidate_unreadable",
+		return nil, protocol.Errorf(protocol.CodeSnapshotExpired, reason.CandidateUnreadable,
 			"candidate %s was stored by another compiler build (its snapshot %s is %s here)", cand.ID, cand.Snapshot, id).
 			WithTarget("candidate", cand.ID).Next("change.propose", "Propose the change again on latest", nil)
 	}
@@ -151,7 +152,7 @@ func overlayInputs(base *load.Inputs, files map[string][]byte) (*load.Inputs, *p
 	in, err := base.With(files)
 	var ni *load.NotInputError
 	if errors.As(err, &ni) {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "not_an_input", "%s", ni.Error()).WithTarget("path", ni.Path)
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.NotAnInput, "%s", ni.Error()).WithTarget("path", ni.Path)
 	}
 	if err != nil {
 		return nil, limitError(err)
@@ -170,7 +171,7 @@ func checkNames(names []string, withCompile bool) ([]string, *protocol.Error) {
 	}
 	for _, n := range names {
 		if n != change.CheckCompile && n != change.CheckRepair && n != change.CheckAxag {
-			return nil, protocol.Errorf(protocol.CodeUnsupportedOperation, "unknown_check",
+			return nil, protocol.Errorf(protocol.CodeUnsupportedOperation, reason.UnknownCheck,
 				"check %q is not a check of this build; the checks are compile, repair and axag", n).
 				WithTarget("check", n).Next("capabilities", "Read the checks this build runs", map[string]any{})
 		}
@@ -233,7 +234,7 @@ func (c *call) openCandidate(id string) (*candidate.Candidate, *change.Compiled,
 	c.candidateSnapshot(cand, cc)
 	data, err := change.ReadData(cand)
 	if err != nil {
-		return nil, nil, nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
+		return nil, nil, nil, protocol.Errorf(protocol.CodeInternal, reason.StateIO, "%v", err)
 	}
 	return cand, cc, data, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/reason"
 )
 
 // params decodes the request's params into v. Unknown fields are ignored,
@@ -15,7 +16,7 @@ import (
 // ignored (inside edit operations and apply preconditions).
 func (c *call) params(v any) *protocol.Error {
 	if err := json.Unmarshal(c.req.Params, v); err != nil {
-		return protocol.Errorf(protocol.CodeInvalidArguments, "schema", "params: %s", strings.TrimPrefix(err.Error(), "json: "))
+		return protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params: %s", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return nil
 }
@@ -42,7 +43,7 @@ func (c *call) notCompiled() *protocol.Error {
 	if r.Status == check.StatusNeedsPreparation && len(r.Preparation) > 0 {
 		msg += "; the project needs preparation: run `" + r.Preparation[0] + "`"
 	}
-	return protocol.CompileFailed(protocol.ReasonNotValidated, wireDiagnostics(r, 200), nil, "%s", msg).WithTarget("snapshot", c.snap.ID)
+	return protocol.CompileFailed(reason.NotValidated, wireDiagnostics(r, 200), nil, "%s", msg).WithTarget("snapshot", c.snap.ID)
 }
 
 func (c *call) graph() *graph.Graph { return c.snap.Project.Result.Graph }
@@ -59,7 +60,7 @@ func (c *call) lookup(ids []string) ([]int32, *protocol.Error) {
 	for _, id := range ids {
 		i, ok := g.Lookup(id)
 		if !ok {
-			return nil, protocol.Errorf(protocol.CodeNotFound, "node_unknown", "%s is not a node of %s", id, c.snap.ID).
+			return nil, protocol.Errorf(protocol.CodeNotFound, reason.NodeUnknown, "%s is not a node of %s", id, c.snap.ID).
 				WithTarget("node", id).Next("node.find", "Re-find the node on this snapshot", nil)
 		}
 		out = append(out, i)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/edit"
+	"github.com/axiomcore/acore/internal/reason"
 )
 
 // editError gives the engine's errors the wire's shapes: the reference's
@@ -17,17 +18,17 @@ func TestEditError(t *testing.T) {
 		in   *edit.Error
 		want string
 	}{
-		{"the reference's old_value_mismatch", &edit.Error{Kind: edit.Precondition, Reason: "old_value_mismatch", Message: `label is "Add", expected "Create"`,
+		{"the reference's old_value_mismatch", &edit.Error{Kind: edit.Precondition, Reason: reason.OldValueMismatch, Message: `label is "Add", expected "Create"`,
 			OperationIndex: &zero, Node: "element:Home/view/0/1", Property: "label", Next: edit.Reread, NextNode: "element:Home/view/0/1"},
 			`{"code":"precondition_failed","reason":"old_value_mismatch","message":"label is \"Add\", expected \"Create\"","operation_index":0,` +
 				`"target":{"node":"element:Home/view/0/1","property":"label"},"diagnostics":[],"retryable":"after_refresh",` +
 				`"next_actions":[{"operation":"node.get","reason":"Re-read the node and rebuild the operation"}]}`},
-		{"still referenced", &edit.Error{Kind: edit.Unsupported, Reason: "still_referenced", Message: "m", Node: "state:Home.x",
+		{"still referenced", &edit.Error{Kind: edit.Unsupported, Reason: reason.StillReferenced, Message: "m", Node: "state:Home.x",
 			Details: map[string]any{"referenced_by": []string{"a"}}, Next: edit.ListReferences, NextNode: "state:Home.x"},
 			`{"code":"unsupported_operation","reason":"still_referenced","message":"m","target":{"node":"state:Home.x"},"diagnostics":[],"retryable":"none",` +
 				`"next_actions":[{"operation":"graph.query","reason":"List the references to remove first","params":{"from":["state:Home.x"],"mode":"references"}}],` +
 				`"details":{"referenced_by":["a"]}}`},
-		{"candidate errors", &edit.Error{Kind: edit.Compile, Reason: edit.ReasonCandidateErrors, Message: "m", OperationIndex: &zero,
+		{"candidate errors", &edit.Error{Kind: edit.Compile, Reason: reason.CandidateErrors, Message: "m", OperationIndex: &zero,
 			Diagnostics: []diag.Diagnostic{{Code: "AC101", Severity: diag.Error, Path: "main.acore", Line: 1, Column: 2, Message: "bad"}}},
 			`{"code":"compile_failed","reason":"candidate_errors","message":"m","operation_index":0,` +
 				`"diagnostics":[{"code":"AC101","severity":"error","path":"main.acore","line":1,"column":2,"message":"bad"}],"retryable":"none",` +

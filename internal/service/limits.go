@@ -7,6 +7,7 @@ import (
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/reason"
 )
 
 // The service bounds on a project's inputs map to resource_limit here,
@@ -18,13 +19,13 @@ import (
 func limitError(err error) *protocol.Error {
 	var lim *load.LimitError
 	if errors.As(err, &lim) {
-		e := protocol.Errorf(protocol.CodeResourceLimit, lim.Reason, "%s", lim.Error())
+		e := protocol.Errorf(protocol.CodeResourceLimit, reason.OfBound(lim.Reason), "%s", lim.Error())
 		if lim.Path != "" {
 			e.WithTarget("path", lim.Path)
 		}
 		return e
 	}
-	return protocol.Errorf(protocol.CodeInternal, "", "cannot capture the project: %v", err)
+	return protocol.Errorf(protocol.CodeInternal, reason.FileIO, "cannot capture the project: %v", err)
 }
 
 // limitDiagnostic returns resource_limit for the first diagnostic of a
@@ -43,7 +44,7 @@ func limitDiagnostic(r *check.Result) *protocol.Error {
 			continue
 		}
 		if e == nil {
-			e = protocol.Errorf(protocol.CodeResourceLimit, info.Reason, "%s:%d:%d: %s", d.Path, d.Line, d.Column, d.Message).WithTarget("path", d.Path)
+			e = protocol.Errorf(protocol.CodeResourceLimit, reason.OfBound(info.Reason), "%s:%d:%d: %s", d.Path, d.Line, d.Column, d.Message).WithTarget("path", d.Path)
 		}
 		if len(e.Diagnostics) < 200 { // the schema's maxItems
 			e.Diagnostics = append(e.Diagnostics, protocol.Diagnostics([]diag.Diagnostic{d})...)

@@ -4,6 +4,7 @@ import (
 	"github.com/axiomcore/acore/internal/candidate"
 	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/reason"
 )
 
 // change.discard closes an open candidate: its state becomes discarded
@@ -49,7 +50,7 @@ func opChangeDiscard(c *call) (any, *protocol.Error) {
 	}
 	cand.State = candidate.Discarded
 	if err := st.store.Put(cand); err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
+		return nil, protocol.Errorf(protocol.CodeInternal, reason.StateIO, "%v", err)
 	}
 	st.compiled.Release(cand.ID)
 	return DiscardResult{Candidate: change.ToWire(cand), Released: true}, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/reason"
 )
 
 type overviewParams struct {
@@ -30,7 +31,7 @@ func opProjectOverview(c *call) (any, *protocol.Error) {
 	projectID := filepath.Base(c.s.root)
 	for _, id := range p.Projects {
 		if id != projectID {
-			return nil, protocol.Errorf(protocol.CodeNotFound, "project_unknown", "no project %s in this workspace; its project is %s", id, projectID).WithTarget("project", id)
+			return nil, protocol.Errorf(protocol.CodeNotFound, reason.ProjectUnknown, "no project %s in this workspace; its project is %s", id, projectID).WithTarget("project", id)
 		}
 	}
 	include := stringSet(p.Include)

@@ -14,6 +14,7 @@ import (
 	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/reason"
 	"github.com/axiomcore/acore/internal/snapshot"
 )
 
@@ -164,7 +165,7 @@ func proposeFingerprint(c *call, p *proposeParams) string {
 func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, dryRun bool) (*batch, *protocol.Error) {
 	baseID := *c.req.BaseSnapshot
 	if baseID == "latest" {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "base_latest",
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.BaseLatest,
 			"base_snapshot must be a snapshot id, not latest: name the snapshot you read the nodes and values on").
 			WithTarget("field", "base_snapshot").Next("project.overview", "Read latest to get its snapshot id", map[string]any{})
 	}
@@ -192,7 +193,7 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 			return nil, versionMismatch(prev, exp)
 		}
 		if prev.Base != baseID {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "base_mismatch",
+			return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.BaseMismatch,
 				"candidate %s is based on %s, not on base_snapshot %s; send its base_snapshot", prev.ID, prev.Base, baseID).
 				WithTarget("candidate", prev.ID).Detail("base_snapshot", prev.Base)
 		}
@@ -245,7 +246,7 @@ func (c *call) staleBase(b *batch, latest *snapshot.Snapshot) *protocol.Error {
 		return nil
 	}
 	c.snap = latest
-	return protocol.Errorf(protocol.CodeStaleSnapshot, "base_not_head",
+	return protocol.Errorf(protocol.CodeStaleSnapshot, reason.BaseNotHead,
 		"base_snapshot %s is not the current snapshot of the workspace (%s) and the files this request changes differ there", b.base.ID, latest.ID).
 		WithTarget("snapshot", b.base.ID).
 		Next("node.get", "Re-read the nodes on the current snapshot (snapshot.id of this response) and rebuild the request", nil)
@@ -256,20 +257,20 @@ func candidateOpen(cand *candidate.Candidate) *protocol.Error {
 	case candidate.Open:
 		return nil
 	case candidate.Applied:
-		return protocol.Errorf(protocol.CodePreconditionFailed, "candidate_applied",
+		return protocol.Errorf(protocol.CodePreconditionFailed, reason.CandidateApplied,
 			"candidate %s was applied; it cannot change any more (propose a new change on latest)", cand.ID).
 			WithTarget("candidate", cand.ID).Next("change.propose", "Propose a new change on latest", nil)
 	case candidate.Expired:
-		return protocol.Errorf(protocol.CodePreconditionFailed, "candidate_closed",
+		return protocol.Errorf(protocol.CodePreconditionFailed, reason.CandidateClosed,
 			"candidate %s expired at %s", cand.ID, cand.ExpiresAt.UTC().Format(time.RFC3339)).
 			WithTarget("candidate", cand.ID).Next("change.propose", "Propose the change again on latest", nil)
 	}
-	return protocol.Errorf(protocol.CodePreconditionFailed, "candidate_closed", "candidate %s is %s", cand.ID, cand.State).
+	return protocol.Errorf(protocol.CodePreconditionFailed, reason.CandidateClosed, "candidate %s is %s", cand.ID, cand.State).
 		WithTarget("candidate", cand.ID).Next("change.propose", "Propose the change again", nil)
 }
 
 func versionMismatch(cand *candidate.Candidate, expected int) *protocol.Error {
-	return protocol.Errorf(protocol.CodePreconditionFailed, "candidate_version_mismatch",
+	return protocol.Errorf(protocol.CodePreconditionFailed, reason.CandidateVersionMismatch,
 		"candidate %s is at version %d, not %d", cand.ID, cand.Version, expected).
 		WithTarget("candidate", cand.ID).Detail("version", cand.Version).
 		Next("change.inspect", "Review the candidate's current version", map[string]any{"candidate": cand.ID})
@@ -281,13 +282,13 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 		return nil, e
 	}
 	if (p.Candidate == nil) != (p.ExpectedCandidateVersion == nil) {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema",
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema,
 			"params: candidate and expected_candidate_version go together").WithTarget("field", "params.expected_candidate_version")
 	}
 	var checks []string
 	if len(p.Checks) > 0 {
 		if err := json.Unmarshal(p.Checks, &checks); err != nil {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "params.checks: %v", err)
+			return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params.checks: %v", err)
 		}
 	}
 	names, e := checkNames(checks, true)
@@ -295,7 +296,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 		return nil, e
 	}
 	if c.req.RequestID == nil {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, "schema", "change.propose needs a request_id").WithTarget("field", "request_id")
+		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "change.propose needs a request_id").WithTarget("field", "request_id")
 	}
 	fp := proposeFingerprint(c, &p)
 	requestID := *c.req.RequestID
@@ -310,7 +311,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	}
 	res := b.res
 	if res.Project == nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, "", "the edit engine returned no compiled candidate")
+		return nil, protocol.Errorf(protocol.CodeInternal, reason.Invariant, "the edit engine returned no compiled candidate")
 	}
 
 	candFiles, in, proj, e := b.compile()
@@ -320,7 +321,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	// What the candidate adds up to, over its versions.
 	data, err := change.Extend(b.prev, res, b.base.Project.Result)
 	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, "", "%v", err)
+		return nil, protocol.Errorf(protocol.CodeInternal, reason.StateIO, "%v", err)
 	}
 	// Bounded repair on a broken base; a clean compile otherwise.
 	repair, ee := edit.Judge(b.base.Project.Result, proj.Result, data.Touched)
@@ -362,7 +363,7 @@ func (c *call) recordVersion(st *candidateState, b *batch, cand *candidate.Candi
 	}
 	recorded, _ := json.Marshal(out)
 	if err := st.store.Remember(c.s.wsID, cand.RequestID, candidate.Record{Operation: c.req.Operation, Fingerprint: fp, Result: recorded}); err != nil {
-		return protocol.Errorf(protocol.CodeInternal, "", "candidate %s was created but its request_id could not be recorded: %v", cand.ID, err)
+		return protocol.Errorf(protocol.CodeInternal, reason.StateIO, "candidate %s was created but its request_id could not be recorded: %v", cand.ID, err)
 	}
 	return nil
 }
@@ -460,7 +461,7 @@ func candidateFiles(b *batch) ([]candidate.File, map[string][]byte, *protocol.Er
 		files[path] = f
 	}
 	if len(files) == 0 {
-		return nil, nil, protocol.Errorf(protocol.CodeInvalidArguments, "no_op", "the batch changes no file")
+		return nil, nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.NoOp, "the batch changes no file")
 	}
 	paths := make([]string, 0, len(files))
 	overlay := map[string][]byte{}
@@ -503,13 +504,13 @@ func storeVersion(st *candidateState, prev, cand *candidate.Candidate) *protocol
 // conflict when the input differs.
 func (c *call) replay(rec *candidate.Record, requestID, fp string) (any, *protocol.Error) {
 	if rec.Operation != c.req.Operation || rec.Fingerprint != fp {
-		return nil, protocol.Errorf(protocol.CodeConflict, "request_id_reused",
+		return nil, protocol.Errorf(protocol.CodeConflict, reason.RequestIDReused,
 			"request_id %s was used for a different request (%s with input_fingerprint %s); use a new request_id", requestID, rec.Operation, rec.Fingerprint).
 			WithTarget("request_id", requestID)
 	}
 	var out map[string]any
 	if err := json.Unmarshal(rec.Result, &out); err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, "", "the recorded answer to request_id %s is unreadable: %v", requestID, err)
+		return nil, protocol.Errorf(protocol.CodeInternal, reason.StateIO, "the recorded answer to request_id %s is unreadable: %v", requestID, err)
 	}
 	out["replayed"] = true
 	if base, err := c.s.store.Get(*c.req.BaseSnapshot); err == nil && base != nil {
@@ -593,7 +594,7 @@ func opEditPlan(c *call) (any, *protocol.Error) {
 // supported, later ones not_checked.
 func planRefused(raw []json.RawMessage, e *protocol.Error) map[string]any {
 	outcome := "unsupported"
-	if e.Reason == "not_implemented" {
+	if e.Reason == reason.NotImplemented {
 		outcome = "required_but_missing"
 	}
 	at := *e.OperationIndex
