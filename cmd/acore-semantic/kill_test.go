@@ -504,13 +504,11 @@ func TestKillAtRandom(t *testing.T) {
 // and exits without reading on.
 func TestServeExitsAfterApplyTimeout(t *testing.T) {
 	k := newKillCase(t, 1)
-	svc, err := service.New(service.Config{Root: k.dir, Timeout: time.Second})
+	svc, err := service.New(service.Config{Root: k.dir, Timeout: time.Second, Failpoints: publish.ParseFailpoints("after_file_1:sleep=1600ms")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(svc.Wait) // background saves end before the directory is removed
-	publish.SetFailpoints("after_file_1:sleep=1600ms")
-	defer publish.SetFailpoints("")
 	in := strings.NewReader(k.req + "\n" + `{"protocol":"axiom-agent-semantic/v1","operation":"capabilities","params":{}}` + "\n")
 	var out, errOut bytes.Buffer
 	code := serve(context.Background(), svc, in, &out, &errOut)
@@ -535,7 +533,6 @@ func TestServeExitsAfterApplyTimeout(t *testing.T) {
 			t.Fatal("the publish lock is still held after 10s")
 		}
 	}
-	publish.SetFailpoints("")
 	k.finish(t)
 }
 

@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/publish"
 	"github.com/axiomcore/acore/internal/service"
@@ -28,9 +29,6 @@ const usage = `usage:
 `
 
 func main() {
-	// Failpoints are armed only in this process, from its environment,
-	// for the kill tests; the libraries read no environment.
-	publish.SetFailpoints(os.Getenv(publish.FailpointEnv))
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -58,7 +56,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "acore-semantic: --root is required\n%s", usage)
 		return 2
 	}
-	svc, err := service.New(service.Config{Root: *root})
+	// The process's policy, which the libraries leave to it: one set of
+	// candidates for the services of this process, and failpoints armed
+	// from its environment for the kill tests (the libraries read no
+	// environment).
+	svc, err := service.New(service.Config{Root: *root, Candidates: change.NewCandidates(),
+		Failpoints: publish.ParseFailpoints(os.Getenv(publish.FailpointEnv))})
 	if err != nil {
 		fmt.Fprintf(stderr, "acore-semantic: %v\n", err)
 		return 1

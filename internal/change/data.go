@@ -7,7 +7,6 @@ package change
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/axiomcore/acore/internal/candidate"
@@ -122,20 +121,6 @@ func ExpectedIDs(res *edit.Result) []string {
 	return out
 }
 
-// MergeSorted returns the union of a and b, sorted.
-func MergeSorted(a, b []string) []string {
-	set := stringSet(a)
-	for _, s := range b {
-		set[s] = true
-	}
-	out := make([]string, 0, len(set))
-	for s := range set {
-		out = append(out, s)
-	}
-	sort.Strings(out)
-	return out
-}
-
 func stringSet(list []string) map[string]bool {
 	m := make(map[string]bool, len(list))
 	for _, s := range list {
@@ -160,8 +145,8 @@ func Extend(prev *candidate.Candidate, res *edit.Result, base *check.Result) (*D
 		n, _ := diag.Count(base.Diagnostics)
 		data = &Data{IDMap: res.IDMap, BaseState: base.State, BaseErrors: n}
 	}
-	data.Touched = MergeSorted(data.Touched, res.Touched)
-	data.Owners = MergeSorted(data.Owners, res.Owners)
-	data.Expected = MergeSorted(data.Expected, ExpectedIDs(res))
+	data.Touched = edit.MergeSorted(data.Touched, res.Touched)
+	data.Owners = edit.MergeSorted(data.Owners, res.Owners)
+	data.Expected = edit.MergeSorted(data.Expected, ExpectedIDs(res))
 	return data, nil
 }

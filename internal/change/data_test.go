@@ -33,7 +33,7 @@ func TestComposeIDMaps(t *testing.T) {
 			}
 		})
 	}
-	if got := MergeSorted([]string{"b", "a"}, []string{"c", "a"}); len(got) != 3 || got[0] != "a" || got[2] != "c" {
+	if got := edit.MergeSorted([]string{"b", "a"}, []string{"c", "a"}); len(got) != 3 || got[0] != "a" || got[2] != "c" {
 		t.Errorf("MergeSorted = %v", got)
 	}
 }

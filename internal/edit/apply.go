@@ -180,13 +180,18 @@ func at(e *Error, i int) *Error {
 }
 
 // final checks the compiled final state: validated, or a bounded repair
-// of a base that was not.
+// of a base that was not. This is the one repair verdict of a batch; the
+// service judges no second time.
 func (a *applier) final(res *Result) *Error {
 	r := res.Project.Result
 	if e := boundError(r); e != nil {
 		return e
 	}
-	rep, e := Judge(a.base.Result, r, a.touched)
+	base := a.base.Result
+	if a.opt.Base != nil {
+		base = a.opt.Base
+	}
+	rep, e := Judge(base, r, MergeSorted(a.opt.Touched, a.touched))
 	if e != nil {
 		return e
 	}

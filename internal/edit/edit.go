@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/project"
 )
 
@@ -26,6 +27,13 @@ type Options struct {
 	// CompileBudget bounds the batch's total compile time (the service's
 	// group_compile_budget_ms); zero means no bound.
 	CompileBudget time.Duration
+	// Base and Touched are what the repair verdict judges the final state
+	// against when the batch extends a candidate: the compile of the
+	// candidate's base snapshot and the declarations its earlier versions
+	// touched. Without Base the verdict is against the project the batch
+	// applies to.
+	Base    *check.Result
+	Touched []string
 }
 
 // IDMapEntry says where a node id went: NewID nil when it was removed.

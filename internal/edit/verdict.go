@@ -65,3 +65,20 @@ func Regressed(base, result *check.Result, touched []string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// MergeSorted returns the union of a and b, sorted.
+func MergeSorted(a, b []string) []string {
+	set := make(map[string]bool, len(a)+len(b))
+	for _, s := range a {
+		set[s] = true
+	}
+	for _, s := range b {
+		set[s] = true
+	}
+	out := make([]string, 0, len(set))
+	for s := range set {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"sync"
 	"time"
 )
 
 // FailpointEnv names the environment variable from which a command arms
-// failpoints (SetFailpoints), for the kill tests; the library reads no
-// environment itself. Its value is a comma-separated list of
+// failpoints (ParseFailpoints, Publisher.Arm), for the kill tests; the
+// library reads no environment itself. Its value is a comma-separated list of
 // point[:action], where action is kill (the default: the process sends
 // itself SIGKILL at that point),
 // sleep=<duration> (for timeout tests) or error (the step fails as an I/O
@@ -48,21 +47,14 @@ func Points(n int) []string {
 // ErrInjected is the error of a failpoint armed with the error action.
 var ErrInjected = errors.New("failpoint: injected error")
 
-var (
-	fpMu    sync.Mutex
-	fpArmed map[string]string
-)
-
-// SetFailpoints arms failpoints, a spec as FailpointEnv holds, replacing
-// the ones armed before; "" disarms them all. The acore-semantic command
-// arms them from its environment; tests call it directly.
-func SetFailpoints(spec string) {
-	fpMu.Lock()
-	fpArmed = parseFailpoints(spec)
-	fpMu.Unlock()
+// Failpoints are the failpoints armed in one publisher (Publisher.Arm),
+// parsed from a spec as FailpointEnv holds. A nil *Failpoints arms none.
+type Failpoints struct {
+	armed map[string]string // point → action
 }
 
-func parseFailpoints(spec string) map[string]string {
+// ParseFailpoints parses spec; "" arms none.
+func ParseFailpoints(spec string) *Failpoints {
 	m := map[string]string{}
 	for _, item := range strings.Split(spec, ",") {
 		item = strings.TrimSpace(item)
@@ -75,15 +67,19 @@ func parseFailpoints(spec string) map[string]string {
 		}
 		m[name] = action
 	}
-	return m
+	if len(m) == 0 {
+		return nil
+	}
+	return &Failpoints{armed: m}
 }
 
-// Fail passes the failpoint name: it kills the process, sleeps or returns
+// pass passes the failpoint name: it kills the process, sleeps or returns
 // ErrInjected when the point is armed, and does nothing otherwise.
-func Fail(name string) error {
-	fpMu.Lock()
-	action, ok := fpArmed[name]
-	fpMu.Unlock()
+func (f *Failpoints) pass(name string) error {
+	if f == nil {
+		return nil
+	}
+	action, ok := f.armed[name]
 	if !ok {
 		return nil
 	}

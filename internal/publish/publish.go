@@ -202,14 +202,26 @@ var ErrAbandoned = errors.New("apply abandoned before writing")
 // and reconciles within the process and, with an advisory file lock,
 // across processes.
 type Publisher struct {
-	root  string
-	sem   chan struct{}
-	swept sync.Once
+	root   string
+	sem    chan struct{}
+	swept  sync.Once
+	points *Failpoints
+	// exchange is fsutil.Root.Exchange; tests make it unsupported to
+	// prove the publication other systems get.
+	exchange func(dir *fsutil.Root, a, b string) error
 }
 
-// New returns the publisher of the project at root.
+// New returns the publisher of the project at root, with no failpoint
+// armed.
 func New(root string) *Publisher {
-	return &Publisher{root: root, sem: make(chan struct{}, 1)}
+	return &Publisher{root: root, sem: make(chan struct{}, 1), exchange: (*fsutil.Root).Exchange}
+}
+
+// Arm arms fp in p (nil arms none) and returns p. Only the command arms
+// failpoints, from its environment, for the kill tests.
+func (p *Publisher) Arm(fp *Failpoints) *Publisher {
+	p.points = fp
+	return p
 }
 
 // Lock takes the publish lock, waiting until ctx is done.
@@ -396,7 +408,7 @@ func randomID(prefix string) string {
 // *MismatchError once the files already replaced are rolled back. A
 // failure that could not be rolled back is an *UnknownError.
 func (p *Publisher) Apply(plan Plan, start func(*Entry) bool) (*Entry, error) {
-	if err := Fail("before_journal"); err != nil {
+	if err := p.points.pass("before_journal"); err != nil {
 		return nil, err
 	}
 	e := &Entry{ID: randomID("jrnl-"), State: Pending, ReceiptID: randomID("rcpt-"), Workspace: plan.Workspace,
@@ -450,7 +462,7 @@ func (p *Publisher) Apply(plan Plan, start func(*Entry) bool) (*Entry, error) {
 			return discard(err)
 		}
 	}
-	if err := Fail("after_backups"); err != nil {
+	if err := p.points.pass("after_backups"); err != nil {
 		return discard(err)
 	}
 	if err := writeEntry(r, e); err != nil {
@@ -460,7 +472,7 @@ func (p *Publisher) Apply(plan Plan, start func(*Entry) bool) (*Entry, error) {
 		return discard(err)
 	}
 	all := len(plan.Files)
-	if err := Fail("after_journal"); err != nil {
+	if err := p.points.pass("after_journal"); err != nil {
 		return p.abort(e, err, all)
 	}
 	for i, f := range plan.Files {
@@ -474,7 +486,7 @@ func (p *Publisher) Apply(plan Plan, start func(*Entry) bool) (*Entry, error) {
 			return p.abort(e, err, i+1)
 		}
 	}
-	if err := Fail("after_files"); err != nil {
+	if err := p.points.pass("after_files"); err != nil {
 		return p.abort(e, err, all)
 	}
 	e.State = Committed
@@ -482,7 +494,7 @@ func (p *Publisher) Apply(plan Plan, start func(*Entry) bool) (*Entry, error) {
 		e.State = Pending
 		return p.abort(e, err, all)
 	}
-	_ = Fail("after_commit") // an injected error here changes nothing: the apply is committed
+	_ = p.points.pass("after_commit") // an injected error here changes nothing: the apply is committed
 	return e, nil
 }
 
@@ -567,22 +579,22 @@ func (p *Publisher) replace(r *fsutil.Root, e *Entry, i int, content []byte, rem
 			return err
 		}
 	}
-	if err := Fail(tempPoint); err != nil {
+	if err := p.points.pass(tempPoint); err != nil {
 		if !remove {
 			dir.Remove(tmp)
 		}
 		return err
 	}
-	if err := publishFile(dir, base, tmp, e.ID, f, remove); err != nil {
+	if err := p.publishFile(dir, base, tmp, e.ID, f, remove); err != nil {
 		return err
 	}
-	if err := Fail(renamedPoint); err != nil {
+	if err := p.points.pass(renamedPoint); err != nil {
 		return err
 	}
 	if err := dir.Sync("."); err != nil {
 		return err
 	}
-	return Fail(fmt.Sprintf("after_file_%d", n))
+	return p.points.pass(fmt.Sprintf("after_file_%d", n))
 }
 
 // publishFile puts the temp file tmp in place of base (or removes base)
@@ -605,7 +617,7 @@ func (p *Publisher) replace(r *fsutil.Root, e *Entry, i int, content []byte, rem
 // rename is the one edit that goes unseen. Without hard links either, the
 // held file's content is checked after the rename and written back if it
 // changed.
-func publishFile(dir *fsutil.Root, base, tmp, journal string, f File, remove bool) error {
+func (p *Publisher) publishFile(dir *fsutil.Root, base, tmp, journal string, f File, remove bool) error {
 	mismatch := &MismatchError{Paths: []string{f.Path}}
 	if f.Before == nil {
 		// Created: a link fails when base exists, where a rename would
@@ -668,7 +680,7 @@ func publishFile(dir *fsutil.Root, base, tmp, journal string, f File, remove boo
 	if remove {
 		err = dir.Rename(base, tmp)
 	} else if ours, err = dir.Lstat(tmp); err == nil {
-		err = exchangeFiles(dir, tmp, base)
+		err = p.exchange(dir, tmp, base)
 		if errors.Is(err, errors.ErrUnsupported) {
 			aside = asideName(base, journal)
 			dir.Remove(aside)
@@ -707,7 +719,7 @@ func publishFile(dir *fsutil.Root, base, tmp, journal string, f File, remove boo
 	// base still holds what this apply put there. The very file is put
 	// back, so a writer that opened it meanwhile writes into base.
 	if (remove && !exists(dir, base)) || (!remove && sameContent(dir, base, f.After)) {
-		if err := undo(dir, base, tmp, aside, remove); err == nil {
+		if err := p.undo(dir, base, tmp, aside, remove); err == nil {
 			if remove || aside != tmp {
 				return mismatch
 			}
@@ -731,7 +743,7 @@ func publishFile(dir *fsutil.Root, base, tmp, journal string, f File, remove boo
 
 // undo puts back the file an apply replaced (at aside) or removed (at
 // tmp) in place of base.
-func undo(dir *fsutil.Root, base, tmp, aside string, remove bool) error {
+func (p *Publisher) undo(dir *fsutil.Root, base, tmp, aside string, remove bool) error {
 	switch {
 	case remove:
 		if err := dir.Link(tmp, base); err != nil {
@@ -739,14 +751,10 @@ func undo(dir *fsutil.Root, base, tmp, aside string, remove bool) error {
 		}
 		return dir.Remove(tmp)
 	case aside == tmp:
-		return exchangeFiles(dir, tmp, base)
+		return p.exchange(dir, tmp, base)
 	}
 	return dir.Rename(aside, base)
 }
-
-// exchangeFiles is fsutil.Root.Exchange; tests replace it to prove the
-// publication without exchange.
-var exchangeFiles = (*fsutil.Root).Exchange
 
 func exists(dir *fsutil.Root, name string) bool {
 	_, err := dir.Lstat(name)
@@ -848,7 +856,7 @@ func (p *Publisher) settle(e *Entry, commit bool, n int) (state string, stuck []
 				return Pending, nil, err
 			}
 		}
-		if err := Fail(fmt.Sprintf("reconcile_restore_%d", i+1)); err != nil {
+		if err := p.points.pass(fmt.Sprintf("reconcile_restore_%d", i+1)); err != nil {
 			return Pending, nil, err
 		}
 	}

@@ -107,9 +107,7 @@ func TestApplyRollsBackAnInjectedError(t *testing.T) {
 	for _, point := range Points(3)[:len(Points(3))-4] {
 		t.Run(point, func(t *testing.T) {
 			root := project(t, map[string]string{"a.acore": "a0", "old.acore": "o0"})
-			p := New(root)
-			SetFailpoints(point + ":error")
-			defer SetFailpoints("")
+			p := New(root).Arm(ParseFailpoints(point + ":error"))
 			e, err := p.Apply(threeFiles(), nil)
 			if !errors.Is(err, ErrInjected) || e != nil {
 				t.Fatalf("apply: %v %v", e, err)
@@ -202,8 +200,8 @@ func TestReconcile(t *testing.T) {
 // and the files still at the base, as a kill after the journal does.
 func pendingEntry(t *testing.T, p *Publisher) *Entry {
 	t.Helper()
-	SetFailpoints("file_1_temp:error")
-	defer SetFailpoints("")
+	p.Arm(ParseFailpoints("file_1_temp:error"))
+	defer p.Arm(nil)
 	var e *Entry
 	if _, err := p.Apply(threeFiles(), func(x *Entry) bool { e = x; return true }); !errors.Is(err, ErrInjected) {
 		t.Fatalf("apply: %v", err)
@@ -233,9 +231,7 @@ func pendingEntry(t *testing.T, p *Publisher) *Entry {
 
 func TestEntriesDropsAJournalWithoutEntry(t *testing.T) {
 	root := project(t, map[string]string{"a.acore": "a0", "old.acore": "o0"})
-	p := New(root)
-	SetFailpoints("after_backups:error")
-	defer SetFailpoints("")
+	p := New(root).Arm(ParseFailpoints("after_backups:error"))
 	dir := filepath.Join(root, filepath.FromSlash(JournalDir), "jrnl-x")
 	os.MkdirAll(dir, 0o700)
 	os.WriteFile(filepath.Join(dir, "0.bak"), []byte("a0"), 0o600)

@@ -156,8 +156,8 @@ func TestApplyRacingDirectorySwap(t *testing.T) {
 // MismatchError); never lost (issue 15: 25 of 143 confirmed appends were
 // lost across 342 applies).
 func TestApplyRacingAppender(t *testing.T) {
-	withAndWithoutExchange(t, func(t *testing.T) {
-		raceWriter(t, "append", func(abs string, line []byte) error {
+	withAndWithoutExchange(t, func(t *testing.T, linkAndRename bool) {
+		raceWriter(t, linkAndRename, "append", func(abs string, line []byte) error {
 			f, err := os.OpenFile(abs, os.O_WRONLY|os.O_APPEND, 0)
 			if err != nil {
 				return err
@@ -184,7 +184,7 @@ func TestApplyRacingRenamingEditor(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("RENAME_EXCHANGE is Linux only")
 	}
-	raceWriter(t, "save", func(abs string, line []byte) error {
+	raceWriter(t, false, "save", func(abs string, line []byte) error {
 		tmp := filepath.Join(filepath.Dir(abs), ".a.acore.editor-swp")
 		cur, err := os.ReadFile(abs)
 		if err == nil {
@@ -199,11 +199,15 @@ func TestApplyRacingRenamingEditor(t *testing.T) {
 
 // raceWriter applies changes to the first line of a file while write
 // keeps adding lines "// <what> <n>" to it, then checks that every line
-// whose write returned is in the file and reports the counts.
-func raceWriter(t *testing.T, what string, write func(abs string, line []byte) error) {
+// whose write returned is in the file and reports the counts. With
+// linkAndRename the publisher has no exchange.
+func raceWriter(t *testing.T, linkAndRename bool, what string, write func(abs string, line []byte) error) {
 	root := project(t, map[string]string{"a.acore": "header 0\n"})
 	abs := filepath.Join(root, "a.acore")
 	p := New(root)
+	if linkAndRename {
+		p.exchange = func(*fsutil.Root, string, string) error { return errors.ErrUnsupported }
+	}
 	line := func(n int64) []byte { return fmt.Appendf(nil, "// %s %d\n", what, n) }
 	var confirmed atomic.Int64
 	stop := make(chan struct{})
@@ -292,11 +296,7 @@ func raceWriter(t *testing.T, what string, write func(abs string, line []byte) e
 
 // withAndWithoutExchange runs race with RENAME_EXCHANGE and with the
 // publication other systems get (a hard link aside, then a rename).
-func withAndWithoutExchange(t *testing.T, race func(*testing.T)) {
-	t.Run("exchange", race)
-	t.Run("link_and_rename", func(t *testing.T) {
-		exchangeFiles = func(*fsutil.Root, string, string) error { return errors.ErrUnsupported }
-		defer func() { exchangeFiles = (*fsutil.Root).Exchange }()
-		race(t)
-	})
+func withAndWithoutExchange(t *testing.T, race func(t *testing.T, linkAndRename bool)) {
+	t.Run("exchange", func(t *testing.T) { race(t, false) })
+	t.Run("link_and_rename", func(t *testing.T) { race(t, true) })
 }

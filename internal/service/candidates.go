@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"sync"
 	"time"
 
 	"github.com/axiomcore/acore/internal/candidate"
@@ -30,56 +29,14 @@ import (
 // candidate's files): once the candidate is applied, capturing latest gives
 // that id.
 
-// candidateState is what a process keeps for the candidates of one root:
-// the store, shared by every Service of that root in the process so that
-// their in-memory copies agree, and a small cache of compiled candidates.
-type candidateState struct {
-	store *candidate.Store
-	// mu serializes the check of a candidate's version and state with its
-	// write, so two extensions of the same version cannot both succeed
-	// within one process.
-	mu sync.Mutex
-
-	// requests holds a mutex per request_id (workspace + id), so that
-	// concurrent requests with one request_id answer one after the other:
-	// the first records, the others replay.
-	requests sync.Map
-
-	compiled *change.Cache
-}
-
-// compiledCacheMax bounds the compiled candidates kept in memory; each
-// holds a compiled project, like a snapshot.
-const compiledCacheMax = 4
-
-var candidateStates sync.Map // root → *candidateState
-
-func (s *Service) cands() *candidateState {
-	if v, ok := candidateStates.Load(s.root); ok {
-		return v.(*candidateState)
-	}
-	st := &candidateState{store: candidate.NewStore(s.root), compiled: change.NewCache(compiledCacheMax)}
-	v, loaded := candidateStates.LoadOrStore(s.root, st)
-	if !loaded {
-		st.store.Sweep()
-	}
-	return v.(*candidateState)
-}
-
 // Candidates returns the candidate store of the service's root. Every
-// Service of one root in a process shares it, so use it (not a second
-// candidate.NewStore) to read or write candidates: the store keeps copies
-// in memory.
-func (s *Service) Candidates() *candidate.Store { return s.cands().store }
+// Service given the same Config.Candidates shares it, so use it (not a
+// second candidate.NewStore) to read or write candidates: the store keeps
+// copies in memory.
+func (s *Service) Candidates() *candidate.Store { return s.held().Store }
 
-// lockRequest serializes the requests of one request_id in this process;
-// call the returned function to release it.
-func (st *candidateState) lockRequest(workspace, requestID string) func() {
-	v, _ := st.requests.LoadOrStore(workspace+"\x00"+requestID, &sync.Mutex{})
-	mu := v.(*sync.Mutex)
-	mu.Lock()
-	return mu.Unlock
-}
+// held is what the process holds of the root's candidates.
+func (s *Service) held() *change.Held { return s.candidates.Of(s.root) }
 
 func sha256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
@@ -90,7 +47,7 @@ func sha256Hex(b []byte) string {
 // record exists, not_found (candidate_expired) when an open candidate is
 // past its expiry.
 func (c *call) getCandidate(id string, allowExpired bool) (*candidate.Candidate, *protocol.Error) {
-	cand, err := c.s.cands().store.Get(id)
+	cand, err := c.s.held().Store.Get(id)
 	if errors.Is(err, candidate.ErrNotFound) {
 		return nil, protocol.Errorf(protocol.CodeNotFound, reason.CandidateUnknown, "candidate %s is not known to this workspace", id).
 			WithTarget("candidate", id).Next("change.propose", "Propose the change again", nil)
@@ -112,8 +69,8 @@ func (c *call) getCandidate(id string, allowExpired bool) (*candidate.Candidate,
 // compileCandidate returns the compiled candidate: from the cache, or
 // rebuilt from its base snapshot and files.
 func (c *call) compileCandidate(cand *candidate.Candidate) (*change.Compiled, *protocol.Error) {
-	st := c.s.cands()
-	if cc := st.compiled.Get(cand.ID, cand.Version); cc != nil {
+	st := c.s.held()
+	if cc := st.Compiled.Get(cand.ID, cand.Version); cc != nil {
 		return cc, nil
 	}
 	base, err := c.s.store.Get(cand.Base)
@@ -141,7 +98,7 @@ func (c *call) compileCandidate(cand *candidate.Candidate) (*change.Compiled, *p
 	}
 	cc := &change.Compiled{Base: base, Project: project.CompileFrom(base.Project, in)}
 	c.s.store.Add(in, cc.Project)
-	st.compiled.Put(cand.ID, cand.Version, cc)
+	st.Compiled.Put(cand.ID, cand.Version, cc)
 	return cc, nil
 }
 
@@ -194,10 +151,10 @@ func projectErrors(p *project.Project) int {
 // version, so that change.apply's require_checks sees them. A candidate
 // that moved to another version or state meanwhile is left alone.
 func (c *call) recordChecks(cand *candidate.Candidate, results []change.CheckResult) *protocol.Error {
-	st := c.s.cands()
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	cur, err := st.store.Get(cand.ID)
+	st := c.s.held()
+	st.Mu.Lock()
+	defer st.Mu.Unlock()
+	cur, err := st.Store.Get(cand.ID)
 	if err != nil || cur.Version != cand.Version || cur.State != candidate.Open {
 		return nil
 	}
@@ -211,7 +168,7 @@ func (c *call) recordChecks(cand *candidate.Candidate, results []change.CheckRes
 		}
 		cur.Checks = append(kept, candidate.Check{Check: r.Check, Status: r.Status, Diagnostics: diags, Version: cur.Version})
 	}
-	if err := st.store.Put(cur); err != nil {
+	if err := st.Store.Put(cur); err != nil {
 		return stateError("storing the candidate", err)
 	}
 	return nil

@@ -214,9 +214,9 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 	}
 	defer release()
 	c.s.pub.SweepOnce(candidate.RecordTTL) // receipts past the records' lifetime
-	st := c.s.cands()
-	st.mu.Lock() // no version or state change of a candidate while applying
-	defer st.mu.Unlock()
+	st := c.s.held()
+	st.Mu.Lock() // no version or state change of a candidate while applying
+	defer st.Mu.Unlock()
 
 	if res, e, done := c.s.applyAgain(st, ws, requestID, fp, prog); done {
 		return res, e
@@ -263,8 +263,8 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 // record) or whose attempt was interrupted (its journal): replayed,
 // finished, recovery_required, or not done (a rolled-back attempt is
 // applied again).
-func (s *Service) applyAgain(st *candidateState, ws, requestID, fp string, prog *applyProgress) (any, *protocol.Error, bool) {
-	if rec, ok := st.store.Recall(ws, requestID); ok {
+func (s *Service) applyAgain(st *change.Held, ws, requestID, fp string, prog *applyProgress) (any, *protocol.Error, bool) {
+	if rec, ok := st.Store.Recall(ws, requestID); ok {
 		if rec.Operation != "change.apply" || rec.Fingerprint != fp {
 			return nil, requestIDReused(requestID), true
 		}
@@ -423,7 +423,7 @@ func (s *Service) publishPlan(plan publish.Plan, cand *candidate.Candidate, prog
 // record and the candidate marked applied are the service's steps. The
 // caller holds the publish lock and the candidates' lock.
 func (s *Service) finishApply(e *publish.Entry) (*publish.Receipt, error) {
-	st := s.cands()
+	st := s.held()
 	return s.pub.Finish(e, publish.Finisher{
 		ResultSnapshot: s.resultSnapshot,
 		Record: func(r *publish.Receipt) error {
@@ -431,18 +431,18 @@ func (s *Service) finishApply(e *publish.Entry) (*publish.Receipt, error) {
 			if err != nil {
 				return err
 			}
-			return st.store.Remember(e.Workspace, e.RequestID, candidate.Record{Operation: "change.apply", Fingerprint: e.Fingerprint, Result: b})
+			return st.Store.Remember(e.Workspace, e.RequestID, candidate.Record{Operation: "change.apply", Fingerprint: e.Fingerprint, Result: b})
 		},
 		MarkApplied: func(r *publish.Receipt) error {
-			cand, err := st.store.Get(e.Candidate)
+			cand, err := st.Store.Get(e.Candidate)
 			if err != nil || cand.State == candidate.Applied {
 				return nil
 			}
 			cand.State, cand.Receipt = candidate.Applied, r.ReceiptID
-			if err := st.store.Put(cand); err != nil {
+			if err := st.Store.Put(cand); err != nil {
 				return err
 			}
-			st.compiled.Release(cand.ID)
+			st.Compiled.Release(cand.ID)
 			return nil
 		},
 	})
@@ -480,9 +480,9 @@ func (s *Service) recoverApplies() {
 		return // another process is applying; it or a later start settles them
 	}
 	defer release()
-	st := s.cands()
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	st := s.held()
+	st.Mu.Lock()
+	defer st.Mu.Unlock()
 	entries, _ := s.pub.Entries()
 	for _, e := range entries {
 		state := e.State

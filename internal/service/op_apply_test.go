@@ -322,15 +322,13 @@ func TestApplyTimeout(t *testing.T) {
 	}{{"before_journal", "not_applied"}, {"after_file_1", "unknown"}} {
 		t.Run(tc.point, func(t *testing.T) {
 			_, dir := taskApp(t)
-			s, err := newService(t, service.Config{Root: dir, Timeout: time.Second})
+			s, err := newService(t, service.Config{Root: dir, Timeout: time.Second, Failpoints: publish.ParseFailpoints(tc.point + ":sleep=1600ms")})
 			if err != nil {
 				t.Fatal(err)
 			}
 			base := applyBase(t, s)
 			before, after := readFile(t, dir, "main.acore"), renamed(t, dir)
 			c := putCandidate(t, s, base, map[string]*string{"main.acore": &after}, false)
-			publish.SetFailpoints(tc.point + ":sleep=1600ms")
-			defer publish.SetFailpoints("")
 			o := do(t, s, applyReq("slow-1", c.ID, 1, ``))
 			expect(t, o, "error.code", "resource_limit")
 			expect(t, o, "error.reason", "timeout")
@@ -353,7 +351,6 @@ func TestApplyTimeout(t *testing.T) {
 				t.Error("the service is not stopping after a timed-out apply")
 			}
 			settled(t, dir) // the attempt goes on, or gives up
-			publish.SetFailpoints("")
 			switch tc.outcome {
 			case "not_applied":
 				if readFile(t, dir, "main.acore") != before {

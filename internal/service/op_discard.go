@@ -35,9 +35,9 @@ func opChangeDiscard(c *call) (any, *protocol.Error) {
 	if _, e := c.getCandidate(p.Candidate, true); e != nil {
 		return nil, e
 	}
-	st := c.s.cands()
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	st := c.s.held()
+	st.Mu.Lock()
+	defer st.Mu.Unlock()
 	cand, e := c.getCandidate(p.Candidate, true)
 	if e != nil {
 		return nil, e
@@ -49,9 +49,9 @@ func opChangeDiscard(c *call) (any, *protocol.Error) {
 		return nil, versionMismatch(cand, *p.ExpectedCandidateVersion)
 	}
 	cand.State = candidate.Discarded
-	if err := st.store.Put(cand); err != nil {
+	if err := st.Store.Put(cand); err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternal, reason.StateIO, "%v", err)
 	}
-	st.compiled.Release(cand.ID)
+	st.Compiled.Release(cand.ID)
 	return DiscardResult{Candidate: change.ToWire(cand), Released: true}, nil
 }

@@ -176,7 +176,7 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 	if c.snap.Project.Result.Graph == nil || c.snap.Project.Result.State == check.StateUnavailable {
 		return nil, c.notCompiled()
 	}
-	snapID := baseID
+	snapID, opt := baseID, edit.Options{}
 	if candID != nil {
 		prev, e := c.getCandidate(*candID, true)
 		if e != nil {
@@ -201,7 +201,13 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 		if e != nil {
 			return nil, e
 		}
+		// The verdict judges the candidate, all versions, against its base.
+		data, err := change.ReadData(prev)
+		if err != nil {
+			return nil, protocol.Errorf(protocol.CodeInternal, reason.StateIO, "%v", err)
+		}
 		b.prev, b.from, snapID = prev, cc.Project, prev.Snapshot
+		opt.Base, opt.Touched = c.snap.Project.Result, data.Touched
 	}
 	// The files on disk are captured while the batch compiles, for
 	// staleBase.
@@ -213,8 +219,8 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 		}
 		captured <- latest
 	}()
-	res, ee := edit.Apply(b.from, ops, edit.Options{SnapshotID: snapID, EditRules: EditRules, DryRun: dryRun,
-		CompileBudget: protocol.GroupCompileBudgetMS * time.Millisecond})
+	opt.SnapshotID, opt.EditRules, opt.DryRun, opt.CompileBudget = snapID, EditRules, dryRun, protocol.GroupCompileBudgetMS*time.Millisecond
+	res, ee := edit.Apply(b.from, ops, opt)
 	latest := <-captured
 	if ee != nil {
 		return nil, editError(ee)
@@ -300,9 +306,9 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	}
 	fp := proposeFingerprint(c, &p)
 	requestID := *c.req.RequestID
-	st := c.s.cands()
-	defer st.lockRequest(c.s.wsID, requestID)()
-	if rec, ok := st.store.Recall(c.s.wsID, requestID); ok {
+	st := c.s.held()
+	defer st.LockRequest(c.s.wsID, requestID)()
+	if rec, ok := st.Store.Recall(c.s.wsID, requestID); ok {
 		return c.replay(rec, requestID, fp)
 	}
 	b, e := c.applyBatch(p.Operations, p.Candidate, p.ExpectedCandidateVersion, false)
@@ -323,12 +329,6 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternal, reason.StateIO, "%v", err)
 	}
-	// Bounded repair on a broken base; a clean compile otherwise.
-	repair, ee := edit.Judge(b.base.Project.Result, proj.Result, data.Touched)
-	if ee != nil {
-		return nil, editError(ee)
-	}
-
 	checkResults := change.RunChecks(names, b.base.Project, proj, data.Touched)
 	// The candidate's snapshot is readable like any other: node.get and
 	// the other reads accept its id. It is written to the state while the
@@ -341,7 +341,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	// about as long as the write.
 	stored := make(chan *protocol.Error, 1)
 	go func() { stored <- storeVersion(st, b.prev, cand) }()
-	out := c.proposeResult(b, cand, proj, in, checkResults, repair, data)
+	out := c.proposeResult(b, cand, proj, in, checkResults, res.Repair, data)
 
 	// The version is stored, then the answer to its request_id.
 	if e := <-stored; e != nil {
@@ -356,13 +356,13 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 
 // recordVersion keeps the stored version cand compiled (in place of the
 // version it extends) and records out as the answer to its request_id.
-func (c *call) recordVersion(st *candidateState, b *batch, cand *candidate.Candidate, proj *project.Project, out *ProposeResult, fp string) *protocol.Error {
-	st.compiled.Put(cand.ID, cand.Version, &change.Compiled{Base: b.base, Project: proj})
+func (c *call) recordVersion(st *change.Held, b *batch, cand *candidate.Candidate, proj *project.Project, out *ProposeResult, fp string) *protocol.Error {
+	st.Compiled.Put(cand.ID, cand.Version, &change.Compiled{Base: b.base, Project: proj})
 	if b.prev != nil {
-		st.compiled.Drop(b.prev.ID, b.prev.Version)
+		st.Compiled.Drop(b.prev.ID, b.prev.Version)
 	}
 	recorded, _ := json.Marshal(out)
-	if err := st.store.Remember(c.s.wsID, cand.RequestID, candidate.Record{Operation: c.req.Operation, Fingerprint: fp, Result: recorded}); err != nil {
+	if err := st.Store.Remember(c.s.wsID, cand.RequestID, candidate.Record{Operation: c.req.Operation, Fingerprint: fp, Result: recorded}); err != nil {
 		return protocol.Errorf(protocol.CodeInternal, reason.StateIO, "candidate %s was created but its request_id could not be recorded: %v", cand.ID, err)
 	}
 	return nil
@@ -482,11 +482,11 @@ func candidateFiles(b *batch) ([]candidate.File, map[string][]byte, *protocol.Er
 
 // storeVersion stores cand, a new candidate or the version after prev,
 // unless prev was closed or extended meanwhile.
-func storeVersion(st *candidateState, prev, cand *candidate.Candidate) *protocol.Error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+func storeVersion(st *change.Held, prev, cand *candidate.Candidate) *protocol.Error {
+	st.Mu.Lock()
+	defer st.Mu.Unlock()
 	if prev != nil {
-		cur, err := st.store.Get(prev.ID)
+		cur, err := st.Store.Get(prev.ID)
 		if err == nil && cur.State != candidate.Open {
 			return candidateOpen(cur)
 		}
@@ -494,7 +494,7 @@ func storeVersion(st *candidateState, prev, cand *candidate.Candidate) *protocol
 			return versionMismatch(cur, prev.Version)
 		}
 	}
-	if err := st.store.Put(cand); err != nil {
+	if err := st.Store.Put(cand); err != nil {
 		return stateError("storing the candidate", err)
 	}
 	return nil

@@ -218,8 +218,9 @@ func TestProposeExtendAndVersions(t *testing.T) {
 	s, dir, ws, snap := openTaskApp(t)
 	o := do(t, s, propose(ws, snap, "v1", setLabel("Add", "Add task")))
 	cand := o.str("result.candidate.id")
+	at := s // the process the extensions go to
 	ext := func(requestID string, expected int, op string) obj {
-		return do(t, s, v1+`"operation": "change.propose", "workspace": "`+ws+`", "base_snapshot": "`+snap+`", "request_id": "`+requestID+
+		return do(t, at, v1+`"operation": "change.propose", "workspace": "`+ws+`", "base_snapshot": "`+snap+`", "request_id": "`+requestID+
 			`", "params": {"candidate": "`+cand+`", "expected_candidate_version": `+jsonOf(expected)+`, "operations": [`+op+`], "checks": ["repair"]}}`)
 	}
 	placeholder := `{"kind": "set_property", "node": "element:Home/view/0/0", "property": "placeholder", "old_value": "Add a task", "new_value": "New task"}`
@@ -256,12 +257,13 @@ func TestProposeExtendAndVersions(t *testing.T) {
 	expect(t, o, "result.checks.0.check", "compile")
 	expect(t, o, "result.checks.1.check", "repair")
 
-	// A new process sees the candidate: recompiled from its base and files.
-	service.ForgetCandidates(s.Root())
+	// A new process (a service with candidates of its own) sees the
+	// candidate: recompiled from its base and files.
 	s2, err := newService(t, service.Config{Root: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
+	at = s2
 	o2 := do(t, s2, v1+`"operation": "change.inspect", "workspace": "`+ws+`", "params": {"candidate": "`+cand+`"}}`)
 	delete(o2["snapshot"].(map[string]any), "captured_at")
 	delete(o["snapshot"].(map[string]any), "captured_at")

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/catalog"
+	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/publish"
@@ -47,6 +48,14 @@ type Config struct {
 	// MaxInFlight bounds the requests answered at once; more are refused
 	// with queue_full. Zero means 16.
 	MaxInFlight int
+	// Candidates are the candidates the process holds. Services given the
+	// same value share their in-memory candidates, as the services of one
+	// root in one process must (a store keeps copies in memory); nil gives
+	// the service its own.
+	Candidates *change.Candidates
+	// Failpoints are armed in the service's publisher, for the kill
+	// tests; nil arms none.
+	Failpoints *publish.Failpoints
 }
 
 // Service serves one root.
@@ -61,6 +70,7 @@ type Service struct {
 	timeout             time.Duration
 	slots               chan struct{}
 	pub                 *publish.Publisher
+	candidates          *change.Candidates
 	stop                chan struct{}
 	stopOnce            sync.Once
 }
@@ -86,7 +96,10 @@ func New(cfg Config) (*Service, error) {
 	if caller == "" {
 		caller = fmt.Sprintf("uid-%d", os.Getuid())
 	}
-	s := &Service{root: real, caller: caller, timeout: cfg.Timeout}
+	s := &Service{root: real, caller: caller, timeout: cfg.Timeout, candidates: cfg.Candidates}
+	if s.candidates == nil {
+		s.candidates = change.NewCandidates()
+	}
 	if s.timeout <= 0 {
 		s.timeout = protocol.TimeoutMS * time.Millisecond
 	}
@@ -107,7 +120,7 @@ func New(cfg Config) (*Service, error) {
 		s.store.UseCompileCache(compilecache.New(real, s.toolchain.CompilerIdentity))
 	}
 	s.manifest, s.manifestFingerprint = buildManifest()
-	s.pub, s.stop = publish.New(real), make(chan struct{})
+	s.pub, s.stop = publish.New(real).Arm(cfg.Failpoints), make(chan struct{})
 	s.recoverApplies()
 	return s, nil
 }
