@@ -66,14 +66,13 @@ func RunChecks(names []string, base, cand *project.Project, touched []string) []
 		switch n {
 		case CheckCompile:
 			r := CheckResult{Check: n, Status: "passed", Diagnostics: protocol.Diagnostics(cand.Result.Diagnostics[:min(len(cand.Result.Diagnostics), 200)])}
-			if cand.Result.State != check.StateValidated || errorCount(cand) > 0 {
+			if n, _ := diag.Count(cand.Result.Diagnostics); cand.Result.State != check.StateValidated || n > 0 {
 				r.Status = "failed"
 			}
 			out = append(out, r)
 		case CheckRepair:
 			r := CheckResult{Check: n, Status: "passed", Diagnostics: protocol.Diagnostics(edit.ErrorDiagnostics(cand.Result))}
-			be, ce := errorCount(base), errorCount(cand)
-			if len(edit.Regressed(base.Result, cand.Result, touched)) > 0 || (be > 0 && ce >= be) || (be == 0 && ce > 0) {
+			if _, e := edit.Judge(base.Result, cand.Result, touched); e != nil { // the one repair verdict
 				r.Status = "failed"
 			}
 			out = append(out, r)
@@ -130,9 +129,4 @@ func axagCheck(base, cand *project.Project) CheckResult {
 		r.Diagnostics = append(r.Diagnostics, d)
 	}
 	return r
-}
-
-func errorCount(p *project.Project) int {
-	n, _ := diag.Count(p.Result.Diagnostics)
-	return n
 }

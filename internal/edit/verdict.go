@@ -27,7 +27,7 @@ func Judge(base, result *check.Result, touched []string) (*Repair, *Error) {
 			"the edited project does not compile: %d errors (first: %s); nothing was created", resErrs, firstError(result))
 	}
 	rep := &Repair{BaseState: base.State, BaseErrors: baseErrs, ResultState: result.State, ResultErrors: resErrs, Touched: capList(touched, 50)}
-	regressed := Regressed(base, result, touched)
+	regressed := regressedDecls(base, result, touched)
 	if len(regressed) > 0 || resErrs >= baseErrs {
 		msg := "the repair leaves " + strconv.Itoa(resErrs) + " errors, the base had " + strconv.Itoa(baseErrs) + "; a repair must leave fewer"
 		if len(regressed) > 0 {
@@ -39,9 +39,9 @@ func Judge(base, result *check.Result, touched []string) (*Repair, *Error) {
 	return rep, nil
 }
 
-// Regressed lists, sorted, the declarations outside touched that have
+// regressedDecls lists, sorted, the declarations outside touched that have
 // more errors in result than in base.
-func Regressed(base, result *check.Result, touched []string) []string {
+func regressedDecls(base, result *check.Result, touched []string) []string {
 	count := func(r *check.Result) map[string]int {
 		m := map[string]int{}
 		for _, d := range r.Diagnostics {

@@ -1,15 +1,12 @@
 package service
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"time"
 
 	"github.com/axiomcore/acore/internal/candidate"
 	"github.com/axiomcore/acore/internal/change"
-	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/protocol"
@@ -37,11 +34,6 @@ func (s *Service) Candidates() *candidate.Store { return s.held().Store }
 
 // held is what the process holds of the root's candidates.
 func (s *Service) held() *change.Held { return s.candidates.Of(s.root) }
-
-func sha256Hex(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
 
 // getCandidate reads candidate id: not_found (candidate_unknown) when no
 // record exists, not_found (candidate_expired) when an open candidate is
@@ -79,15 +71,7 @@ func (c *call) compileCandidate(cand *candidate.Candidate) (*change.Compiled, *p
 			"the base snapshot %s of candidate %s is no longer held and the files on disk no longer have its content", cand.Base, cand.ID).
 			WithTarget("candidate", cand.ID).Next("change.propose", "Propose the change again on latest", nil)
 	}
-	files := map[string][]byte{}
-	for _, f := range cand.Files {
-		if f.After == nil {
-			files[f.Path] = nil
-		} else {
-			files[f.Path] = f.Content
-		}
-	}
-	in, lerr := overlayInputs(base.Project.Inputs, files)
+	in, lerr := overlayInputs(base.Project.Inputs, change.Overlay(cand.Files))
 	if lerr != nil {
 		return nil, lerr
 	}
@@ -140,11 +124,6 @@ func checkNames(names []string, withCompile bool) ([]string, *protocol.Error) {
 	return out, nil
 }
 
-// projectErrors is the number of error diagnostics of p.
-func projectErrors(p *project.Project) int {
-	n, _ := diag.Count(p.Result.Diagnostics)
-	return n
-}
 
 // recordChecks stores check results on the candidate's current version
 // (Candidate.Checks), replacing earlier results of the same checks on that

@@ -416,9 +416,9 @@ func (c *call) proposeResult(b *batch, cand *candidate.Candidate, proj *project.
 // inputs are those, compiled again otherwise). A bound hit is
 // resource_limit.
 func (b *batch) compile() ([]candidate.File, *load.Inputs, *project.Project, *protocol.Error) {
-	files, overlay, e := candidateFiles(b)
-	if e != nil {
-		return nil, nil, nil, e
+	files, overlay := change.Files(b.prev, b.base.Project.Inputs.Digests(), b.res.Files)
+	if len(files) == 0 {
+		return nil, nil, nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.NoOp, "the batch changes no file")
 	}
 	in, e := overlayInputs(b.base.Project.Inputs, overlay)
 	if e != nil {
@@ -432,52 +432,6 @@ func (b *batch) compile() ([]candidate.File, *load.Inputs, *project.Project, *pr
 		return nil, nil, nil, e
 	}
 	return files, in, proj, nil
-}
-
-// candidateFiles are the files the candidate of batch b writes, against
-// the base snapshot and sorted by path, and the overlay they make on the
-// base's inputs (nil content: removed).
-func candidateFiles(b *batch) ([]candidate.File, map[string][]byte, *protocol.Error) {
-	files := map[string]candidate.File{}
-	if b.prev != nil {
-		for _, f := range b.prev.Files {
-			files[f.Path] = f
-		}
-	}
-	baseInputs := b.base.Project.Inputs.Digests()
-	for path, data := range b.res.Files {
-		f := candidate.File{Path: path}
-		if sum, ok := baseInputs[path]; ok {
-			f.Before = &sum
-		}
-		if data != nil {
-			sum := sha256Hex(data)
-			f.After, f.Content = &sum, data
-		}
-		if f.Before == nil && f.After == nil {
-			delete(files, path) // created, then removed
-			continue
-		}
-		files[path] = f
-	}
-	if len(files) == 0 {
-		return nil, nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.NoOp, "the batch changes no file")
-	}
-	paths := make([]string, 0, len(files))
-	overlay := map[string][]byte{}
-	for path, f := range files {
-		paths = append(paths, path)
-		overlay[path] = f.Content
-		if f.After == nil {
-			overlay[path] = nil
-		}
-	}
-	sort.Strings(paths)
-	out := make([]candidate.File, 0, len(paths))
-	for _, path := range paths {
-		out = append(out, files[path])
-	}
-	return out, overlay, nil
 }
 
 // storeVersion stores cand, a new candidate or the version after prev,

@@ -23,6 +23,7 @@ import (
 	"github.com/axiomcore/acore/internal/catalog"
 	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/publish"
 	"github.com/axiomcore/acore/internal/reason"
@@ -464,8 +465,9 @@ func (c *call) resolveSnapshot(id string) *protocol.Error {
 	}
 	switch snap.Project.Result.State {
 	case check.StateSyntax, check.StateResolved:
+		errs, _ := diag.Count(snap.Project.Result.Diagnostics)
 		c.coverage = protocol.Coverage{Completeness: "partial", Exhaustive: false,
-			Gaps: []protocol.Gap{{Reason: "broken_source", Detail: fmt.Sprintf("the snapshot is %s: %d errors", snap.Project.Result.State, projectErrors(snap.Project))}}}
+			Gaps: []protocol.Gap{{Reason: "broken_source", Detail: fmt.Sprintf("the snapshot is %s: %d errors", snap.Project.Result.State, errs)}}}
 	}
 	return nil
 }
