@@ -124,7 +124,6 @@ func checkNames(names []string, withCompile bool) ([]string, *protocol.Error) {
 	return out, nil
 }
 
-
 // recordChecks stores check results on the candidate's current version
 // (Candidate.Checks), replacing earlier results of the same checks on that
 // version, so that change.apply's require_checks sees them. A candidate
