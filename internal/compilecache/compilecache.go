@@ -45,7 +45,7 @@ import (
 )
 
 // Dir is the cache's folder, relative to the project root.
-const Dir = ".axiom/state/compiled"
+const Dir = fsutil.StateDir + "/compiled"
 
 // MaxBytes bounds the entries the folder keeps: 256 MiB, about ten
 // compiles of a project at sources_bytes_max (an entry is about six times
