@@ -22,6 +22,7 @@ import (
 
 	"github.com/axiomcore/acore/internal/catalog"
 	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/publish"
 	"github.com/axiomcore/acore/internal/schema"
@@ -46,6 +47,8 @@ type Config struct {
 	// MaxInFlight bounds the requests answered at once; more are refused
 	// with queue_full. Zero means 16.
 	MaxInFlight int
+	// Compile holds the process's choices for compiles (its main's).
+	Compile project.Options
 }
 
 // Service serves one root.
@@ -99,11 +102,12 @@ func New(cfg Config) (*Service, error) {
 	// Snapshots persist under .axiom/state, so that one-shot commands and
 	// restarted servers can read the snapshot ids earlier processes gave.
 	s.store.Persist()
+	s.store.UseOptions(cfg.Compile)
 	// Compiles persist too, so that a fresh process reads one instead of
 	// compiling the project again; ACORE_COMPILE_CACHE=off turns that off
 	// (to measure a compile, or to rule the cache out).
 	if os.Getenv("ACORE_COMPILE_CACHE") != "off" {
-		s.store.UseCompileCache(compilecache.New(real, s.toolchain.CompilerIdentity))
+		s.store.UseCompileCache(compilecache.New(real, s.toolchain.CompilerIdentity).WithOptions(cfg.Compile))
 	}
 	s.manifest, s.manifestFingerprint = buildManifest()
 	s.pub, s.stop = publish.New(real), make(chan struct{})
