@@ -15,11 +15,22 @@ import (
 	"strings"
 
 	"github.com/axiomcore/acore/internal/bench"
+	"github.com/axiomcore/acore/internal/project"
 )
 
 func main() {
-	bench.Child()
+	bench.Child(compileOptions())
 	os.Exit(run(os.Args[1:]))
+}
+
+// compileOptions are the choices for compiles that acore-semantic's main
+// makes (see its compileOptions), so that the services this process
+// measures in process compile as that binary's do.
+func compileOptions() project.Options {
+	return project.Options{
+		GC:    &project.CompileGC{Percent: -1, SmallHeap: 64 << 20, Headroom: 256 << 20},
+		Trees: project.NewTreeCache(),
+	}
 }
 
 func run(args []string) int {
@@ -40,7 +51,7 @@ func run(args []string) int {
 		}
 		o.Sizes = append(o.Sizes, n)
 	}
-	o.Quick, o.Log = *quick, os.Stderr
+	o.Quick, o.Log, o.Compile = *quick, os.Stderr, compileOptions()
 	res, err := bench.Run(o)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "acore-bench: %v\n", err)

@@ -12,7 +12,7 @@ import (
 
 // TestMain lets the benchmark start this binary to measure peak RSS.
 func TestMain(m *testing.M) {
-	bench.Child()
+	bench.Child(compileOptions())
 	os.Exit(m.Run())
 }
 

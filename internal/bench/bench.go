@@ -22,6 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/service"
 )
 
@@ -33,6 +34,9 @@ type Options struct {
 	Sizes []int // files per project
 	Quick bool  // fewer calls, for CI
 	Log   io.Writer
+	// Compile holds the choices for compiles that the product's main
+	// makes, so that services in this process compile as its do.
+	Compile project.Options
 }
 
 // Row is one operation at one size through one transport.
@@ -253,8 +257,8 @@ func str(m map[string]any, path ...string) string {
 	return s
 }
 
-func open(dir string) (svc, string, error) {
-	s, err := service.New(service.Config{Root: dir})
+func open(dir string, c project.Options) (svc, string, error) {
+	s, err := service.New(service.Config{Root: dir, Compile: c})
 	if err != nil {
 		return svc{}, "", err
 	}
@@ -356,7 +360,7 @@ func measureSize(o Options, dir string, files int, page string) ([]Row, []Floor,
 	var rows []Row
 	// Cold open: a fresh service each time (a compile parses every source).
 	cold, err := timeN(max(3, o.edits()/2), func(int) error {
-		_, _, err := open(dir)
+		_, _, err := open(dir, o.Compile)
 		return err
 	})
 	if err != nil {
@@ -381,7 +385,7 @@ func measureSize(o Options, dir string, files int, page string) ([]Row, []Floor,
 	rows = append(rows, pr)
 	fls = append(fls, Floor{Name: fmt.Sprintf("cold_open_over_read_hash_process.%d", files), Value: math.Round(rows[0].P50ms/pr.P50ms*10) / 10, Unit: "x", Note: "p50 of workspace.open on a fresh service / p50 of `find | cat | sha256sum` over the same files, a whole process"})
 
-	v, snap, err := open(dir)
+	v, snap, err := open(dir, o.Compile)
 	if err != nil {
 		return nil, nil, err
 	}

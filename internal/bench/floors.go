@@ -155,10 +155,10 @@ func floors(o Options, bin, tmp, largest string, files int) ([]Floor, error) {
 	fl = append(fl, Floor{Name: "go.parser", Value: mbps(goBytes, dGo), Unit: "MB/s", Note: fmt.Sprintf("go/parser.ParseFile, one core, %d bytes of GOROOT/src", goBytes)})
 
 	// A compile parses every source: the figure is parse + check.
-	dCompile := best(reps, func() { project.Compile(in) })
+	dCompile := best(reps, func() { o.Compile.Compile(in) })
 	fl = append(fl, Floor{Name: "acore.parse+check", Value: mbps(acoreBytes, dCompile), Unit: "MB/s", Note: fmt.Sprintf("project.Compile (parses on %d cores)", runtime.GOMAXPROCS(0))})
 	procs := runtime.GOMAXPROCS(1)
-	dCompile1 := best(reps, func() { project.Compile(in) })
+	dCompile1 := best(reps, func() { o.Compile.Compile(in) })
 	runtime.GOMAXPROCS(procs)
 	fl = append(fl, Floor{Name: "acore.parse+check.one_core", Value: mbps(acoreBytes, dCompile1), Unit: "MB/s", Note: "project.Compile with GOMAXPROCS=1, as go/types below"})
 
@@ -306,8 +306,9 @@ const (
 
 // Child runs the peak RSS measurement when this process was started for
 // it by Run (the environment says so), prints its figures and exits; it
-// returns otherwise. Call it first in main and TestMain.
-func Child() {
+// returns otherwise. Call it first in main and TestMain, with the
+// choices for compiles the product's main makes.
+func Child(c project.Options) {
 	dir := os.Getenv(childEnv)
 	if dir == "" {
 		return
@@ -316,7 +317,7 @@ func Child() {
 	if os.Getenv(modeEnv) == "loop" {
 		measure = loopRSS
 	}
-	peak, base, err := measure(dir, 20)
+	peak, base, err := measure(dir, 20, c)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -358,11 +359,11 @@ func resetPeak() (float64, error) {
 // loopRSS resets the process's peak RSS, runs n rounds of what an agent
 // does on the project at dir (find a node on the latest snapshot, propose
 // a change, check and apply it), and reads VmHWM in MiB.
-func loopRSS(dir string, n int) (peak, base float64, err error) {
+func loopRSS(dir string, n int, c project.Options) (peak, base float64, err error) {
 	if base, err = resetPeak(); err != nil {
 		return 0, 0, err
 	}
-	v, head, err := open(dir)
+	v, head, err := open(dir, c)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -393,11 +394,11 @@ func loopRSS(dir string, n int) (peak, base float64, err error) {
 
 // peakRSS resets the process's peak RSS, holds n snapshots and n
 // candidates alive on the project at dir, and reads VmHWM in MiB.
-func peakRSS(dir string, n int) (peak, base float64, err error) {
+func peakRSS(dir string, n int, c project.Options) (peak, base float64, err error) {
 	if base, err = resetPeak(); err != nil {
 		return 0, 0, err
 	}
-	v, snap, err := open(dir)
+	v, snap, err := open(dir, c)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -75,6 +75,8 @@ type Cache struct {
 	// build's entries could not be told apart, so none is read or
 	// written.
 	off bool
+	// opts are given to the projects read (see WithOptions).
+	opts project.Options
 }
 
 // New returns the cache of the project at root for compiles by the
@@ -82,6 +84,14 @@ type Cache struct {
 func New(root, identity string) *Cache {
 	exe := executable()
 	return &Cache{root: root, identity: identity + "\x00" + exe, max: MaxBytes, off: exe == ""}
+}
+
+// WithOptions returns a copy of c whose projects compile with o when
+// they are compiled from (project.CompileFrom).
+func (c *Cache) WithOptions(o project.Options) *Cache {
+	d := *c
+	d.opts = o
+	return &d
 }
 
 // WithMax returns a copy of c that keeps the folder under max bytes.
@@ -150,7 +160,7 @@ func (c *Cache) Load(in *load.Inputs) *project.Project {
 		}
 		return nil
 	}
-	p, err := decode(data, k, in)
+	p, err := decode(data, k, in, c.opts)
 	if err != nil {
 		release(data)
 		_ = r.Remove(name)
@@ -167,8 +177,9 @@ func halves(body []byte) (a, b []byte) { return body[:len(body)/2], body[len(bod
 // errCorrupt is what an entry that does not decode is.
 var errCorrupt = errors.New("compilecache: corrupt entry")
 
-// decode reads an entry for the key k of in's compile.
-func decode(data []byte, k [sha256.Size]byte, in *load.Inputs) (p *project.Project, err error) {
+// decode reads an entry for the key k of in's compile, a project with
+// the options o.
+func decode(data []byte, k [sha256.Size]byte, in *load.Inputs, o project.Options) (p *project.Project, err error) {
 	if len(data) < headerSize || string(data[:len(magic)]) != magic || [sha256.Size]byte(data[len(magic):len(magic)+sha256.Size]) != k {
 		return nil, errCorrupt
 	}
@@ -224,7 +235,7 @@ func decode(data []byte, k [sha256.Size]byte, in *load.Inputs) (p *project.Proje
 	if d.err != nil {
 		return nil, d.err
 	}
-	p = project.Cached(in, res)
+	p = o.Cached(in, res)
 	if hasGraph {
 		g, err := graph.Decode(d.b[d.off:], p.GraphFiles())
 		if err != nil {

@@ -17,9 +17,9 @@ import (
 // rechecks over it; later ones reuse it. The contracts are parsed now
 // (they are few and small); each source's headers are parsed when first
 // asked for (Headers, SourceHeaders), as most reads need none.
-func Cached(in *load.Inputs, res *check.Result) *Project {
-	p := &Project{Inputs: in, Result: res}
-	p.Contracts = parseAll(in.Contracts, cachedTree, true)
+func (o Options) Cached(in *load.Inputs, res *check.Result) *Project {
+	p := &Project{Inputs: in, Result: res, opts: o}
+	p.Contracts = parseAll(in.Contracts, o.Trees.get, o.Trees)
 	p.lazy = &lazyHeaders{files: in.Sources, trees: make([]lazyTree, len(in.Sources)), at: make(map[string]int, len(in.Sources))}
 	for i, f := range in.Sources {
 		p.lazy.at[f.Path] = i
@@ -59,7 +59,7 @@ type lazyHeaders struct {
 // that the graphs of edits derive theirs instead of building one.
 func (l *lazyHeaders) compiled(p *Project) *Project {
 	l.wholeOnce.Do(func() {
-		l.whole = Compile(p.Inputs)
+		l.whole = p.opts.Compile(p.Inputs)
 		if g := l.whole.Result.Graph; g != nil && p.Result.Graph != nil {
 			g.ShareSearch(p.Result.Graph)
 		}

@@ -14,7 +14,8 @@ func gcPercent() int {
 	return p
 }
 
-func TestRaiseGC(t *testing.T) {
+func TestCompileGC(t *testing.T) {
+	g := &CompileGC{Percent: 400, SmallHeap: 64 << 20}
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	want := func(when string, pct int) {
 		t.Helper()
@@ -24,17 +25,17 @@ func TestRaiseGC(t *testing.T) {
 	}
 	runtime.GC()
 	// Two compiles at once: raised until the last one ends.
-	end1 := raiseGC()
-	end2 := raiseGC()
-	want("during two compiles", compileGCPercent)
+	end1 := g.Begin()
+	end2 := g.Begin()
+	want("during two compiles", g.Percent)
 	end1()
-	want("while one compile still runs", compileGCPercent)
+	want("while one compile still runs", g.Percent)
 	end2()
 	want("after the compiles", 100)
 	// A process's own higher setting, or GC off, stands.
 	for _, own := range []int{800, -1} {
 		debug.SetGCPercent(own)
-		end := raiseGC()
+		end := g.Begin()
 		want(fmt.Sprintf("during a compile with GOGC %d", own), own)
 		end()
 		want(fmt.Sprintf("after a compile with GOGC %d", own), own)
@@ -46,8 +47,26 @@ func TestRaiseGC(t *testing.T) {
 		big = append(big, make([]byte, 1<<20))
 	}
 	runtime.GC()
-	end := raiseGC()
+	end := g.Begin()
 	want(fmt.Sprintf("during a compile with %d MiB live", len(big)), 100)
 	end()
 	runtime.KeepAlive(big)
+	// Off: the collector stops during compiles unless the process's
+	// setting is off already; the zero value changes nothing.
+	runtime.GC()
+	off := &CompileGC{Percent: -1, SmallHeap: 64 << 20, Headroom: 256 << 20}
+	limit := debug.SetMemoryLimit(-1)
+	end = off.Begin()
+	want("during a compile with the collector off", -1)
+	if got := debug.SetMemoryLimit(-1); got > 64<<20+256<<20 {
+		t.Errorf("memory limit %d during a compile with the collector off, want at most the live heap and the headroom", got)
+	}
+	end()
+	want("after a compile with the collector off", 100)
+	if got := debug.SetMemoryLimit(-1); got != limit {
+		t.Errorf("memory limit %d after a compile, want %d", got, limit)
+	}
+	end = (&CompileGC{}).Begin()
+	want("during a compile with the zero CompileGC", 100)
+	end()
 }

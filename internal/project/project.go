@@ -32,12 +32,34 @@ type Project struct {
 	// lazy, set instead of headers on a project read from the compile
 	// cache (see Cached), parses each source's headers when first asked.
 	lazy *lazyHeaders
+	// opts are those the project was compiled with, which the projects
+	// compiled from it keep.
+	opts Options
 }
+
+// Options are the choices of the process that compiles: its main makes
+// them, and the projects compiled from one keep them (CompileFrom).
+// The zero value, which the package functions Open and Compile use,
+// leaves the GC alone and keeps no trees.
+type Options struct {
+	// GC, when set, changes the GC percent while whole compiles run.
+	GC *CompileGC
+	// Trees, when set, keeps the whole trees that File parses and the
+	// contracts' trees, for the next reads and edits of the same files.
+	Trees *TreeCache
+}
+
+// Open loads and compiles the project at root with the zero Options (see
+// Options.Open).
+func Open(root string) (*Project, error) { return Options{}.Open(root) }
+
+// Compile parses and checks loaded inputs with the zero Options.
+func Compile(in *load.Inputs) *Project { return Options{}.Compile(in) }
 
 // Open loads and compiles the project at root. Bounds hit while loading
 // are diagnostics of an unavailable project, not errors; the error is for
 // a root that cannot be read at all.
-func Open(root string) (*Project, error) {
+func (o Options) Open(root string) (*Project, error) {
 	in, err := load.Load(root)
 	var lim *load.LimitError
 	if errors.As(err, &lim) {
@@ -49,12 +71,12 @@ func Open(root string) (*Project, error) {
 		d := diag.Diagnostic{Code: limitCode(lim.Reason), Severity: diag.Error, Path: at, Line: 1, Column: 1, Message: lim.Error()}
 		res := check.Check(&check.Input{Root: root, Limit: lim.Reason, Pre: []diag.Diagnostic{d}})
 		res.Status = check.StatusReady
-		return &Project{Inputs: &load.Inputs{Root: root}, Result: res}, nil
+		return &Project{Inputs: &load.Inputs{Root: root}, Result: res, opts: o}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return Compile(in), nil
+	return o.Compile(in), nil
 }
 
 func limitCode(reason string) string {
@@ -67,15 +89,17 @@ func limitCode(reason string) string {
 }
 
 // Compile parses and checks loaded inputs.
-func Compile(in *load.Inputs) *Project {
-	return compile(in, nil)
+func (o Options) Compile(in *load.Inputs) *Project {
+	return o.compile(in, nil)
 }
 
 // compile parses in, taking the trees in fresh by path instead where it
 // has them, and checks it.
-func compile(in *load.Inputs, fresh map[string]*syntax.File) *Project {
-	defer raiseGC()()
-	p, ci := parse(in, fresh, nil)
+func (o Options) compile(in *load.Inputs, fresh map[string]*syntax.File) *Project {
+	if o.GC != nil {
+		defer o.GC.Begin()()
+	}
+	p, ci := o.parse(in, fresh, nil)
 	p.Result = check.Check(ci)
 	for _, f := range p.headers {
 		f.DropBodies()
@@ -83,19 +107,23 @@ func compile(in *load.Inputs, fresh map[string]*syntax.File) *Project {
 	return p
 }
 
-// CompileFrom compiles in as Compile does, reusing the compile of base
-// when in differs from base's inputs only in the content of a few .acore
-// sources that the rest of the project cannot see change (check.Recheck):
-// then only those modules are checked, and the graph shares base's other
-// nodes. base may be nil.
+// CompileFrom compiles in as Compile does, with base's Options, reusing
+// the compile of base when in differs from base's inputs only in the
+// content of a few .acore sources that the rest of the project cannot see
+// change (check.Recheck): then only those modules are checked, and the
+// graph shares base's other nodes. base may be nil (the zero Options).
 func CompileFrom(base *Project, in *load.Inputs) *Project {
+	var o Options
+	if base != nil {
+		o = base.opts
+	}
 	changed, ok := changedSources(base, in)
 	if !ok {
-		return Compile(in)
+		return o.Compile(in)
 	}
 	if len(changed) == 0 {
 		// The same inputs: the same compile.
-		return &Project{Inputs: in, Contracts: base.Contracts, Result: base.Result, Changed: []string{}, headers: base.headers, lazy: base.lazy}
+		return &Project{Inputs: in, Contracts: base.Contracts, Result: base.Result, Changed: []string{}, headers: base.headers, lazy: base.lazy, opts: o}
 	}
 	if base.lazy != nil {
 		// A project read from the compile cache has no checker state to
@@ -111,7 +139,7 @@ func CompileFrom(base *Project, in *load.Inputs) *Project {
 	for _, path := range changed {
 		delete(same, path)
 	}
-	p, ci := parse(in, nil, same)
+	p, ci := o.parse(in, nil, same)
 	if p.Result = check.Recheck(base.Result, ci, changed); p.Result == nil {
 		// A whole compile needs every body: only the changed sources'
 		// trees are whole.
@@ -121,7 +149,7 @@ func CompileFrom(base *Project, in *load.Inputs) *Project {
 				fresh[f.Path] = f
 			}
 		}
-		return compile(in, fresh)
+		return o.compile(in, fresh)
 	}
 	p.Changed = changed
 	for _, f := range p.headers {
@@ -172,8 +200,8 @@ func sameFiles(a, b []load.File) bool {
 // afresh, as the compile drops their bodies, except those given in fresh
 // (whole trees parsed for this compile) or in headers (trees already
 // checked, for Recheck).
-func parse(in *load.Inputs, fresh, headers map[string]*syntax.File) (*Project, *check.Input) {
-	p := &Project{Inputs: in}
+func (o Options) parse(in *load.Inputs, fresh, headers map[string]*syntax.File) (*Project, *check.Input) {
+	p := &Project{Inputs: in, opts: o}
 	ci := &check.Input{Root: in.Root, ContractSHA: map[string]string{}}
 	for _, s := range in.Skipped {
 		ci.NotRead = append(ci.NotRead, check.NotRead{Path: s.Path, Detail: s.Detail})
@@ -183,8 +211,8 @@ func parse(in *load.Inputs, fresh, headers map[string]*syntax.File) (*Project, *
 			return t
 		}
 		return headers[f.Path]
-	}, false)
-	p.Contracts = parseAll(in.Contracts, cachedTree, true)
+	}, nil)
+	p.Contracts = parseAll(in.Contracts, o.Trees.get, o.Trees)
 	for _, f := range in.Contracts {
 		ci.ContractSHA[f.Path] = f.SHA256
 	}
@@ -228,7 +256,7 @@ func (p *Project) Headers(path string) *syntax.File {
 
 // File returns the whole tree of the source or contract file at path, or
 // nil. A source is parsed again, as the compile kept only its headers;
-// the process keeps the trees it parsed last (see cachedTree).
+// Options.Trees keeps the trees parsed last.
 func (p *Project) File(path string) *syntax.File {
 	for _, f := range p.Contracts {
 		if f.Path == path {
@@ -240,7 +268,7 @@ func (p *Project) File(path string) *syntax.File {
 	}
 	for _, f := range p.Inputs.Sources {
 		if f.Path == path {
-			return parseAll([]load.File{f}, cachedTree, true)[0]
+			return parseAll([]load.File{f}, p.opts.Trees.get, p.opts.Trees)[0]
 		}
 	}
 	return nil
@@ -257,9 +285,9 @@ func (p *Project) SourceHeaders() []*syntax.File {
 
 // parseAll parses files on every core: files are independent until the
 // checker reads them together. have returns a file's tree when there is
-// one already (or nil); trees parsed here are kept in the process's
-// cache when keep is set, and must then never be changed.
-func parseAll(files []load.File, have func(load.File) *syntax.File, keep bool) []*syntax.File {
+// one already (or nil); trees parsed here are kept in keep when it is not
+// nil, and must then never be changed.
+func parseAll(files []load.File, have func(load.File) *syntax.File, keep *TreeCache) []*syntax.File {
 	out := make([]*syntax.File, len(files))
 	var todo []int
 	for i, f := range files {
@@ -273,9 +301,7 @@ func parseAll(files []load.File, have func(load.File) *syntax.File, keep bool) [
 		// Whole trees are kept in the cache, and headers with their
 		// compile; neither needs tokens after parsing.
 		out[i] = syntax.ParseTree(files[i].Path, files[i].Data)
-		if keep {
-			parsed.put(files[i].Path, files[i].SHA256, out[i], len(files[i].Data))
-		}
+		keep.put(files[i].Path, files[i].SHA256, out[i], len(files[i].Data))
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(todo))
 	if workers <= 1 {
@@ -303,10 +329,7 @@ func parseAll(files []load.File, have func(load.File) *syntax.File, keep bool) [
 	return out
 }
 
-// cachedTree returns the whole tree of f from the process's cache, or nil.
-func cachedTree(f load.File) *syntax.File { return parsed.get(f.Path, f.SHA256) }
-
-// The cache of whole trees keeps at most parseCacheTrees trees of at most
+// A TreeCache keeps at most parseCacheTrees trees of at most
 // parseCacheBytes of sources (a tree is about ten times its source): the
 // trees that reads and edits ask for again are those of the few files an
 // agent works in, and one file at source_file_bytes_max fits.
@@ -315,8 +338,18 @@ const (
 	parseCacheBytes = load.SourceFileBytesMax
 )
 
-// parsed is the process's cache of syntax trees by path and content.
-var parsed = &treeCache{m: map[treeKey]*treeEntry{}}
+// TreeCache keeps whole syntax trees by path and content, the least
+// recently used evicted first. It is safe for concurrent use; a nil
+// *TreeCache keeps nothing.
+type TreeCache struct {
+	mu    sync.Mutex
+	m     map[treeKey]*treeEntry
+	total int
+	tick  int64
+}
+
+// NewTreeCache returns an empty cache of trees.
+func NewTreeCache() *TreeCache { return &TreeCache{m: map[treeKey]*treeEntry{}} }
 
 type treeKey struct{ path, sha string }
 
@@ -326,17 +359,12 @@ type treeEntry struct {
 	used int64
 }
 
-type treeCache struct {
-	mu    sync.Mutex
-	m     map[treeKey]*treeEntry
-	total int
-	tick  int64
-}
-
-func (c *treeCache) get(path, sha string) *syntax.File {
-	if sha == "" {
+// get returns the kept tree of f, or nil.
+func (c *TreeCache) get(f load.File) *syntax.File {
+	if c == nil || f.SHA256 == "" {
 		return nil
 	}
+	path, sha := f.Path, f.SHA256
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.m[treeKey{path, sha}]
@@ -348,8 +376,8 @@ func (c *treeCache) get(path, sha string) *syntax.File {
 	return e.file
 }
 
-func (c *treeCache) put(path, sha string, f *syntax.File, size int) {
-	if sha == "" || size > parseCacheBytes {
+func (c *TreeCache) put(path, sha string, f *syntax.File, size int) {
+	if c == nil || sha == "" || size > parseCacheBytes {
 		return
 	}
 	c.mu.Lock()

@@ -83,3 +83,29 @@ func TestFileAnswersWholeTrees(t *testing.T) {
 		t.Error("File of a path outside the project is not nil")
 	}
 }
+
+// The trees File parses are kept in the Options' TreeCache, which the
+// projects compiled from one share; the zero Options keep none, and two
+// caches share nothing.
+func TestTreeCacheIsTheOptions(t *testing.T) {
+	in := genInputs(t, 2, 8<<10)
+	const path = "pages/p1.acore"
+	zero := project.Compile(in)
+	if first := zero.File(path); first == zero.File(path) {
+		t.Errorf("the zero Options kept a tree")
+	}
+	o := project.Options{Trees: project.NewTreeCache()}
+	p := o.Compile(in)
+	f := p.File(path)
+	if f == nil || p.File(path) != f {
+		t.Fatalf("File(%s) was parsed again with a TreeCache", path)
+	}
+	next := project.CompileFrom(p, withSources(in, map[string][]byte{"main.acore": append(source(in, "main.acore"), '\n')}))
+	if next.File(path) != f {
+		t.Errorf("a project compiled from one with a TreeCache does not share it")
+	}
+	other := project.Options{Trees: project.NewTreeCache()}.Compile(in)
+	if other.File(path) == f {
+		t.Errorf("two TreeCaches share a tree")
+	}
+}

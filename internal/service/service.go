@@ -24,6 +24,7 @@ import (
 	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/publish"
 	"github.com/axiomcore/acore/internal/reason"
@@ -57,6 +58,8 @@ type Config struct {
 	// Failpoints are armed in the service's publisher, for the kill
 	// tests; nil arms none.
 	Failpoints *publish.Failpoints
+	// Compile holds the process's choices for compiles (its main's).
+	Compile project.Options
 }
 
 // Service serves one root.
@@ -114,11 +117,12 @@ func New(cfg Config) (*Service, error) {
 	// Snapshots persist under .axiom/state, so that one-shot commands and
 	// restarted servers can read the snapshot ids earlier processes gave.
 	s.store.Persist()
+	s.store.UseOptions(cfg.Compile)
 	// Compiles persist too, so that a fresh process reads one instead of
 	// compiling the project again; ACORE_COMPILE_CACHE=off turns that off
 	// (to measure a compile, or to rule the cache out).
 	if os.Getenv("ACORE_COMPILE_CACHE") != "off" {
-		s.store.UseCompileCache(compilecache.New(real, s.toolchain.CompilerIdentity))
+		s.store.UseCompileCache(compilecache.New(real, s.toolchain.CompilerIdentity).WithOptions(cfg.Compile))
 	}
 	s.manifest, s.manifestFingerprint = buildManifest()
 	s.pub, s.stop = publish.New(real).Arm(cfg.Failpoints), make(chan struct{})

@@ -63,6 +63,9 @@ type Store struct {
 	// UseCompileCache); saves counts its writes under way.
 	compiled CompileCache
 	saves    sync.WaitGroup
+	// opts are what a capture with no project to compile from compiles
+	// with (see UseOptions).
+	opts project.Options
 	// blobs holds the digests whose content this store wrote to the
 	// state or found there, so that persisting a snapshot that shares
 	// most files with earlier ones writes, and stats, only the new ones.
@@ -157,7 +160,7 @@ func (s *Store) Latest() (*Snapshot, error) {
 	in, err := load.LoadCached(s.root, load.DefaultLimits(), s.cache)
 	var lim *load.LimitError
 	if errors.As(err, &lim) {
-		p, perr := project.Open(s.root)
+		p, perr := s.opts.Open(s.root)
 		if perr != nil {
 			return nil, perr
 		}
@@ -213,6 +216,10 @@ type CompileCache interface {
 	Save(in *load.Inputs, p *project.Project) error
 }
 
+// UseOptions makes the store compile with o (the process's choices, see
+// project.Options). Call it before the store is shared.
+func (s *Store) UseOptions(o project.Options) { s.opts = o }
+
 // UseCompileCache makes the store read a capture's compile from c when a
 // recheck cannot make it (a fresh process, or one whose last snapshot was
 // read from c), and write every whole compile it makes to c in the
@@ -226,15 +233,20 @@ func (s *Store) Wait() { s.saves.Wait() }
 // compile compiles in, from base when that rechecks it, otherwise from
 // the compile cache when it holds in's compile.
 func (s *Store) compile(base *project.Project, in *load.Inputs) *project.Project {
-	if s.compiled == nil {
-		return project.CompileFrom(base, in)
-	}
-	if base == nil || base.FromCache() {
+	if s.compiled != nil && (base == nil || base.FromCache()) {
 		if p := s.compiled.Load(in); p != nil {
 			return p
 		}
 	}
-	p := project.CompileFrom(base, in)
+	var p *project.Project
+	if base == nil {
+		p = s.opts.Compile(in)
+	} else {
+		p = project.CompileFrom(base, in)
+	}
+	if s.compiled == nil {
+		return p
+	}
 	// A recheck is not written: it costs a few milliseconds here, and
 	// writing the whole graph again after every edit would cost more.
 	if p.Changed == nil {
