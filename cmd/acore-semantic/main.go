@@ -63,7 +63,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// environment).
 	svc, err := service.New(service.Config{Root: *root, Candidates: change.NewCandidates(),
 		Failpoints: publish.ParseFailpoints(os.Getenv(publish.FailpointEnv)),
-		Compile: compileOptions()})
+		Compile:    compileOptions()})
 	if err != nil {
 		fmt.Fprintf(stderr, "acore-semantic: %v\n", err)
 		return 1
