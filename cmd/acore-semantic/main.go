@@ -60,10 +60,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// The process's policy, which the libraries leave to it: one set of
 	// candidates for the services of this process, and failpoints armed
 	// from its environment for the kill tests (the libraries read no
-	// environment).
+	// environment); ACORE_COMPILE_CACHE=off compiles in every process.
 	svc, err := service.New(service.Config{Root: *root, Candidates: change.NewCandidates(),
-		Failpoints: publish.ParseFailpoints(os.Getenv(publish.FailpointEnv)),
-		Compile:    compileOptions()})
+		Failpoints:     publish.ParseFailpoints(os.Getenv(publish.FailpointEnv)),
+		Compile:        compileOptions(),
+		NoCompileCache: os.Getenv("ACORE_COMPILE_CACHE") == "off"})
 	if err != nil {
 		fmt.Fprintf(stderr, "acore-semantic: %v\n", err)
 		return 1

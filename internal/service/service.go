@@ -60,6 +60,10 @@ type Config struct {
 	Failpoints *publish.Failpoints
 	// Compile holds the process's choices for compiles (its main's).
 	Compile project.Options
+	// NoCompileCache keeps compiles in memory only: every process
+	// compiles the project again (to measure a compile, or to rule the
+	// cache out).
+	NoCompileCache bool
 }
 
 // Service serves one root.
@@ -119,9 +123,8 @@ func New(cfg Config) (*Service, error) {
 	s.store.Persist()
 	s.store.UseOptions(cfg.Compile)
 	// Compiles persist too, so that a fresh process reads one instead of
-	// compiling the project again; ACORE_COMPILE_CACHE=off turns that off
-	// (to measure a compile, or to rule the cache out).
-	if os.Getenv("ACORE_COMPILE_CACHE") != "off" {
+	// compiling the project again.
+	if !cfg.NoCompileCache {
 		s.store.UseCompileCache(compilecache.New(real, s.toolchain.CompilerIdentity).WithOptions(cfg.Compile))
 	}
 	s.manifest, s.manifestFingerprint = buildManifest()
