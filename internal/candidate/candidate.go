@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/publish"
 )
 
 // Candidate states.
@@ -48,15 +49,7 @@ type File struct {
 }
 
 // Change is "added", "modified" or "removed".
-func (f File) Change() string {
-	switch {
-	case f.Before == nil:
-		return "added"
-	case f.After == nil:
-		return "removed"
-	}
-	return "modified"
-}
+func (f File) Change() string { return publish.ChangeOf(f.Before, f.After) }
 
 // Check is the result of one check on one candidate version.
 type Check struct {

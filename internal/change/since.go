@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/publish"
 	"github.com/axiomcore/acore/internal/snapshot"
 )
 
@@ -27,13 +28,9 @@ import (
 //
 // relation is always inferred.
 
-// FileChange is a changed file with its digests before and after.
-type FileChange struct {
-	Path   string  `json:"path"`
-	Before *string `json:"before_sha256"`
-	After  *string `json:"after_sha256"`
-	Change string  `json:"change"`
-}
+// FileChange is a changed file with its digests before and after: the
+// protocol's fileChange, one type with the receipt's.
+type FileChange = publish.FileChange
 
 // Relocation says where a node id went.
 type Relocation struct {

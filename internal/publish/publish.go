@@ -75,11 +75,15 @@ type File struct {
 }
 
 // Change is added, modified or removed.
-func (f File) Change() string {
+func (f File) Change() string { return ChangeOf(f.Before, f.After) }
+
+// ChangeOf is "added", "modified" or "removed": what a file whose digest
+// was before and is after underwent (nil: it did not exist).
+func ChangeOf(before, after *string) string {
 	switch {
-	case f.Before == nil:
+	case before == nil:
 		return "added"
-	case f.After == nil:
+	case after == nil:
 		return "removed"
 	}
 	return "modified"
