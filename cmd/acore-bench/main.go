@@ -19,18 +19,8 @@ import (
 )
 
 func main() {
-	bench.Child(compileOptions())
+	bench.Child(project.ServiceOptions())
 	os.Exit(run(os.Args[1:]))
-}
-
-// compileOptions are the choices for compiles that acore-semantic's main
-// makes (see its compileOptions), so that the services this process
-// measures in process compile as that binary's do.
-func compileOptions() project.Options {
-	return project.Options{
-		GC:    &project.CompileGC{Percent: -1, SmallHeap: 64 << 20, Headroom: 256 << 20},
-		Trees: project.NewTreeCache(),
-	}
 }
 
 func run(args []string) int {
@@ -51,7 +41,7 @@ func run(args []string) int {
 		}
 		o.Sizes = append(o.Sizes, n)
 	}
-	o.Quick, o.Log, o.Compile = *quick, os.Stderr, compileOptions()
+	o.Quick, o.Log, o.Compile = *quick, os.Stderr, project.ServiceOptions()
 	res, err := bench.Run(o)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "acore-bench: %v\n", err)

@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"github.com/axiomcore/acore/internal/bench"
+	"github.com/axiomcore/acore/internal/project"
 )
 
 // TestMain lets the benchmark start this binary to measure peak RSS.
 func TestMain(m *testing.M) {
-	bench.Child(compileOptions())
+	bench.Child(project.ServiceOptions())
 	os.Exit(m.Run())
 }
 

@@ -63,7 +63,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// environment); ACORE_COMPILE_CACHE=off compiles in every process.
 	svc, err := service.New(service.Config{Root: *root, Candidates: change.NewCandidates(),
 		Failpoints:     publish.ParseFailpoints(os.Getenv(publish.FailpointEnv)),
-		Compile:        compileOptions(),
+		Compile:        project.ServiceOptions(),
 		NoCompileCache: os.Getenv("ACORE_COMPILE_CACHE") == "off"})
 	if err != nil {
 		fmt.Fprintf(stderr, "acore-semantic: %v\n", err)
@@ -95,21 +95,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stdout.Write(svc.Handle(ctx, req))
 	io.WriteString(stdout, "\n")
 	return 0
-}
-
-// compileOptions are this process's choices for compiles. A whole compile
-// allocates about twenty times its sources, of which about half stays:
-// collecting while it runs marks a heap that is still growing, again and
-// again, for about a fifth of a cold compile's time, and frees little. So
-// the collector waits while whole compiles run in a heap of at most
-// 64 MiB (the bounds limit what one adds to about 90 MiB), unless the heap
-// grows by 256 MiB (compiles at once). Whole trees are kept for the few
-// files an agent reads and edits again.
-func compileOptions() project.Options {
-	return project.Options{
-		GC:    &project.CompileGC{Percent: -1, SmallHeap: 64 << 20, Headroom: 256 << 20},
-		Trees: project.NewTreeCache(),
-	}
 }
 
 // serve answers one request per line until end of input; a line that is

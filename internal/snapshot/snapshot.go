@@ -238,12 +238,7 @@ func (s *Store) compile(base *project.Project, in *load.Inputs) *project.Project
 			return p
 		}
 	}
-	var p *project.Project
-	if base == nil {
-		p = s.opts.Compile(in)
-	} else {
-		p = project.CompileFrom(base, in)
-	}
+	p := s.opts.CompileFrom(base, in)
 	if s.compiled == nil {
 		return p
 	}
