@@ -165,6 +165,9 @@ type checker struct {
 	// derived is set for Recheck; failed then says why it cannot be used.
 	derived bool
 	failed  string
+	// pos converts the offsets of the nodes, which a walk adds in source
+	// order, to lines and columns.
+	pos syntax.Cursor
 }
 
 type module struct {
@@ -451,7 +454,7 @@ func (c *checker) nodeOf(f *syntax.File, kind, id, name string, n syntax.Node, n
 	if nameAt != nil {
 		at = nameAt.Bounds().Pos
 	}
-	p := f.Position(int(at))
+	p := c.pos.Position(f, int(at))
 	return graph.Node{ID: id, Kind: kind, Name: name, Path: f.Path, Pos: s.Pos, End: s.End, Line: int32(p.Line),
 		Column: int32(p.Column), Owner: ownerID}
 }

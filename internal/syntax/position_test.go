@@ -1,6 +1,8 @@
 package syntax
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -43,6 +45,10 @@ func TestPosition(t *testing.T) {
 			if got := Position([]byte(c.src), lineStarts([]byte(c.src)), c.off); got != c.want {
 				t.Errorf("Position(%d) = %v, want %v", c.off, got, c.want)
 			}
+			var cur Cursor
+			if got := cur.Position(f, c.off); got != c.want {
+				t.Errorf("Cursor.Position(%d) = %v, want %v", c.off, got, c.want)
+			}
 		})
 	}
 }
@@ -57,5 +63,51 @@ func TestPositionOfErrors(t *testing.T) {
 	}
 	if got, want := f.Position(int(f.Errors[0].Pos)), (Pos{2, 26}); got != want {
 		t.Errorf("error at %v, want %v", got, want)
+	}
+}
+
+// TestCursor checks that a Cursor answers as File.Position does for
+// offsets that grow by small and large steps, go back, jump between
+// files and pass the end, as the checker's walks ask them.
+func TestCursor(t *testing.T) {
+	var b strings.Builder
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 3000 {
+		b.WriteString(strings.Repeat(" ", r.IntN(12)))
+		if i%7 == 0 {
+			b.WriteString("é😀")
+		}
+		b.WriteString(strings.Repeat("x", r.IntN(30)))
+		if i%11 != 0 {
+			b.WriteString("\n")
+		} else {
+			b.WriteString("\n\n\n\n\n\n\n\n\n\n")
+		}
+	}
+	a, z := Parse("a.acore", []byte(b.String())), Parse("z.acore", []byte("one\ntwo\nthree"))
+	var cur Cursor
+	off := 0
+	for range 20000 {
+		f := a
+		switch k := r.IntN(100); {
+		case k < 70:
+			off += r.IntN(40)
+		case k < 85:
+			off += r.IntN(4000)
+		case k < 95:
+			off = r.IntN(len(a.Src) + 10)
+		default:
+			f = z
+		}
+		at := off
+		if f == z {
+			at = r.IntN(len(z.Src) + 2)
+		}
+		if got, want := cur.Position(f, at), f.Position(at); got != want {
+			t.Fatalf("Cursor.Position(%s, %d) = %v, want %v", f.Path, at, got, want)
+		}
+		if off > len(a.Src) {
+			off = 0
+		}
 	}
 }

@@ -50,7 +50,14 @@ func Position(src []byte, lines []int32, off int) Pos {
 	if off > len(src) {
 		off = len(src)
 	}
-	lo, hi := 0, len(lines)-1
+	line := lineOf(lines, 0, off)
+	return Pos{Line: line + 1, Column: column(src, int(lines[line]), off)}
+}
+
+// lineOf returns the index of the line holding off, searching lines from
+// lo on.
+func lineOf(lines []int32, lo, off int) int {
+	hi := len(lines) - 1
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
 		if int(lines[mid]) <= off {
@@ -59,19 +66,55 @@ func Position(src []byte, lines []int32, off int) Pos {
 			hi = mid - 1
 		}
 	}
+	return lo
+}
+
+// column counts the Unicode scalar values from the line start at to off,
+// plus one.
+func column(src []byte, at, off int) int {
 	col := 1
-	for i := int(lines[lo]); i < off; {
-		c := src[i]
-		switch {
-		case c < 0x80:
+	for i := at; i < off; {
+		if src[i] < 0x80 {
 			i++
-		default:
+		} else {
 			_, size := decodeRune(src[i:])
 			i += size
 		}
 		col++
 	}
-	return Pos{Line: lo + 1, Column: col}
+	return col
+}
+
+// A Cursor converts offsets to positions as File.Position does, faster
+// when the offsets mostly grow, as a walk of a tree in source order asks
+// them: it looks first at the few lines after its last answer, where a
+// binary search over a large file's lines misses the cache at every step.
+// The zero Cursor is ready; one Cursor serves one goroutine.
+type Cursor struct {
+	f    *File
+	line int // the index in f.Lines of the last answer
+}
+
+// Position returns the line and column of the byte offset off of f.
+func (c *Cursor) Position(f *File, off int) Pos {
+	if off > len(f.Src) {
+		off = len(f.Src)
+	}
+	lines := f.Lines
+	if c.f != f || c.line >= len(lines) || int(lines[c.line]) > off {
+		c.f, c.line = f, lineOf(lines, 0, off)
+	} else {
+		// Nodes a line or a few apart are the common step.
+		l := c.line
+		for k := 0; k < 8 && l+1 < len(lines) && int(lines[l+1]) <= off; k++ {
+			l++
+		}
+		if l+1 < len(lines) && int(lines[l+1]) <= off {
+			l = lineOf(lines, l, off)
+		}
+		c.line = l
+	}
+	return Pos{Line: c.line + 1, Column: column(f.Src, int(lines[c.line]), off)}
 }
 
 // Dump renders the tree as indented text with spans, for golden tests and
