@@ -367,6 +367,8 @@ func (c *call) recordVersion(st *change.Held, rsv *candidate.Reserved, b *batch,
 		st.Compiled.Drop(b.prev.ID, b.prev.Version)
 	}
 	recorded, _ := json.Marshal(out)
+	// The result's size, which respond would otherwise encode it again for.
+	c.trunc.Used.Bytes = len(recorded)
 	if err := rsv.Remember(c.s.wsID, cand.RequestID, candidate.Record{Operation: c.req.Operation, Fingerprint: fp, Result: recorded}); err != nil {
 		return protocol.Errorf(protocol.CodeInternal, reason.StateIO, "candidate %s was created but its request_id could not be recorded: %v", cand.ID, err)
 	}
