@@ -135,13 +135,16 @@ func (s *Store) read(rel string) ([]byte, error) {
 }
 
 // Put stores c (a copy), in memory and on disk.
-func (s *Store) Put(c *Candidate) error {
+func (s *Store) Put(c *Candidate) error { return s.put(c, nil) }
+
+// put is Put, writing into spare when it is not nil.
+func (s *Store) put(c *Candidate, spare *fsutil.Spare) error {
 	cp := *c
 	b, err := json.Marshal(&cp)
-	if err != nil {
-		return err
+	if err == nil {
+		err = s.writeInto(spare, "candidates", c.ID, b)
 	}
-	if err := s.write(statePath("candidates", c.ID), b); err != nil {
+	if err != nil {
 		return fmt.Errorf("store candidate %s: %w", c.ID, err)
 	}
 	s.mu.Lock()
@@ -209,12 +212,84 @@ func recordName(workspace, requestID string) string {
 
 // Remember records the answer to request_id in workspace.
 func (s *Store) Remember(workspace, requestID string, r Record) error {
+	return s.remember(workspace, requestID, r, nil)
+}
+
+// remember is Remember, writing into spare when it is not nil.
+func (s *Store) remember(workspace, requestID string, r Record, spare *fsutil.Spare) error {
 	r.RecordedAt = s.now().UTC()
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
-	return s.write(statePath("requests", recordName(workspace, requestID)), b)
+	return s.writeInto(spare, "requests", recordName(workspace, requestID), b)
+}
+
+// writeInto writes the state file name of kind through spare, or as
+// write does when spare is nil.
+func (s *Store) writeInto(spare *fsutil.Spare, kind, name string, b []byte) error {
+	if spare == nil {
+		return s.write(statePath(kind, name), b)
+	}
+	return spare.Replace(name+".json", b)
+}
+
+// Reserved are the state files one proposal writes, its candidate and
+// its request record, created in the background from when the proposal
+// starts (see fsutil.Spare): creating a file costs more than the rest of
+// its write, and the proposal compiles meanwhile. A file whose spare
+// could not be made is written as Put and Remember write it.
+type Reserved struct {
+	s    *Store
+	done chan struct{}
+	mu   sync.Mutex
+	cand *fsutil.Spare
+	req  *fsutil.Spare
+}
+
+// Reserve starts creating the files of one proposal; the caller must
+// Release what it reserved.
+func (s *Store) Reserve() *Reserved {
+	r := &Reserved{s: s, done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		root, err := fsutil.OpenRoot(s.root)
+		if err != nil {
+			return
+		}
+		defer root.Close()
+		// Unused or failed, a spare is only a missed saving.
+		r.cand, _ = root.CreateSpare(StateDir+"/candidates", 0o600)
+		r.req, _ = root.CreateSpare(StateDir+"/requests", 0o600)
+	}()
+	return r
+}
+
+// take waits for the spares and hands out *p once.
+func (r *Reserved) take(p **fsutil.Spare) *fsutil.Spare {
+	<-r.done
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	sp := *p
+	*p = nil
+	return sp
+}
+
+// Put is Store.Put through the reserved candidate file.
+func (r *Reserved) Put(c *Candidate) error { return r.s.put(c, r.take(&r.cand)) }
+
+// Remember is Store.Remember through the reserved request record.
+func (r *Reserved) Remember(workspace, requestID string, rec Record) error {
+	return r.s.remember(workspace, requestID, rec, r.take(&r.req))
+}
+
+// Release removes the reserved files that were not written.
+func (r *Reserved) Release() {
+	for _, p := range []**fsutil.Spare{&r.cand, &r.req} {
+		if sp := r.take(p); sp != nil {
+			sp.Discard()
+		}
+	}
 }
 
 // Recall returns the record of request_id in workspace, if one is kept.

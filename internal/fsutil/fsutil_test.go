@@ -340,3 +340,59 @@ func TestEscapes(t *testing.T) {
 		}
 	}
 }
+
+// A spare is created empty, then written under its name with the spare's
+// mode, and leaves nothing behind when used or discarded.
+func TestSpare(t *testing.T) {
+	dir := realTempDir(t)
+	r, err := OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, content := range []string{"first", "second, longer"} {
+		sp, err := r.CreateSpare("a/b", 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sp.Replace("c.json", []byte(content)); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, "a", "b", "c.json")
+		got, err := os.ReadFile(p)
+		if err != nil || string(got) != content {
+			t.Fatalf("read %q, %v; want %q", got, err, content)
+		}
+		if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
+			t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+		}
+	}
+	sp, err := r.CreateSpare("a/b", 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp.Discard()
+	for _, name := range []string{"../c.json", "d/c.json", ""} {
+		sp, err := r.CreateSpare("a/b", 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sp.Replace(name, []byte("x")); err == nil {
+			t.Errorf("Replace(%q) wrote outside the spare's directory", name)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "a", "b", ".*")); len(left) > 0 {
+		t.Errorf("spares left: %v", left)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "a", "*.json")); len(left) > 0 {
+		t.Errorf("written outside the spare's directory: %v", left)
+	}
+	outside := realTempDir(t)
+	mustSymlink(t, outside, filepath.Join(dir, "out"))
+	if _, err := r.CreateSpare("out", 0o600); err == nil {
+		t.Error("a spare was created through a symlink out of the root")
+	}
+	if left, _ := os.ReadDir(outside); len(left) > 0 {
+		t.Errorf("files outside the root: %v", left)
+	}
+}

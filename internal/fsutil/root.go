@@ -349,3 +349,71 @@ func randomSuffix() string {
 	}
 	return hex.EncodeToString(b)
 }
+
+// A Spare is an empty file made before the content it will hold is
+// known. Creating a file can cost far more than writing and renaming one
+// (on the ext4 of the bench machine about 0.8 ms of kernel time against
+// 0.05 ms for 100 KB), so a request that will write state files can
+// create them on another core while it computes their content.
+type Spare struct {
+	dir  *Root
+	name string
+	f    *os.File
+}
+
+// CreateSpare creates an empty spare file with exactly perm in the
+// directory dirRel, made when missing. Its name starts with a dot and
+// holds ".tmp-", as the temp files of ReplaceFile do.
+func (r *Root) CreateSpare(dirRel string, perm fs.FileMode) (*Spare, error) {
+	if err := r.MkdirAll(dirRel, 0o755); err != nil {
+		return nil, err
+	}
+	dir, err := r.Dir(dirRel)
+	if err != nil {
+		return nil, err
+	}
+	name := ".spare.tmp-" + randomSuffix()
+	f, err := dir.r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err == nil {
+		if err = f.Chmod(perm); err != nil {
+			f.Close()
+			dir.r.Remove(name)
+		}
+	}
+	if err != nil {
+		dir.Close()
+		return nil, confined(name, err)
+	}
+	return &Spare{dir: dir, name: name, f: f}, nil
+}
+
+// Replace writes data into the spare and renames it to name, a file of
+// its directory, as ReplaceFile does: readers see the old file or the
+// whole new one, and nothing is synced. The spare is used up either way.
+func (s *Spare) Replace(name string, data []byte) error {
+	defer s.dir.Close()
+	if err := ValidRelPath(name); err != nil || path.Base(name) != name {
+		s.f.Close()
+		s.dir.r.Remove(s.name)
+		return fmt.Errorf("write %s: not a file name of the spare's directory", name)
+	}
+	_, err := s.f.Write(data)
+	if cerr := s.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = s.dir.r.Rename(s.name, name)
+	}
+	if err != nil {
+		s.dir.r.Remove(s.name)
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
+}
+
+// Discard removes a spare that will not be used.
+func (s *Spare) Discard() {
+	s.f.Close()
+	s.dir.r.Remove(s.name)
+	s.dir.Close()
+}

@@ -311,6 +311,10 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	if rec, ok := st.Store.Recall(c.s.wsID, requestID); ok {
 		return c.replay(rec, requestID, fp)
 	}
+	// The files the candidate and its record go to are created while the
+	// batch compiles.
+	rsv := st.Store.Reserve()
+	defer rsv.Release()
 	b, e := c.applyBatch(p.Operations, p.Candidate, p.ExpectedCandidateVersion, false)
 	if e != nil {
 		return nil, e
@@ -340,14 +344,14 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	// The version is written while the answer is built: the impact takes
 	// about as long as the write.
 	stored := make(chan *protocol.Error, 1)
-	go func() { stored <- storeVersion(st, b.prev, cand) }()
+	go func() { stored <- storeVersion(st, rsv, b.prev, cand) }()
 	out := c.proposeResult(b, cand, proj, in, checkResults, res.Repair, data)
 
 	// The version is stored, then the answer to its request_id.
 	if e := <-stored; e != nil {
 		return nil, e
 	}
-	if e := c.recordVersion(st, b, cand, proj, out, fp); e != nil {
+	if e := c.recordVersion(st, rsv, b, cand, proj, out, fp); e != nil {
 		return nil, e
 	}
 	c.snap = b.base
@@ -355,14 +359,17 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 }
 
 // recordVersion keeps the stored version cand compiled (in place of the
-// version it extends) and records out as the answer to its request_id.
-func (c *call) recordVersion(st *change.Held, b *batch, cand *candidate.Candidate, proj *project.Project, out *ProposeResult, fp string) *protocol.Error {
+// version it extends) and records out as the answer to its request_id,
+// in the request record rsv reserved.
+func (c *call) recordVersion(st *change.Held, rsv *candidate.Reserved, b *batch, cand *candidate.Candidate, proj *project.Project, out *ProposeResult, fp string) *protocol.Error {
 	st.Compiled.Put(cand.ID, cand.Version, &change.Compiled{Base: b.base, Project: proj})
 	if b.prev != nil {
 		st.Compiled.Drop(b.prev.ID, b.prev.Version)
 	}
 	recorded, _ := json.Marshal(out)
-	if err := st.Store.Remember(c.s.wsID, cand.RequestID, candidate.Record{Operation: c.req.Operation, Fingerprint: fp, Result: recorded}); err != nil {
+	// The result's size, which respond would otherwise encode it again for.
+	c.trunc.Used.Bytes = len(recorded)
+	if err := rsv.Remember(c.s.wsID, cand.RequestID, candidate.Record{Operation: c.req.Operation, Fingerprint: fp, Result: recorded}); err != nil {
 		return protocol.Errorf(protocol.CodeInternal, reason.StateIO, "candidate %s was created but its request_id could not be recorded: %v", cand.ID, err)
 	}
 	return nil
@@ -435,8 +442,8 @@ func (b *batch) compile() ([]candidate.File, *load.Inputs, *project.Project, *pr
 }
 
 // storeVersion stores cand, a new candidate or the version after prev,
-// unless prev was closed or extended meanwhile.
-func storeVersion(st *change.Held, prev, cand *candidate.Candidate) *protocol.Error {
+// unless prev was closed or extended meanwhile, in the file rsv reserved.
+func storeVersion(st *change.Held, rsv *candidate.Reserved, prev, cand *candidate.Candidate) *protocol.Error {
 	st.Mu.Lock()
 	defer st.Mu.Unlock()
 	if prev != nil {
@@ -448,7 +455,7 @@ func storeVersion(st *change.Held, prev, cand *candidate.Candidate) *protocol.Er
 			return versionMismatch(cur, prev.Version)
 		}
 	}
-	if err := st.Store.Put(cand); err != nil {
+	if err := rsv.Put(cand); err != nil {
 		return stateError("storing the candidate", err)
 	}
 	return nil
