@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/axiomcore/acore/internal/gen"
 )
 
 // oneShot runs one request as its own process, as the quick start does.
@@ -63,5 +65,40 @@ func TestOneShotChainsAcrossProcesses(t *testing.T) {
 	props := o["result"].(map[string]any)["nodes"].([]any)[0].(map[string]any)["properties"].([]any)
 	if props[0].(map[string]any)["value"] != "Add" {
 		t.Errorf("old snapshot shows %v", props[0])
+	}
+}
+
+// TestOneShotCollectsNothing: a one-shot process answers with the
+// collector off (its heap is freed when it exits), unless the user set
+// GOGC, which it then keeps. gctrace prints a line for each collection.
+func TestOneShotCollectsNothing(t *testing.T) {
+	root := t.TempDir()
+	if err := gen.Write(root, gen.Project(8, 512<<10)); err != nil {
+		t.Fatal(err)
+	}
+	find := `{"protocol": "axiom-agent-semantic/v1", "operation": "node.find", "snapshot": "latest", "params": {"query": "Add", "kind": "element", "limit": 5}}`
+	collections := func(env ...string) int {
+		cmd := exec.Command(binary, "--root", root)
+		cmd.Stdin = strings.NewReader(find)
+		cmd.Env = append(os.Environ(), append([]string{"GODEBUG=gctrace=1", "ACORE_COMPILE_CACHE=off", "GOGC=", "GOMEMLIMIT="}, env...)...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil || !strings.Contains(string(out), `"matches"`) {
+			t.Fatalf("node.find: %v: %s %s", err, out, stderr.String())
+		}
+		n := 0
+		for _, line := range strings.Split(stderr.String(), "\n") {
+			if strings.HasPrefix(line, "gc ") {
+				n++
+			}
+		}
+		return n
+	}
+	if n := collections(); n != 0 {
+		t.Errorf("a one-shot node.find collected %d times, want none", n)
+	}
+	if n := collections("GOGC=100"); n == 0 {
+		t.Error("with GOGC=100 set, a one-shot node.find never collected: the user's setting was not kept")
 	}
 }
