@@ -3,7 +3,9 @@ package graph
 import (
 	"bytes"
 	"cmp"
+	"runtime"
 	"slices"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -383,44 +385,114 @@ func appendLower(b []byte, s string) []byte {
 // buildGrams fills the trigram index in two passes over the text: one
 // sizes each list, one writes it.
 func (s *Search) buildGrams() {
+	s.buildGramsIn(gramChunks(len(s.Order)))
+}
+
+// gramChunks is the number of parts of the positions whose postings are
+// built at once: one per core for large graphs (a cold node.find of the
+// wide bench shape, 80k nodes, spent a quarter of its time here), one
+// below gramsChunkMin nodes, where starting goroutines costs more.
+func gramChunks(n int) int {
+	return max(1, min(runtime.GOMAXPROCS(0), n/gramsChunkMin))
+}
+
+const gramsChunkMin = 8192
+
+// gramPart is one part's share of the postings: the positions from lo
+// to hi, and for each bucket its first and last position in them (or -1)
+// and the bytes of its deltas after the first, then where its postings
+// go in gramPost.
+type gramPart struct {
+	lo, hi      int32
+	first, last []int32
+	size, next  []int32
+}
+
+// buildGramsIn builds the postings in parts parts of the positions, each
+// on its own goroutine: the parts count their postings, the first delta
+// of each part's list in a bucket is then known from the parts before
+// it, and each part writes its postings where they go. The bytes are
+// those of one pass over all positions, whatever the number of parts.
+func (s *Search) buildGramsIn(parts int) {
 	const buckets = 1 << gramBits
-	s.gramAt = make([]int32, buckets+1)
-	last := make([]int32, buckets)
-	for b := range last {
-		last[b] = -1
+	n := int32(len(s.Order))
+	ps := make([]gramPart, parts)
+	for w := range ps {
+		p := &ps[w]
+		p.lo, p.hi = n*int32(w)/int32(parts), n*int32(w+1)/int32(parts)
+		p.first, p.last, p.size = make([]int32, buckets), make([]int32, buckets), make([]int32, buckets)
 	}
-	var gs []uint32
-	for k := range int32(len(s.Order)) {
-		gs = appendGrams(gs[:0], s.text[s.at[k]:s.at[k+1]])
-		for _, b := range gs {
-			if last[b] != k {
-				s.gramAt[b+1] += uvarintLen(uint32(k - last[b]))
-				last[b] = k
+	each := func(f func(p *gramPart)) {
+		if parts == 1 {
+			f(&ps[0])
+			return
+		}
+		var wg sync.WaitGroup
+		for w := range ps {
+			wg.Go(func() { f(&ps[w]) })
+		}
+		wg.Wait()
+	}
+	each(func(p *gramPart) {
+		for b := range buckets {
+			p.first[b], p.last[b] = -1, -1
+		}
+		var gs []uint32
+		for k := p.lo; k < p.hi; k++ {
+			gs = appendGrams(gs[:0], s.text[s.at[k]:s.at[k+1]])
+			for _, b := range gs {
+				switch last := p.last[b]; {
+				case last == k:
+				case last < 0:
+					p.first[b], p.last[b] = k, k
+				default:
+					p.size[b] += uvarintLen(uint32(k - last))
+					p.last[b] = k
+				}
 			}
 		}
+	})
+	// Each part's first posting in a bucket is a delta from the last one
+	// of the parts before it (from -1 for the first), and its postings go
+	// after theirs. size, counted, then holds that last position.
+	s.gramAt = make([]int32, buckets+1)
+	for w := range ps {
+		ps[w].next = make([]int32, buckets)
 	}
-	for b := 1; b <= buckets; b++ {
-		s.gramAt[b] += s.gramAt[b-1]
+	for b := range buckets {
+		at, last := s.gramAt[b], int32(-1)
+		for w := range ps {
+			p := &ps[w]
+			p.next[b] = at
+			if p.first[b] >= 0 {
+				at += uvarintLen(uint32(p.first[b]-last)) + p.size[b]
+			}
+			p.size[b] = last
+			if p.first[b] >= 0 {
+				last = p.last[b]
+			}
+		}
+		s.gramAt[b+1] = at
 	}
 	post := make([]byte, s.gramAt[buckets])
-	next := slices.Clone(s.gramAt[:buckets])
-	for b := range last {
-		last[b] = -1
-	}
-	for k := range int32(len(s.Order)) {
-		gs = appendGrams(gs[:0], s.text[s.at[k]:s.at[k+1]])
-		for _, b := range gs {
-			if last[b] != k {
-				x, j := uint32(k-last[b]), next[b]
-				for ; x >= 0x80; x >>= 7 {
-					post[j] = byte(x) | 0x80
-					j++
+	each(func(p *gramPart) {
+		last, next := p.size, p.next
+		var gs []uint32
+		for k := p.lo; k < p.hi; k++ {
+			gs = appendGrams(gs[:0], s.text[s.at[k]:s.at[k+1]])
+			for _, b := range gs {
+				if last[b] != k {
+					x, j := uint32(k-last[b]), next[b]
+					for ; x >= 0x80; x >>= 7 {
+						post[j] = byte(x) | 0x80
+						j++
+					}
+					post[j] = byte(x)
+					next[b], last[b] = j+1, k
 				}
-				post[j] = byte(x)
-				next[b], last[b] = j+1, k
 			}
 		}
-	}
+	})
 	s.gramPost = post
 }
 

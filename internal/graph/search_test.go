@@ -317,3 +317,36 @@ func TestDerivedSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestGramsInParts: the postings built in parts, as on several cores,
+// are the bytes of one pass over all positions, for graphs whose parts
+// share buckets, leave some empty, and repeat a trigram within a node.
+func TestGramsInParts(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	words := []string{"add", "task", "button", "text", "ändern", "a", "ab", "list", "row", "zz"}
+	for _, n := range []int{1, 2, 5, 100, 3000} {
+		g := New(n)
+		for i := range n {
+			var name strings.Builder
+			for range 1 + r.IntN(4) {
+				name.WriteString(words[r.IntN(len(words))])
+			}
+			g.Add(Node{ID: fmt.Sprintf("element:P%d/view/%d", i%7, i), Kind: KindElement, Name: name.String(), Path: fmt.Sprintf("f%d.acore", i%3), Pos: int32(i),
+				Props: []Property{{Name: "label", Value: strings.Repeat(words[r.IntN(len(words))], 1+r.IntN(3)), Literal: true}}})
+		}
+		g.Freeze()
+		s := buildSearch(g)
+		one := &Search{Order: s.Order, at: s.at, text: s.text}
+		one.buildGramsIn(1)
+		for _, parts := range []int{2, 3, 7} {
+			if parts > n {
+				continue
+			}
+			p := &Search{Order: s.Order, at: s.at, text: s.text}
+			p.buildGramsIn(parts)
+			if !slices.Equal(p.gramAt, one.gramAt) || !bytes.Equal(p.gramPost, one.gramPost) {
+				t.Errorf("%d nodes in %d parts: postings differ from one pass (%d bytes against %d)", n, parts, len(p.gramPost), len(one.gramPost))
+			}
+		}
+	}
+}
