@@ -3,6 +3,7 @@ package syntax
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/axiomcore/acore/internal/diag"
@@ -36,6 +37,10 @@ type parser struct {
 	// DropBodies free their blocks.
 	sl         *slabs
 	head, body slabs
+	// argStack and itemStack hold the lists being parsed, nested ones
+	// above the outer ones, until each is complete and cut from a slab.
+	argStack  []*Arg
+	itemStack []ViewItem
 }
 
 // slabs hand out the most frequent nodes: one allocation per block of
@@ -47,7 +52,35 @@ type slabs struct {
 	members slab[MemberExpr]
 	calls   slab[CallExpr]
 	elems   slab[Element]
+	numbers slab[NumberLit]
+	// Element arguments and view items are the most frequent lists.
+	argLists  listSlab[*Arg]
+	itemLists listSlab[ViewItem]
 }
+
+// listSlab hands out slices cut from blocks of T, each of exactly the
+// length and capacity of the list it holds (so that an append to one
+// copies it instead of writing into the next), for lists built on a
+// stack: a large file has about 100k short lists, which appending one
+// item at a time allocated two or three times each.
+type listSlab[T any] struct{ buf []T }
+
+// cut returns a copy of items; it is empty but not nil when items is
+// empty, as the lists appended from an empty literal were.
+func (s *listSlab[T]) cut(items []T) []T {
+	n := len(items)
+	if n > listSlabBlock/8 {
+		return append(make([]T, 0, n), items...)
+	}
+	if cap(s.buf)-len(s.buf) < n || s.buf == nil {
+		s.buf = make([]T, 0, listSlabBlock)
+	}
+	at := len(s.buf)
+	s.buf = append(s.buf, items...)
+	return s.buf[at:len(s.buf):len(s.buf)]
+}
+
+const listSlabBlock = 512
 
 // slab hands out pointers into blocks of T.
 type slab[T any] struct{ buf []T }
@@ -295,6 +328,17 @@ func (p *parser) expect(k Kind, context string) bool {
 	msg := fmt.Sprintf("expected `%s` %s, found %s", k, context, p.describe(p.tok))
 	p.errorAt(p.tok.Pos, p.tok.End, code, msg)
 	return false
+}
+
+// expectIn is expect with its context in parts, joined only when the
+// token is missing: contexts that name a declaration, built for every
+// declaration, were an allocation each.
+func (p *parser) expectIn(k Kind, parts ...string) bool {
+	if p.tok.Kind == k {
+		p.next()
+		return true
+	}
+	return p.expect(k, strings.Join(parts, ""))
 }
 
 func (p *parser) ident(context string) *Ident {
@@ -584,7 +628,7 @@ func (p *parser) ownerDecl() *OwnerDecl {
 		d.Params = p.params(true)
 	}
 	d.LBrace = p.tok.Pos
-	if !p.expect(LBrace, "to open the "+d.Kind.String()) {
+	if !p.expectIn(LBrace, "to open the ", d.Kind.String()) {
 		p.skip(func() bool { return p.tok.Kind == LBrace || p.atTopStart() })
 		if p.tok.Kind != LBrace {
 			d.End = p.end(d.Pos)
@@ -610,7 +654,7 @@ func (p *parser) ownerDecl() *OwnerDecl {
 	if p.tok.Kind == RBrace {
 		d.RBrace = p.tok.Pos
 	}
-	p.expect(RBrace, "to close "+d.Kind.String()+" "+d.Name.Name)
+	p.expectIn(RBrace, "to close ", d.Kind.String(), " ", d.Name.Name)
 	d.End = p.end(d.Pos)
 	return d
 }
@@ -648,7 +692,7 @@ func (p *parser) member() Member {
 		}
 		p.next()
 		d.Name = p.ident("after " + d.Kind.String())
-		if p.expect(Assign, "after the "+d.Kind.String()+" name") {
+		if p.expectIn(Assign, "after the ", d.Kind.String(), " name") {
 			d.Value = p.expr()
 		} else {
 			d.Value = &BadExpr{Span: p.missing()}
@@ -722,7 +766,7 @@ func (p *parser) modelDecl() *ModelDecl {
 				p.skip(func() bool { return p.tok.NewlineBefore })
 			}
 		}
-		p.expect(RBrace, "to close model "+d.Name.Name)
+		p.expectIn(RBrace, "to close model ", d.Name.Name)
 	}
 	d.End = p.end(d.Pos)
 	return d
@@ -799,7 +843,7 @@ func (p *parser) contractDecl() *ContractDecl {
 				})
 			}
 		}
-		p.expect(RBrace, "to close contract "+d.Name.Name)
+		p.expectIn(RBrace, "to close contract ", d.Name.Name)
 	}
 	d.End = p.end(d.Pos)
 	return d
@@ -840,7 +884,7 @@ func (p *parser) param(typed bool) *Param {
 		p.next()
 		pr.Type = p.typeExpr()
 	} else if typed {
-		p.expect(Colon, "and a type after "+pr.Name.Name)
+		p.expectIn(Colon, "and a type after ", pr.Name.Name)
 	}
 	if p.tok.Kind == Assign {
 		p.next()
@@ -974,19 +1018,25 @@ func (p *parser) atViewItemStart() bool {
 }
 
 func (p *parser) viewItems() []ViewItem {
-	var items []ViewItem
 	if !p.enter() {
 		p.skip(func() bool { return false })
-		return items
+		return nil
 	}
+	base := len(p.itemStack)
 	for p.tok.Kind != RBrace && p.tok.Kind != EOF {
 		if p.atMemberStart() && !p.is("view") || p.atTopStart() {
 			if p.tok.Kind != At {
 				break
 			}
 		}
-		items = append(items, p.viewItem())
+		p.itemStack = append(p.itemStack, p.viewItem())
 	}
+	var items []ViewItem
+	if len(p.itemStack) > base {
+		items = p.sl.itemLists.cut(p.itemStack[base:])
+	}
+	clear(p.itemStack[base:])
+	p.itemStack = p.itemStack[:base]
 	p.depth--
 	return items
 }
@@ -1069,7 +1119,7 @@ func (p *parser) ifView() *IfView {
 // args parses `(arg, ...)` where arg is `name: value` or a value.
 func (p *parser) args() []*Arg {
 	p.next() // (
-	out := []*Arg{}
+	base := len(p.argStack)
 	for p.tok.Kind != RParen && p.tok.Kind != EOF {
 		a := p.sl.args.new()
 		a.Span = Span{Pos: p.tok.Pos}
@@ -1084,7 +1134,7 @@ func (p *parser) args() []*Arg {
 			// ("f( % x)"), so the argument starts with its value.
 			a.Pos = v.Pos
 		}
-		out = append(out, a)
+		p.argStack = append(p.argStack, a)
 		if p.tok.Kind == Comma {
 			p.next()
 			continue
@@ -1104,6 +1154,9 @@ func (p *parser) args() []*Arg {
 		}
 		break
 	}
+	out := p.sl.argLists.cut(p.argStack[base:])
+	clear(p.argStack[base:]) // no tree kept alive by the stack
+	p.argStack = p.argStack[:base]
 	p.expect(RParen, "to close the arguments")
 	return out
 }
@@ -1204,7 +1257,9 @@ func (p *parser) primary() Expr {
 		return p.newIdent(sp, p.name(t))
 	case Int, Float:
 		p.next()
-		return &NumberLit{Span: sp, Raw: p.name(t), Float: t.Kind == Float}
+		n := p.sl.numbers.new()
+		n.Span, n.Raw, n.Float = sp, p.name(t), t.Kind == Float
+		return n
 	case String:
 		p.next()
 		return p.newString(t)
