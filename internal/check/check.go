@@ -165,6 +165,11 @@ type checker struct {
 	// derived is set for Recheck; failed then says why it cannot be used.
 	derived bool
 	failed  string
+	// props is the block that property lists are cut from (see
+	// propList); given is the stack of the elements' given properties.
+	// Each checker of a module checked in parallel has its own.
+	props []graph.Property
+	given []bool
 	// pos converts the offsets of the nodes, which a walk adds in source
 	// order, to lines and columns.
 	pos syntax.Cursor

@@ -86,8 +86,12 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path strin
 		c.errorf(f, e.Name, diag.UnknownElement, "%s is %s%s", e.Name.Name, what, suggest(e.Name.Name, c.elementNames(x.o.mod)))
 	}
 
-	given := make([]bool, len(props)) // by index into props
-	c.g.At(n).Props = make([]graph.Property, 0, len(e.Args))
+	// given[i] is set once props[i] is given; it is cut from a stack that
+	// the element's children, checked after it is done with, reuse.
+	base := len(c.given)
+	c.given = append(c.given, make([]bool, len(props))...)
+	given := c.given[base:]
+	c.g.At(n).Props = c.propList(len(e.Args))
 	var itemsType *Type
 	for i, a := range e.Args {
 		name := ""
@@ -147,6 +151,7 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path strin
 			c.errorf(f, e.Name, diag.MissingProperty, "%s needs %s", e.Name.Name, strings.Join(missing, ", "))
 		}
 	}
+	c.given = c.given[:base]
 	c.elementChildren(x, e, n, path, known, children, itemsType)
 }
 
@@ -280,16 +285,14 @@ func (c *checker) property(x ctx, e *syntax.Element, a *syntax.Arg, spec *propSp
 	}
 	want := propTypes[p.Type]
 	t := c.expect(x, a.Value, want, what)
-	if v, ok := LiteralValue(a.Value); ok {
-		switch v := v.(type) {
-		case string:
-			if len(p.Values) > 0 && !contains(p.Values, v) {
-				c.errorf(f, a.Value, diag.BadValue, "%s is %s; allowed values: %s", what, syntax.Quote(v), quoteList(p.Values))
-			}
-		case int64:
-			if p.HasMin && v < p.Min {
-				c.errorf(f, a.Value, diag.OutOfRange, "%s is %d; it must be at least %d", what, v, p.Min)
-			}
+	// Strings are read off the literal: LiteralValue would box each one.
+	if lit, ok := a.Value.(*syntax.StringLit); ok {
+		if len(p.Values) > 0 && !contains(p.Values, lit.Value) {
+			c.errorf(f, a.Value, diag.BadValue, "%s is %s; allowed values: %s", what, syntax.Quote(lit.Value), quoteList(p.Values))
+		}
+	} else if v, ok := LiteralValue(a.Value); ok {
+		if v, ok := v.(int64); ok && p.HasMin && v < p.Min {
+			c.errorf(f, a.Value, diag.OutOfRange, "%s is %d; it must be at least %d", what, v, p.Min)
 		}
 	}
 	return string(p.Type), t
