@@ -5,6 +5,7 @@ package check
 
 import (
 	"fmt"
+	"github.com/axiomcore/acore/internal/arena"
 	"path"
 	"slices"
 	"sort"
@@ -170,6 +171,8 @@ type checker struct {
 	// Each checker of a module checked in parallel has its own.
 	props []graph.Property
 	given []bool
+	// strs makes the node ids, in blocks (see arena).
+	strs arena.Strings
 	// pos converts the offsets of the nodes, which a walk adds in source
 	// order, to lines and columns.
 	pos syntax.Cursor

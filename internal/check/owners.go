@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"github.com/axiomcore/acore/internal/arena"
 	"runtime"
 	"strconv"
 	"strings"
@@ -75,7 +76,7 @@ func (c *checker) checkBodies() {
 				w := *c
 				// About one node per 40 source bytes, as for the graph.
 				w.g, w.diags, w.pendingNav, w.values, w.typeOnly = c.g.Fragment(len(c.work[k].file.Src)/40), nil, nil, nil, nil
-				w.props, w.given = nil, nil
+				w.props, w.given, w.strs = nil, nil, arena.Strings{}
 				w.checkOwners(c.work[k])
 				ws[k] = &w
 			}
@@ -123,7 +124,7 @@ func (c *checker) declareMember(o *owner, kind symKind, name *syntax.Ident, n sy
 	}
 	k := memberKinds[kind]
 	s := &symbol{kind: kind, name: name.Name, node: -1, decl: n}
-	s.node = c.node(f, k, k+":"+o.decl.Name.Name+"."+name.Name, name.Name, n, name, o.id)
+	s.node = c.node(f, k, c.strs.Concat(k, ":", o.decl.Name.Name, ".", name.Name), name.Name, n, name, o.id)
 	c.edge(s.node, o.node, graph.EdgeDeclaredIn, graph.Declared)
 	o.members[name.Name] = s
 	return s

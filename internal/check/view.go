@@ -19,10 +19,10 @@ func (c *checker) viewItems(x ctx, items []syntax.ViewItem, parent int32, prefix
 	for i, it := range items {
 		switch it := it.(type) {
 		case *syntax.Element:
-			id := graph.KindElement + ":" + prefix + "/" + strconv.Itoa(i)
+			id := c.strs.Concat(graph.KindElement, ":", prefix, "/", strconv.Itoa(i))
 			c.element(x, it, parent, id, id[len(graph.KindElement)+1:])
 		case *syntax.IfView:
-			id := graph.KindConditional + ":" + prefix + "/" + strconv.Itoa(i)
+			id := c.strs.Concat(graph.KindConditional, ":", prefix, "/", strconv.Itoa(i))
 			path := id[len(graph.KindConditional)+1:]
 			n := c.node(x.f, graph.KindConditional, id, "if", it, nil, x.o.id)
 			c.edge(n, parent, graph.EdgeChildOf, graph.Declared)
@@ -33,7 +33,7 @@ func (c *checker) viewItems(x ctx, items []syntax.ViewItem, parent int32, prefix
 				if br.Cond != nil {
 					c.condition(y, br.Cond)
 				}
-				c.viewItems(x, br.Items, n, path+"/"+strconv.Itoa(b))
+				c.viewItems(x, br.Items, n, c.strs.Concat(path, "/", strconv.Itoa(b)))
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package syntax
 import (
 	"bytes"
 	"fmt"
+	"github.com/axiomcore/acore/internal/arena"
 	"strings"
 	"sync"
 
@@ -53,6 +54,8 @@ type slabs struct {
 	calls   slab[CallExpr]
 	elems   slab[Element]
 	numbers slab[NumberLit]
+	// strings makes the values of string literals.
+	strings arena.Strings
 	// Element arguments and view items are the most frequent lists.
 	argLists  listSlab[*Arg]
 	itemLists listSlab[ViewItem]
@@ -129,7 +132,12 @@ func (p *parser) newIdent(sp Span, name string) *Ident {
 func (p *parser) newString(t Token) *StringLit {
 	s := p.sl.strs.new()
 	s.Span = Span{t.Pos, t.End}
-	s.Value = Unquote(p.f.Src[t.Pos:t.End])
+	if lit := p.f.Src[t.Pos:t.End]; len(lit) >= 2 && lit[len(lit)-1] == '"' && bytes.IndexByte(lit, '\\') < 0 {
+		// Without escapes the value is the text between the quotes.
+		s.Value = p.sl.strings.Bytes(lit[1 : len(lit)-1])
+	} else {
+		s.Value = Unquote(lit)
+	}
 	return s
 }
 

@@ -82,3 +82,17 @@ func TestUnquoteQuote(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestStringValues: a string literal's value read between its quotes,
+// when it has no escapes, is the one Unquote gives, for literals with and
+// without escapes, empty, unterminated and of several-byte characters.
+func TestStringValues(t *testing.T) {
+	p := &parser{f: &File{}}
+	p.sl = &p.head
+	for _, lit := range []string{`""`, `"a"`, `"Add task"`, `"é😀"`, `"a\"b"`, `"a\\b"`, `"tab\t"`, `"\u{1F600}"`, `"unterminated`, `"`, `"x\"`, `"a b c d e f g h"`} {
+		p.f.Src = []byte(lit)
+		if got, want := p.newString(Token{Kind: String, Pos: 0, End: int32(len(lit))}).Value, Unquote([]byte(lit)); got != want {
+			t.Errorf("value of %s is %q, want %q", lit, got, want)
+		}
+	}
+}
