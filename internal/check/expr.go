@@ -230,7 +230,15 @@ type words struct {
 // say describes what is being checked by up to four words.
 func say(parts ...string) words {
 	var w words
-	w.n = copy(w.w[:], parts)
+	// Assigned one by one: copy calls the runtime's typed copy, which at
+	// one call per checked property was 2 % of a cold compile.
+	for _, p := range parts {
+		if w.n == len(w.w) {
+			break
+		}
+		w.w[w.n] = p
+		w.n++
+	}
 	return w
 }
 
