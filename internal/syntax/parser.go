@@ -79,11 +79,7 @@ func (s *listSlab[T]) cut(items []T) []T {
 		s.buf = make([]T, 0, listSlabBlock)
 	}
 	at := len(s.buf)
-	// One by one: most lists are one to three items, for which copy's
-	// call into the runtime's typed copy cost more than the stores.
-	for _, it := range items {
-		s.buf = append(s.buf, it)
-	}
+	s.buf = append(s.buf, items...)
 	return s.buf[at:len(s.buf):len(s.buf)]
 }
 
