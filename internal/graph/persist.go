@@ -22,8 +22,19 @@ import (
 
 // Encode appends the frozen graph g to b in the layout Decode reads. The
 // search index is encoded whole: the graph's own when it has a whole one,
-// otherwise one built here.
+// otherwise one built here. A graph with no index yet builds and keeps
+// its own (Search), so that its first query waits for the build the
+// encoding started, which runs in the background after a compile,
+// instead of building a second index.
 func (g *Graph) Encode(b []byte) ([]byte, error) {
+	// The index first: a query of g may be waiting for it.
+	s := g.search.Load()
+	if s == nil {
+		s = g.Search()
+	}
+	if s.over != nil {
+		s = buildSearch(g)
+	}
 	n := g.Len()
 	// Sized for the layout's usual 220 bytes a node, so that the entry
 	// is not copied as it grows.
@@ -40,10 +51,6 @@ func (g *Graph) Encode(b []byte) ([]byte, error) {
 		if err := e.node(&nodes, g.At(i)); err != nil {
 			return nil, err
 		}
-	}
-	s := g.search.Load()
-	if s == nil || s.over != nil {
-		s = buildSearch(g)
 	}
 	for _, list := range [][]string{keysByCode(s.kinds), keysByCode(s.owners), pathKeys(s.paths)} {
 		for _, k := range list {

@@ -350,3 +350,23 @@ func TestGramsInParts(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeKeepsIndex: encoding a graph that has no search index yet
+// builds the graph's own, which its queries then use, rather than one
+// for the encoding alone.
+func TestEncodeKeepsIndex(t *testing.T) {
+	g := searchGraph()
+	if g.search.Load() != nil {
+		t.Fatal("a frozen graph has an index before any query")
+	}
+	if _, err := g.Encode(nil); err != nil {
+		t.Fatal(err)
+	}
+	s := g.search.Load()
+	if s == nil {
+		t.Fatal("Encode built an index the graph does not keep")
+	}
+	if g.Search() != s {
+		t.Error("the first query built a second index")
+	}
+}
