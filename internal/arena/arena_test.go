@@ -34,3 +34,40 @@ func TestStrings(t *testing.T) {
 		t.Error("empty input, non-empty string")
 	}
 }
+
+// TestSlices: slices cut from shared blocks keep their items while more
+// are cut, an append to one never writes into the next, and an empty cut
+// is not nil.
+func TestSlices(t *testing.T) {
+	var a Slices[int]
+	var all [][]int
+	for i := range 2000 {
+		n := i % 7
+		if i%500 == 499 {
+			n = sliceBlock/8 + 1
+		}
+		items := make([]int, n)
+		for j := range items {
+			items[j] = i
+		}
+		s := a.Cut(items)
+		if s == nil || len(s) != n || cap(s) != n {
+			t.Fatalf("cut %d: len %d cap %d nil %v, want %d", i, len(s), cap(s), s == nil, n)
+		}
+		if len(all) > 0 {
+			prev := all[len(all)-1]
+			all[len(all)-1] = append(prev, -1) // copies: the next is untouched
+		}
+		all = append(all, s)
+	}
+	for i, s := range all {
+		for j, v := range s {
+			if v != i && !(v == -1 && j == len(s)-1) {
+				t.Fatalf("slice %d holds %v", i, s)
+			}
+		}
+	}
+	if m := a.Make(3); len(m) != 0 || cap(m) != 3 {
+		t.Errorf("Make(3): len %d cap %d", len(m), cap(m))
+	}
+}

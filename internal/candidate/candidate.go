@@ -111,7 +111,16 @@ func NewStore(root string) *Store {
 	return &Store{root: root, now: time.Now, cands: map[string]*Candidate{}}
 }
 
-func statePath(kind, name string) string { return StateDir + "/" + kind + "/" + name + ".json" }
+// The kinds of state files, each in its folder kindDir(kind) as
+// fileName(name).
+const (
+	kindCandidates = "candidates"
+	kindRequests   = "requests"
+)
+
+func kindDir(kind string) string         { return StateDir + "/" + kind }
+func fileName(name string) string        { return name + ".json" }
+func statePath(kind, name string) string { return kindDir(kind) + "/" + fileName(name) }
 
 // write stores a state file through a handle on the root the kernel
 // confines: a state folder symlinked outside the root is refused.
@@ -142,7 +151,7 @@ func (s *Store) put(c *Candidate, spare *fsutil.Spare) error {
 	cp := *c
 	b, err := json.Marshal(&cp)
 	if err == nil {
-		err = s.writeInto(spare, "candidates", c.ID, b)
+		err = s.writeInto(spare, kindCandidates, c.ID, b)
 	}
 	if err != nil {
 		return fmt.Errorf("store candidate %s: %w", c.ID, err)
@@ -163,7 +172,7 @@ func (s *Store) Get(id string) (*Candidate, error) {
 	c, ok := s.cands[id]
 	s.mu.Unlock()
 	if !ok {
-		b, err := s.read(statePath("candidates", id))
+		b, err := s.read(statePath(kindCandidates, id))
 		if err != nil {
 			return nil, ErrNotFound
 		}
@@ -222,7 +231,7 @@ func (s *Store) remember(workspace, requestID string, r Record, spare *fsutil.Sp
 	if err != nil {
 		return err
 	}
-	return s.writeInto(spare, "requests", recordName(workspace, requestID), b)
+	return s.writeInto(spare, kindRequests, recordName(workspace, requestID), b)
 }
 
 // writeInto writes the state file name of kind through spare, or as
@@ -231,7 +240,7 @@ func (s *Store) writeInto(spare *fsutil.Spare, kind, name string, b []byte) erro
 	if spare == nil {
 		return s.write(statePath(kind, name), b)
 	}
-	return spare.Replace(name+".json", b)
+	return spare.Replace(fileName(name), b)
 }
 
 // Reserved are the state files one proposal writes, its candidate and
@@ -259,8 +268,8 @@ func (s *Store) Reserve() *Reserved {
 		}
 		defer root.Close()
 		// Unused or failed, a spare is only a missed saving.
-		r.cand, _ = root.CreateSpare(StateDir+"/candidates", 0o600)
-		r.req, _ = root.CreateSpare(StateDir+"/requests", 0o600)
+		r.cand, _ = root.CreateSpare(kindDir(kindCandidates), 0o600)
+		r.req, _ = root.CreateSpare(kindDir(kindRequests), 0o600)
 	}()
 	return r
 }
@@ -294,7 +303,7 @@ func (r *Reserved) Release() {
 
 // Recall returns the record of request_id in workspace, if one is kept.
 func (s *Store) Recall(workspace, requestID string) (*Record, bool) {
-	b, err := s.read(statePath("requests", recordName(workspace, requestID)))
+	b, err := s.read(statePath(kindRequests, recordName(workspace, requestID)))
 	if err != nil {
 		return nil, false
 	}
@@ -314,8 +323,8 @@ func (s *Store) Sweep() {
 		return
 	}
 	defer r.Close()
-	for kind, ttl := range map[string]time.Duration{"candidates": CandidateTTL + RecordTTL, "requests": RecordTTL} {
-		dir := StateDir + "/" + kind
+	for kind, ttl := range map[string]time.Duration{kindCandidates: CandidateTTL + RecordTTL, kindRequests: RecordTTL} {
+		dir := kindDir(kind)
 		entries, _ := r.ReadDir(dir)
 		for _, e := range entries {
 			if fi, err := r.Lstat(dir + "/" + e.Name()); err == nil && now.Sub(fi.ModTime()) > ttl {

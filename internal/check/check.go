@@ -5,7 +5,6 @@ package check
 
 import (
 	"fmt"
-	"github.com/axiomcore/acore/internal/arena"
 	"path"
 	"slices"
 	"sort"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/axiomcore/acore/internal/arena"
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/graph"
@@ -166,10 +166,10 @@ type checker struct {
 	// derived is set for Recheck; failed then says why it cannot be used.
 	derived bool
 	failed  string
-	// props is the block that property lists are cut from (see
-	// propList); given is the stack of the elements' given properties.
-	// Each checker of a module checked in parallel has its own.
-	props []graph.Property
+	// props makes the elements' property lists; given is the stack of
+	// the elements' given properties. Each checker of a module checked in
+	// parallel has its own.
+	props arena.Slices[graph.Property]
 	given []bool
 	// strs makes the node ids, in blocks (see arena).
 	strs arena.Strings

@@ -2,13 +2,13 @@ package check
 
 import (
 	"fmt"
-	"github.com/axiomcore/acore/internal/arena"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/axiomcore/acore/internal/arena"
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/syntax"
@@ -76,7 +76,7 @@ func (c *checker) checkBodies() {
 				w := *c
 				// About one node per 40 source bytes, as for the graph.
 				w.g, w.diags, w.pendingNav, w.values, w.typeOnly = c.g.Fragment(len(c.work[k].file.Src)/40), nil, nil, nil, nil
-				w.props, w.given, w.strs = nil, nil, arena.Strings{}
+				w.props, w.given, w.strs = arena.Slices[graph.Property]{}, nil, arena.Strings{}
 				w.checkOwners(c.work[k])
 				ws[k] = &w
 			}
@@ -290,23 +290,6 @@ func (c *checker) typeProps(t *Type, valued bool) []graph.Property {
 	}
 	return ps
 }
-
-// propList returns an empty property list with room for n, cut from a
-// block of the checker's (one allocation per block instead of one per
-// element); an append past n copies it, never writing into the next.
-func (c *checker) propList(n int) []graph.Property {
-	if n > propBlock/16 {
-		return make([]graph.Property, 0, n)
-	}
-	if cap(c.props)-len(c.props) < n {
-		c.props = make([]graph.Property, 0, propBlock)
-	}
-	at := len(c.props)
-	c.props = c.props[:at+n]
-	return c.props[at : at : at+n]
-}
-
-const propBlock = 1024
 
 // box returns s as a property value. The values of a module repeat (the
 // same styles, labels and names): they share one copy of each string and

@@ -91,7 +91,7 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path strin
 	base := len(c.given)
 	c.given = append(c.given, make([]bool, len(props))...)
 	given := c.given[base:]
-	c.g.At(n).Props = c.propList(len(e.Args))
+	c.g.At(n).Props = c.props.Make(len(e.Args))
 	var itemsType *Type
 	for i, a := range e.Args {
 		name := ""

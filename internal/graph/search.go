@@ -385,27 +385,28 @@ func appendLower(b []byte, s string) []byte {
 // buildGrams fills the trigram index in two passes over the text: one
 // sizes each list, one writes it.
 func (s *Search) buildGrams() {
-	s.buildGramsIn(gramChunks(len(s.Order)))
+	s.buildGramsIn(gramParts(len(s.Order)))
 }
 
-// gramChunks is the number of parts of the positions whose postings are
+// gramParts is the number of parts of the positions whose postings are
 // built at once: one per core for large graphs (a cold node.find of the
-// wide bench shape, 80k nodes, spent a quarter of its time here), one
-// below gramsChunkMin nodes, where starting goroutines costs more.
-func gramChunks(n int) int {
-	return max(1, min(runtime.GOMAXPROCS(0), n/gramsChunkMin))
+// wide bench shape, 80k nodes, spent a quarter of its time here), but
+// none under gramPartMin positions, where starting goroutines costs more.
+func gramParts(n int) int {
+	return max(1, min(runtime.GOMAXPROCS(0), n/gramPartMin))
 }
 
-const gramsChunkMin = 8192
+const gramPartMin = 8192
 
 // gramPart is one part's share of the postings: the positions from lo
-// to hi, and for each bucket its first and last position in them (or -1)
-// and the bytes of its deltas after the first, then where its postings
-// go in gramPost.
+// to hi, and for each bucket its first and last position in them (or -1),
+// the bytes of its deltas after the first, the last position of the
+// parts before it (or -1) and where its postings go in gramPost.
 type gramPart struct {
 	lo, hi      int32
 	first, last []int32
-	size, next  []int32
+	size        []int32
+	prev, next  []int32
 }
 
 // buildGramsIn builds the postings in parts parts of the positions, each
@@ -454,21 +455,18 @@ func (s *Search) buildGramsIn(parts int) {
 	})
 	// Each part's first posting in a bucket is a delta from the last one
 	// of the parts before it (from -1 for the first), and its postings go
-	// after theirs. size, counted, then holds that last position.
+	// after theirs.
 	s.gramAt = make([]int32, buckets+1)
 	for w := range ps {
-		ps[w].next = make([]int32, buckets)
+		ps[w].prev, ps[w].next = make([]int32, buckets), make([]int32, buckets)
 	}
 	for b := range buckets {
 		at, last := s.gramAt[b], int32(-1)
 		for w := range ps {
 			p := &ps[w]
-			p.next[b] = at
+			p.prev[b], p.next[b] = last, at
 			if p.first[b] >= 0 {
 				at += uvarintLen(uint32(p.first[b]-last)) + p.size[b]
-			}
-			p.size[b] = last
-			if p.first[b] >= 0 {
 				last = p.last[b]
 			}
 		}
@@ -476,7 +474,7 @@ func (s *Search) buildGramsIn(parts int) {
 	}
 	post := make([]byte, s.gramAt[buckets])
 	each(func(p *gramPart) {
-		last, next := p.size, p.next
+		last, next := p.prev, p.next // both advance as postings are written
 		var gs []uint32
 		for k := p.lo; k < p.hi; k++ {
 			gs = appendGrams(gs[:0], s.text[s.at[k]:s.at[k+1]])

@@ -3,10 +3,10 @@ package syntax
 import (
 	"bytes"
 	"fmt"
-	"github.com/axiomcore/acore/internal/arena"
 	"strings"
 	"sync"
 
+	"github.com/axiomcore/acore/internal/arena"
 	"github.com/axiomcore/acore/internal/diag"
 )
 
@@ -39,7 +39,7 @@ type parser struct {
 	sl         *slabs
 	head, body slabs
 	// argStack and itemStack hold the lists being parsed, nested ones
-	// above the outer ones, until each is complete and cut from a slab.
+	// above the outer ones, until each is complete and cut from a block.
 	argStack  []*Arg
 	itemStack []ViewItem
 }
@@ -57,33 +57,9 @@ type slabs struct {
 	// strings makes the values of string literals.
 	strings arena.Strings
 	// Element arguments and view items are the most frequent lists.
-	argLists  listSlab[*Arg]
-	itemLists listSlab[ViewItem]
+	argLists  arena.Slices[*Arg]
+	itemLists arena.Slices[ViewItem]
 }
-
-// listSlab hands out slices cut from blocks of T, each of exactly the
-// length and capacity of the list it holds (so that an append to one
-// copies it instead of writing into the next), for lists built on a
-// stack: a large file has about 100k short lists, which appending one
-// item at a time allocated two or three times each.
-type listSlab[T any] struct{ buf []T }
-
-// cut returns a copy of items; it is empty but not nil when items is
-// empty, as the lists appended from an empty literal were.
-func (s *listSlab[T]) cut(items []T) []T {
-	n := len(items)
-	if n > listSlabBlock/8 {
-		return append(make([]T, 0, n), items...)
-	}
-	if cap(s.buf)-len(s.buf) < n || s.buf == nil {
-		s.buf = make([]T, 0, listSlabBlock)
-	}
-	at := len(s.buf)
-	s.buf = append(s.buf, items...)
-	return s.buf[at:len(s.buf):len(s.buf)]
-}
-
-const listSlabBlock = 512
 
 // slab hands out pointers into blocks of T.
 type slab[T any] struct{ buf []T }
@@ -1041,7 +1017,7 @@ func (p *parser) viewItems() []ViewItem {
 	}
 	var items []ViewItem
 	if len(p.itemStack) > base {
-		items = p.sl.itemLists.cut(p.itemStack[base:])
+		items = p.sl.itemLists.Cut(p.itemStack[base:])
 	}
 	clear(p.itemStack[base:])
 	p.itemStack = p.itemStack[:base]
@@ -1162,7 +1138,7 @@ func (p *parser) args() []*Arg {
 		}
 		break
 	}
-	out := p.sl.argLists.cut(p.argStack[base:])
+	out := p.sl.argLists.Cut(p.argStack[base:])
 	clear(p.argStack[base:]) // no tree kept alive by the stack
 	p.argStack = p.argStack[:base]
 	p.expect(RParen, "to close the arguments")
