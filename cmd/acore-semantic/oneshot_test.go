@@ -89,7 +89,9 @@ func TestOneShotCollectsNothing(t *testing.T) {
 		}
 		n := 0
 		for _, line := range strings.Split(stderr.String(), "\n") {
-			if strings.HasPrefix(line, "gc ") {
+			// The one forced collection at the start frees the
+			// huge-page reserve (hugeheap.Reserve) of a tiny heap.
+			if strings.HasPrefix(line, "gc ") && !strings.HasSuffix(line, "(forced)") {
 				n++
 			}
 		}
