@@ -187,3 +187,43 @@ func sha(b []byte) string {
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
 }
+
+// TestSweepAtMostEveryTenMinutes: a store sweeps the state only when the
+// last sweep is sweepEvery old; a stale clock probe left meanwhile waits
+// for the next sweep.
+func TestSweepAtMostEveryTenMinutes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	if _, err := scaffold.New(dir); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(dir, ".axiom", "state")
+	if err := os.MkdirAll(state, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	id := Identity{Compiler: "test", Profile: "acore-ui", Target: "web"}
+	NewStore(dir, id, 0).Persist()
+	marker := filepath.Join(dir, sweptMarker)
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatalf("no sweep marker after the first sweep: %v", err)
+	}
+	stale := filepath.Join(state, load.ClockProbePrefix+"stale")
+	if err := os.WriteFile(stale, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	NewStore(dir, id, 0).Persist()
+	if _, err := os.Stat(stale); err != nil {
+		t.Fatalf("a store swept a minute after the last sweep: %v", err)
+	}
+	past := time.Now().Add(-sweepEvery - time.Minute)
+	if err := os.Chtimes(marker, past, past); err != nil {
+		t.Fatal(err)
+	}
+	NewStore(dir, id, 0).Persist()
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the stale probe outlived a sweep due: %v", err)
+	}
+}
