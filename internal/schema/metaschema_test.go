@@ -41,4 +41,32 @@ func TestMetaschemaStillChecks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The service's compilers skip the check (newCompiler).
+	c := jsonschema.NewCompiler()
+	c.SkipMetaschemaCheck()
+	if err := c.AddResource("mem://bad.json", bad); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Compile("mem://bad.json"); err != nil {
+		t.Errorf("SkipMetaschemaCheck: %v", err)
+	}
+}
+
+// TestEveryFileMatchesItsMetaschema compiles each embedded file with a
+// compiler that checks it against its draft's metaschema, which the
+// service's compilers skip (newCompiler).
+func TestEveryFileMatchesItsMetaschema(t *testing.T) {
+	c := load()
+	if c.err != nil {
+		t.Fatal(c.err)
+	}
+	comp := jsonschema.NewCompiler()
+	comp.UseLoader(embedded{c, nil})
+	comp.AssertFormat()
+	comp.DefaultDraft(jsonschema.Draft2020)
+	for _, f := range wantFiles() {
+		if _, err := comp.Compile(BaseID + f); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
 }

@@ -30,6 +30,14 @@ func NewCompiler() *Compiler {
 	}
 }
 
+// SkipMetaschemaCheck makes the compiler compile schemas without checking
+// them against their draft's metaschema, for schemas a test checks, such
+// as those a program embeds: a program that compiles one then never
+// compiles the metaschemas. (Patched: not in upstream.)
+func (c *Compiler) SkipMetaschemaCheck() {
+	c.roots.noMetaCheck = true
+}
+
 // DefaultDraft overrides the draft used to
 // compile schemas without `$schema` field.
 //

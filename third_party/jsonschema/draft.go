@@ -133,14 +133,14 @@ var (
 // load compiles the draft's metaschema and vocabulary schemas the first
 // time a schema is checked against them. (Patched: upstream compiles those
 // of all five drafts in an init function, 8-12 ms and 1.7 MB at the start
-// of every program that imports the package.) The compiler it uses is in
-// bootstrap mode: it checks no schema against a metaschema, as upstream's
-// init never did for the metaschemas, whose drafts were not compiled yet.
+// of every program that imports the package.) The compiler it uses checks
+// no schema against a metaschema, as upstream's init never did for the
+// metaschemas, whose drafts were not compiled yet.
 func (d *Draft) load() {
 	d.once.Do(func() {
 		c := NewCompiler()
 		c.AssertFormat()
-		c.roots.bootstrap = true
+		c.roots.noMetaCheck = true
 		d.sch = c.MustCompile(d.url)
 		vocabs := make(map[string]*Schema, len(d.allVocabs))
 		for name := range d.allVocabs {

@@ -12,9 +12,10 @@ type roots struct {
 	regexpEngine RegexpEngine
 	vocabularies map[string]*Vocabulary
 	assertVocabs bool
-	// bootstrap is set in the compiler of a draft's metaschemas (see
-	// Draft.load), which checks nothing against a metaschema.
-	bootstrap bool
+	// noMetaCheck is set in the compiler of a draft's metaschemas (see
+	// Draft.load) and by SkipMetaschemaCheck: the compiler checks nothing
+	// against a metaschema.
+	noMetaCheck bool
 }
 
 func newRoots() *roots {
@@ -238,7 +239,7 @@ func (rr *roots) addSubschema(r *root, ptr jsonPointer) error {
 }
 
 func (rr *roots) validate(r *root, v any, ptr jsonPointer) error {
-	if rr.bootstrap {
+	if rr.noMetaCheck {
 		return nil
 	}
 	dialect := r.resource(ptr).dialect
