@@ -30,6 +30,11 @@ const (
 	// one-shot process would otherwise pay before each answer.
 	sweptMarker = stateDir + "/swept"
 	sweepEvery  = 10 * time.Minute
+	// refreshEvery is how old a snapshot's manifest gets before a capture
+	// of the same inputs writes it again (see persist): a snapshot stays
+	// readable PersistTTL after the capture that last wrote it, at least
+	// PersistTTL less refreshEvery after its last capture.
+	refreshEvery = 24 * time.Hour
 )
 
 type manifest struct {
@@ -59,6 +64,16 @@ func (s *Store) persist(snap *Snapshot, in *load.Inputs) {
 		return
 	}
 	defer r.Close()
+	name := snapshotDir + "/" + snap.ID + ".json"
+	// A manifest is written after every content it lists, so one written
+	// less than refreshEvery ago has them all: writing it again would only
+	// move its captured_at, which keeps the snapshot from the sweep. Every
+	// process used to, at a stat per input (the wide shape's 50 files).
+	if fi, err := r.Lstat(name); err == nil && fi.Mode().IsRegular() {
+		if age := time.Since(fi.ModTime()); age >= 0 && age < refreshEvery {
+			return
+		}
+	}
 	if err := r.MkdirAll(stateDir, 0o755); err != nil {
 		return
 	}
@@ -68,10 +83,11 @@ func (s *Store) persist(snap *Snapshot, in *load.Inputs) {
 		_ = r.ReplaceFile(ignore, []byte("# acore-semantic state: snapshots, candidates, journals, receipts\n*\n"), 0o644)
 	}
 	m := manifest{ID: snap.ID, CapturedAt: snap.CapturedAt}
+	stored := true
 	add := func(kind string, files ...load.File) {
 		for _, f := range files {
 			m.Files = append(m.Files, manifestEntry{Kind: kind, Path: f.Path, SHA256: f.SHA256})
-			s.putBlob(r, f)
+			stored = s.putBlob(r, f) && stored
 		}
 	}
 	add("source", in.Sources...)
@@ -80,32 +96,38 @@ func (s *Store) persist(snap *Snapshot, in *load.Inputs) {
 	if in.Lock != nil {
 		add("lock", *in.Lock)
 	}
+	if !stored {
+		// No manifest without its contents: the next capture tries again.
+		return
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		return
 	}
 	// Written through a temporary file and a rename, without fsync: a
 	// torn file after a crash is caught by its digest when read.
-	_ = r.ReplaceFile(snapshotDir+"/"+snap.ID+".json", b, 0o600)
+	_ = r.ReplaceFile(name, b, 0o600)
 }
 
-// putBlob writes f's content under its digest unless it is there. A blob
-// this store has seen is not looked for again: another process removes
-// only blobs no manifest younger than PersistTTL refers to.
-func (s *Store) putBlob(r *fsutil.Root, f load.File) {
+// putBlob writes f's content under its digest unless it is there, and
+// reports whether it is. A blob this store has seen is not looked for
+// again: another process removes only blobs no manifest younger than
+// PersistTTL refers to.
+func (s *Store) putBlob(r *fsutil.Root, f load.File) bool {
 	s.mu.Lock()
 	known := s.blobs[f.SHA256]
 	s.mu.Unlock()
 	if known {
-		return
+		return true
 	}
 	rel := blobDir + "/" + f.SHA256[:2] + "/" + f.SHA256
 	if _, err := r.Lstat(rel); err != nil && r.ReplaceFile(rel, f.Data, 0o600) != nil {
-		return
+		return false
 	}
 	s.mu.Lock()
 	s.blobs[f.SHA256] = true
 	s.mu.Unlock()
+	return true
 }
 
 // restore rebuilds the inputs of a persisted snapshot, verifying every

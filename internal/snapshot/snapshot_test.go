@@ -227,3 +227,42 @@ func TestSweepAtMostEveryTenMinutes(t *testing.T) {
 		t.Errorf("the stale probe outlived a sweep due: %v", err)
 	}
 }
+
+// TestManifestRewrittenDaily: a capture of inputs whose manifest was
+// written less than refreshEvery ago leaves it as it is; an older one is
+// written again, with the new capture time.
+func TestManifestRewrittenDaily(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	if _, err := scaffold.New(dir); err != nil {
+		t.Fatal(err)
+	}
+	id := Identity{Compiler: "test", Profile: "acore-ui", Target: "web"}
+	a := NewStore(dir, id, 0)
+	a.Persist()
+	snap, err := a.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(dir, snapshotDir, snap.ID+".json")
+	for _, c := range []struct {
+		age     time.Duration
+		rewrite bool
+	}{{time.Hour, false}, {refreshEvery + time.Hour, true}} {
+		at := time.Now().Add(-c.age).Truncate(time.Second)
+		if err := os.Chtimes(name, at, at); err != nil {
+			t.Fatal(err)
+		}
+		b := NewStore(dir, id, 0) // another process
+		b.Persist()
+		if _, err := b.Latest(); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rewritten := !fi.ModTime().Equal(at); rewritten != c.rewrite {
+			t.Errorf("manifest %v old: rewritten %v, want %v", c.age, rewritten, c.rewrite)
+		}
+	}
+}
