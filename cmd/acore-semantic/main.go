@@ -69,7 +69,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	svc, err := service.New(service.Config{Root: *root, Candidates: change.NewCandidates(),
 		Failpoints:     publish.ParseFailpoints(os.Getenv(publish.FailpointEnv)),
 		Compile:        project.ServiceOptions(),
-		NoCompileCache: os.Getenv("ACORE_COMPILE_CACHE") == "off"})
+		NoCompileCache: os.Getenv("ACORE_COMPILE_CACHE") == "off",
+		Prime:          true})
 	if err != nil {
 		fmt.Fprintf(stderr, "acore-semantic: %v\n", err)
 		return 1

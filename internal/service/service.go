@@ -64,6 +64,10 @@ type Config struct {
 	// compiles the project again (to measure a compile, or to rule the
 	// cache out).
 	NoCompileCache bool
+	// Prime reads the project's files in the background as the service
+	// starts (snapshot.Store.Prime), for the first capture: a process
+	// started to answer requests sets it.
+	Prime bool
 }
 
 // Service serves one root.
@@ -122,6 +126,9 @@ func New(cfg Config) (*Service, error) {
 	// restarted servers can read the snapshot ids earlier processes gave.
 	s.store.Persist()
 	s.store.UseOptions(cfg.Compile)
+	if cfg.Prime {
+		s.store.Prime()
+	}
 	// Compiles persist too, so that a fresh process reads one instead of
 	// compiling the project again.
 	if !cfg.NoCompileCache {

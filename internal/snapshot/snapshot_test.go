@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -264,5 +265,43 @@ func TestManifestRewrittenDaily(t *testing.T) {
 		if rewritten := !fi.ModTime().Equal(at); rewritten != c.rewrite {
 			t.Errorf("manifest %v old: rewritten %v, want %v", c.age, rewritten, c.rewrite)
 		}
+	}
+}
+
+// TestPrimeReadsForTheFirstCapture: the first capture after Prime takes
+// the files Prime read and hashed. Proven by a rewrite the stat cannot
+// see (same size, the old time put back): the capture has the content
+// Prime read, as any later capture of a file verified once would.
+func TestPrimeReadsForTheFirstCapture(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "app")
+	if _, err := scaffold.New(dir); err != nil {
+		t.Fatal(err)
+	}
+	main := filepath.Join(dir, "main.acore")
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(main, old, old); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewStore(dir, Identity{Compiler: "test", Profile: "acore-ui", Target: "web"}, 0)
+	s.Persist()
+	s.Prime()
+	s.Wait()
+	after := bytes.ToUpper(before) // same size
+	if err := os.WriteFile(main, after, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(main, old, old); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := s.Latest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := snap.Files["main.acore"], sha(before); got != want {
+		t.Errorf("first capture after Prime read main.acore again (digest %s, primed %s)", got, want)
 	}
 }
