@@ -215,6 +215,46 @@ func floors(o Options, bin, tmp, largest string, files int) ([]Floor, error) {
 		fl = append(fl, f)
 	}
 
+	// What this machine makes every process pay, to compare runs made on
+	// different machines: a first touch of fresh memory, and a process's
+	// start and exit.
+	if perPage, perHuge, err := faultCost(); err != nil {
+		o.logf("page fault cost: %v", err)
+	} else {
+		fl = append(fl, Floor{Name: "machine.page_fault", Value: math.Round(perPage*100) / 100, Unit: "us", Note: "first touch of a fresh 4 KiB page of anonymous memory, mean over 64 MiB"})
+		if perHuge > 0 {
+			fl = append(fl, Floor{Name: "machine.huge_page_fault", Value: math.Round(perHuge*1000) / 1000, Unit: "ms", Note: "first touch of a fresh 2 MiB of anonymous memory advised for transparent huge pages, mean over 64 MiB"})
+		}
+	}
+	empty := filepath.Join(tmp, "empty")
+	if err := os.MkdirAll(empty, 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(empty, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		return nil, err
+	}
+	build := exec.Command("go", "build", "-o", filepath.Join(empty, "empty"), "main.go")
+	build.Dir = empty
+	build.Env = append(os.Environ(), "GO111MODULE=off")
+	if out, err := build.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("building an empty Go program: %v\n%s", err, out)
+	}
+	for _, c := range []struct {
+		name, note string
+		args       []string
+	}{
+		{"process.go_empty", "an empty Go program (func main() {}), whole process, mean of 20", []string{filepath.Join(empty, "empty")}},
+		{"process.acore_semantic_start", "acore-semantic refusing an unknown flag (exit 2): its start and exit, mean of 20", []string{bin, "--no-such-flag"}},
+	} {
+		var sum time.Duration
+		for range 20 {
+			start := time.Now()
+			_ = exec.Command(c.args[0], c.args[1:]...).Run()
+			sum += time.Since(start)
+		}
+		fl = append(fl, Floor{Name: c.name, Value: math.Round(float64(sum/20)/1e3) / 1e3, Unit: "ms", Note: c.note})
+	}
+
 	// One-shot request on the task-app as a whole process.
 	app := filepath.Join(tmp, "task-app")
 	if _, err := scaffold.New(app); err != nil {
@@ -268,6 +308,11 @@ func floors(o Options, bin, tmp, largest string, files int) ([]Floor, error) {
 // returns the mean time of a whole process in milliseconds; cache is the
 // process's ACORE_COMPILE_CACHE.
 func oneShot(bin, root, req, cache string, runs int) (float64, error) {
+	// The bench's own heap is collected and returned first, so that its
+	// collector and scavenger do not run beside the measured processes on
+	// a machine of two cores.
+	runtime.GC()
+	debug.FreeOSMemory()
 	var sum time.Duration
 	for range runs {
 		cmd := exec.Command(bin, "--root", root)
