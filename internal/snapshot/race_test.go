@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/fsutil/swaptest"
-	"github.com/axiomcore/acore/internal/scaffold"
 )
 
 // TestCaptureRacingSymlinkSwaps captures and persists snapshots while a
@@ -25,10 +24,7 @@ func TestCaptureRacingSymlinkSwaps(t *testing.T) {
 	secret := []byte("// SECRET-OUTSIDE-THE-ROOT\n")
 	sum := sha256.Sum256(secret)
 	secretSum := hex.EncodeToString(sum[:])
-	dir := filepath.Join(t.TempDir(), "app")
-	if _, err := scaffold.New(dir); err != nil {
-		t.Fatal(err)
-	}
+	dir := scaffolded(t)
 	outside := t.TempDir()
 	os.WriteFile(filepath.Join(outside, "leak.acore"), secret, 0o644)
 	os.MkdirAll(filepath.Join(outside, "sub"), 0o755)
@@ -36,7 +32,7 @@ func TestCaptureRacingSymlinkSwaps(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
 	os.WriteFile(filepath.Join(dir, "sub", "inside.acore"), []byte("// inside\n"), 0o644)
 
-	s := NewStore(dir, Identity{Compiler: "test", Profile: "acore-ui", Target: "web"}, 0)
+	s := NewStore(dir, testID, 0)
 	s.Persist()
 	sw := swaptest.New(t)
 	sw.File(filepath.Join(dir, "leak.acore"), "// inside\n", filepath.Join(outside, "leak.acore"))

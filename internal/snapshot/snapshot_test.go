@@ -20,11 +20,8 @@ import (
 // oldest is evicted and, once the disk no longer has its content, Get
 // answers ErrExpired; the newest is kept.
 func TestEvictionAnswersExpired(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "app")
-	if _, err := scaffold.New(dir); err != nil {
-		t.Fatal(err)
-	}
-	s := NewStore(dir, Identity{Compiler: "test", Profile: "acore-ui", Target: "web"}, 1)
+	dir := scaffolded(t)
+	s := NewStore(dir, testID, 1)
 	first, err := s.Latest()
 	if err != nil {
 		t.Fatal(err)
@@ -63,12 +60,8 @@ func TestEvictionAnswersExpired(t *testing.T) {
 // TestPersistedSnapshotsOutliveTheProcess reads, from a new store, a
 // snapshot whose file has changed on disk since it was captured.
 func TestPersistedSnapshotsOutliveTheProcess(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "app")
-	if _, err := scaffold.New(dir); err != nil {
-		t.Fatal(err)
-	}
-	id := Identity{Compiler: "test", Profile: "acore-ui", Target: "web"}
-	a := NewStore(dir, id, 0)
+	dir := scaffolded(t)
+	a := NewStore(dir, testID, 0)
 	a.Persist()
 	first, err := a.Latest()
 	if err != nil {
@@ -79,7 +72,7 @@ func TestPersistedSnapshotsOutliveTheProcess(t *testing.T) {
 	if err := os.WriteFile(main, append(src, "\n// edited\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b := NewStore(dir, id, 0) // another process
+	b := NewStore(dir, testID, 0) // another process
 	b.Persist()
 	got, err := b.Get(first.ID)
 	if err != nil {
@@ -96,7 +89,7 @@ func TestPersistedSnapshotsOutliveTheProcess(t *testing.T) {
 	for _, p := range blobs {
 		os.WriteFile(p, []byte("tampered"), 0o644)
 	}
-	c := NewStore(dir, id, 0)
+	c := NewStore(dir, testID, 0)
 	c.Persist()
 	if _, err := c.Get(first.ID); !errors.Is(err, ErrExpired) {
 		t.Errorf("tampered snapshot: %v", err)
@@ -108,10 +101,7 @@ func TestPersistedSnapshotsOutliveTheProcess(t *testing.T) {
 // left a while ago is removed, a fresh one (another process's, in use) is
 // not.
 func TestPersistSweepsClockProbes(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "app")
-	if _, err := scaffold.New(dir); err != nil {
-		t.Fatal(err)
-	}
+	dir := scaffolded(t)
 	state := filepath.Join(dir, ".axiom", "state")
 	if err := os.MkdirAll(state, 0o755); err != nil {
 		t.Fatal(err)
@@ -126,7 +116,7 @@ func TestPersistSweepsClockProbes(t *testing.T) {
 	if err := os.Chtimes(stale, old, old); err != nil {
 		t.Fatal(err)
 	}
-	s := NewStore(dir, Identity{Compiler: "test", Profile: "acore-ui", Target: "web"}, 0)
+	s := NewStore(dir, testID, 0)
 	s.Persist()
 	if _, err := s.Latest(); err != nil {
 		t.Fatal(err)
@@ -150,12 +140,8 @@ func TestPersistSweepsClockProbes(t *testing.T) {
 // readable in this process at once and, once persisted returns, from
 // another process; a second snapshot sharing its files persists too.
 func TestAddLaterPersistsInTheBackground(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "app")
-	if _, err := scaffold.New(dir); err != nil {
-		t.Fatal(err)
-	}
-	id := Identity{Compiler: "test", Profile: "acore-ui", Target: "web"}
-	a := NewStore(dir, id, 0)
+	dir := scaffolded(t)
+	a := NewStore(dir, testID, 0)
 	a.Persist()
 	in, err := load.Load(dir)
 	if err != nil {
@@ -175,7 +161,7 @@ func TestAddLaterPersistsInTheBackground(t *testing.T) {
 		persisted()
 		ids = append(ids, snap.ID)
 	}
-	b := NewStore(dir, id, 0) // another process
+	b := NewStore(dir, testID, 0) // another process
 	b.Persist()
 	for _, sid := range ids {
 		if got, err := b.Get(sid); err != nil || got.Project.Result.State != "validated" {
@@ -193,16 +179,12 @@ func sha(b []byte) string {
 // last sweep is sweepEvery old; a stale clock probe left meanwhile waits
 // for the next sweep.
 func TestSweepAtMostEveryTenMinutes(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "app")
-	if _, err := scaffold.New(dir); err != nil {
-		t.Fatal(err)
-	}
+	dir := scaffolded(t)
 	state := filepath.Join(dir, ".axiom", "state")
 	if err := os.MkdirAll(state, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	id := Identity{Compiler: "test", Profile: "acore-ui", Target: "web"}
-	NewStore(dir, id, 0).Persist()
+	NewStore(dir, testID, 0).Persist()
 	marker := filepath.Join(dir, sweptMarker)
 	if _, err := os.Stat(marker); err != nil {
 		t.Fatalf("no sweep marker after the first sweep: %v", err)
@@ -215,7 +197,7 @@ func TestSweepAtMostEveryTenMinutes(t *testing.T) {
 	if err := os.Chtimes(stale, old, old); err != nil {
 		t.Fatal(err)
 	}
-	NewStore(dir, id, 0).Persist()
+	NewStore(dir, testID, 0).Persist()
 	if _, err := os.Stat(stale); err != nil {
 		t.Fatalf("a store swept a minute after the last sweep: %v", err)
 	}
@@ -223,7 +205,7 @@ func TestSweepAtMostEveryTenMinutes(t *testing.T) {
 	if err := os.Chtimes(marker, past, past); err != nil {
 		t.Fatal(err)
 	}
-	NewStore(dir, id, 0).Persist()
+	NewStore(dir, testID, 0).Persist()
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("the stale probe outlived a sweep due: %v", err)
 	}
@@ -233,12 +215,8 @@ func TestSweepAtMostEveryTenMinutes(t *testing.T) {
 // written less than refreshEvery ago leaves it as it is; an older one is
 // written again, with the new capture time.
 func TestManifestRewrittenDaily(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "app")
-	if _, err := scaffold.New(dir); err != nil {
-		t.Fatal(err)
-	}
-	id := Identity{Compiler: "test", Profile: "acore-ui", Target: "web"}
-	a := NewStore(dir, id, 0)
+	dir := scaffolded(t)
+	a := NewStore(dir, testID, 0)
 	a.Persist()
 	snap, err := a.Latest()
 	if err != nil {
@@ -253,7 +231,7 @@ func TestManifestRewrittenDaily(t *testing.T) {
 		if err := os.Chtimes(name, at, at); err != nil {
 			t.Fatal(err)
 		}
-		b := NewStore(dir, id, 0) // another process
+		b := NewStore(dir, testID, 0) // another process
 		b.Persist()
 		if _, err := b.Latest(); err != nil {
 			t.Fatal(err)
@@ -273,10 +251,7 @@ func TestManifestRewrittenDaily(t *testing.T) {
 // see (same size, the old time put back): the capture has the content
 // Prime read, as any later capture of a file verified once would.
 func TestPrimeReadsForTheFirstCapture(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "app")
-	if _, err := scaffold.New(dir); err != nil {
-		t.Fatal(err)
-	}
+	dir := scaffolded(t)
 	main := filepath.Join(dir, "main.acore")
 	old := time.Now().Add(-time.Hour)
 	if err := os.Chtimes(main, old, old); err != nil {
@@ -286,7 +261,7 @@ func TestPrimeReadsForTheFirstCapture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewStore(dir, Identity{Compiler: "test", Profile: "acore-ui", Target: "web"}, 0)
+	s := NewStore(dir, testID, 0)
 	s.Persist()
 	s.Prime()
 	s.Wait()
@@ -304,4 +279,17 @@ func TestPrimeReadsForTheFirstCapture(t *testing.T) {
 	if got, want := snap.Files["main.acore"], sha(before); got != want {
 		t.Errorf("first capture after Prime read main.acore again (digest %s, primed %s)", got, want)
 	}
+}
+
+// testID is the identity of the tests' stores.
+var testID = Identity{Compiler: "test", Profile: "acore-ui", Target: "web"}
+
+// scaffolded writes the task-app template into a fresh folder.
+func scaffolded(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "app")
+	if _, err := scaffold.New(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
