@@ -252,7 +252,7 @@ func floors(o Options, bin, tmp, largest string, files int) ([]Floor, error) {
 			_ = exec.Command(c.args[0], c.args[1:]...).Run()
 			sum += time.Since(start)
 		}
-		fl = append(fl, Floor{Name: c.name, Value: math.Round(float64(sum/20)/1e3) / 1e3, Unit: "ms", Note: c.note})
+		fl = append(fl, Floor{Name: c.name, Value: meanMS(sum, 20), Unit: "ms", Note: c.note})
 	}
 
 	// One-shot request on the task-app as a whole process.

@@ -1,47 +1,43 @@
 package load
 
 import (
+	"errors"
 	"os"
-	"path/filepath"
 	"strings"
+
+	"github.com/axiomcore/acore/internal/fsutil"
 )
 
+// errOver ends SourcesOver's walk once the sources pass its bound.
+var errOver = errors.New("load: sources over the bound")
+
 // SourcesOver reports whether the .acore files under root total more than
-// n bytes, by their directory entries, stopping as soon as they do. It is
-// an estimate for a process deciding how to set itself up before it
-// loads (see cmd/acore-semantic): it reads no file, follows no symlink,
-// skips the directories a load skips, and counts nothing it cannot list.
-// Files in a directory are counted before its subdirectories, so a large
-// entry module ends the walk early.
+// n bytes, by their stat, stopping as soon as they do. It is an estimate
+// for a process deciding how to set itself up before it loads (see
+// cmd/acore-semantic): it walks as a load does (the same skipped
+// directories, through the confined root, no symlinked directory) but
+// reads no file, counts only regular files, and counts nothing it cannot
+// list.
 func SourcesOver(root string, n int64) bool {
-	var total int64
-	var visit func(dir string) bool
-	visit = func(dir string) bool {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			return false
-		}
-		var subdirs []string
-		for _, e := range entries {
-			switch {
-			case e.Type().IsDir():
-				if !skipDir(e.Name()) {
-					subdirs = append(subdirs, filepath.Join(dir, e.Name()))
-				}
-			case e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".acore"):
-				if fi, err := e.Info(); err == nil {
-					if total += fi.Size(); total > n {
-						return true
-					}
-				}
-			}
-		}
-		for _, d := range subdirs {
-			if visit(d) {
-				return true
-			}
-		}
+	r, err := fsutil.OpenRoot(root)
+	if err != nil {
 		return false
 	}
-	return visit(root)
+	defer r.Close()
+	w := &walker{root: root, fs: r}
+	var total int64
+	err = w.walk(".", func(rel string, in *os.File, name string) error {
+		if !strings.HasSuffix(rel, ".acore") {
+			return nil
+		}
+		fi, err := w.lstatEntry(in, rel, name)
+		if err != nil || !fi.Mode().IsRegular() {
+			return nil
+		}
+		if total += fi.Size(); total > n {
+			return errOver
+		}
+		return nil
+	})
+	return errors.Is(err, errOver)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io/fs"
-	"os"
 	"strings"
 	"time"
 
@@ -69,10 +68,8 @@ func (s *Store) persist(snap *Snapshot, in *load.Inputs) {
 	// less than refreshEvery ago has them all: writing it again would only
 	// move its captured_at, which keeps the snapshot from the sweep. Every
 	// process used to, at a stat per input (the wide shape's 50 files).
-	if fi, err := r.Lstat(name); err == nil && fi.Mode().IsRegular() {
-		if age := time.Since(fi.ModTime()); age >= 0 && age < refreshEvery {
-			return
-		}
+	if recent(r, name, refreshEvery) {
+		return
 	}
 	if err := r.MkdirAll(stateDir, 0o755); err != nil {
 		return
@@ -179,6 +176,18 @@ func (s *Store) restore(id string) (*load.Inputs, time.Time, bool) {
 	return in, m.CapturedAt, s.ID(in) == id
 }
 
+// recent reports whether the state file name is a regular file modified
+// less than within ago (a manifest refreshEvery, the sweep marker
+// sweepEvery).
+func recent(r *fsutil.Root, name string, within time.Duration) bool {
+	fi, err := r.Lstat(name)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	age := time.Since(fi.ModTime())
+	return age >= 0 && age < within
+}
+
 // sweep removes persisted snapshots past PersistTTL, the contents no kept
 // snapshot refers to, and the clock probes of processes killed while they
 // read the file system's clock, unless a store swept less than sweepEvery
@@ -190,16 +199,10 @@ func (s *Store) sweep() {
 		return
 	}
 	defer r.Close()
-	now := time.Now()
-	if fi, err := r.Lstat(sweptMarker); err == nil && fi.Mode().IsRegular() {
-		if age := now.Sub(fi.ModTime()); age >= 0 && age < sweepEvery {
-			return
-		}
+	if recent(r, sweptMarker, sweepEvery) {
+		return
 	}
-	if f, err := r.OpenFile(sweptMarker, os.O_WRONLY|os.O_CREATE, 0o644); err == nil {
-		f.Close()
-		_ = r.Chtimes(sweptMarker, now, now)
-	}
+	_ = r.ReplaceFile(sweptMarker, nil, 0o644)
 	if entries, err := r.ReadDir(stateDir); err == nil {
 		for _, e := range entries {
 			if strings.HasPrefix(e.Name(), load.ClockProbePrefix) {

@@ -32,8 +32,7 @@ func TestCaptureRacingSymlinkSwaps(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
 	os.WriteFile(filepath.Join(dir, "sub", "inside.acore"), []byte("// inside\n"), 0o644)
 
-	s := NewStore(dir, testID, 0)
-	s.Persist()
+	s := persistent(t, dir)
 	sw := swaptest.New(t)
 	sw.File(filepath.Join(dir, "leak.acore"), "// inside\n", filepath.Join(outside, "leak.acore"))
 	sw.Dir(filepath.Join(dir, "sub"), filepath.Join(outside, "sub"))

@@ -60,7 +60,8 @@ type Store struct {
 	// and shares the rest.
 	last *Snapshot
 	// compiled, when set, keeps compiles for later processes (see
-	// UseCompileCache); saves counts its writes under way.
+	// UseCompileCache); saves counts its writes under way, and Prime's
+	// read, so that Wait waits for both.
 	compiled CompileCache
 	saves    sync.WaitGroup
 	// primed is closed when the read Prime started is done, nil without

@@ -61,8 +61,7 @@ func TestEvictionAnswersExpired(t *testing.T) {
 // snapshot whose file has changed on disk since it was captured.
 func TestPersistedSnapshotsOutliveTheProcess(t *testing.T) {
 	dir := scaffolded(t)
-	a := NewStore(dir, testID, 0)
-	a.Persist()
+	a := persistent(t, dir)
 	first, err := a.Latest()
 	if err != nil {
 		t.Fatal(err)
@@ -72,8 +71,7 @@ func TestPersistedSnapshotsOutliveTheProcess(t *testing.T) {
 	if err := os.WriteFile(main, append(src, "\n// edited\n"...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b := NewStore(dir, testID, 0) // another process
-	b.Persist()
+	b := persistent(t, dir) // another process
 	got, err := b.Get(first.ID)
 	if err != nil {
 		t.Fatalf("persisted snapshot: %v", err)
@@ -89,8 +87,7 @@ func TestPersistedSnapshotsOutliveTheProcess(t *testing.T) {
 	for _, p := range blobs {
 		os.WriteFile(p, []byte("tampered"), 0o644)
 	}
-	c := NewStore(dir, testID, 0)
-	c.Persist()
+	c := persistent(t, dir)
 	if _, err := c.Get(first.ID); !errors.Is(err, ErrExpired) {
 		t.Errorf("tampered snapshot: %v", err)
 	}
@@ -116,8 +113,7 @@ func TestPersistSweepsClockProbes(t *testing.T) {
 	if err := os.Chtimes(stale, old, old); err != nil {
 		t.Fatal(err)
 	}
-	s := NewStore(dir, testID, 0)
-	s.Persist()
+	s := persistent(t, dir)
 	if _, err := s.Latest(); err != nil {
 		t.Fatal(err)
 	}
@@ -141,8 +137,7 @@ func TestPersistSweepsClockProbes(t *testing.T) {
 // another process; a second snapshot sharing its files persists too.
 func TestAddLaterPersistsInTheBackground(t *testing.T) {
 	dir := scaffolded(t)
-	a := NewStore(dir, testID, 0)
-	a.Persist()
+	a := persistent(t, dir)
 	in, err := load.Load(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -161,8 +156,7 @@ func TestAddLaterPersistsInTheBackground(t *testing.T) {
 		persisted()
 		ids = append(ids, snap.ID)
 	}
-	b := NewStore(dir, testID, 0) // another process
-	b.Persist()
+	b := persistent(t, dir) // another process
 	for _, sid := range ids {
 		if got, err := b.Get(sid); err != nil || got.Project.Result.State != "validated" {
 			t.Errorf("snapshot %s from another process: %v", sid, err)
@@ -184,7 +178,7 @@ func TestSweepAtMostEveryTenMinutes(t *testing.T) {
 	if err := os.MkdirAll(state, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	NewStore(dir, testID, 0).Persist()
+	persistent(t, dir)
 	marker := filepath.Join(dir, sweptMarker)
 	if _, err := os.Stat(marker); err != nil {
 		t.Fatalf("no sweep marker after the first sweep: %v", err)
@@ -197,7 +191,7 @@ func TestSweepAtMostEveryTenMinutes(t *testing.T) {
 	if err := os.Chtimes(stale, old, old); err != nil {
 		t.Fatal(err)
 	}
-	NewStore(dir, testID, 0).Persist()
+	persistent(t, dir)
 	if _, err := os.Stat(stale); err != nil {
 		t.Fatalf("a store swept a minute after the last sweep: %v", err)
 	}
@@ -205,7 +199,7 @@ func TestSweepAtMostEveryTenMinutes(t *testing.T) {
 	if err := os.Chtimes(marker, past, past); err != nil {
 		t.Fatal(err)
 	}
-	NewStore(dir, testID, 0).Persist()
+	persistent(t, dir)
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("the stale probe outlived a sweep due: %v", err)
 	}
@@ -216,8 +210,7 @@ func TestSweepAtMostEveryTenMinutes(t *testing.T) {
 // written again, with the new capture time.
 func TestManifestRewrittenDaily(t *testing.T) {
 	dir := scaffolded(t)
-	a := NewStore(dir, testID, 0)
-	a.Persist()
+	a := persistent(t, dir)
 	snap, err := a.Latest()
 	if err != nil {
 		t.Fatal(err)
@@ -231,8 +224,7 @@ func TestManifestRewrittenDaily(t *testing.T) {
 		if err := os.Chtimes(name, at, at); err != nil {
 			t.Fatal(err)
 		}
-		b := NewStore(dir, testID, 0) // another process
-		b.Persist()
+		b := persistent(t, dir) // another process
 		if _, err := b.Latest(); err != nil {
 			t.Fatal(err)
 		}
@@ -261,8 +253,7 @@ func TestPrimeReadsForTheFirstCapture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewStore(dir, testID, 0)
-	s.Persist()
+	s := persistent(t, dir)
 	s.Prime()
 	s.Wait()
 	after := bytes.ToUpper(before) // same size
@@ -292,4 +283,13 @@ func scaffolded(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// persistent returns a store on dir that persists its snapshots, as a
+// service process's does.
+func persistent(t *testing.T, dir string) *Store {
+	t.Helper()
+	s := NewStore(dir, testID, 0)
+	s.Persist()
+	return s
 }
