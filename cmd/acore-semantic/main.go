@@ -1,6 +1,6 @@
 // Command acore-semantic serves the axiom-agent-semantic/v1 protocol for
 // one Acore UI project: one request from standard input (one-shot), JSON
-// lines (serve), or MCP on stdio (mcp).
+// lines (serve), or MCP on stdio (mcp, which runs acore-semantic-mcp).
 package main
 
 import (
@@ -11,18 +11,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
-	"syscall"
 
-	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/hugeheap"
 	"github.com/axiomcore/acore/internal/load"
-	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/protocol"
-	"github.com/axiomcore/acore/internal/publish"
 	"github.com/axiomcore/acore/internal/service"
-	"github.com/axiomcore/acore/internal/transport/mcp"
 )
 
 const usage = `usage:
@@ -37,8 +31,11 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "mcp" {
+		return startMCP(args[1:], stderr)
+	}
 	mode := "oneshot"
-	if len(args) > 0 && (args[0] == "serve" || args[0] == "mcp") {
+	if len(args) > 0 && args[0] == "serve" {
 		mode, args = args[0], args[1:]
 	}
 	fs := flag.NewFlagSet("acore-semantic", flag.ContinueOnError)
@@ -63,15 +60,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if mode == "oneshot" {
 		oneShotGC(*root)
 	}
-	// The process's policy, which the libraries leave to it: one set of
-	// candidates for the services of this process, and failpoints armed
-	// from its environment for the kill tests (the libraries read no
-	// environment); ACORE_COMPILE_CACHE=off compiles in every process.
-	svc, err := service.New(service.Config{Root: *root, Candidates: change.NewCandidates(),
-		Failpoints:     publish.ParseFailpoints(os.Getenv(publish.FailpointEnv)),
-		Compile:        project.ServiceOptions(),
-		NoCompileCache: os.Getenv("ACORE_COMPILE_CACHE") == "off",
-		Prime:          true})
+	svc, err := service.New(service.ProcessConfig(*root, os.Getenv))
 	if err != nil {
 		fmt.Fprintf(stderr, "acore-semantic: %v\n", err)
 		return 1
@@ -80,19 +69,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// the answer goes out; the process ends once it is.
 	defer svc.Wait()
 	ctx := context.Background()
-	switch mode {
-	case "serve":
+	if mode == "serve" {
 		return serve(ctx, svc, stdin, stdout, stderr)
-	case "mcp":
-		// An MCP client ends the server by closing its stdin, or by a
-		// signal; either is a normal end.
-		sctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-		defer stop()
-		if err := mcp.Serve(sctx, svc, stdin, stdout); err != nil && sctx.Err() == nil {
-			fmt.Fprintf(stderr, "acore-semantic: %v\n", err)
-			return 1
-		}
-		return 0
 	}
 	req, err := io.ReadAll(io.LimitReader(stdin, protocol.RequestMaxBytes+1))
 	if err != nil {

@@ -20,8 +20,9 @@ import (
 	"github.com/axiomcore/acore/internal/scaffold"
 )
 
-// binary is acore-semantic, built once by TestMain: the transports are
-// tested as the real processes a client starts.
+// binary is acore-semantic, built once by TestMain with acore-semantic-mcp
+// beside it, which its mcp command runs: the transports are tested as the
+// real processes a client starts.
 var binary string
 
 func TestMain(m *testing.M) {
@@ -35,28 +36,35 @@ func buildAndRun(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	binary = filepath.Join(dir, "acore-semantic")
-	cmd := exec.Command("go", "build", "-o", binary, ".")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		fmt.Fprintf(os.Stderr, "building acore-semantic: %v\n", err)
+	if err := build(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	binary = filepath.Join(dir, "acore-semantic")
 	raceBinary = binary
 	if raceEnabled {
-		// The concurrency tests run a binary built with the race detector
-		// too; a race makes it exit with status 66 (GORACE below). The
+		// The concurrency tests run binaries built with the race detector
+		// too; a race makes them exit with status 66 (GORACE below). The
 		// kill tests keep the plain binary: they start many processes.
-		raceBinary = filepath.Join(dir, "acore-semantic-race")
-		cmd := exec.Command("go", "build", "-race", "-o", raceBinary, ".")
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := cmd.Run(); err != nil {
-			fmt.Fprintf(os.Stderr, "building acore-semantic -race: %v\n", err)
+		if err := build(filepath.Join(dir, "race"), "-race"); err != nil {
+			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
+		raceBinary = filepath.Join(dir, "race", "acore-semantic")
 		os.Setenv("GORACE", "halt_on_error=1 exitcode=66")
 	}
 	return m.Run()
+}
+
+// build builds acore-semantic and acore-semantic-mcp into dir.
+func build(dir string, flags ...string) error {
+	args := append(append([]string{"build"}, flags...), "-o", dir+string(filepath.Separator), ".", "../acore-semantic-mcp")
+	cmd := exec.Command("go", args...)
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go %s: %v", strings.Join(args, " "), err)
+	}
+	return nil
 }
 
 // raceBinary is the binary the concurrency tests run: built with -race

@@ -87,8 +87,10 @@ func Run(o Options) (*Result, error) {
 	}
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, "acore-semantic")
-	o.logf("building acore-semantic")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/axiomcore/acore/cmd/acore-semantic").CombinedOutput(); err != nil {
+	o.logf("building acore-semantic and acore-semantic-mcp")
+	// The MCP program goes beside acore-semantic, whose mcp command runs it.
+	if out, err := exec.Command("go", "build", "-o", tmp+string(filepath.Separator), "github.com/axiomcore/acore/cmd/acore-semantic",
+		"github.com/axiomcore/acore/cmd/acore-semantic-mcp").CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("building acore-semantic: %v\n%s", err, out)
 	}
 	gv, _ := exec.Command("go", "env", "GOVERSION").Output()
