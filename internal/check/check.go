@@ -155,6 +155,10 @@ type checker struct {
 	contractByName map[string]*contract
 	lockBroken     bool
 	pendingNav     []pendingNav
+	// members lists the members this checker declared: for a checker of
+	// one module's bodies (checked in parallel), those whose nodes get the
+	// graph's indexes once its fragment is appended.
+	members []*symbol
 	// work lists the modules whose declarations and bodies this compile
 	// checks: all of them, or for Recheck the changed ones.
 	work []*module

@@ -75,7 +75,7 @@ func (c *checker) checkBodies() {
 				}
 				w := *c
 				// About one node per 40 source bytes, as for the graph.
-				w.g, w.diags, w.pendingNav, w.values, w.typeOnly = c.g.Fragment(len(c.work[k].file.Src)/40), nil, nil, nil, nil
+				w.g, w.diags, w.pendingNav, w.values, w.typeOnly, w.members = c.g.Fragment(len(c.work[k].file.Src)/40), nil, nil, nil, nil, nil
 				w.props, w.given, w.strs = arena.Slices[graph.Property]{}, nil, arena.Strings{}
 				w.checkOwners(c.work[k])
 				ws[k] = &w
@@ -83,17 +83,15 @@ func (c *checker) checkBodies() {
 		}()
 	}
 	wg.Wait()
-	for k, w := range ws {
+	for _, w := range ws {
 		index := c.g.Append(w.g)
 		c.diags = append(c.diags, w.diags...)
 		for _, nav := range w.pendingNav {
 			nav.from = index(nav.from)
 			c.pendingNav = append(c.pendingNav, nav)
 		}
-		for _, o := range c.work[k].owners {
-			for _, s := range o.members {
-				s.node = index(s.node)
-			}
+		for _, s := range w.members {
+			s.node = index(s.node)
 		}
 	}
 }
@@ -125,6 +123,7 @@ func (c *checker) declareMember(o *owner, kind symKind, name *syntax.Ident, n sy
 	k := memberKinds[kind]
 	s := &symbol{kind: kind, name: name.Name, node: -1, decl: n}
 	s.node = c.node(f, k, c.strs.Concat(k, ":", o.decl.Name.Name, ".", name.Name), name.Name, n, name, o.id)
+	c.members = append(c.members, s)
 	c.edge(s.node, o.node, graph.EdgeDeclaredIn, graph.Declared)
 	o.members[name.Name] = s
 	return s

@@ -1,5 +1,7 @@
 package graph
 
+import "slices"
+
 // A fragment is a graph of nodes and edges made apart from a graph under
 // construction, so that parts of a project can be checked in parallel: its
 // nodes get indexes with fragFlag set, it reads (but never changes) the
@@ -17,6 +19,11 @@ type fragment struct {
 	parent *Graph
 	pages  [][]Node
 	n      int
+	// hashes[i] is the id table's hash of node i's id, taken as the node
+	// is made (its id is then in this goroutine's cache): Append maps the
+	// ids one after another, and reading each id again there was most of
+	// its time.
+	hashes []uint64
 }
 
 // Fragment returns an empty fragment of g with room for about n nodes.
@@ -25,7 +32,7 @@ type fragment struct {
 // are new (Append gives a repeated id the index of its first node).
 func (g *Graph) Fragment(n int) *Graph {
 	// About two edges a node, as for New.
-	return &Graph{frag: &fragment{parent: g, pages: make([][]Node, 0, n/pageSize+1)}, Edges: make([]Edge, 0, 2*n)}
+	return &Graph{frag: &fragment{parent: g, pages: make([][]Node, 0, n/pageSize+1), hashes: make([]uint64, 0, n)}, Edges: make([]Edge, 0, 2*n)}
 }
 
 func (f *fragment) add(n Node) (int32, bool) {
@@ -37,6 +44,7 @@ func (f *fragment) add(n Node) (int32, bool) {
 		last++
 	}
 	f.pages[last] = append(f.pages[last], n)
+	f.hashes = append(f.hashes, f.parent.byID.hash(n.ID))
 	f.n++
 	return i, true
 }
@@ -59,8 +67,9 @@ func (g *Graph) Append(frag *Graph) func(int32) int32 {
 		g.addPage(page)
 	}
 	var at []int32 // set only when an id repeats
+	g.byID.grow(g, f.n)
 	for k := range int32(f.n) {
-		if _, fresh := g.byID.put(g, g.At(n0+k).ID, n0+k); !fresh {
+		if _, fresh := g.byID.putHashed(g, f.hashes[k], func() string { return g.At(n0 + k).ID }, n0+k); !fresh {
 			at = g.appendEach(f, n0, p0, k)
 			break
 		}
@@ -74,9 +83,25 @@ func (g *Graph) Append(frag *Graph) func(int32) int32 {
 		}
 		return n0 + i&^fragFlag
 	}
-	for _, e := range frag.Edges {
+	m := len(g.Edges)
+	g.Edges = slices.Grow(g.Edges, len(frag.Edges))[:m+len(frag.Edges)]
+	if at == nil {
+		// The usual case, without a call per end: a fragment's own nodes
+		// move by n0, the parent's stay.
+		for j, e := range frag.Edges {
+			if e.From >= 0 && e.From&fragFlag != 0 {
+				e.From = n0 + e.From&^fragFlag
+			}
+			if e.To >= 0 && e.To&fragFlag != 0 {
+				e.To = n0 + e.To&^fragFlag
+			}
+			g.Edges[m+j] = e
+		}
+		return index
+	}
+	for j, e := range frag.Edges {
 		e.From, e.To = index(e.From), index(e.To)
-		g.Edges = append(g.Edges, e)
+		g.Edges[m+j] = e
 	}
 	return index
 }

@@ -326,6 +326,21 @@ func (g *Graph) Site(e *Edge) (path string, line, column int) {
 // New and Fragment size it by estimates, and a frozen graph lives long.
 func (g *Graph) Freeze() {
 	n := g.n
+	edges := g.Edges
+	to := func(i int) int32 { return edges[i].To }
+	// The rows by target are made beside those by source and the search
+	// for repeats, from the same edges; they are made again only if
+	// repeats are dropped (a trim alone keeps every edge's index).
+	var inAt, in []int32
+	done := make(chan struct{})
+	if len(edges) >= parallelRows {
+		go func() {
+			inAt, in = rows(n, len(edges), to)
+			close(done)
+		}()
+	} else {
+		close(done)
+	}
 	from := func(i int) int32 { return g.Edges[i].From }
 	g.outAt, g.out = rows(n, len(g.Edges), from)
 	// Drop repeats: an edge is a repeat of an earlier one with the same
@@ -357,7 +372,11 @@ func (g *Graph) Freeze() {
 	if dup > 0 {
 		g.outAt, g.out = rows(n, len(g.Edges), from)
 	}
-	g.inAt, g.in = rows(n, len(g.Edges), func(i int) int32 { return g.Edges[i].To })
+	<-done
+	if dup > 0 || in == nil {
+		inAt, in = rows(n, len(g.Edges), func(i int) int32 { return g.Edges[i].To })
+	}
+	g.inAt, g.in = inAt, in
 	for k, page := range g.pages {
 		if cap(page) > len(page) {
 			g.pages[k] = slices.Clone(page)
@@ -365,6 +384,11 @@ func (g *Graph) Freeze() {
 	}
 	g.byID.trim(g)
 }
+
+// parallelRows is the number of edges from which Freeze makes the rows by
+// target on a goroutine of their own: about 1.5 ms of a compile of 170,000
+// edges.
+const parallelRows = 1 << 14
 
 // rows groups edge indexes 0..m-1 by node (a stable counting sort).
 func rows(n, m int, node func(int) int32) (at, idx []int32) {

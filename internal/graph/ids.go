@@ -79,11 +79,28 @@ func (t *idTable) get(g *Graph, id string) (int32, bool) {
 // index order, each once: i is the number of ids mapped. Node i need not
 // be in g yet, but every node mapped must be.
 func (t *idTable) put(g *Graph, id string, i int32) (int32, bool) {
+	return t.putHashed(g, t.hash(id), func() string { return id }, i)
+}
+
+// grow makes room for n more ids at once, where they are known to come.
+func (t *idTable) grow(g *Graph, n int) {
+	bits := t.bits
+	for t.count+n > maxLoad(bits) {
+		bits++
+	}
+	if bits != t.bits {
+		t.resize(g, bits)
+	}
+}
+
+// putHashed is put of the id that id returns, whose hash is h; id is
+// called only when a mapped id's tag is the same.
+func (t *idTable) putHashed(g *Graph, h uint64, id func() string, i int32) (int32, bool) {
 	for t.count+1 > maxLoad(t.bits) {
 		t.resize(g, t.bits+1)
 	}
 	mask := uint32(1)<<t.bits - 1
-	pos, tag := t.at(t.hash(id))
+	pos, tag := t.at(h)
 	for {
 		s := t.slots[pos]
 		if s == 0 {
@@ -92,7 +109,7 @@ func (t *idTable) put(g *Graph, id string, i int32) (int32, bool) {
 			return i, true
 		}
 		if s>>t.bits == tag {
-			if j := int32(s&mask) - 1; g.At(j).ID == id {
+			if j := int32(s&mask) - 1; g.At(j).ID == id() {
 				return j, false
 			}
 		}
