@@ -317,11 +317,20 @@ func Check(in *Input) *Result {
 		res.State = StateUnavailable
 	}
 	if res.State != StateUnavailable {
+		// The summaries read the modules and diagnostics, not the graph:
+		// they are made while the graph is frozen.
+		done := make(chan struct{})
+		go func() {
+			c.summaries(res)
+			close(done)
+		}()
 		c.g.Freeze()
 		c.g.SetFiles(append(append([]*syntax.File{}, c.in.Sources...), c.in.Contracts...))
 		res.Graph = c.g
+		<-done
+	} else {
+		c.summaries(res)
 	}
-	c.summaries(res)
 	c.keepState(res)
 	return res
 }

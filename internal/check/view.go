@@ -71,9 +71,9 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path strin
 	var children catalog.Children
 	primary := ""
 	known := true
-	if ce, ok := catalog.Lookup(e.Name.Name); ok {
+	if ce := catalogElements[e.Name.Name]; ce != nil {
 		children, primary = ce.Children, ce.Primary
-		props = catalogSpecs[ce.Name]
+		props = ce.specs
 	} else if o := c.lookupOwner(x.o.mod, e.Name.Name); o != nil && o.decl.Kind == syntax.Component {
 		c.edge(n, o.node, graph.EdgeRenders, graph.Resolved)
 		props = o.specs
@@ -198,19 +198,26 @@ type propSpec struct {
 	required bool
 }
 
-// catalogSpecs holds the property specs of each built-in element, built
-// once rather than per element checked.
-var catalogSpecs = func() map[string][]propSpec {
-	m := map[string][]propSpec{}
+// catalogElements holds each built-in element with its property specs,
+// built once rather than per element checked.
+var catalogElements = func() map[string]*catalogElement {
+	m := map[string]*catalogElement{}
 	for i := range catalog.All() {
 		ce := &catalog.All()[i]
+		el := &catalogElement{Element: ce}
 		for j := range ce.Props {
 			p := &ce.Props[j]
-			m[ce.Name] = append(m[ce.Name], propSpec{name: p.Name, cat: p, required: p.Required})
+			el.specs = append(el.specs, propSpec{name: p.Name, cat: p, required: p.Required})
 		}
+		m[ce.Name] = el
 	}
 	return m
 }()
+
+type catalogElement struct {
+	*catalog.Element
+	specs []propSpec
+}
 
 // findProp returns the spec called name and its index.
 func findProp(ps []propSpec, name string) (*propSpec, int) {
@@ -283,7 +290,7 @@ func (c *checker) property(x ctx, e *syntax.Element, a *syntax.Arg, spec *propSp
 		}
 		return "Key", &Type{Kind: TLambda, Params: 1, Elem: t}
 	}
-	want := propTypes[p.Type]
+	want := propType(p.Type)
 	t := c.expect(x, a.Value, want, what)
 	// Strings are read off the literal: LiteralValue would box each one.
 	if lit, ok := a.Value.(*syntax.StringLit); ok {
@@ -362,6 +369,21 @@ func (c *checker) handler(x ctx, v syntax.Expr, what words) {
 	}
 }
 
-// propTypes are the checked types of the catalog's scalar property types.
-var propTypes = map[catalog.PropType]*Type{catalog.String: stringType, catalog.Int: intType, catalog.Float: floatType,
-	catalog.Bool: boolType, catalog.Strings: listOf(stringType)}
+// propType returns the checked type of a catalog scalar property type.
+func propType(t catalog.PropType) *Type {
+	switch t {
+	case catalog.String:
+		return stringType
+	case catalog.Int:
+		return intType
+	case catalog.Float:
+		return floatType
+	case catalog.Bool:
+		return boolType
+	case catalog.Strings:
+		return stringsType
+	}
+	return nil
+}
+
+var stringsType = listOf(stringType)

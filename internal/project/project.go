@@ -118,9 +118,9 @@ func (o Options) compile(in *load.Inputs, fresh map[string]*syntax.File) *Projec
 	}
 	p, ci := o.parse(in, fresh, nil)
 	p.Result = check.Check(ci)
-	for _, f := range p.headers {
-		f.DropBodies()
-	}
+	// Dropping walks every view to keep its annotations: files are
+	// dropped on every core.
+	parallel(len(p.headers), func(k int) { p.headers[k].DropBodies() })
 	return p
 }
 
@@ -323,30 +323,33 @@ func parseAll(files []load.File, have func(load.File) *syntax.File, keep *TreeCa
 		out[i] = syntax.ParseTree(files[i].Path, files[i].Data)
 		keep.put(files[i].Path, files[i].SHA256, out[i], len(files[i].Data))
 	}
-	workers := min(runtime.GOMAXPROCS(0), len(todo))
+	parallel(len(todo), func(k int) { parse(todo[k]) })
+	return out
+}
+
+// parallel calls do(k) for every k below n, on every core.
+func parallel(n int, do func(k int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
-		for _, i := range todo {
-			parse(i)
+		for k := range n {
+			do(k)
 		}
-		return out
+		return
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			for {
 				k := int(next.Add(1)) - 1
-				if k >= len(todo) {
+				if k >= n {
 					return
 				}
-				parse(todo[k])
+				do(k)
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	return out
 }
 
 // A TreeCache keeps at most parseCacheTrees trees of at most

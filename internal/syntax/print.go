@@ -194,6 +194,27 @@ func Dump(f *File) string {
 	return b.String()
 }
 
+// oneLine reports whether b, the source of a node, is its own compact
+// form: no line breaks, tabs or comments, no two spaces in a row and none
+// at either end, so that tokens are apart by one space or none (most
+// conditions and headers, which Compact would otherwise lex again).
+func oneLine(b []byte) bool {
+	if len(b) > 0 && (b[0] == ' ' || b[len(b)-1] == ' ') {
+		return false // Compact drops the space at either end
+	}
+	for i, c := range b {
+		switch c {
+		case '\n', '\r', '\t', '/':
+			return false
+		case ' ':
+			if i > 0 && b[i-1] == ' ' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // Compact returns the source of [pos, end) on one line: the tokens with a
 // single space wherever the source had spaces, line breaks or comments
 // between them. Signatures use it, so a declaration written over several
@@ -201,6 +222,14 @@ func Dump(f *File) string {
 //
 // A file without tokens (ParseTree, DropBodies) lexes [pos, end) again.
 func (f *File) Compact(pos, end int) string {
+	if pos >= 0 && pos <= end && end <= len(f.Src) && oneLine(f.Src[pos:end]) {
+		return string(f.Src[pos:end])
+	}
+	return f.compactTokens(pos, end)
+}
+
+// compactTokens is Compact from the tokens.
+func (f *File) compactTokens(pos, end int) string {
 	toks := f.Tokens
 	src := f.Src
 	if toks == nil && pos >= 0 && pos <= end && end <= len(f.Src) {
