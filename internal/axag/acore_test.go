@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/prepare"
 	"github.com/axiomcore/acore/internal/project"
 	"github.com/rogpeppe/go-internal/txtar"
@@ -306,7 +307,7 @@ func TestAcoreCheckCorpus(t *testing.T) {
 			}
 			as, _ := AcoreActions(p)
 			for _, a := range as {
-				if !ValidIntent(a.Intent) || !ValidEntity(a.Entity) || a.ActionType == "" {
+				if !check.ValidIntent(a.Intent) || !check.ValidEntity(a.Entity) || a.ActionType == "" {
 					t.Errorf("action %+v", a)
 				}
 			}

@@ -1,21 +1,11 @@
 package axag
 
 import (
-	"regexp"
 	"slices"
 	"sort"
+
+	"github.com/axiomcore/acore/internal/check"
 )
-
-var (
-	intentRE = regexp.MustCompile(`^[a-z_]+\.[a-z_]+$`)
-	entityRE = regexp.MustCompile(`^[a-z_]+$`)
-)
-
-// ValidIntent reports whether s matches ^[a-z_]+\.[a-z_]+$.
-func ValidIntent(s string) bool { return intentRE.MatchString(s) }
-
-// ValidEntity reports whether s matches ^[a-z_]+$.
-func ValidEntity(s string) bool { return entityRE.MatchString(s) }
 
 // Level returns the conformance level a single action reaches from what it
 // declares: "none", "basic", "intermediate" or "full".
@@ -66,10 +56,10 @@ func GapsTo(a Action, level string) map[string][]string {
 func tiers(a Action) [3][]string {
 	a = Normalize(a)
 	var t [3][]string
-	if !ValidIntent(a.Intent) {
+	if !check.ValidIntent(a.Intent) {
 		t[0] = append(t[0], "intent")
 	}
-	if !ValidEntity(a.Entity) {
+	if !check.ValidEntity(a.Entity) {
 		t[0] = append(t[0], "entity")
 	}
 	if !slices.Contains(ActionTypes, a.ActionType) {

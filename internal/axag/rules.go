@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/axiomcore/acore/internal/check"
 )
 
 // Rule ids. AXAG001–AXAG013 follow the numbering of the reference linter
@@ -53,12 +55,12 @@ func Check(a Action) []Finding {
 		add(RuleNoIntent, SeverityError, "action without an intent", `add axag-intent="entity.verb"`)
 		return fs
 	}
-	if !ValidIntent(a.Intent) {
+	if !check.ValidIntent(a.Intent) {
 		add(RuleIntentPattern, SeverityError, fmt.Sprintf("intent %q does not match ^[a-z_]+\\.[a-z_]+$", a.Intent), "use entity.verb in lowercase letters and underscores, for example task.create")
 	}
 	if a.Entity == "" {
 		add(RuleMissingEntityOrType, SeverityError, fmt.Sprintf("intent %s has no entity", name), "add axag-entity, or an intent of the form entity.verb")
-	} else if !ValidEntity(a.Entity) {
+	} else if !check.ValidEntity(a.Entity) {
 		add(RuleEntityCase, SeverityError, fmt.Sprintf("intent %s: entity %q is not lowercase snake_case (^[a-z_]+$)", name, a.Entity), fmt.Sprintf("use axag-entity=%q", snake(a.Entity)))
 	}
 	if a.ActionType == "" {

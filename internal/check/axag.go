@@ -29,15 +29,33 @@ type AxagKey struct {
 	Name   string
 	Kind   string
 	Values []string
-	// Pattern, when set, is what a string value must match.
-	Pattern *regexp.Regexp
+	// Valid, when set, says whether a string value has the key's form.
+	Valid func(string) bool
+}
+
+// ValidIntent reports whether s matches ^[a-z_]+\.[a-z_]+$, the form of
+// an AXAG intent (entity.verb).
+func ValidIntent(s string) bool {
+	dot := strings.IndexByte(s, '.')
+	return dot >= 0 && ValidEntity(s[:dot]) && ValidEntity(s[dot+1:])
+}
+
+// ValidEntity reports whether s matches ^[a-z_]+$, the form of an AXAG
+// entity.
+func ValidEntity(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 'a' || c > 'z') && c != '_' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // AxagKeys are the arguments of @axag, named after the fields of an AXAG
 // manifest action (docs/language.md, section 11).
 var AxagKeys = []AxagKey{
-	{Name: "intent", Kind: AxagString, Pattern: regexp.MustCompile(`^[a-z_]+\.[a-z_]+$`)},
-	{Name: "entity", Kind: AxagString, Pattern: regexp.MustCompile(`^[a-z_]+$`)},
+	{Name: "intent", Kind: AxagString, Valid: ValidIntent},
+	{Name: "entity", Kind: AxagString, Valid: ValidEntity},
 	{Name: "action_type", Kind: AxagString, Values: []string{"read", "write", "delete", "navigate"}},
 	{Name: "description", Kind: AxagString},
 	{Name: "operation_id", Kind: AxagString},
@@ -278,7 +296,7 @@ func (k *AxagKey) allowed(v any) string {
 		}
 		return "allowed values: " + strings.Join(q, ", ")
 	}
-	if k.Pattern != nil && !k.Pattern.MatchString(s) {
+	if k.Valid != nil && !k.Valid(s) {
 		if k.Name == "intent" {
 			return `an intent is entity.verb in lowercase letters and _, as "task.create"`
 		}

@@ -714,7 +714,10 @@ func (c *checker) entryPoints(res *Result, base *graph.Graph) {
 	seen := make([]uint64, (c.g.Len()+63)/64)
 	kept := 0 // entries of prev the list begins with, while res.EntryPoints is nil
 	var buf []byte
-	for _, r := range a.Routes {
+	// The routes' property lists are cut from one block: a large app has
+	// thousands of routes.
+	block := make([]graph.Property, len(a.Routes))
+	for k, r := range a.Routes {
 		id, props := "", []graph.Property(nil)
 		if base != nil {
 			buf = append(append(buf[:0], "route:"...), r.Path.Value...)
@@ -727,7 +730,7 @@ func (c *checker) entryPoints(res *Result, base *graph.Graph) {
 			}
 		}
 		if id == "" {
-			id = "route:" + r.Path.Value
+			id = c.strs.Concat("route:", r.Path.Value)
 		}
 		// The graph refuses a second node of the same id: a repeated path.
 		rn, added := c.g.Add(c.nodeOf(f, graph.KindRoute, id, r.Path.Value, r, r.Path, ""))
@@ -740,7 +743,8 @@ func (c *checker) entryPoints(res *Result, base *graph.Graph) {
 		}
 		c.sig(rn, r.Pos, r.End)
 		if props == nil {
-			props = []graph.Property{routeProp(r)}
+			block[k] = routeProp(r)
+			props = block[k : k+1 : k+1]
 		}
 		c.g.At(rn).Props = props
 		c.edge(rn, appNode, graph.EdgeChildOf, graph.Declared)
