@@ -57,13 +57,23 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "acore-semantic: --root is required\n%s", usage)
 		return 2
 	}
+	cfg := service.ProcessConfig(*root, os.Getenv)
+	reserve := false
 	if mode == "oneshot" {
-		oneShotGC(*root)
+		reserve = oneShotGC(*root)
+		if reserve {
+			// The service reads the project into memory of its own while
+			// the heap is prepared below, on the other core.
+			cfg.ReadBuffers = hugeheap.NewBuffers(readBuffers).Make
+		}
 	}
-	svc, err := service.New(service.ProcessConfig(*root, os.Getenv))
+	svc, err := service.New(cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "acore-semantic: %v\n", err)
 		return 1
+	}
+	if reserve {
+		hugeheap.Reserve(hugeReserve)
 	}
 	// The compile a request made is written for the next process while
 	// the answer goes out; the process ends once it is.
@@ -97,15 +107,16 @@ const oneShotHeap = 512 << 20
 // kernel allows (hugeheap) when the project's sources pass hugeSources:
 // on the wide shape that took a one-shot workspace.open from 22,000 page
 // faults to 1,900, and from 280 to 120 ms.
-func oneShotGC(root string) {
+//
+// oneShotGC reports whether the heap is to be backed so; the caller then
+// calls hugeheap.Reserve once the service is started.
+func oneShotGC(root string) (reserve bool) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return
+		return false
 	}
 	debug.SetMemoryLimit(oneShotHeap)
 	debug.SetGCPercent(-1)
-	if load.SourcesOver(root, hugeSources) {
-		hugeheap.Reserve(hugeReserve)
-	}
+	return load.SourcesOver(root, hugeSources)
 }
 
 // hugeSources is the size of sources past which a one-shot process backs
@@ -115,6 +126,12 @@ func oneShotGC(root string) {
 // task-app (685 bytes) a one-shot node.find was 2 to 4 ms faster without
 // it.
 const hugeSources = 256 << 10
+
+// readBuffers is the memory a one-shot process reads the project's files
+// into, outside its heap: room for the sources at their bound
+// (sources_bytes_max) and a lock and contracts beside them; files past it
+// are read into the heap.
+const readBuffers = load.SourcesBytesMax + 1<<20
 
 // hugeReserve is the heap a one-shot process backs with huge pages: a
 // request on a project at the bounds allocates about 100 MB (workspace.open

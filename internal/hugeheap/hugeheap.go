@@ -7,5 +7,7 @@
 // compile that allocates 90 MB spent more time faulting (22,000 faults)
 // than compiling. Where the kernel backs memory with 2 MiB pages on
 // request (transparent huge pages in "madvise" or "always" mode), Reserve
-// makes the allocations that follow fault once per 2 MiB instead.
+// makes the allocations that follow fault once per 2 MiB instead, and
+// Buffers gives memory outside the heap, in huge pages, for what a process
+// reads before Reserve is done.
 package hugeheap

@@ -4,7 +4,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"unsafe"
 )
 
 // anonHuge returns the process's anonymous memory in huge pages, in KiB.
@@ -51,5 +53,58 @@ func TestReserveBacksAllocationsWithHugePages(t *testing.T) {
 func TestReserveNothing(t *testing.T) {
 	if Reserve(0) {
 		t.Error("Reserve(0) reported advice taken")
+	}
+}
+
+// Buffers hands out disjoint buffers of its mapping, in huge pages, then
+// heap buffers once it is full; goroutines may share it.
+func TestBuffers(t *testing.T) {
+	if a := advice(); a != "madvise" && a != "always" {
+		t.Skipf("transparent huge pages are %q here", a)
+	}
+	const size = 8 << 20
+	b := NewBuffers(size)
+	if b == nil {
+		t.Fatal("NewBuffers: nil")
+	}
+	before := anonHuge(t)
+	lo, hi := uintptr(unsafe.Pointer(unsafe.SliceData(b.mem))), uintptr(unsafe.Pointer(unsafe.SliceData(b.mem)))+size
+	if lo%(2<<20) != 0 {
+		t.Errorf("the buffers start at %#x, not at a 2 MiB boundary", lo)
+	}
+	var wg sync.WaitGroup
+	got := make([][]byte, 64)
+	for g := range 4 {
+		wg.Go(func() {
+			for k := g; k < len(got); k += 4 {
+				got[k] = b.Make(200 << 10)
+				got[k] = append(got[k], make([]byte, 200<<10)...)
+				for i := range got[k] {
+					got[k][i] = byte(k)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	inside := 0
+	for k, buf := range got {
+		if len(buf) != 200<<10 {
+			t.Fatalf("buffer %d: length %d", k, len(buf))
+		}
+		for i, c := range buf {
+			if c != byte(k) {
+				t.Fatalf("buffer %d byte %d is %d: buffers overlap", k, i, c)
+			}
+		}
+		if p := uintptr(unsafe.Pointer(unsafe.SliceData(buf))); p >= lo && p < hi {
+			inside++
+		}
+	}
+	// 8 MiB holds 40 buffers of 200 KiB; the other 24 come from the heap.
+	if inside != 40 {
+		t.Errorf("%d buffers came from the mapping, want 40", inside)
+	}
+	if after := anonHuge(t); after-before < 4<<10 {
+		t.Errorf("AnonHugePages grew by %d KiB after filling 8 MiB of buffers, want at least 4 MiB", after-before)
 	}
 }
