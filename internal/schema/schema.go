@@ -14,6 +14,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -84,26 +85,41 @@ var table = sync.OnceValue(func() opTable {
 	if err != nil {
 		panic(err)
 	}
-	var top struct {
-		Fields json.RawMessage `json:"x-envelope-fields"`
-	}
-	if err := json.Unmarshal(b, &top); err != nil {
-		panic(fmt.Sprintf("%s: %v", EnvelopeRequestFile, err))
-	}
-	t := opTable{envelope: map[string]Envelope{}}
-	if err := json.Unmarshal(top.Fields, &t.envelope); err != nil {
+	t, err := envelopeFields(b)
+	if err != nil {
 		panic(fmt.Sprintf("%s: x-envelope-fields: %v", EnvelopeRequestFile, err))
-	}
-	dec := json.NewDecoder(bytes.NewReader(top.Fields))
-	_, _ = dec.Token() // {
-	for dec.More() {
-		k, _ := dec.Token()
-		t.names = append(t.names, k.(string))
-		var skip json.RawMessage
-		_ = dec.Decode(&skip)
 	}
 	return t
 })
+
+// envelopeFields reads x-envelope-fields of the envelope request schema b,
+// in its key order.
+func envelopeFields(b []byte) (opTable, error) {
+	t := opTable{envelope: map[string]Envelope{}}
+	d := docDecoder{data: b}
+	err := d.object(func(k string) error {
+		if k != "x-envelope-fields" {
+			_, err := d.value(1)
+			return err
+		}
+		return d.object(func(op string) error {
+			v, err := d.value(2)
+			fields, ok := v.(map[string]any)
+			if err != nil || !ok {
+				return errDoc
+			}
+			presence := func(name string) Presence { s, _ := fields[name].(string); return Presence(s) }
+			t.names = append(t.names, op)
+			t.envelope[op] = Envelope{Workspace: presence("workspace"), Snapshot: presence("snapshot"),
+				BaseSnapshot: presence("base_snapshot"), RequestID: presence("request_id")}
+			return nil
+		})
+	})
+	if err == nil && len(t.names) == 0 {
+		err = errors.New("none")
+	}
+	return t, err
+}
 
 // RequestFile and ResultFile name the schema files of one operation.
 func RequestFile(op string) string { return "operations/" + op + ".request.json" }
@@ -234,9 +250,11 @@ func (c *compiled) doc(file string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	doc, err := decodeDoc(data)
 	if err != nil {
-		return nil, fmt.Errorf("schema %s: %v", file, err)
+		if doc, err = jsonschema.UnmarshalJSON(bytes.NewReader(data)); err != nil {
+			return nil, fmt.Errorf("schema %s: %v", file, err)
+		}
 	}
 	obj, _ := doc.(map[string]any)
 	if id, _ := obj["$id"].(string); id != BaseID+file {
