@@ -103,13 +103,13 @@ const oneShotHeap = 512 << 20
 // when it exits, and a collection after its compile would mark the whole
 // graph for nothing (a one-shot node.find on the wide bench shape spent
 // about a fifth of its CPU in that collection's assists and marking).
-// The heap the request then allocates is backed by huge pages where the
-// kernel allows (hugeheap) when the project's sources pass hugeSources:
-// on the wide shape that took a one-shot workspace.open from 22,000 page
-// faults to 1,900, and from 280 to 120 ms.
 //
-// oneShotGC reports whether the heap is to be backed so; the caller then
-// calls hugeheap.Reserve once the service is started.
+// It reports whether the heap the request allocates is to be backed by
+// huge pages where the kernel allows (hugeheap.Reserve, which the caller
+// calls once the service has started reading the project): when the
+// project's sources pass hugeSources. On the wide shape that took a
+// one-shot workspace.open from 22,000 page faults to 1,900, and from 280
+// to 120 ms.
 func oneShotGC(root string) (reserve bool) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return false

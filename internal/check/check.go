@@ -361,7 +361,7 @@ func (c *checker) release() {
 			o.members = nil
 		}
 	}
-	c.pendingNav, c.values, c.typeOnly = nil, nil, nil
+	c.pendingNav, c.values, c.typeOnly, c.members = nil, nil, nil, nil
 }
 
 // Entry returns the entry file, or nil.

@@ -116,7 +116,7 @@ func envelopeFields(b []byte) (opTable, error) {
 		})
 	})
 	if err == nil && len(t.names) == 0 {
-		err = errors.New("none")
+		err = errors.New("no operations")
 	}
 	return t, err
 }
