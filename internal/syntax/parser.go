@@ -40,8 +40,11 @@ type parser struct {
 	head, body slabs
 	// argStack and itemStack hold the lists being parsed, nested ones
 	// above the outer ones, until each is complete and cut from a block.
-	argStack  []*Arg
-	itemStack []ViewItem
+	argStack    []*Arg
+	itemStack   []ViewItem
+	memberStack []Member
+	stmtStack   []Stmt
+	branchStack []*Branch
 }
 
 // slabs hand out the most frequent nodes: one allocation per block of
@@ -54,11 +57,39 @@ type slabs struct {
 	calls   slab[CallExpr]
 	elems   slab[Element]
 	numbers slab[NumberLit]
+	// Declarations and blocks, each a few to a page.
+	owners   slab[OwnerDecl]
+	states   slab[StateDecl]
+	datas    slab[DataDecl]
+	actions  slab[ActionDecl]
+	views    slab[ViewDecl]
+	types    slab[TypeExpr]
+	blocks   slab[Block]
+	children slab[Children]
+	ifViews  slab[IfView]
+	branches slab[Branch]
+	assigns  slab[AssignStmt]
+	exprs    slab[ExprStmt]
 	// strings makes the values of string literals.
 	strings arena.Strings
 	// Element arguments and view items are the most frequent lists.
-	argLists  arena.Slices[*Arg]
-	itemLists arena.Slices[ViewItem]
+	argLists    arena.Slices[*Arg]
+	itemLists   arena.Slices[ViewItem]
+	memberLists arena.Slices[Member]
+	stmtLists   arena.Slices[Stmt]
+	branchLists arena.Slices[*Branch]
+}
+
+// cut pops the list being parsed, stack[base:], as a list of the blocks
+// of lists, or nil when it is empty.
+func cut[T any](stack *[]T, base int, lists *arena.Slices[T]) []T {
+	var out []T
+	if len(*stack) > base {
+		out = lists.Cut((*stack)[base:])
+	}
+	clear((*stack)[base:]) // no tree kept alive by the stack
+	*stack = (*stack)[:base]
+	return out
 }
 
 // slab hands out pointers into blocks of T.
@@ -599,7 +630,8 @@ func (p *parser) appDecl() *AppDecl {
 }
 
 func (p *parser) ownerDecl() *OwnerDecl {
-	d := &OwnerDecl{Kind: Page, RBrace: -1}
+	d := p.sl.owners.new()
+	d.Kind, d.RBrace = Page, -1
 	if p.is("component") {
 		d.Kind = Component
 	}
@@ -621,6 +653,7 @@ func (p *parser) ownerDecl() *OwnerDecl {
 		d.LBrace = p.tok.Pos
 		p.next()
 	}
+	base := len(p.memberStack)
 	for p.tok.Kind != RBrace && p.tok.Kind != EOF {
 		if p.atTopStart() {
 			kw := p.tok
@@ -631,10 +664,9 @@ func (p *parser) ownerDecl() *OwnerDecl {
 				break
 			}
 		}
-		if m := p.member(); m != nil {
-			d.Members = append(d.Members, m)
-		}
+		p.memberStack = append(p.memberStack, p.member())
 	}
+	d.Members = cut(&p.memberStack, base, &p.sl.memberLists)
 	if p.tok.Kind == RBrace {
 		d.RBrace = p.tok.Pos
 	}
@@ -658,7 +690,8 @@ func (p *parser) member() Member {
 	var m Member
 	switch {
 	case p.is("state"):
-		s := &StateDecl{Annotations: anns}
+		s := p.sl.states.new()
+		s.Annotations = anns
 		p.next()
 		s.Name = p.ident("after state")
 		if p.expect(Colon, "and a type after the state name") {
@@ -670,7 +703,8 @@ func (p *parser) member() Member {
 		}
 		m = s
 	case p.is("query"), p.is("mutation"):
-		d := &DataDecl{Annotations: anns}
+		d := p.sl.datas.new()
+		d.Annotations = anns
 		if p.is("mutation") {
 			d.Kind = Mutation
 		}
@@ -683,7 +717,8 @@ func (p *parser) member() Member {
 		}
 		m = d
 	case p.is("action"):
-		a := &ActionDecl{Annotations: anns}
+		a := p.sl.actions.new()
+		a.Annotations = anns
 		p.next()
 		a.Name = p.ident("after action")
 		if p.tok.Kind == LParen {
@@ -694,7 +729,7 @@ func (p *parser) member() Member {
 		a.Body = inBody(p, p.block)
 		m = a
 	case p.is("view"):
-		v := &ViewDecl{}
+		v := p.sl.views.new()
 		p.next()
 		if p.expect(LBrace, "after view") {
 			v.Items = inBody(p, p.viewItems)
@@ -879,7 +914,8 @@ func (p *parser) param(typed bool) *Param {
 }
 
 func (p *parser) typeExpr() *TypeExpr {
-	t := &TypeExpr{Span: Span{Pos: p.tok.Pos}}
+	t := p.sl.types.new()
+	t.Pos = p.tok.Pos
 	switch p.tok.Kind {
 	case LBrack:
 		p.next()
@@ -918,7 +954,8 @@ func (p *parser) enter() bool {
 }
 
 func (p *parser) block() *Block {
-	b := &Block{Span: Span{Pos: p.tok.Pos}}
+	b := p.sl.blocks.new()
+	b.Pos = p.tok.Pos
 	if !p.expect(LBrace, "to open the block") {
 		b.Span = p.missing()
 		return b
@@ -929,12 +966,14 @@ func (p *parser) block() *Block {
 		b.End = p.end(b.Pos)
 		return b
 	}
+	base := len(p.stmtStack)
 	for p.tok.Kind != RBrace && p.tok.Kind != EOF {
 		if p.atMemberStart() || p.atTopStart() {
 			break
 		}
-		b.Stmts = append(b.Stmts, p.stmt())
+		p.stmtStack = append(p.stmtStack, p.stmt())
 	}
+	b.Stmts = cut(&p.stmtStack, base, &p.sl.stmtLists)
 	p.depth--
 	p.expect(RBrace, "to close the block")
 	b.End = p.end(b.Pos)
@@ -958,9 +997,13 @@ func (p *parser) stmt() Stmt {
 		x := p.expr()
 		if p.tok.Kind == Assign {
 			p.next()
-			s = &AssignStmt{Span: Span{start, 0}, Target: x, Value: p.expr()}
+			a := p.sl.assigns.new()
+			a.Span, a.Target, a.Value = Span{start, 0}, x, p.expr()
+			s = a
 		} else {
-			s = &ExprStmt{Span: Span{start, 0}, X: x}
+			e := p.sl.exprs.new()
+			e.Span, e.X = Span{start, 0}, x
+			s = e
 		}
 		end := p.end(start)
 		switch s := s.(type) {
@@ -1015,12 +1058,7 @@ func (p *parser) viewItems() []ViewItem {
 		}
 		p.itemStack = append(p.itemStack, p.viewItem())
 	}
-	var items []ViewItem
-	if len(p.itemStack) > base {
-		items = p.sl.itemLists.Cut(p.itemStack[base:])
-	}
-	clear(p.itemStack[base:])
-	p.itemStack = p.itemStack[:base]
+	items := cut(&p.itemStack, base, &p.sl.itemLists)
 	p.depth--
 	return items
 }
@@ -1061,7 +1099,8 @@ func (p *parser) viewItem() ViewItem {
 }
 
 func (p *parser) children() *Children {
-	c := &Children{Span: Span{Pos: p.tok.Pos}}
+	c := p.sl.children.new()
+	c.Pos = p.tok.Pos
 	p.next()
 	if p.tok.Kind == Name && p.peek(1).Kind == Arrow {
 		c.Param = p.ident("")
@@ -1074,9 +1113,12 @@ func (p *parser) children() *Children {
 }
 
 func (p *parser) ifView() *IfView {
-	v := &IfView{Span: Span{Pos: p.tok.Pos}}
+	v := p.sl.ifViews.new()
+	v.Pos = p.tok.Pos
+	base := len(p.branchStack)
 	for {
-		br := &Branch{Span: Span{Pos: p.tok.Pos}}
+		br := p.sl.branches.new()
+		br.Pos = p.tok.Pos
 		if p.is("if") {
 			p.next()
 			br.Cond = p.expr()
@@ -1086,7 +1128,7 @@ func (p *parser) ifView() *IfView {
 			p.expect(RBrace, "to close the branch")
 		}
 		br.End = p.end(br.Pos)
-		v.Branches = append(v.Branches, br)
+		p.branchStack = append(p.branchStack, br)
 		if br.Cond == nil || !p.is("else") {
 			break
 		}
@@ -1096,6 +1138,7 @@ func (p *parser) ifView() *IfView {
 			break
 		}
 	}
+	v.Branches = cut(&p.branchStack, base, &p.sl.branchLists)
 	v.End = p.end(v.Pos)
 	return v
 }
