@@ -175,8 +175,12 @@ type checker struct {
 	// parallel has its own.
 	props arena.Slices[graph.Property]
 	given []bool
-	// strs makes the node ids, in blocks (see arena).
-	strs arena.Strings
+	// syms makes the members and the scopes of locals (see with).
+	syms arena.Slices[symbol]
+	// strs makes the node ids, in blocks (see arena); sigBuf is where a
+	// conditional's signature is put together.
+	strs   arena.Strings
+	sigBuf []byte
 	// pos converts the offsets of the nodes, which a walk adds in source
 	// order, to lines and columns.
 	pos syntax.Cursor
@@ -361,7 +365,7 @@ func (c *checker) release() {
 			o.members = nil
 		}
 	}
-	c.pendingNav, c.values, c.typeOnly, c.members = nil, nil, nil, nil
+	c.pendingNav, c.values, c.typeOnly, c.members, c.syms = nil, nil, nil, nil, arena.Slices[symbol]{}
 }
 
 // Entry returns the entry file, or nil.

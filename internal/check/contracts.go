@@ -35,7 +35,10 @@ type operation struct {
 	kind   syntax.DataKind
 	params []opParam
 	result *Type
-	node   int32
+	// dataType is the type of the queries or mutations that call it, made
+	// once (it is the same for each).
+	dataType *Type
+	node     int32
 	// ref is Contract.op, the operation property of the queries and
 	// mutations that call it.
 	ref string
@@ -119,6 +122,10 @@ func (c *checker) loadContracts() {
 				op.result = c.contractType(k, od.Result)
 			} else {
 				op.result = voidType
+			}
+			op.dataType = &Type{Kind: TMutation, Elem: op.result}
+			if od.Kind == syntax.Query {
+				op.dataType.Kind = TQuery
 			}
 			k.ops[od.Name.Name] = op
 		}

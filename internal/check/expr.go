@@ -89,7 +89,7 @@ func (c *checker) expr(x ctx, e syntax.Expr) *Type {
 	case *syntax.LambdaExpr:
 		y := x
 		for _, p := range e.Params {
-			y = y.with(p.Name, invalidType)
+			y = c.with(y, p.Name, invalidType)
 		}
 		return &Type{Kind: TLambda, Params: len(e.Params), Elem: c.expr(y, e.Body)}
 	}

@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,11 +35,18 @@ type ctx struct {
 	callEdge string
 }
 
-func (x ctx) with(name string, t *Type) ctx {
-	l := make([]symbol, len(x.locals), len(x.locals)+1)
-	copy(l, x.locals)
+// with returns x with a local name of type t, its locals copied into the
+// checker's blocks of symbols.
+func (c *checker) with(x ctx, name string, t *Type) ctx {
+	l := append(c.syms.Make(len(x.locals)+1), x.locals...)
 	x.locals = append(l, symbol{kind: symLocal, name: name, typ: t, node: -1})
 	return x
+}
+
+// newSymbol returns s in the checker's blocks of symbols.
+func (c *checker) newSymbol(s symbol) *symbol {
+	l := append(c.syms.Make(1), s)
+	return &l[0]
 }
 
 func (c *checker) checkBodies() {
@@ -76,7 +84,7 @@ func (c *checker) checkBodies() {
 				w := *c
 				// About one node per 40 source bytes, as for the graph.
 				w.g, w.diags, w.pendingNav, w.values, w.typeOnly, w.members = c.g.Fragment(len(c.work[k].file.Src)/40), nil, nil, nil, nil, nil
-				w.props, w.given, w.strs = arena.Slices[graph.Property]{}, nil, arena.Strings{}
+				w.props, w.given, w.strs, w.sigBuf, w.syms = arena.Slices[graph.Property]{}, nil, arena.Strings{}, nil, arena.Slices[symbol]{}
 				w.checkOwners(c.work[k])
 				ws[k] = &w
 			}
@@ -121,7 +129,7 @@ func (c *checker) declareMember(o *owner, kind symKind, name *syntax.Ident, n sy
 		return nil
 	}
 	k := memberKinds[kind]
-	s := &symbol{kind: kind, name: name.Name, node: -1, decl: n}
+	s := c.newSymbol(symbol{kind: kind, name: name.Name, node: -1, decl: n})
 	s.node = c.node(f, k, c.strs.Concat(k, ":", o.decl.Name.Name, ".", name.Name), name.Name, n, name, o.id)
 	c.members = append(c.members, s)
 	c.edge(s.node, o.node, graph.EdgeDeclaredIn, graph.Declared)
@@ -237,7 +245,7 @@ func (c *checker) checkOwner(o *owner) {
 			x := base
 			x.from = s.node
 			for i, p := range mem.Params {
-				x = x.with(p.Name.Name, s.params[i].typ)
+				x = c.with(x, p.Name.Name, s.params[i].typ)
 			}
 			c.block(x, mem.Body)
 		}
@@ -381,7 +389,9 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 	if op.kind != d.Kind {
 		c.errorf(f, sel.Sel, diag.BadData, "%s.%s is a %s; declare it with `%s`", k.name, op.decl.Name.Name, op.kind, op.kind)
 	}
-	if d.Kind == syntax.Query {
+	if op.kind == d.Kind {
+		s.typ = op.dataType
+	} else if d.Kind == syntax.Query {
 		s.typ = &Type{Kind: TQuery, Elem: op.result}
 	} else {
 		s.typ = &Type{Kind: TMutation, Elem: op.result}
@@ -389,8 +399,10 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 	c.edge(s.node, op.node, graph.EdgeInvokes, graph.Resolved)
 	c.modelEdges(s.node, op.result)
 	n := c.g.At(s.node)
-	n.Props = append(make([]graph.Property, 0, 1+len(call.Args)), graph.Property{Name: "operation", Type: "Operation", Value: c.box(op.ref), ValuePos: sel.Pos, ValueEnd: sel.End})
-	seen := map[string]bool{}
+	n.Props = append(c.props.Make(1+len(call.Args)), graph.Property{Name: "operation", Type: "Operation", Value: c.box(op.ref), ValuePos: sel.Pos, ValueEnd: sel.End})
+	// The names given so far: a call has a few arguments.
+	var seenBuf [8]string
+	seen := seenBuf[:0]
 	for i, a := range call.Args {
 		var p *opParam
 		switch {
@@ -412,17 +424,17 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 			c.expr(x, a.Value)
 			continue
 		}
-		if seen[p.name] {
+		if slices.Contains(seen, p.name) {
 			c.errorf(f, a, diag.BadArgument, "argument %s is given twice", p.name)
 		}
-		seen[p.name] = true
+		seen = append(seen, p.name)
 		c.expect(x, a.Value, p.typ, say("argument", p.name, "of", op.ref))
 		n = c.g.At(s.node)
 		n.Props = append(n.Props, c.literalProp(f, p.prop, p.typName, a.Value))
 	}
 	var missing []string
 	for _, p := range op.params {
-		if p.required && !seen[p.name] {
+		if p.required && !slices.Contains(seen, p.name) {
 			missing = append(missing, p.name)
 		}
 	}

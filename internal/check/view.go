@@ -26,7 +26,7 @@ func (c *checker) viewItems(x ctx, items []syntax.ViewItem, parent int32, prefix
 			path := id[len(graph.KindConditional)+1:]
 			n := c.node(x.f, graph.KindConditional, id, "if", it, nil, x.o.id)
 			c.edge(n, parent, graph.EdgeChildOf, graph.Declared)
-			c.g.At(n).Signature = conditionalSignature(x.f, it)
+			c.g.At(n).Signature = c.conditionalSignature(x.f, it)
 			y := x
 			y.from = n
 			for b, br := range it.Branches {
@@ -39,17 +39,23 @@ func (c *checker) viewItems(x ctx, items []syntax.ViewItem, parent int32, prefix
 	}
 }
 
-func conditionalSignature(f *syntax.File, v *syntax.IfView) string {
-	var parts []string
-	for _, br := range v.Branches {
+// conditionalSignature is the signature of a conditional: each branch's
+// "if condition" or "else", apart by " / ", in the checker's strings.
+func (c *checker) conditionalSignature(f *syntax.File, v *syntax.IfView) string {
+	b := c.sigBuf[:0]
+	for i, br := range v.Branches {
+		if i > 0 {
+			b = append(b, " / "...)
+		}
 		if br.Cond == nil {
-			parts = append(parts, "else")
+			b = append(b, "else"...)
 			continue
 		}
-		b := br.Cond.Bounds()
-		parts = append(parts, "if "+f.Compact(int(b.Pos), int(b.End)))
+		at := br.Cond.Bounds()
+		b = f.AppendCompact(append(b, "if "...), int(at.Pos), int(at.End))
 	}
-	return strings.Join(parts, " / ")
+	c.sigBuf = b
+	return c.strs.Bytes(b)
 }
 
 func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path string) {
@@ -186,7 +192,7 @@ func (c *checker) elementChildren(x ctx, e *syntax.Element, n int32, path string
 		if items != nil && items.Kind == TList {
 			elem = items.Elem
 		}
-		y = y.with(ch.Param.Name, elem)
+		y = c.with(y, ch.Param.Name, elem)
 	}
 	c.viewItems(y, ch.Items, n, path)
 }
@@ -284,7 +290,7 @@ func (c *checker) property(x ctx, e *syntax.Element, a *syntax.Arg, spec *propSp
 				elem = t.Elem
 			}
 		}
-		t := c.expr(x.with(lam.Params[0].Name, elem), lam.Body)
+		t := c.expr(c.with(x, lam.Params[0].Name, elem), lam.Body)
 		if t.Kind != Invalid && (t.Optional || t.Kind != TString && t.Kind != TInt) {
 			c.errorf(f, lam.Body, diag.TypeMismatch, "the key of an item is a String or an Int; this is %s", t)
 		}

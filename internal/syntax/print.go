@@ -228,6 +228,14 @@ func (f *File) Compact(pos, end int) string {
 	return f.compactTokens(pos, end)
 }
 
+// AppendCompact appends Compact(pos, end) to b.
+func (f *File) AppendCompact(b []byte, pos, end int) []byte {
+	if pos >= 0 && pos <= end && end <= len(f.Src) && oneLine(f.Src[pos:end]) {
+		return append(b, f.Src[pos:end]...)
+	}
+	return append(b, f.compactTokens(pos, end)...)
+}
+
 // compactTokens is Compact from the tokens.
 func (f *File) compactTokens(pos, end int) string {
 	toks := f.Tokens
