@@ -177,6 +177,10 @@ type checker struct {
 	given []bool
 	// syms makes the members and the scopes of locals (see with).
 	syms arena.Slices[symbol]
+	// lastKey is the type keyType made last.
+	lastKey *Type
+	// ownerBlocks makes the pages and components declared.
+	ownerBlocks arena.Slices[owner]
 	// strs makes the node ids, in blocks (see arena); sigBuf is where a
 	// conditional's signature is put together.
 	strs   arena.Strings
@@ -661,7 +665,7 @@ func (c *checker) declareOwner(m *module, d *syntax.OwnerDecl) {
 	if d.Kind == syntax.Component {
 		kind = graph.KindComponent
 	}
-	o := &owner{decl: d, mod: m, id: kind + ":" + name, members: map[string]*symbol{}}
+	o := c.newOwner(owner{decl: d, mod: m, id: c.strs.Concat(kind, ":", name), members: map[string]*symbol{}})
 	o.node = c.node(f, kind, o.id, name, d, d.Name, "")
 	c.sig(o.node, d.Pos, min(d.LBrace, d.End))
 	c.edge(o.node, m.node, graph.EdgeDeclaredIn, graph.Declared)
@@ -671,6 +675,12 @@ func (c *checker) declareOwner(m *module, d *syntax.OwnerDecl) {
 		c.owners[name] = o
 	}
 	m.owners[name] = o
+}
+
+// newOwner returns o in the checker's blocks of owners.
+func (c *checker) newOwner(o owner) *owner {
+	l := append(c.ownerBlocks.Make(1), o)
+	return &l[0]
 }
 
 // ownerNamed returns the page or component name, or nil.

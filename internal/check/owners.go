@@ -285,7 +285,7 @@ func (c *checker) typeProps(t *Type, valued bool) []graph.Property {
 	name := t.String()
 	prop := graph.Property{Name: "type", Type: "Type", Value: c.box(name), ValuePos: -1, ValueEnd: -1}
 	if valued {
-		return append(make([]graph.Property, 0, 2), prop)
+		return append(c.props.Make(2), prop)
 	}
 	ps, ok := c.typeOnly[name]
 	if !ok {

@@ -294,7 +294,7 @@ func (c *checker) property(x ctx, e *syntax.Element, a *syntax.Arg, spec *propSp
 		if t.Kind != Invalid && (t.Optional || t.Kind != TString && t.Kind != TInt) {
 			c.errorf(f, lam.Body, diag.TypeMismatch, "the key of an item is a String or an Int; this is %s", t)
 		}
-		return "Key", &Type{Kind: TLambda, Params: 1, Elem: t}
+		return "Key", c.keyType(t)
 	}
 	want := propType(p.Type)
 	t := c.expect(x, a.Value, want, what)
@@ -309,6 +309,15 @@ func (c *checker) property(x ctx, e *syntax.Element, a *syntax.Arg, spec *propSp
 		}
 	}
 	return string(p.Type), t
+}
+
+// keyType returns the type of a key function of result t: the last one
+// made when t is the same, as it is for the lists of a module.
+func (c *checker) keyType(t *Type) *Type {
+	if c.lastKey == nil || c.lastKey.Elem != t {
+		c.lastKey = &Type{Kind: TLambda, Params: 1, Elem: t}
+	}
+	return c.lastKey
 }
 
 // peekType types e without recording edges or diagnostics.

@@ -78,6 +78,7 @@ func (f *File) DropBodies() {
 			}
 		}
 	}
+	var empty []Block
 	for _, d := range f.Decls {
 		o, ok := d.(*OwnerDecl)
 		if !ok {
@@ -90,7 +91,13 @@ func (f *File) DropBodies() {
 				m.Items = nil
 			case *ActionDecl:
 				if m.Body != nil {
-					m.Body = &Block{Span: m.Body.Span}
+					// An empty block of the file's own, so that the body's
+					// nodes go: a few to a page, cut from one slice.
+					if len(empty) == cap(empty) {
+						empty = make([]Block, 0, 64)
+					}
+					empty = append(empty, Block{Span: m.Body.Span})
+					m.Body = &empty[len(empty)-1]
 				}
 			}
 		}

@@ -45,6 +45,7 @@ type parser struct {
 	memberStack []Member
 	stmtStack   []Stmt
 	branchStack []*Branch
+	identStack  []*Ident
 }
 
 // slabs hand out the most frequent nodes: one allocation per block of
@@ -70,6 +71,8 @@ type slabs struct {
 	branches slab[Branch]
 	assigns  slab[AssignStmt]
 	exprs    slab[ExprStmt]
+	lambdas  slab[LambdaExpr]
+	routes   slab[RouteDecl]
 	// strings makes the values of string literals.
 	strings arena.Strings
 	// Element arguments and view items are the most frequent lists.
@@ -78,6 +81,7 @@ type slabs struct {
 	memberLists arena.Slices[Member]
 	stmtLists   arena.Slices[Stmt]
 	branchLists arena.Slices[*Branch]
+	identLists  arena.Slices[*Ident]
 }
 
 // cut pops the list being parsed, stack[base:], as a list of the blocks
@@ -615,7 +619,8 @@ func (p *parser) appDecl() *AppDecl {
 				}
 				continue
 			}
-			r := &RouteDecl{Span: Span{Pos: p.tok.Pos}}
+			r := p.sl.routes.new()
+			r.Pos = p.tok.Pos
 			p.next()
 			r.Path = p.stringLit("after route")
 			p.expect(Arrow, "after the route path")
@@ -1310,15 +1315,18 @@ func (p *parser) primary() Expr {
 		return l
 	case Pipe, OrOr:
 		p.next()
-		lam := &LambdaExpr{Span: Span{Pos: t.Pos}}
+		lam := p.sl.lambdas.new()
+		lam.Pos = t.Pos
 		if t.Kind == Pipe {
+			base := len(p.identStack)
 			for p.tok.Kind == Name {
-				lam.Params = append(lam.Params, p.ident(""))
+				p.identStack = append(p.identStack, p.ident(""))
 				if p.tok.Kind != Comma {
 					break
 				}
 				p.next()
 			}
+			lam.Params = cut(&p.identStack, base, &p.sl.identLists)
 			p.expect(Pipe, "to close the lambda parameters")
 		}
 		lam.Body = p.expr()
