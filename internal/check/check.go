@@ -191,9 +191,12 @@ type checker struct {
 }
 
 type module struct {
-	file       *syntax.File
-	node       int32
-	owners     map[string]*owner
+	file   *syntax.File
+	node   int32
+	owners map[string]*owner
+	// declared lists the owners in declaration order: those of owners
+	// whose declaration is theirs (a repeated name is not declared).
+	declared   []*owner
 	models     map[string]*Model
 	externs    map[string]*extern
 	uses       map[string]*useSym // local names of use lines
@@ -675,6 +678,7 @@ func (c *checker) declareOwner(m *module, d *syntax.OwnerDecl) {
 		c.owners[name] = o
 	}
 	m.owners[name] = o
+	m.declared = append(m.declared, o)
 }
 
 // newOwner returns o in the checker's blocks of owners.
@@ -858,10 +862,8 @@ func (c *checker) moduleInfo(m *module, counts [2]int) ModuleInfo {
 	if m.file.Module != nil {
 		mi.Name = m.file.Text(m.file.Module.Name)
 	}
-	for _, d := range m.file.Decls {
-		if o, ok := d.(*syntax.OwnerDecl); ok && m.owners[o.Name.Name] != nil && m.owners[o.Name.Name].decl == o {
-			mi.Owners = append(mi.Owners, m.owners[o.Name.Name].id)
-		}
+	for _, o := range m.declared {
+		mi.Owners = append(mi.Owners, o.id)
 	}
 	for _, u := range m.file.Uses {
 		if s := m.uses[u.Name.Name]; s != nil && s.decl == u {

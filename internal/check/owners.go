@@ -51,12 +51,8 @@ func (c *checker) newSymbol(s symbol) *symbol {
 
 func (c *checker) checkBodies() {
 	for _, m := range c.work {
-		for _, d := range m.file.Decls {
-			if od, ok := d.(*syntax.OwnerDecl); ok {
-				if o := m.owners[od.Name.Name]; o != nil && o.decl == od {
-					c.checkProps(o)
-				}
-			}
+		for _, o := range m.declared {
+			c.checkProps(o)
 		}
 	}
 	if c.derived || len(c.work) < 2 || runtime.GOMAXPROCS(0) < 2 {
@@ -107,12 +103,8 @@ func (c *checker) checkBodies() {
 // checkOwners checks the bodies of m's pages and components, and its
 // annotations.
 func (c *checker) checkOwners(m *module) {
-	for _, d := range m.file.Decls {
-		if od, ok := d.(*syntax.OwnerDecl); ok {
-			if o := m.owners[od.Name.Name]; o != nil && o.decl == od {
-				c.checkOwner(o)
-			}
-		}
+	for _, o := range m.declared {
+		c.checkOwner(o)
 	}
 	c.checkAnnotations(m)
 }
