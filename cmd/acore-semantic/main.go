@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"sync"
 
 	"github.com/axiomcore/acore/internal/hugeheap"
 	"github.com/axiomcore/acore/internal/load"
@@ -58,13 +59,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg := service.ProcessConfig(*root, os.Getenv)
-	reserve := false
-	if mode == "oneshot" {
-		reserve = oneShotGC(*root)
-		if reserve {
-			// The service reads the project into memory of its own while
-			// the heap is prepared below, on the other core.
-			cfg.ReadBuffers = hugeheap.NewBuffers(readBuffers).Make
+	reserve := func() {}
+	if mode == "oneshot" && oneShotGC(*root) {
+		// The project is read into memory of its own. Without the compile
+		// cache every capture compiles, and the heap is prepared while the
+		// service reads the project; with it, a capture may read its
+		// compile from the cache and allocate little, so the heap is
+		// prepared only when a whole compile starts.
+		cfg.ReadBuffers = hugeheap.NewBuffers(readBuffers).Make
+		reserve = sync.OnceFunc(func() { hugeheap.Reserve(hugeReserve) })
+		if !cfg.NoCompileCache {
+			cfg.Compile.Before, reserve = reserve, func() {}
 		}
 	}
 	svc, err := service.New(cfg)
@@ -72,9 +77,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "acore-semantic: %v\n", err)
 		return 1
 	}
-	if reserve {
-		hugeheap.Reserve(hugeReserve)
-	}
+	reserve()
 	// The compile a request made is written for the next process while
 	// the answer goes out; the process ends once it is.
 	defer svc.Wait()

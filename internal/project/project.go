@@ -48,6 +48,10 @@ type Options struct {
 	// Trees, when set, keeps the whole trees that File parses and the
 	// contracts' trees, for the next reads and edits of the same files.
 	Trees *TreeCache
+	// Before, when set, is called as each whole compile starts (not a
+	// recheck): a one-shot process prepares its heap then, and not when
+	// it reads a compile from the cache.
+	Before func()
 }
 
 // ServiceOptions are the choices for compiles of a process that serves
@@ -113,6 +117,9 @@ func (o Options) Compile(in *load.Inputs) *Project {
 // compile parses in, taking the trees in fresh by path instead where it
 // has them, and checks it.
 func (o Options) compile(in *load.Inputs, fresh map[string]*syntax.File) *Project {
+	if o.Before != nil {
+		o.Before()
+	}
 	if o.GC != nil {
 		defer o.GC.Begin()()
 	}

@@ -312,3 +312,25 @@ func TestCompileFromConcurrent(t *testing.T) {
 	}
 	sameCompile(t, "the base after", project.CompileFrom(got[0], in), project.Compile(in))
 }
+
+// Options.Before runs as each whole compile starts, and not for a
+// recheck or the same inputs again.
+func TestBeforeWholeCompiles(t *testing.T) {
+	in := taskApp(t).Inputs
+	calls := 0
+	o := project.Options{Before: func() { calls++ }}
+	base := o.Compile(in)
+	if calls != 1 {
+		t.Fatalf("%d calls for a compile, want 1", calls)
+	}
+	edited := withSources(in, map[string][]byte{"main.acore": bytes.Replace(source(in, "main.acore"), []byte(`label: "Add"`), []byte(`label: "Add a task"`), 1)})
+	if p := o.CompileFrom(base, edited); p.Changed == nil {
+		t.Fatal("the edit was not rechecked")
+	}
+	if o.CompileFrom(base, in); calls != 1 {
+		t.Errorf("%d calls after a recheck and the same inputs again, want 1", calls)
+	}
+	if o.CompileFrom(nil, edited); calls != 2 {
+		t.Errorf("%d calls after a second whole compile, want 2", calls)
+	}
+}
