@@ -348,17 +348,34 @@ func Decode(data []byte, files []*syntax.File) (*Graph, error) {
 		// A probe ends at an empty slot.
 		return nil, errCorrupt
 	}
-	s, err := d.search(n)
-	if err != nil {
-		return nil, err
-	}
-	if d.off != len(d.b) {
-		return nil, errCorrupt
-	}
-	g.search.Store(s)
-	g.searchOnce.Do(func() {})
+	// The search index, the last part and the largest, is read when a
+	// query first needs it (Search): an answer that needs none (a
+	// workspace.open) reads none of it.
+	rest := *d
+	g.lazy.search = &rest
 	g.SetFiles(files)
 	return g, nil
+}
+
+// decodedSearch reads the index Decode left for Search, or returns nil
+// when it does not hold (the entry's checksum held, so only a defect
+// would); Search then builds one.
+func (g *Graph) decodedSearch() *Search {
+	d := *g.lazy.search
+	s, err := d.search(g.n)
+	if err != nil || d.off != len(d.b) {
+		return nil
+	}
+	return s
+}
+
+// ready returns g's search index when it has one or can read one from
+// its encoding, or nil when it would have to build it.
+func (g *Graph) ready() *Search {
+	if g.lazy != nil && g.lazy.search != nil {
+		return g.Search()
+	}
+	return g.search.Load()
 }
 
 // validRows checks compressed rows of m edges over n nodes.
@@ -387,6 +404,8 @@ type lazyNodes struct {
 	offs  []int32
 	pages []lazyPage
 	ids   *idTable
+	// search is where the encoded search index starts, for Search.
+	search *decoder
 }
 
 type lazyPage struct {
@@ -686,7 +705,7 @@ func codes(keys []string) map[string]int32 {
 // order), so that the graphs derived from g derive theirs from it. It
 // does nothing when from has no whole index or g has one.
 func (g *Graph) ShareSearch(from *Graph) {
-	s := from.search.Load()
+	s := from.ready()
 	if s == nil || s.over != nil || g.Len() != from.Len() {
 		return
 	}

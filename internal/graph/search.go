@@ -118,7 +118,10 @@ func appendGrams(out []uint32, s []byte) []uint32 {
 func (g *Graph) Search() *Search {
 	g.searchOnce.Do(func() {
 		var s *Search
-		if g.seed != nil {
+		if g.lazy != nil && g.lazy.search != nil {
+			s = g.decodedSearch()
+		}
+		if s == nil && g.seed != nil {
 			s = deriveSearch(g, g.seed)
 		}
 		if s == nil {
@@ -136,7 +139,7 @@ func (g *Graph) Search() *Search {
 // then costs about what building it does.
 func seedFor(base *Graph, changed []int32) *searchSeed {
 	var from searchSeed
-	switch s := base.search.Load(); {
+	switch s := base.ready(); {
 	case s != nil && s.over != nil:
 		from = s.over.searchSeed
 	case s != nil:

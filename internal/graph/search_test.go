@@ -370,3 +370,47 @@ func TestEncodeKeepsIndex(t *testing.T) {
 		t.Error("the first query built a second index")
 	}
 }
+
+// TestDecodedIndexIsRead: a decoded graph reads its search index from the
+// encoding when a query first needs it, not before, and builds one when
+// what it reads does not hold.
+func TestDecodedIndexIsRead(t *testing.T) {
+	g := searchGraph()
+	b, err := g.Encode(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := g.Search()
+	query := func(g *Graph) string {
+		var out strings.Builder
+		for _, q := range []string{"", "a", "add", "label"} {
+			g.Search().Query([]byte(q), Filter{}, func(i int32, name, id, value bool) { fmt.Fprintln(&out, q, i, name, id, value) })
+		}
+		return out.String()
+	}
+	d, err := Decode(b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.search.Load() != nil {
+		t.Error("Decode read the index before a query")
+	}
+	if s := d.decodedSearch(); s == nil || !slices.Equal(s.Order, want.Order) || !bytes.Equal(s.text, want.text) || !bytes.Equal(s.gramPost, want.gramPost) {
+		t.Fatal("the encoded index does not read back")
+	}
+	if got, exp := query(d), query(g); got != exp {
+		t.Errorf("queries of the decoded graph differ:\n%s\nwant\n%s", got, exp)
+	}
+	// The index's last bytes cut off: Decode does not read them, and the
+	// first query builds an index instead.
+	cut, err := Decode(b[:len(b)-3], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cut.decodedSearch() != nil {
+		t.Fatal("a cut index read as whole")
+	}
+	if got, exp := query(cut), query(g); got != exp {
+		t.Errorf("queries with a built index differ:\n%s\nwant\n%s", got, exp)
+	}
+}
