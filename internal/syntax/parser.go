@@ -38,8 +38,8 @@ type parser struct {
 	// DropBodies free their blocks.
 	sl         *slabs
 	head, body slabs
-	// argStack and itemStack hold the lists being parsed, nested ones
-	// above the outer ones, until each is complete and cut from a block.
+	// The stacks hold the lists being parsed, nested ones above the outer
+	// ones, until each is complete and cut from a block.
 	argStack    []*Arg
 	itemStack   []ViewItem
 	memberStack []Member
@@ -75,7 +75,7 @@ type slabs struct {
 	routes   slab[RouteDecl]
 	// strings makes the values of string literals.
 	strings arena.Strings
-	// Element arguments and view items are the most frequent lists.
+	// The lists, cut from blocks when complete (see cut).
 	argLists    arena.Slices[*Arg]
 	itemLists   arena.Slices[ViewItem]
 	memberLists arena.Slices[Member]
