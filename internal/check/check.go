@@ -681,8 +681,12 @@ func (c *checker) declareOwner(m *module, d *syntax.OwnerDecl) {
 	m.declared = append(m.declared, o)
 }
 
-// newOwner returns o in the checker's blocks of owners.
+// newOwner returns o in the checker's blocks of owners, or on its own for
+// a recheck, as newSymbol does.
 func (c *checker) newOwner(o owner) *owner {
+	if c.derived {
+		return &o
+	}
 	l := append(c.ownerBlocks.Make(1), o)
 	return &l[0]
 }

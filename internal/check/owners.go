@@ -43,8 +43,13 @@ func (c *checker) with(x ctx, name string, t *Type) ctx {
 	return x
 }
 
-// newSymbol returns s in the checker's blocks of symbols.
+// newSymbol returns s in the checker's blocks of symbols, or on its own
+// for a recheck, whose few symbols would keep a block each alive with
+// the snapshot.
 func (c *checker) newSymbol(s symbol) *symbol {
+	if c.derived {
+		return &s
+	}
 	l := append(c.syms.Make(1), s)
 	return &l[0]
 }
