@@ -59,7 +59,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg := service.ProcessConfig(*root, os.Getenv)
-	reserve := func() {}
+	reserveNow := false
 	if mode == "oneshot" && oneShotGC(*root) {
 		// The project is read into memory of its own. Without the compile
 		// cache every capture compiles, and the heap is prepared while the
@@ -67,9 +67,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// compile from the cache and allocate little, so the heap is
 		// prepared only when a whole compile starts.
 		cfg.ReadBuffers = hugeheap.NewBuffers(readBuffers).Make
-		reserve = sync.OnceFunc(func() { hugeheap.Reserve(hugeReserve) })
-		if !cfg.NoCompileCache {
-			cfg.Compile.Before, reserve = reserve, func() {}
+		reserveNow = cfg.NoCompileCache
+		if !reserveNow {
+			cfg.Compile.Before = sync.OnceFunc(func() { hugeheap.Reserve(hugeReserve) })
 		}
 	}
 	svc, err := service.New(cfg)
@@ -77,7 +77,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "acore-semantic: %v\n", err)
 		return 1
 	}
-	reserve()
+	if reserveNow {
+		hugeheap.Reserve(hugeReserve)
+	}
 	// The compile a request made is written for the next process while
 	// the answer goes out; the process ends once it is.
 	defer svc.Wait()

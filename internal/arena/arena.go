@@ -89,6 +89,12 @@ func (a *Slices[T]) Make(n int) []T {
 	return a.buf[at : at : at+n]
 }
 
+// New returns a pointer to a copy of v in a block.
+func (a *Slices[T]) New(v T) *T {
+	l := append(a.Make(1), v)
+	return &l[0]
+}
+
 // Cut returns a copy of items, empty but not nil when items is.
 func (a *Slices[T]) Cut(items []T) []T {
 	return append(a.Make(len(items)), items...)

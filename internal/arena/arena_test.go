@@ -71,3 +71,17 @@ func TestSlices(t *testing.T) {
 		t.Errorf("Make(3): len %d cap %d", len(m), cap(m))
 	}
 }
+
+// New gives each value its own place, which later values leave alone.
+func TestSlicesNew(t *testing.T) {
+	var a Slices[int]
+	var ps []*int
+	for i := range 3 * sliceBlock {
+		ps = append(ps, a.New(i))
+	}
+	for i, p := range ps {
+		if *p != i {
+			t.Fatalf("value %d reads %d", i, *p)
+		}
+	}
+}

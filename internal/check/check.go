@@ -687,8 +687,7 @@ func (c *checker) newOwner(o owner) *owner {
 	if c.derived {
 		return &o
 	}
-	l := append(c.ownerBlocks.Make(1), o)
-	return &l[0]
+	return c.ownerBlocks.New(o)
 }
 
 // ownerNamed returns the page or component name, or nil.

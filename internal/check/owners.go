@@ -50,8 +50,7 @@ func (c *checker) newSymbol(s symbol) *symbol {
 	if c.derived {
 		return &s
 	}
-	l := append(c.syms.Make(1), s)
-	return &l[0]
+	return c.syms.New(s)
 }
 
 func (c *checker) checkBodies() {

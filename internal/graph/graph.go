@@ -333,7 +333,8 @@ func (g *Graph) Freeze() {
 	// repeats are dropped (a trim alone keeps every edge's index).
 	var inAt, in []int32
 	done := make(chan struct{})
-	if len(edges) >= parallelRows {
+	parallel := len(edges) >= parallelRows
+	if parallel {
 		go func() {
 			inAt, in = rows(n, len(edges), to)
 			close(done)
@@ -373,7 +374,7 @@ func (g *Graph) Freeze() {
 		g.outAt, g.out = rows(n, len(g.Edges), from)
 	}
 	<-done
-	if dup > 0 || in == nil {
+	if dup > 0 || !parallel {
 		inAt, in = rows(n, len(g.Edges), func(i int) int32 { return g.Edges[i].To })
 	}
 	g.inAt, g.in = inAt, in

@@ -99,12 +99,15 @@ func anonHugeAt(t *testing.T, addr uintptr) int {
 	}
 	in := false
 	for _, line := range strings.Split(string(b), "\n") {
-		if lo, hi, ok := strings.Cut(strings.Fields(line + " x")[0], "-"); ok && !strings.HasSuffix(lo, ":") {
-			l, err1 := strconv.ParseUint(lo, 16, 64)
-			h, err2 := strconv.ParseUint(hi, 16, 64)
-			if err1 == nil && err2 == nil {
-				in = uint64(addr) >= l && uint64(addr) < h
-				continue
+		// A mapping's line starts with its range, "lo-hi", in hex.
+		if f := strings.Fields(line); len(f) > 0 {
+			if lo, hi, ok := strings.Cut(f[0], "-"); ok {
+				l, err1 := strconv.ParseUint(lo, 16, 64)
+				h, err2 := strconv.ParseUint(hi, 16, 64)
+				if err1 == nil && err2 == nil {
+					in = uint64(addr) >= l && uint64(addr) < h
+					continue
+				}
 			}
 		}
 		if rest, ok := strings.CutPrefix(line, "AnonHugePages:"); ok && in {

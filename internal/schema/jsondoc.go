@@ -65,32 +65,13 @@ func (d *docDecoder) value(depth int) (any, error) {
 		})
 		return m, err
 	case c == '[':
-		d.i++
 		a := []any{}
-		d.space()
-		if d.i < len(d.data) && d.data[d.i] == ']' {
-			d.i++
-			return a, nil
-		}
-		for {
+		err := d.seq('[', ']', func() error {
 			v, err := d.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
 			a = append(a, v)
-			d.space()
-			if d.i >= len(d.data) {
-				return nil, errDoc
-			}
-			if d.data[d.i] == ']' {
-				d.i++
-				return a, nil
-			}
-			if d.data[d.i] != ',' {
-				return nil, errDoc
-			}
-			d.i++
-		}
+			return err
+		})
+		return a, err
 	case c == '"':
 		return d.str()
 	case c == 't':
@@ -108,17 +89,7 @@ func (d *docDecoder) value(depth int) (any, error) {
 // object reads the object at d.i, calling member for each key in order
 // with d at its value, which member reads.
 func (d *docDecoder) object(member func(key string) error) error {
-	d.space()
-	if d.i >= len(d.data) || d.data[d.i] != '{' {
-		return errDoc
-	}
-	d.i++
-	d.space()
-	if d.i < len(d.data) && d.data[d.i] == '}' {
-		d.i++
-		return nil
-	}
-	for {
+	return d.seq('{', '}', func() error {
 		d.space()
 		k, err := d.str()
 		if err != nil {
@@ -129,14 +100,32 @@ func (d *docDecoder) object(member func(key string) error) error {
 			return errDoc
 		}
 		d.i++
-		if err := member(k); err != nil {
+		return member(k)
+	})
+}
+
+// seq reads open, items apart by commas, and close, calling item with d
+// at each item, which item reads.
+func (d *docDecoder) seq(open, close byte, item func() error) error {
+	d.space()
+	if d.i >= len(d.data) || d.data[d.i] != open {
+		return errDoc
+	}
+	d.i++
+	d.space()
+	if d.i < len(d.data) && d.data[d.i] == close {
+		d.i++
+		return nil
+	}
+	for {
+		if err := item(); err != nil {
 			return err
 		}
 		d.space()
 		if d.i >= len(d.data) {
 			return errDoc
 		}
-		if d.data[d.i] == '}' {
+		if d.data[d.i] == close {
 			d.i++
 			return nil
 		}

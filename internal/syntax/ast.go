@@ -78,7 +78,7 @@ func (f *File) DropBodies() {
 			}
 		}
 	}
-	var empty []Block
+	var empty slab[Block]
 	for _, d := range f.Decls {
 		o, ok := d.(*OwnerDecl)
 		if !ok {
@@ -92,12 +92,10 @@ func (f *File) DropBodies() {
 			case *ActionDecl:
 				if m.Body != nil {
 					// An empty block of the file's own, so that the body's
-					// nodes go: a few to a page, cut from one slice.
-					if len(empty) == cap(empty) {
-						empty = make([]Block, 0, 64)
-					}
-					empty = append(empty, Block{Span: m.Body.Span})
-					m.Body = &empty[len(empty)-1]
+					// nodes go.
+					b := empty.new()
+					b.Span = m.Body.Span
+					m.Body = b
 				}
 			}
 		}
