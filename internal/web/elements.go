@@ -90,19 +90,24 @@ func (g *gen) spec(o *owner, sc *scope, e *syntax.Element, id string, ce *catalo
 		js, _ := g.expr(o, sc, x)
 		return js, true
 	}
-	// attr sets an attribute from a property, statically when literal.
-	attr := func(name, prop string) {
+	// urlAttr sets an attribute from a property, statically when literal;
+	// a URL attribute takes the value only when its rule (catalog.RoutePath
+	// or catalog.ImageSource, the runtime's rp or ri) allows it. A literal
+	// the rule refuses is left to the runtime, which leaves the attribute
+	// off and says why on the console, as it does for a value.
+	urlAttr := func(name, prop string, rule func(string) bool, jsRule string) {
 		x, ok := a[prop]
 		if !ok {
 			return
 		}
-		if l, ok := literal(x); ok {
+		if l, ok := literal(x); ok && (rule == nil || rule(l)) {
 			s.attrs = append(s.attrs, name, l)
 			return
 		}
 		js, _ := val(prop)
-		s.js = append(s.js, "at(v,"+jsString(name)+",()=>"+js+")")
+		s.js = append(s.js, "at(v,"+jsString(name)+",()=>"+js+jsRule+")")
 	}
+	attr := func(name, prop string) { urlAttr(name, prop, nil, "") }
 	boolProp := func(prop, domProp string, negate bool) {
 		x, ok := a[prop]
 		if !ok {
@@ -297,7 +302,7 @@ func (g *gen) spec(o *owner, sc *scope, e *syntax.Element, id string, ce *catalo
 		bind("value", "bv")
 	case "Image":
 		s.tag = "img"
-		attr("src", "src")
+		urlAttr("src", "src", catalog.ImageSource, ",ri")
 		attr("alt", "alt")
 		attr("width", "width")
 		attr("height", "height")
@@ -321,7 +326,7 @@ func (g *gen) spec(o *owner, sc *scope, e *syntax.Element, id string, ce *catalo
 		style("color", "color", "", nil)
 	case "Link":
 		s.tag = "a"
-		attr("href", "to")
+		urlAttr("href", "to", catalog.RoutePath, ",rp")
 		text("label")
 		s.js = append(s.js, "lk(v)")
 	case "List":

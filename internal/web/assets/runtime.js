@@ -23,7 +23,9 @@ const len=v=>v==null?null:[...v].length,cnt=v=>v==null?null:v.length,emp=v=>v==n
 // DOM: h creates an element with attributes given as name, value pairs.
 function h(t,a,p){const e=D.createElement(t);for(let i=0;i<a.length;i+=2)e.setAttribute(a[i],a[i+1]);if(p)p.append(e);return e}
 const tx=(e,f)=>E(()=>{e.textContent=str(f())}),pr=(e,n,f)=>E(()=>{e[n]=f()}),st=(e,n,f,u)=>E(()=>{const v=f();e.style[n]=v==null?"":v+(u||"")});
-const at=(e,n,f)=>E(()=>{const v=f();v==null?e.removeAttribute(n):e.setAttribute(n,String(v))});
+// at binds an attribute; k is a URL's rule (docs/web.md, "URLs"): rp for a Link's href, ri for an Image's src.
+const ok=v=>!/[\0- \x7f\\]/.test(v),rp=v=>ok(v)&&/^\/(?!\/)/.test(v),ri=v=>ok(v)&&(/^(https?:|data:image\/(png|jpeg|gif|webp|avif)[;,])/i.test(v)||!/^([a-z][a-z\d+.-]*:|\/\/)/i.test(v));
+const at=(e,n,f,k)=>E(()=>{let v=f();if(v!=null&&k&&!k(v=String(v))){console.warn("acore: refused "+n,v);v=null}v==null?e.removeAttribute(n):e.setAttribute(n,String(v))});
 function act(f){try{f()}catch(x){console.error(x)}}
 // An element whose action declares confirmation_required asks before it runs,
 // so the page does what its AXAG facts promise runtime agents and people.
@@ -65,9 +67,9 @@ function M(c,op,f){const m=st4(null);m.run=()=>{const a=U(f);m.pending.set(true)
 function X(n,a){try{const f=XS[n];Promise.resolve(f(a)).catch(x=>console.error(x))}catch(x){console.error(x)}}
 // The router: routes on the History API.
 let pg=null;const app=D.getElementById("app");
-function nav(u){if(location.pathname!==u){history.pushState(null,"",u);show(1)}}
+function nav(u){const l=location;if(l.pathname+l.search+l.hash!==u){history.pushState(null,"",u);show(1)}}
 function show(f){if(pg)kill(pg);app.textContent="";let u=location.pathname;if(u.length>1&&u.endsWith("/"))u=u.slice(0,-1);const r=R[u];
 pg=sub(null,()=>{const w=h("main",["class","ac-page","tabindex","-1"],app);if(r)r(w);else{w.classList.add("ac-404");h("h1",[],w).textContent="Page not found";
 h("p",[],w).textContent="There is no page at "+u+".";lk(h("a",["href","/"],w)).textContent="Go to the home page"}if(f){scrollTo(0,0);w.focus()}})}
-function lk(a){a.addEventListener("click",x=>{if(x.button||x.metaKey||x.ctrlKey||x.shiftKey||x.altKey||a.target)return;const u=new URL(a.href,location.href);if(u.origin!==location.origin)return;x.preventDefault();nav(u.pathname)});return a}
+function lk(a){a.addEventListener("click",x=>{if(x.button||x.metaKey||x.ctrlKey||x.shiftKey||x.altKey||a.target)return;const u=new URL(a.href,location.href);if(u.origin!==location.origin)return;x.preventDefault();nav(u.pathname+u.search+u.hash)});return a}
 addEventListener("popstate",()=>show(0));
