@@ -197,7 +197,9 @@ func (g *gen) spec(o *owner, sc *scope, e *syntax.Element, id string, ce *catalo
 		style("gap", "gap", "px", nil)
 		style("align", "alignItems", "", flexValues)
 		style("justify", "justifyContent", "", flexValues)
-		style("background", "background", "", nil)
+		// background-color, not the background shorthand, which would
+		// take url(...) from a value and load it.
+		style("background", "backgroundColor", "", nil)
 	}
 	switch ce.Name {
 	case "View":
@@ -237,8 +239,16 @@ func (g *gen) spec(o *owner, sc *scope, e *syntax.Element, id string, ce *catalo
 			s.tag = "p"
 		}
 		if _, ok := a["style"]; ok && st == "" {
+			// A value names one of the styles or is body text: it never
+			// adds another class.
 			js, _ := val("style")
-			s.js = append(s.js, `pr(v,"className",()=>"ac-"+`+js+")")
+			var styles []string
+			for _, p := range ce.Props {
+				if p.Name == "style" {
+					styles = p.Values
+				}
+			}
+			s.js = append(s.js, `pr(v,"className",()=>{const x=`+js+`;return /^(`+strings.Join(styles, "|")+`)$/.test(x)?"ac-"+x:""})`)
 		}
 		text("text")
 		style("color", "color", "", nil)

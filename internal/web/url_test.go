@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -200,5 +201,62 @@ page Home {
 		if strings.Contains(c.file, c.text) != c.want {
 			t.Errorf("%s contains %s: %v, want %v", name, c.text, !c.want, c.want)
 		}
+	}
+}
+
+// TestClassAndStyleValues: in Chromium, a Text's style from a value gives
+// a class only when it is one of the allowed styles, and a background
+// from a value sets background-color, so url(...) loads nothing.
+func TestClassAndStyleValues(t *testing.T) {
+	dir := t.TempDir()
+	src := `module styles
+
+app Styles { route "/" => Home }
+
+page Home {
+  state bg: String = "url(/track.png)"
+  state style: String = "caption ac-danger"
+  state ok: String = "caption"
+  view {
+    View(background: bg) { Text("Evil", style: style) Text("Fine", style: ok) }
+  }
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "main.acore"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := prepare.Run(dir); err != nil {
+		t.Fatal(err)
+	}
+	files := build(t, dir).Files
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(r.URL.Path, "/")
+		if name == "" {
+			name = "index.html"
+		}
+		data, ok := files[name]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", mime.TypeByExtension(filepath.Ext(name)))
+		w.Write(data)
+	}))
+	defer srv.Close()
+	p := browsertest.New(t)
+	p.Navigate(srv.URL + "/")
+	p.WaitText("Fine")
+	var got struct{ Image, Evil, Fine string }
+	p.Eval(`(() => { const t = [...document.querySelectorAll("p")];
+		return {Image: getComputedStyle(document.querySelector(".ac-view")).backgroundImage,
+			Evil: t.find(e => e.textContent === "Evil").className, Fine: t.find(e => e.textContent === "Fine").className}; })()`, &got)
+	if got.Image != "none" {
+		t.Errorf("a background from a value gave the background image %q", got.Image)
+	}
+	if got.Evil != "" {
+		t.Errorf("the style %q from a value gave the classes %q", "caption ac-danger", got.Evil)
+	}
+	if got.Fine != "ac-caption" {
+		t.Errorf("the style %q from a value gave the classes %q, want ac-caption", "caption", got.Fine)
 	}
 }
