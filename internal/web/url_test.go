@@ -66,7 +66,7 @@ func TestURLRuleInChromium(t *testing.T) {
 			return
 		}
 		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte(`<!doctype html><div id="app"></div><script type="module" src="/rt.js"></script>`))
+		w.Write([]byte(`<!doctype html><meta charset="utf-8"><div id="app"></div><script type="module" src="/rt.js"></script>`))
 	}))
 	defer srv.Close()
 	p := browsertest.New(t)
@@ -129,7 +129,7 @@ func TestURLRuleInChromium(t *testing.T) {
 			case bind.allowed && (bind.got == nil || *bind.got != v):
 				t.Errorf("%s %q is allowed but its %s is %v", bind.what, v, bind.attr, bind.got)
 			case bind.allowed && !bind.ok:
-				t.Errorf("%s %q is allowed but Chromium resolves it to %q, off the page's origin or of a refused scheme", bind.what, v, bind.seen)
+				t.Errorf("%s %q is allowed but Chromium resolves it to %q: off the page's origin, of a refused scheme, or not where the element leads", bind.what, v, bind.seen)
 			case !bind.allowed && bind.got != nil:
 				t.Errorf("%s %q is refused but its %s is %q", bind.what, v, bind.attr, *bind.got)
 			case !bind.allowed:

@@ -23,7 +23,7 @@ const len=v=>v==null?null:[...v].length,cnt=v=>v==null?null:v.length,emp=v=>v==n
 // DOM: h creates an element with attributes given as name, value pairs.
 function h(t,a,p){const e=D.createElement(t);for(let i=0;i<a.length;i+=2)e.setAttribute(a[i],a[i+1]);if(p)p.append(e);return e}
 const tx=(e,f)=>E(()=>{e.textContent=str(f())}),pr=(e,n,f)=>E(()=>{e[n]=f()}),st=(e,n,f,u)=>E(()=>{const v=f();e.style[n]=v==null?"":v+(u||"")});
-// at binds an attribute; k is a URL's rule (docs/web.md, "URLs"): rp for a Link's href, ri for an Image's src.
+// at binds an attribute; k is a URL's rule (docs/web.md, URLs): rp for a Link, ri for an Image.
 const ok=v=>!/[\0- \x7f\\]/.test(v),rp=v=>ok(v)&&/^\/(?!\/)/.test(v),ri=v=>ok(v)&&(/^(https?:|data:image\/(png|jpeg|gif|webp|avif)[;,])/i.test(v)||!/^([a-z][a-z\d+.-]*:|\/\/)/i.test(v));
 const at=(e,n,f,k)=>E(()=>{let v=f();if(v!=null&&k&&!k(v=String(v))){console.warn("acore: refused "+n,v);v=null}v==null?e.removeAttribute(n):e.setAttribute(n,String(v))});
 function act(f){try{f()}catch(x){console.error(x)}}
