@@ -71,5 +71,5 @@ function nav(u){const l=location;if(l.pathname+l.search+l.hash!==u){history.push
 function show(f){if(pg)kill(pg);app.textContent="";let u=location.pathname;if(u.length>1&&u.endsWith("/"))u=u.slice(0,-1);const r=R[u];
 pg=sub(null,()=>{const w=h("main",["class","ac-page","tabindex","-1"],app);if(r)r(w);else{w.classList.add("ac-404");h("h1",[],w).textContent="Page not found";
 h("p",[],w).textContent="There is no page at "+u+".";lk(h("a",["href","/"],w)).textContent="Go to the home page"}if(f){scrollTo(0,0);w.focus()}})}
-function lk(a){a.addEventListener("click",x=>{if(x.button||x.metaKey||x.ctrlKey||x.shiftKey||x.altKey||a.target)return;const u=new URL(a.href,location.href);if(u.origin!==location.origin)return;x.preventDefault();nav(u.pathname+u.search+u.hash)});return a}
+function lk(a){a.addEventListener("click",x=>{if(x.button||x.metaKey||x.ctrlKey||x.shiftKey||x.altKey||a.target)return;const u=new URL(a.href,location.href);x.preventDefault();nav(u.pathname+u.search+u.hash)});return a}
 addEventListener("popstate",()=>show(0));
