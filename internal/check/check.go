@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/axiomcore/acore/internal/arena"
+	"github.com/axiomcore/acore/internal/catalog"
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/graph"
@@ -759,8 +760,12 @@ func (c *checker) entryPoints(res *Result, base *graph.Graph) {
 			c.errorf(f, r.Path, diag.Duplicate, "route %s is declared twice", syntax.Quote(r.Path.Value))
 			continue
 		}
-		if !strings.HasPrefix(r.Path.Value, "/") {
+		switch {
+		case !strings.HasPrefix(r.Path.Value, "/"):
 			c.errorf(f, r.Path, diag.BadRoute, "a route path starts with /, as \"/%s\"", r.Path.Value)
+		case !catalog.RoutePath(r.Path.Value):
+			// A Link to it would carry no href (docs/web.md, URLs).
+			c.errorf(f, r.Path, diag.BadRoute, "a route path starts with one / and holds no space, control character or backslash; %s would name another host or change in the browser", syntax.Quote(r.Path.Value))
 		}
 		c.sig(rn, r.Pos, r.End)
 		if props == nil {

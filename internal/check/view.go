@@ -303,6 +303,10 @@ func (c *checker) property(x ctx, e *syntax.Element, a *syntax.Arg, spec *propSp
 		if len(p.Values) > 0 && !contains(p.Values, lit.Value) {
 			c.errorf(f, a.Value, diag.BadValue, "%s is %s; allowed values: %s", what, syntax.Quote(lit.Value), quoteList(p.Values))
 		}
+		if p.Type == catalog.String && e.Name.Name == "Image" && p.Name == "src" && !catalog.ImageSource(lit.Value) {
+			// The page would load nothing (docs/web.md, URLs).
+			c.errorf(f, a.Value, diag.BadValue, "%s is %s; an image's src is a path of the app, an http: or https: URL, or a data: URL of a PNG, JPEG, GIF, WebP or AVIF image", what, syntax.Quote(lit.Value))
+		}
 	} else if v, ok := LiteralValue(a.Value); ok {
 		if v, ok := v.(int64); ok && p.HasMin && v < p.Min {
 			c.errorf(f, a.Value, diag.OutOfRange, "%s is %d; it must be at least %d", what, v, p.Min)
