@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/outdir"
 	"github.com/axiomcore/acore/internal/web"
 )
 
@@ -29,8 +31,11 @@ nothing: the previous build stays as it was.
 
 flags:
   --out DIR      the output directory (default <dir>/dist); it is replaced
-                 when it is empty or holds a previous build, and refused
-                 otherwise
+                 when it is missing, empty or holds a previous build
+                 unchanged (the files its .axiom-build.json lists), and
+                 refused otherwise: a symlink, a file, the project or a
+                 directory containing it, a directory in the project
+                 outside its dist/ and build/, or one with other files
   --backend URL  the base URL of contract calls: http(s)://host[/path], or a
                  path such as /api on the serving origin (default: the
                  serving origin)
@@ -73,6 +78,12 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	if dest == "" {
 		dest = filepath.Join(dir, "dist")
 	}
+	// A refused --out is said before the compile, and again by the write
+	// if it changed meanwhile.
+	if err := outdir.Check(dest, dir); err != nil {
+		fmt.Fprintf(stderr, "axiom build: cannot write %s: %v\n", dest, err)
+		return exitFail
+	}
 	res, err := web.Build(dir, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "axiom build: %v\n", err)
@@ -86,7 +97,11 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s: not built, %s, %s\n", filepath.Base(absRoot(dir)), plural(nerr, "error"), plural(nwarn, "warning"))
 		return exitFail
 	}
-	if err := res.WriteDir(dest); err != nil {
+	var kept *outdir.KeptError
+	switch err := outdir.Write(dest, dir, res.Files); {
+	case errors.As(err, &kept):
+		fmt.Fprintf(stderr, "axiom build: %v\n", err)
+	case err != nil:
 		fmt.Fprintf(stderr, "axiom build: cannot write %s: %v\n", dest, err)
 		return exitFail
 	}

@@ -3,14 +3,15 @@ package web
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/syntax"
 )
 
@@ -33,27 +34,16 @@ func (g *gen) linkExterns(root string) ([]byte, []diag.Diagnostic) {
 	if len(decls) == 0 {
 		return nil, nil
 	}
-	var data []byte
-	var why string
-	p := filepath.Join(root, filepath.FromSlash(ExternsPath))
-	st, err := os.Lstat(p)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		why = ExternsPath + " does not exist"
-	case err != nil:
-		why = "cannot read " + ExternsPath + ": " + err.Error()
-	case !st.Mode().IsRegular():
-		why = ExternsPath + " is not a regular file"
-	case st.Size() > MaxExternsBytes:
-		why = fmt.Sprintf("%s has %d bytes, more than %d", ExternsPath, st.Size(), MaxExternsBytes)
-	default:
-		data, err = os.ReadFile(p)
-		if err != nil {
-			why = "cannot read " + ExternsPath + ": " + err.Error()
-		}
-	}
+	data, why, notRead := readExterns(root)
 	exports := Exports(data)
 	var ds []diag.Diagnostic
+	if notRead {
+		// The file the compiler would not read as a source is reported
+		// as the compiler reports those (AC506), before the errors it
+		// causes.
+		ds = append(ds, diag.Diagnostic{Code: diag.FileNotRead, Severity: diag.Warning, Path: ExternsPath, Line: 1, Column: 1,
+			Message: fmt.Sprintf("%q was not read: %s", ExternsPath, why)})
+	}
 	for _, x := range decls {
 		name := x.d.Name.Name
 		msg := ""
@@ -70,6 +60,71 @@ func (g *gen) linkExterns(root string) ([]byte, []diag.Diagnostic) {
 			Length: len(name), Message: msg, Pos: int(x.d.Name.Pos), End: int(x.d.Name.End)})
 	}
 	return data, ds
+}
+
+// readExterns reads web/externs.js as the loader reads a source: through
+// the confined root, so that a symlink leading outside the project is
+// refused; never through a symlinked directory; opened without blocking
+// (a FIFO) and only when it is a regular file; and never more than
+// MaxExternsBytes and one byte of it (a device, a file that grows). When
+// the file cannot be used, why says so and notRead tells the refusals the
+// loader lists as not read from a file that is merely missing.
+func readExterns(root string) (data []byte, why string, notRead bool) {
+	r, err := fsutil.OpenRoot(root)
+	if err != nil {
+		return nil, "cannot read " + ExternsPath + ": " + err.Error(), false
+	}
+	defer r.Close()
+	dir := path.Dir(ExternsPath)
+	switch fi, err := r.Lstat(dir); {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, ExternsPath + " does not exist", false
+	case err != nil:
+		return nil, "cannot read " + ExternsPath + ": " + err.Error(), false
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return nil, dir + " is a symlink, and symlinked directories are not followed", true
+	case !fi.IsDir():
+		return nil, ExternsPath + " does not exist (" + dir + " is not a directory)", false
+	}
+	switch fi, err := r.Lstat(ExternsPath); {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, ExternsPath + " does not exist", false
+	case err != nil:
+		return nil, "cannot read " + ExternsPath + ": " + err.Error(), false
+	case fi.Mode()&fs.ModeSymlink != 0:
+		switch _, err := r.Stat(ExternsPath); {
+		case errors.Is(err, fsutil.ErrEscape):
+			return nil, ExternsPath + " is a symlink that points outside the project root", true
+		case err != nil:
+			return nil, ExternsPath + " is a symlink that leads nowhere readable: " + err.Error(), true
+		}
+	}
+	f, fi, err := r.OpenRegular(ExternsPath)
+	switch {
+	case errors.Is(err, fsutil.ErrEscape):
+		return nil, ExternsPath + " is a symlink that points outside the project root", true
+	case errors.Is(err, fsutil.ErrNotRegular):
+		return nil, ExternsPath + " is not a regular file", true
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, ExternsPath + " does not exist", false
+	case err != nil:
+		return nil, "cannot read " + ExternsPath + ": " + err.Error(), false
+	}
+	defer f.Close()
+	tooBig := func(n int64) string {
+		return fmt.Sprintf("%s has %d bytes, more than %d", ExternsPath, n, MaxExternsBytes)
+	}
+	if fi.Size() > MaxExternsBytes {
+		return nil, tooBig(fi.Size()), false
+	}
+	data, err = fsutil.ReadAll(io.LimitReader(f, MaxExternsBytes+1), fi.Size())
+	switch {
+	case err != nil:
+		return nil, "cannot read " + ExternsPath + ": " + err.Error(), false
+	case len(data) > MaxExternsBytes:
+		return nil, tooBig(int64(len(data))), false
+	}
+	return data, "", false
 }
 
 var (
