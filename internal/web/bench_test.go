@@ -5,6 +5,7 @@ import (
 
 	"github.com/axiomcore/acore/internal/bench"
 	projgen "github.com/axiomcore/acore/internal/gen"
+	"github.com/axiomcore/acore/internal/outdir"
 )
 
 // BenchmarkBuild4MiB builds the largest bench project (64 files, about
@@ -24,7 +25,7 @@ func BenchmarkBuild4MiB(b *testing.B) {
 		if res.Failed {
 			b.Fatalf("build failed: %v", res.Diagnostics[0])
 		}
-		if err := res.WriteDir(out + "/dist"); err != nil {
+		if err := outdir.Write(out+"/dist", dir, res.Files); err != nil {
 			b.Fatal(err)
 		}
 		size = len(res.Files["app.js"]) + len(res.Files["index.html"])

@@ -10,12 +10,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -111,93 +106,6 @@ func Build(root string, opts Options) (*Output, error) {
 		out.Files["externs.js"] = externs
 	}
 	return out, nil
-}
-
-// WriteDir writes the files into dir: into a temporary directory beside
-// it first, which then replaces dir, so that a failure keeps the previous
-// build as it was. dir must not exist, be empty, or hold a previous build
-// (an index.html and an app.js); its parent is created when missing.
-func (o *Output) WriteDir(dir string) error {
-	if o.Failed || o.Files == nil {
-		return fmt.Errorf("the build failed; nothing to write")
-	}
-	dir = filepath.Clean(dir)
-	if err := replaceable(dir); err != nil {
-		return err
-	}
-	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".new-")
-	if err != nil {
-		return err
-	}
-	ok := false
-	defer func() {
-		if !ok {
-			os.RemoveAll(tmp)
-		}
-	}()
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return err
-	}
-	names := make([]string, 0, len(o.Files))
-	for n := range o.Files {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		if n == "" || path.IsAbs(n) || strings.HasPrefix(path.Clean(n), "..") {
-			return fmt.Errorf("output file %q leaves the output directory", n)
-		}
-		p := filepath.Join(tmp, filepath.FromSlash(n))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, o.Files[n], 0o644); err != nil {
-			return err
-		}
-	}
-	// The old build moves aside before the new one takes its name, and
-	// comes back when the rename fails.
-	old := ""
-	if _, err := os.Lstat(dir); err == nil {
-		old = tmp + ".old"
-		if err := os.Rename(dir, old); err != nil {
-			return err
-		}
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if old != "" {
-			_ = os.Rename(old, dir)
-		}
-		return err
-	}
-	ok = true
-	if old != "" {
-		return os.RemoveAll(old)
-	}
-	return nil
-}
-
-// replaceable refuses to replace a directory that is not a build: one
-// with entries but without the index.html and app.js a build writes (the
-// project itself, a home directory given by mistake).
-func replaceable(dir string) error {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) || err == nil && len(entries) == 0 {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	for _, n := range []string{"index.html", "app.js"} {
-		if st, err := os.Lstat(filepath.Join(dir, n)); err != nil || !st.Mode().IsRegular() {
-			return fmt.Errorf("%s is not empty and holds no previous build (no %s); remove it or write the build elsewhere", dir, n)
-		}
-	}
-	return nil
 }
 
 // jsString writes s as a JavaScript string literal: JSON, without the

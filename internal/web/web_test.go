@@ -15,6 +15,7 @@ import (
 
 	"github.com/axiomcore/acore/internal/axag"
 	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/outdir"
 	"github.com/axiomcore/acore/internal/project"
 )
 
@@ -167,11 +168,11 @@ func readTree(t *testing.T, dir string) map[string]string {
 func TestFailureKeepsDist(t *testing.T) {
 	dir := copyDir(t, "../../examples/task-app")
 	dist := filepath.Join(dir, "dist")
-	if err := build(t, dir).WriteDir(dist); err != nil {
+	if err := outdir.Write(dist, dir, build(t, dir).Files); err != nil {
 		t.Fatal(err)
 	}
 	before := readTree(t, dist)
-	if len(before) != 5 {
+	if len(before) != 6 {
 		t.Fatalf("dist holds %d files: %v", len(before), slices.Sorted(maps.Keys(before)))
 	}
 	main := filepath.Join(dir, "main.acore")
@@ -189,9 +190,6 @@ func TestFailureKeepsDist(t *testing.T) {
 	if n, _ := diag.Count(out.Diagnostics); n == 0 {
 		t.Fatalf("no error diagnostic: %v", out.Diagnostics)
 	}
-	if err := out.WriteDir(dist); err == nil {
-		t.Error("WriteDir of a failed build succeeded")
-	}
 	if after := readTree(t, dist); !reflect.DeepEqual(before, after) {
 		t.Error("the previous build changed")
 	}
@@ -200,7 +198,7 @@ func TestFailureKeepsDist(t *testing.T) {
 	if err := os.WriteFile(main, src, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := build(t, dir).WriteDir(dist); err != nil {
+	if err := outdir.Write(dist, dir, build(t, dir).Files); err != nil {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(dir)
@@ -313,7 +311,7 @@ func TestAxagParity(t *testing.T) {
 	for _, fx := range fixtures {
 		t.Run(fx.name, func(t *testing.T) {
 			dist := filepath.Join(t.TempDir(), "dist")
-			if err := build(t, fx.dir).WriteDir(dist); err != nil {
+			if err := outdir.Write(dist, fx.dir, build(t, fx.dir).Files); err != nil {
 				t.Fatal(err)
 			}
 			p, err := project.Open(fx.dir)
@@ -360,26 +358,5 @@ func TestAxagParity(t *testing.T) {
 				t.Errorf("conformance %s, want %s", got.Conformance, want.Conformance)
 			}
 		})
-	}
-}
-
-// TestWriteDirRefuses: WriteDir replaces only a missing or empty
-// directory or a previous build, never a directory of other files.
-func TestWriteDirRefuses(t *testing.T) {
-	out := build(t, "../../examples/task-app")
-	dir := copyDir(t, "../../examples/task-app")
-	before := readTree(t, dir)
-	if err := out.WriteDir(dir); err == nil || !strings.Contains(err.Error(), "holds no previous build") {
-		t.Fatalf("WriteDir of the project itself: %v", err)
-	}
-	if after := readTree(t, dir); !reflect.DeepEqual(before, after) {
-		t.Error("the project changed")
-	}
-	empty := t.TempDir()
-	if err := out.WriteDir(empty); err != nil {
-		t.Fatalf("WriteDir of an empty directory: %v", err)
-	}
-	if err := out.WriteDir(empty); err != nil {
-		t.Fatalf("WriteDir over a previous build: %v", err)
 	}
 }
