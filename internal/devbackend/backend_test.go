@@ -277,7 +277,7 @@ func TestOpenRefusesBadDatabase(t *testing.T) {
 			if _, err := d.Exec("PRAGMA user_version = 9"); err != nil {
 				t.Fatal(err)
 			}
-		}, "it has format 9, and this axiom reads format 1"},
+		}, "it has format 9, and this axiom reads format 2"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root := taskApp(t)
