@@ -129,7 +129,7 @@ func countGivenIDs(ctx context.Context, tx *sql.Tx) error {
 			if n, ok := id.(json.Number); ok {
 				id = string(n)
 			}
-			if n, ok := numericID(id); ok && n > top {
+			if n, ok := numericID(id); ok && n > top && n <= maxCountedID {
 				top = n
 			}
 		}
