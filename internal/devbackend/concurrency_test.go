@@ -66,6 +66,8 @@ type writeLoad struct {
 	want   map[int64]product
 	writes int
 	failed []string
+	// slowest is the longest a write took to be answered.
+	slowest time.Duration
 }
 
 // hammer runs writers goroutines per URL, each making each writes to the
@@ -98,9 +100,12 @@ func hammer(t *testing.T, urls []string, writers, each int) *writeLoad {
 					default:
 						op, body = "create_product", fmt.Sprintf(`{"name": "p%d-w%d-%d", "price": 2}`, u, w, i)
 					}
+					sent := time.Now()
 					got, err := postTo(client, url+"/shop/"+op, body)
+					took := time.Since(sent)
 					l.mu.Lock()
 					l.writes++
+					l.slowest = max(l.slowest, took)
 					if err != nil {
 						l.failed = append(l.failed, fmt.Sprintf("%s %s: %v", op, body, err))
 						l.mu.Unlock()
@@ -207,7 +212,7 @@ func TestConcurrentWriters(t *testing.T) {
 	const writers, each = 50, 20
 	start := time.Now()
 	l := hammer(t, []string{srv.URL}, writers, each)
-	t.Logf("%d writes in %v", writers*each, time.Since(start))
+	t.Logf("%d writes in %v, the slowest answered in %v", writers*each, time.Since(start), l.slowest)
 	srv.Close()
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
@@ -299,7 +304,7 @@ func TestTwoProcesses(t *testing.T) {
 	const writers, each = 25, 20
 	start := time.Now()
 	l := hammer(t, urls, writers, each)
-	t.Logf("%d writes through 2 processes in %v", 2*writers*each, time.Since(start))
+	t.Logf("%d writes through 2 processes in %v, the slowest answered in %v", 2*writers*each, time.Since(start), l.slowest)
 	for i, cmd := range procs {
 		stdins[i].Close()
 		if err := cmd.Wait(); err != nil {
