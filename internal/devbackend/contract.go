@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"sort"
 	"strings"
@@ -155,22 +154,25 @@ func (c *contract) qual(o *op) string { return c.name + "." + o.name }
 // missing directory means no contracts. An artifact that cannot be used is
 // returned with broken set rather than failing the others.
 func loadContracts(root string) (map[string]*contract, error) {
-	dir, err := fsutil.Resolve(root, lock.ContractDir)
+	r, err := fsutil.OpenRoot(root)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read contract artifacts: %w", err)
 	}
-	entries, err := os.ReadDir(dir)
+	defer r.Close()
+	// Listed through the root too: a FIFO in the directory's place is
+	// refused instead of waited on.
+	d, err := r.OpenDir(lock.ContractDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]*contract{}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read contract artifacts: %w", err)
 	}
-	r, err := fsutil.OpenRoot(root)
+	entries, err := d.ReadDir(-1)
+	d.Close()
 	if err != nil {
 		return nil, fmt.Errorf("read contract artifacts: %w", err)
 	}
-	defer r.Close()
 	out := map[string]*contract{}
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".axiom") {

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -88,6 +89,48 @@ func TestHostileArtifacts(t *testing.T) {
 				t.Errorf("list_secrets answered\n%s\nwant\n%s", got, want)
 			}
 			post(t, srv, "/tasks/list_tasks", "{}", 200)
+		})
+	}
+}
+
+// TestHostileContractDir puts a FIFO or a symlink out of the project in
+// the place of .axiom/dev/contracts: Open fails at once and says why.
+func TestHostileContractDir(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		make func(p string) error
+		want string
+	}{
+		{"a FIFO", func(p string) error { return syscall.Mkfifo(p, 0o644) },
+			"development backend: read contract artifacts: .axiom/dev/contracts: not a directory"},
+		{"a symlink out of the project", func(p string) error { return os.Symlink(t.TempDir(), p) },
+			"path escapes the project root"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := taskApp(t)
+			dir := filepath.Join(root, ".axiom", "dev", "contracts")
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.make(dir); err != nil {
+				t.Fatal(err)
+			}
+			opened := make(chan error, 1)
+			go func() {
+				b, err := Open(root)
+				if err == nil {
+					b.Close()
+				}
+				opened <- err
+			}()
+			select {
+			case err := <-opened:
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("Open: %v, want an error containing %q", err, tc.want)
+				}
+			case <-time.After(20 * time.Second):
+				t.Fatal("Open has not answered after 20 s")
+			}
 		})
 	}
 }
