@@ -277,7 +277,7 @@ func TestOpenRefusesBadDatabase(t *testing.T) {
 			if _, err := d.Exec("PRAGMA user_version = 9"); err != nil {
 				t.Fatal(err)
 			}
-		}, "it has format 9, and this axiom reads format 1"},
+		}, "it has format 9, and this axiom reads format 2"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			root := taskApp(t)
@@ -376,4 +376,173 @@ func TestOpenRefusesEscape(t *testing.T) {
 	if entries, _ := os.ReadDir(outside); len(entries) > 0 {
 		t.Errorf("Open wrote %d files outside the project", len(entries))
 	}
+}
+
+// idsContract has Int and String ids that callers may give.
+const idsContract = `contract Ids {
+  model Item { id: Int, name: String }
+  model Note { id: String, text: String }
+  mutation create_item(id: Int?, name: String): Item
+  mutation delete_item(id: Int): Bool
+  mutation create_note(id: String?, text: String): Note
+}
+`
+
+// idsProject is a project with only the artifact of idsContract.
+func idsProject(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	dir := filepath.Join(root, ".axiom", "dev", "contracts")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ids.axiom"), []byte(idsContract), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// TestGivenIDs: the counter of generated ids stays above the ids callers
+// gave up to 2^53-1; a larger one, up to the largest Int, is stored and
+// leaves the counter where it was, and a generated id skips it.
+func TestGivenIDs(t *testing.T) {
+	_, srv := serve(t, idsProject(t))
+	for _, c := range []struct{ path, body, want string }{
+		{"/ids/create_item", `{"id": 9223372036854775807, "name": "max"}`, `{"id":9223372036854775807,"name":"max"}`},
+		{"/ids/create_item", `{"name": "a"}`, `{"id":1,"name":"a"}`},
+		{"/ids/create_item", `{"id": 5, "name": "given"}`, `{"id":5,"name":"given"}`},
+		{"/ids/create_item", `{"name": "b"}`, `{"id":6,"name":"b"}`},
+		{"/ids/create_item", `{"id": -3, "name": "negative"}`, `{"id":-3,"name":"negative"}`},
+		{"/ids/create_item", `{"name": "c"}`, `{"id":7,"name":"c"}`},
+		{"/ids/create_item", `{"id": 9007199254740991, "name": "2^53-1"}`, `{"id":9007199254740991,"name":"2^53-1"}`},
+		{"/ids/create_item", `{"name": "d"}`, `{"id":9007199254740992,"name":"d"}`},
+		{"/ids/create_item", `{"id": 9007199254740994, "name": "above"}`, `{"id":9007199254740994,"name":"above"}`},
+		{"/ids/create_item", `{"name": "e"}`, `{"id":9007199254740993,"name":"e"}`},
+		{"/ids/create_item", `{"name": "f"}`, `{"id":9007199254740995,"name":"f"}`},
+		{"/ids/delete_item", `{"id": 9223372036854775807}`, `true`},
+		{"/ids/create_item", `{"name": "g"}`, `{"id":9007199254740996,"name":"g"}`},
+		{"/ids/create_note", `{"id": "9223372036854775807", "text": "max"}`, `{"id":"9223372036854775807","text":"max"}`},
+		{"/ids/create_note", `{"id": "0012", "text": "digits"}`, `{"id":"0012","text":"digits"}`},
+		{"/ids/create_note", `{"text": "a"}`, `{"id":"13","text":"a"}`},
+		{"/ids/create_note", `{"id": "12", "text": "not 0012"}`, `{"id":"12","text":"not 0012"}`},
+	} {
+		if got := post(t, srv, c.path, c.body, 200); got != c.want {
+			t.Errorf("%s %s = %s, want %s", c.path, c.body, got, c.want)
+		}
+	}
+	got := post(t, srv, "/ids/create_item", `{"id": 5, "name": "again"}`, 409)
+	if want := `{"error":{"message":"Ids.create_item: a Item with id 5 already exists"}}`; got != want {
+		t.Errorf("a second id 5: %s, want %s", got, want)
+	}
+}
+
+// TestFormat1Database opens a database of format 1, whose counters did
+// not count given ids, holding a row with the largest Int id: the counters
+// are brought above the given ids up to 2^53-1, and creates work.
+func TestFormat1Database(t *testing.T) {
+	root := idsProject(t)
+	p := filepath.Join(root, filepath.FromSlash(DatabasePath))
+	d, err := sql.Open("sqlite", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`CREATE TABLE axiom_ids (tbl TEXT PRIMARY KEY, last INTEGER NOT NULL)`,
+		`CREATE TABLE "ids/Item" (seq INTEGER PRIMARY KEY AUTOINCREMENT, data TEXT NOT NULL)`,
+		`CREATE TABLE "ids/Note" (seq INTEGER PRIMARY KEY AUTOINCREMENT, data TEXT NOT NULL)`,
+		`INSERT INTO "ids/Item" (data) VALUES ('{"id":1,"name":"a"}'), ('{"id":7,"name":"given"}'), ('{"id":9223372036854775807,"name":"max"}'), ('{"id":2,"name":"b"}')`,
+		`INSERT INTO "ids/Note" (data) VALUES ('{"id":"40","text":"given"}'), ('{"id":"x","text":"named"}')`,
+		`INSERT INTO axiom_ids VALUES ('ids/Item', 2)`,
+		`PRAGMA user_version = 1`,
+	} {
+		if _, err := d.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	d.Close()
+	b, srv := serve(t, root)
+	if got, want := post(t, srv, "/ids/create_item", `{"name": "c"}`, 200), `{"id":8,"name":"c"}`; got != want {
+		t.Errorf("create_item = %s, want %s", got, want)
+	}
+	if got, want := post(t, srv, "/ids/create_note", `{"text": "t"}`, 200), `{"id":"41","text":"t"}`; got != want {
+		t.Errorf("create_note = %s, want %s", got, want)
+	}
+	var version int
+	if err := b.st.db.QueryRow("PRAGMA user_version").Scan(&version); err != nil || version != 2 {
+		t.Errorf("user_version = %d, %v; want 2", version, err)
+	}
+}
+
+// TestWritesUseTheIndex: the lookup of a write reads the rows with the id
+// through the table's index, not the table.
+func TestWritesUseTheIndex(t *testing.T) {
+	b, _ := serve(t, idsProject(t))
+	rs, err := b.st.db.Query(`EXPLAIN QUERY PLAN SELECT seq, data FROM "ids/Item" WHERE `+keyExpr+` = ? ORDER BY seq`, int64(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	var plan []string
+	for rs.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rs.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if want := `SEARCH ids/Item USING INDEX ids/Item/id (<expr>=?)`; !slices.Equal(plan, []string{want}) {
+		t.Errorf("query plan %q, want %q", plan, want)
+	}
+}
+
+// TestPrivateFiles: the database and its -wal and -shm files are readable
+// by their owner only (0600), and so is their directory (0700), whether
+// the backend creates them or finds them looser.
+func TestPrivateFiles(t *testing.T) {
+	check := func(t *testing.T, root string) {
+		t.Helper()
+		want := map[string]os.FileMode{".axiom/dev": 0o700}
+		for _, n := range []string{"", "-wal", "-shm"} {
+			want[DatabasePath+n] = 0o600
+		}
+		for rel, mode := range want {
+			fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+			if err != nil {
+				t.Error(err)
+				continue
+			}
+			if got := fi.Mode().Perm(); got != mode {
+				t.Errorf("%s has mode %#o, want %#o", rel, got, mode)
+			}
+		}
+	}
+	t.Run("new", func(t *testing.T) {
+		root := t.TempDir()
+		b := open(t, root)
+		defer b.Close()
+		check(t, root)
+		if fi, err := os.Stat(filepath.Join(root, ".axiom")); err != nil || fi.Mode().Perm() != 0o755 {
+			t.Errorf(".axiom: %v, %v; want a directory of mode 0755", fi.Mode(), err)
+		}
+	})
+	t.Run("looser", func(t *testing.T) {
+		root := taskApp(t)
+		b := open(t, root)
+		srv := httptest.NewServer(b)
+		post(t, srv, "/tasks/create_task", `{"title": "x"}`, 200)
+		srv.Close()
+		if err := b.Close(); err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(root, ".axiom", "dev")
+		for _, p := range []string{dir, filepath.Join(dir, "backend.sqlite")} {
+			if err := os.Chmod(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b = open(t, root)
+		defer b.Close()
+		check(t, root)
+	})
 }

@@ -121,19 +121,14 @@ func (s *store) call(ctx context.Context, c *contract, o *op, args map[string]an
 			out, err = create(ctx, tx, c, o, table, args)
 			return err
 		}
-		rs, err := rows(ctx, tx, table, p.model)
+		r, found, err := findByID(ctx, tx, table, p.model, args[keyField])
 		if err != nil {
 			return err
 		}
-		i := slices.IndexFunc(rs, func(r row) bool {
-			v, _ := r.rec.get(keyField)
-			return equal(v, args[keyField])
-		})
-		if i < 0 {
+		if !found {
 			out, err = missing(c, o, []string{keyField}, args)
 			return err
 		}
-		r := rs[i]
 		if p.verb == vDelete {
 			out = result(p.shape, r.rec)
 			return deleteRow(ctx, tx, table, r.seq)
@@ -161,27 +156,25 @@ func create(ctx context.Context, tx *sql.Tx, c *contract, o *op, table string, a
 		}
 	}
 	if p.key {
-		// The ids in use: a given id must be new, a generated one above them.
-		existing, err := rows(ctx, tx, table, m)
-		if err != nil {
-			return nil, err
-		}
 		if id := args[keyField]; id != nil {
-			for _, r := range existing {
-				if v, _ := r.rec.get(keyField); equal(v, id) {
-					return nil, fail(http.StatusConflict, "%s: a %s with %s %s already exists", c.qual(o), m.name, keyField, show(id))
-				}
-			}
-		} else {
-			n, err := nextID(ctx, tx, table, existing)
+			_, taken, err := findByID(ctx, tx, table, m, id)
 			if err != nil {
 				return nil, err
 			}
-			if m.field(keyField).typ.kind == kInt {
-				rec.vals[m.byName[keyField]] = n
-			} else {
-				rec.vals[m.byName[keyField]] = strconv.FormatInt(n, 10)
+			if taken {
+				return nil, fail(http.StatusConflict, "%s: a %s with %s %s already exists", c.qual(o), m.name, keyField, show(id))
 			}
+			if n, ok := numericID(id); ok {
+				if err := countID(ctx, tx, table, n); err != nil {
+					return nil, err
+				}
+			}
+		} else {
+			n, err := nextID(ctx, tx, table, m)
+			if err != nil {
+				return nil, err
+			}
+			rec.vals[m.byName[keyField]] = keyValue(m, n)
 		}
 	}
 	if _, err := insertRow(ctx, tx, table, rec); err != nil {
@@ -283,10 +276,10 @@ func sortRows(c *contract, o *op, rs []row, arg any) error {
 	return nil
 }
 
-// numericID is a row's id as a number, when it is an Int or a String of
+// numericID is an id as a number, when it is an Int or a String of
 // decimal digits; generated ids stay above it.
-func numericID(rec *record) (int64, bool) {
-	switch v, _ := rec.get(keyField); v := v.(type) {
+func numericID(id any) (int64, bool) {
+	switch v := id.(type) {
 	case int64:
 		return v, true
 	case string:

@@ -4,14 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/lock"
 	"github.com/axiomcore/acore/internal/syntax"
 )
@@ -149,22 +150,26 @@ type contract struct {
 // qual names an operation for messages: "Tasks.create_task".
 func (c *contract) qual(o *op) string { return c.name + "." + o.name }
 
-// maxArtifactBytes is the compiler's source_file_bytes_max: an artifact
-// the compiler would not read is not read here either.
-const maxArtifactBytes = 2 << 20
-
 // loadContracts reads every artifact in .axiom/dev/contracts of root. A
 // missing directory means no contracts. An artifact that cannot be used is
 // returned with broken set rather than failing the others.
 func loadContracts(root string) (map[string]*contract, error) {
-	dir, err := fsutil.Resolve(root, lock.ContractDir)
+	r, err := fsutil.OpenRoot(root)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read contract artifacts: %w", err)
 	}
-	entries, err := os.ReadDir(dir)
+	defer r.Close()
+	// Listed through the root too: a FIFO in the directory's place is
+	// refused instead of waited on.
+	d, err := r.OpenDir(lock.ContractDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]*contract{}, nil
 	}
+	if err != nil {
+		return nil, fmt.Errorf("read contract artifacts: %w", err)
+	}
+	entries, err := d.ReadDir(-1)
+	d.Close()
 	if err != nil {
 		return nil, fmt.Errorf("read contract artifacts: %w", err)
 	}
@@ -177,9 +182,9 @@ func loadContracts(root string) (map[string]*contract, error) {
 		rel := path.Join(lock.ContractDir, e.Name())
 		c := &contract{id: id, name: id, path: rel}
 		out[id] = c
-		data, err := readArtifact(filepath.Join(dir, e.Name()))
+		data, err := readArtifact(r, rel)
 		if err != nil {
-			c.broken = fmt.Sprintf("%s cannot be read: %v", rel, err)
+			c.broken = err.Error()
 			continue
 		}
 		parseContract(c, data)
@@ -187,23 +192,51 @@ func loadContracts(root string) (map[string]*contract, error) {
 	return out, nil
 }
 
-// readArtifact reads a regular file of at most maxArtifactBytes.
-func readArtifact(p string) ([]byte, error) {
-	fi, err := os.Stat(p)
+// readArtifact reads the artifact rel as the compiler reads it
+// (internal/load): through the project's confined root, so a symlink
+// leads nowhere outside the project; opened without blocking, so a FIFO
+// is refused instead of waited on; and never more than the compiler's
+// source_file_bytes_max, even from a file that grows meanwhile. What it
+// refuses it reports with the compiler's diagnostic for the file.
+func readArtifact(r *fsutil.Root, rel string) ([]byte, error) {
+	f, fi, err := r.OpenRegular(rel)
+	switch {
+	case errors.Is(err, fsutil.ErrEscape):
+		return nil, notRead(rel, rel+" is a symlink that points outside the project root")
+	case errors.Is(err, fsutil.ErrNotRegular):
+		what := rel + " is not a regular file"
+		if fi, err := r.Stat(rel); err == nil {
+			what += " (" + fsutil.FileType(fi.Mode()) + ")"
+		}
+		return nil, notRead(rel, what)
+	case err != nil:
+		return nil, notRead(rel, fmt.Sprintf("%s cannot be read: %v", rel, err))
+	}
+	defer f.Close()
+	const limit = load.SourceFileBytesMax
+	if fi.Size() > limit {
+		return nil, tooLarge(rel, fi.Size())
+	}
+	data, err := fsutil.ReadAllTo(io.LimitReader(f, limit+1), make([]byte, 0, fi.Size()+512))
 	if err != nil {
-		return nil, err
+		return nil, notRead(rel, fmt.Sprintf("%s cannot be read: %v", rel, err))
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
+	if len(data) > limit {
+		return nil, tooLarge(rel, int64(len(data)))
 	}
-	if fi.Size() > maxArtifactBytes {
-		return nil, fmt.Errorf("%d bytes, more than the %d an artifact may have", fi.Size(), maxArtifactBytes)
-	}
-	data, err := os.ReadFile(p)
-	if err == nil && len(data) > maxArtifactBytes {
-		err = fmt.Errorf("more than the %d bytes an artifact may have", maxArtifactBytes)
-	}
-	return data, err
+	return data, nil
+}
+
+// notRead is the compiler's AC506 for an artifact it does not read.
+func notRead(rel, detail string) error {
+	return fmt.Errorf("%s:1:1: %q was not read: %s [%s]; replace it with the artifact `axiom prepare` writes", rel, rel, detail, diag.FileNotRead)
+}
+
+// tooLarge is the compiler's AC153 for an artifact over
+// source_file_bytes_max; got is at least its size.
+func tooLarge(rel string, got int64) error {
+	lim := &load.LimitError{Reason: load.ReasonFileTooLarge, Path: rel, Limit: load.SourceFileBytesMax, Got: got}
+	return fmt.Errorf("%s:1:1: %s [%s]; replace it with the artifact `axiom prepare` writes", rel, lim, diag.FileTooLarge)
 }
 
 // parseContract fills c from the artifact's text with the project's

@@ -7,9 +7,11 @@
 package devbackend
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -52,7 +54,7 @@ func Open(root string) (*Backend, error) {
 	if err != nil {
 		return nil, fmt.Errorf("development backend: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
+	if err := private(dbPath); err != nil {
 		return nil, fmt.Errorf("development backend: %w", err)
 	}
 	st, err := openStore(dbPath)
@@ -65,6 +67,63 @@ func Open(root string) (*Backend, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// private makes the directory of the database at dbPath, and the database
+// with SQLite's -wal and -shm files, readable by their owner only: the
+// directory 0700 and the files 0600, created so or tightened. SQLite creates
+// the -wal and -shm files with the database's mode.
+func private(dbPath string) error {
+	dir := filepath.Dir(dbPath)
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return err
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	fi, err := r.Stat(".")
+	if err != nil {
+		return err
+	}
+	if err := tighten(r, ".", fi, 0o700); err != nil {
+		return err
+	}
+	name := filepath.Base(dbPath)
+	f, err := r.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err == nil {
+		err = f.Close()
+	}
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	for _, n := range []string{name, name + "-wal", name + "-shm"} {
+		fi, err := r.Lstat(n)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if fi.Mode().IsRegular() {
+			if err := tighten(r, n, fi, 0o600); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// tighten takes from the file n of r every permission bit outside mask.
+func tighten(r *os.Root, n string, fi fs.FileInfo, mask fs.FileMode) error {
+	if perm := fi.Mode().Perm(); perm&^mask != 0 {
+		return r.Chmod(n, perm&mask)
+	}
+	return nil
 }
 
 // Reload reads the contract artifacts again, after `axiom prepare` changed
@@ -80,7 +139,7 @@ func (b *Backend) Reload() error {
 		if c.broken != "" {
 			continue
 		}
-		if err := b.st.ensure(c); err != nil {
+		if err := b.st.ensure(context.Background(), c); err != nil {
 			return fmt.Errorf("development backend: create the tables of contract %s: %w", c.id, err)
 		}
 	}

@@ -96,9 +96,7 @@ func infer(c *contract, o *op) plan {
 		return no("its result names no model, and %q names no model of %s (models: %s)", rest, c.name, modelList(c))
 	}
 	m := p.model
-	if f := m.field(keyField); f != nil && !f.typ.optional && (f.typ.kind == kString || f.typ.kind == kInt) {
-		p.key = true
-	}
+	p.key = m.keyed()
 
 	r := o.result
 	switch {
@@ -169,6 +167,13 @@ func infer(c *contract, o *op) plan {
 		}
 	}
 	return p
+}
+
+// keyed reports whether a model has an id: a field id of type String or
+// Int, not optional.
+func (m *model) keyed() bool {
+	f := m.field(keyField)
+	return f != nil && !f.typ.optional && (f.typ.kind == kString || f.typ.kind == kInt)
 }
 
 // resultModel is the model a result type mentions, inside lists and
