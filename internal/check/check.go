@@ -18,6 +18,7 @@ import (
 	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/lock"
+	"github.com/axiomcore/acore/internal/reason"
 	"github.com/axiomcore/acore/internal/syntax"
 )
 
@@ -394,7 +395,7 @@ func (c *checker) state() string {
 		}
 		info, _ := diag.Lookup(d.Code)
 		switch {
-		case info.Reason != "" || d.Code == diag.NoEntry:
+		case info.Reason != reason.None || d.Code == diag.NoEntry:
 			return StateUnavailable
 		case d.Code < "AC300":
 			st = StateSyntax

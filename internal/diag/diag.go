@@ -3,7 +3,11 @@
 // lists them and a test proves each one is produced by some input.
 package diag
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/axiomcore/acore/internal/reason"
+)
 
 // Severity of a diagnostic.
 type Severity string
@@ -37,8 +41,9 @@ type Info struct {
 	Code     string
 	Severity Severity
 	Title    string
-	// Reason is the protocol's resource_limit reason for bound codes.
-	Reason string
+	// Reason is the resource_limit reason of a bound code; reason.None
+	// for the others.
+	Reason reason.Reason
 }
 
 var registry = map[string]Info{}
@@ -48,8 +53,8 @@ func register(code string, sev Severity, title string) string {
 	return code
 }
 
-func registerLimit(code, reason, title string) string {
-	registry[code] = Info{Code: code, Severity: Error, Title: title, Reason: reason}
+func registerLimit(code string, r reason.Reason, title string) string {
+	registry[code] = Info{Code: code, Severity: Error, Title: title, Reason: r}
 	return code
 }
 
@@ -110,14 +115,14 @@ var (
 	Misplaced           = register("AC108", Error, "declaration out of place")
 	StatementSeparator  = register("AC109", Error, "statements must be on separate lines")
 	TooManySyntaxErrors = register("AC110", Error, "too many syntax errors")
-	NestingLimit        = registerLimit("AC150", "nesting_limit", "brackets nested deeper than nesting_max (256)")
-	BracketLimit        = registerLimit("AC151", "bracket_limit", "more opening brackets than brackets_max (8192) in one file")
-	BracketsTotalLimit  = registerLimit("AC152", "brackets_total_limit", "more bracket tokens than brackets_total_max (16384) in one file")
-	FileTooLarge        = registerLimit("AC153", "file_too_large", "source file larger than source_file_bytes_max (2 MiB)")
-	SourcesTooLarge     = registerLimit("AC154", "sources_too_large", "sources larger than sources_bytes_max (4 MiB)")
-	TooManyModules      = registerLimit("AC155", "too_many_modules", "more source files than source_files_max (64)")
-	ImportDepthLimit    = registerLimit("AC156", "import_depth_limit", "imports nested deeper than import_depth_max (16)")
-	SnapshotTooLarge    = registerLimit("AC157", "snapshot_too_large", "inputs larger than snapshot_bytes_max (64 MiB)")
+	NestingLimit        = registerLimit("AC150", reason.NestingLimit, "brackets nested deeper than nesting_max (256)")
+	BracketLimit        = registerLimit("AC151", reason.BracketLimit, "more opening brackets than brackets_max (8192) in one file")
+	BracketsTotalLimit  = registerLimit("AC152", reason.BracketsTotalLimit, "more bracket tokens than brackets_total_max (16384) in one file")
+	FileTooLarge        = registerLimit("AC153", reason.FileTooLarge, "source file larger than source_file_bytes_max (2 MiB)")
+	SourcesTooLarge     = registerLimit("AC154", reason.SourcesTooLarge, "sources larger than sources_bytes_max (4 MiB)")
+	TooManyModules      = registerLimit("AC155", reason.TooManyModules, "more source files than source_files_max (64)")
+	ImportDepthLimit    = registerLimit("AC156", reason.ImportDepthLimit, "imports nested deeper than import_depth_max (16)")
+	SnapshotTooLarge    = registerLimit("AC157", reason.SnapshotTooLarge, "inputs larger than snapshot_bytes_max (64 MiB)")
 )
 
 // Names and modules (AC2xx): a project with one of these errors is in the

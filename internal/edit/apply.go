@@ -3,9 +3,9 @@ package edit
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
+	"slices"
 	"sort"
-	"strings"
+	"strconv"
 	"time"
 
 	"github.com/axiomcore/acore/internal/check"
@@ -98,24 +98,14 @@ type change struct {
 	removes      bool // the operation removes its node
 }
 
-func apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, *Error) {
-	// The service's schema bounds the batch to 1..operations_max
-	// operations before it reaches the engine.
+func apply(base *project.Project, ops []Op, opt Options) (*Result, *Error) {
 	if len(ops) == 0 {
-		return nil, errorf(Invalid, reason.Schema, "operations: the batch is empty")
+		return nil, errorf(reason.Schema, "operations: the batch is empty")
 	}
-	decoded := make([]*operation, len(ops))
-	for i, raw := range ops {
-		o, e := decode(i, raw)
-		if e != nil {
-			return nil, at(e, i)
-		}
-		decoded[i] = o
-	}
-	for i, o := range decoded {
-		if o.Kind == "replace_region" && len(decoded) > 1 {
-			return nil, at(errorf(Invalid, reason.RegionAlone,
-				"replace_region must be the only operation of its batch; this batch has %d", len(decoded)), i)
+	for i, o := range ops {
+		if _, ok := o.(*ReplaceRegion); ok && len(ops) > 1 {
+			return nil, at(errorf(reason.RegionAlone,
+				"replace_region must be the only operation of its batch; this batch has %d", len(ops)), i)
 		}
 	}
 	if base == nil || base.Result == nil || base.Result.Graph == nil || base.Result.State == check.StateUnavailable {
@@ -132,12 +122,12 @@ func apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, 
 	for _, f := range base.Inputs.Sources {
 		a.total += len(f.Data)
 	}
-	for i, o := range decoded {
+	for i, o := range ops {
 		if e := a.step(i, o); e != nil {
 			return nil, at(e, i)
 		}
 	}
-	last := len(decoded) - 1
+	last := len(ops) - 1
 	if len(a.pending) > 0 && !opt.DryRun {
 		if e := a.compile(); e != nil {
 			return nil, at(e, last)
@@ -157,7 +147,7 @@ func apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, 
 		}
 	}
 	if len(res.Files) == 0 {
-		return nil, at(errorf(Invalid, reason.NoOp, "the batch changes nothing: its operations leave every file as it was"), last)
+		return nil, at(errorf(reason.NoOp, "the batch changes nothing: its operations leave every file as it was"), last)
 	}
 	if len(a.pending) == 0 {
 		res.Project = a.proj
@@ -206,8 +196,8 @@ func boundError(r *check.Result) *Error {
 		if d.Severity != diag.Error {
 			continue
 		}
-		if info, ok := diag.Lookup(d.Code); ok && info.Reason != "" {
-			e := errorf(Limit, reason.OfBound(info.Reason), "the edited project is over a service bound: %s: %s", d.Path, d.Message)
+		if info, ok := diag.Lookup(d.Code); ok && info.Reason != reason.None {
+			e := errorf(info.Reason, "the edited project is over a service bound: %s: %s", d.Path, d.Message)
 			e.Diagnostics = ErrorDiagnostics(r)
 			return e
 		}
@@ -313,7 +303,7 @@ func (a *applier) compile() *Error {
 	a.spent += time.Since(t)
 	a.proj, a.pending, a.cur, a.overlay = p, map[string][]splice{}, map[string][]byte{}, map[string]any{}
 	if a.budget > 0 && a.spent > a.budget {
-		return errorf(Limit, reason.BudgetExhausted,
+		return errorf(reason.BudgetExhausted,
 			"the batch's compiles took %d ms, more than group_compile_budget_ms (%d); split the batch", a.spent.Milliseconds(), a.budget.Milliseconds())
 	}
 	if e := boundError(p.Result); e != nil {
@@ -327,60 +317,65 @@ func (a *applier) compile() *Error {
 }
 
 // step applies operation i.
-func (a *applier) step(i int, o *operation) *Error {
-	if o.Kind != "set_property" && len(a.pending) > 0 {
+func (a *applier) step(i int, o Op) *Error {
+	kind, verb := o.name()
+	if kind != "set_property" && len(a.pending) > 0 {
 		if e := a.compile(); e != nil {
 			return e
 		}
 	}
 	var c *change
 	var e *Error
-	switch o.Kind + "/" + o.Op {
-	case "set_property/":
+	switch o := o.(type) {
+	case *SetProperty:
 		c, e = a.setProperty(o)
-	case "bind_property/":
+	case *BindProperty:
 		c, e = a.bindProperty(o)
-	case "set_reference/":
+	case *SetReference:
 		c, e = a.setReference(o)
-	case "list_element/remove":
+	case *ListRemove:
 		c, e = a.listRemove(o)
-	case "list_element/insert":
+	case *ListInsert:
 		c, e = a.listInsert(o)
-	case "declaration/create":
+	case *DeclCreate:
 		c, e = a.declCreate(o)
-	case "declaration/update":
+	case *DeclUpdate:
 		c, e = a.declUpdate(o)
-	case "declaration/remove":
+	case *DeclRemove:
 		c, e = a.declRemove(o)
-	case "import/add":
+	case *ImportAdd:
 		c, e = a.importAdd(o)
-	case "import/remove":
+	case *ImportRemove:
 		c, e = a.importRemove(o)
-	case "replace_region/":
+	case *ReplaceRegion:
 		c, e = a.replaceRegion(o)
 	}
 	if e != nil {
 		return e
 	}
-	if o.Handle != nil {
-		if _, dup := a.handles[*o.Handle]; dup {
-			return errorf(Invalid, reason.HandleReused, "handle %q is already used by an earlier operation of the batch", *o.Handle)
+	var handle *string
+	if cm := o.common(); cm != nil {
+		handle = cm.Handle
+	}
+	if handle != nil {
+		if _, dup := a.handles[*handle]; dup {
+			return errorf(reason.HandleReused, "handle %q is already used by an earlier operation of the batch", *handle)
 		}
 		if c.removes {
-			return errorf(Invalid, reason.Schema, "handle %q: %s %s removes its node; there is nothing to name", *o.Handle, o.Kind, o.Op)
+			return errorf(reason.Schema, "handle %q: %s %s removes its node; there is nothing to name", *handle, kind, verb)
 		}
 	}
 	d := a.data(c.path)
 	oldSeg := a.segment(c)
 	if oldSeg == c.sp.text {
-		return errorf(Invalid, reason.NoOp, "the operation changes nothing: %s already holds that text", c.path)
+		return errorf(reason.NoOp, "the operation changes nothing: %s already holds that text", c.path)
 	}
 	delta := len(c.sp.text) - len(oldSeg)
 	if newLen := len(d) + delta; newLen > load.SourceFileBytesMax {
-		return errorf(Limit, reason.FileTooLarge, "%s would be %d bytes, over source_file_bytes_max (%d)", c.path, newLen, load.SourceFileBytesMax)
+		return errorf(reason.FileTooLarge, "%s would be %d bytes, over source_file_bytes_max (%d)", c.path, newLen, load.SourceFileBytesMax)
 	}
 	if a.total+delta > load.SourcesBytesMax {
-		return errorf(Limit, reason.SourcesTooLarge, "the sources would total %d bytes, over sources_bytes_max (%d)", a.total+delta, load.SourcesBytesMax)
+		return errorf(reason.SourcesTooLarge, "the sources would total %d bytes, over sources_bytes_max (%d)", a.total+delta, load.SourcesBytesMax)
 	}
 	a.total += delta
 	a.changed[c.path] = true
@@ -394,14 +389,14 @@ func (a *applier) step(i int, o *operation) *Error {
 	for _, ow := range ownersIn(pre, c.sp.pos, c.sp.end) {
 		a.owner(ow)
 	}
-	out := Outcome{Index: i, Kind: o.Kind, Op: o.Op, Path: c.path, Node: c.node, Property: c.property, IDMap: []IDMapEntry{}}
-	if o.Handle != nil {
-		out.Handle = *o.Handle
+	out := Outcome{Index: i, Kind: kind, Op: verb, Path: c.path, Node: c.node, Property: c.property, IDMap: []IDMapEntry{}}
+	if handle != nil {
+		out.Handle = *handle
 	}
 	if c.deferred {
 		a.defer1(c)
-		if o.Handle != nil {
-			a.handles[*o.Handle] = c.node
+		if handle != nil {
+			a.handles[*handle] = c.node
 		}
 		a.outcomes = append(a.outcomes, out)
 		return nil
@@ -434,8 +429,8 @@ func (a *applier) step(i int, o *operation) *Error {
 	} else if v, ok := movedTo(entries, c.node); ok {
 		named = v
 	}
-	if o.Handle != nil {
-		a.handles[*o.Handle] = named
+	if handle != nil {
+		a.handles[*handle] = named
 	}
 	a.outcomes = append(a.outcomes, out)
 	return nil
@@ -514,13 +509,11 @@ func (a *applier) findCreated(c *change) string {
 	g := a.proj.Result.Graph
 	for _, k := range g.NodesIn(c.path) {
 		n := g.At(k)
-		if int(n.Pos) == c.createdAt && contains(c.createdKinds, n.Kind) {
+		if int(n.Pos) == c.createdAt && slices.Contains(c.createdKinds, n.Kind) {
 			return n.ID
 		}
 	}
 	return ""
 }
 
-func itoa(n int) string {
-	return strings.TrimSpace(jsonText(n))
-}
+func itoa(n int) string { return strconv.Itoa(n) }

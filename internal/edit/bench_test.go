@@ -73,7 +73,10 @@ func labelOps(b *testing.B, p *project.Project, n int) []json.RawMessage {
 
 func benchApply(b *testing.B, n int) {
 	p := boundsProject(b)
-	ops := labelOps(b, p, n)
+	ops, de := DecodeOps(labelOps(b, p, n))
+	if de != nil {
+		b.Fatal(de)
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {

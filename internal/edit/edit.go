@@ -1,11 +1,12 @@
-// Package edit applies the protocol's edit operations to a compiled
-// project: each operation's precondition is checked against the state the
-// operations before it left, its text is spliced at exact spans, and the
-// result is compiled. A batch is all or nothing.
+// Package edit applies edit operations to a compiled project: each
+// operation's precondition is checked against the state the operations
+// before it left, its text is spliced at exact spans, and the result is
+// compiled. A batch is all or nothing. The operations are Go values (Op);
+// decoding them from the protocol and its bounds on their fields are the
+// service's.
 package edit
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/axiomcore/acore/internal/check"
@@ -83,6 +84,6 @@ type Result struct {
 
 // Apply applies ops, in order, to base. On failure nothing is kept and the
 // error's OperationIndex names the operation.
-func Apply(base *project.Project, ops []json.RawMessage, opt Options) (*Result, *Error) {
+func Apply(base *project.Project, ops []Op, opt Options) (*Result, *Error) {
 	return apply(base, ops, opt)
 }

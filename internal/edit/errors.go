@@ -8,41 +8,32 @@ import (
 	"github.com/axiomcore/acore/internal/reason"
 )
 
-// Kind is what went wrong with a batch. The service maps each kind to its
-// wire code; the engine knows nothing of the wire.
-type Kind int
+// Kind is what went wrong with a batch: the code its reason refines, so
+// errorf takes the reason alone. Only ReadOnly is a kind without a reason.
+type Kind = reason.Code
 
 // The kinds of edit errors.
 const (
 	// Invalid: the operation is malformed or asks for nothing.
-	Invalid Kind = iota + 1
+	Invalid = reason.CodeInvalidArguments
 	// NotFound: a node, handle or module it names does not exist.
-	NotFound
+	NotFound = reason.CodeNotFound
 	// Precondition: an expected version, value, text or option is not
 	// the current one.
-	Precondition
+	Precondition = reason.CodePreconditionFailed
 	// Unsupported: the edit is not offered for its node.
-	Unsupported
+	Unsupported = reason.CodeUnsupportedOperation
 	// Ambiguous: the node has no single authored value to edit.
-	Ambiguous
+	Ambiguous = reason.CodeAmbiguousOwner
 	// ReadOnly: the node is declared in a file the project does not
 	// author.
-	ReadOnly
+	ReadOnly = reason.CodeReadOnlyOrigin
 	// Limit: the edited project is over a service bound.
-	Limit
+	Limit = reason.CodeResourceLimit
 	// Compile: the edited project (or the base) does not compile as the
 	// batch requires; Reason says how.
-	Compile
+	Compile = reason.CodeCompileFailed
 )
-
-var kindNames = [...]string{"", "invalid", "not_found", "precondition", "unsupported", "ambiguous", "read_only", "limit", "compile"}
-
-func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("Kind(%d)", int(k))
-}
 
 // Next is the request an error calls for, named by what the agent should
 // learn; the service turns it into a next action.
@@ -72,8 +63,9 @@ const (
 // node, with the compiler's diagnostics where a compile decided it.
 type Error struct {
 	Kind Kind
-	// Reason refines Kind with the registry's reason (a Compile error's is
-	// not_validated, candidate_errors or repair_regression).
+	// Reason is the registry's reason, which determines Kind (a Compile
+	// error's is not_validated, candidate_errors or repair_regression);
+	// None for ReadOnly.
 	Reason  reason.Reason
 	Message string
 	// OperationIndex is the operation that failed; nil for the batch.
@@ -100,12 +92,16 @@ func (e *Error) Error() string {
 	return e.Message
 }
 
-func errorf(k Kind, r reason.Reason, format string, args ...any) *Error {
-	return &Error{Kind: k, Reason: r, Message: fmt.Sprintf(format, args...)}
+func errorf(r reason.Reason, format string, args ...any) *Error {
+	return &Error{Kind: r.Code(), Reason: r, Message: fmt.Sprintf(format, args...)}
+}
+
+func readOnly(format string, args ...any) *Error {
+	return &Error{Kind: ReadOnly, Message: fmt.Sprintf(format, args...)}
 }
 
 func compileFailed(r reason.Reason, diags []diag.Diagnostic, rep *Repair, format string, args ...any) *Error {
-	e := errorf(Compile, r, format, args...)
+	e := errorf(r, format, args...)
 	e.Diagnostics, e.Repair = diags, rep
 	return e
 }

@@ -8,9 +8,10 @@ import (
 	"github.com/axiomcore/acore/internal/project"
 )
 
-// FuzzApply applies arbitrary operations to the task-app: Apply never
-// panics, and an accepted batch's final state compiles without errors,
-// is the state its files compile to, and maps only base ids.
+// FuzzApply decodes arbitrary batches as the service does and applies
+// them to the task-app: neither panics, and an accepted batch's final
+// state compiles without errors, is the state its files compile to, and
+// maps only base ids.
 func FuzzApply(f *testing.F) {
 	for _, seed := range []string{
 		`[{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"Add","new_value":"Add task"}]`,
@@ -38,7 +39,11 @@ func FuzzApply(f *testing.F) {
 		if err := json.Unmarshal([]byte(batch), &raws); err != nil {
 			return
 		}
-		r, e := Apply(base, raws, Options{SnapshotID: testSnap})
+		ops, e := DecodeOps(raws)
+		var r *Result
+		if e == nil {
+			r, e = Apply(base, ops, Options{SnapshotID: testSnap})
+		}
 		if e != nil {
 			if _, err := json.Marshal(e); err != nil {
 				t.Fatal(err)

@@ -73,21 +73,42 @@ func taskMain(t testing.TB) string {
 	return mainSrc(taskApp(t))
 }
 
-func ops(t testing.TB, js ...string) []json.RawMessage {
+// DecodeOps decodes a batch as the service does. The service's decoder
+// imports this package, so decode_test.go, in package edit_test, sets it.
+var DecodeOps func([]json.RawMessage) ([]Op, *Error)
+
+// decodeOps decodes the operations js, which must be JSON.
+func decodeOps(t testing.TB, js ...string) ([]Op, *Error) {
 	t.Helper()
-	out := make([]json.RawMessage, len(js))
+	raws := make([]json.RawMessage, len(js))
 	for i, s := range js {
 		if !json.Valid([]byte(s)) {
 			t.Fatalf("op %d is not JSON: %s", i, s)
 		}
-		out[i] = json.RawMessage(s)
+		raws[i] = json.RawMessage(s)
+	}
+	return DecodeOps(raws)
+}
+
+// ops decodes the operations js, which must be well-formed.
+func ops(t testing.TB, js ...string) []Op {
+	t.Helper()
+	out, e := decodeOps(t, js...)
+	if e != nil {
+		t.Fatalf("operations do not decode: %v", e)
 	}
 	return out
 }
 
+// run decodes and applies js to p: a malformed operation is refused as
+// the service refuses it.
 func run(t testing.TB, p *project.Project, js ...string) (*Result, *Error) {
 	t.Helper()
-	return Apply(p, ops(t, js...), Options{SnapshotID: testSnap, EditRules: EditRules})
+	o, e := decodeOps(t, js...)
+	if e != nil {
+		return nil, e
+	}
+	return Apply(p, o, Options{SnapshotID: testSnap, EditRules: EditRules})
 }
 
 func mustApply(t testing.TB, p *project.Project, js ...string) *Result {
@@ -118,3 +139,12 @@ func replaceOnce(t testing.TB, s, old, new string) string {
 }
 
 func q(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// jsonText is the compact JSON of v, for failure messages.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "?"
+	}
+	return string(b)
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/reason"
 	"github.com/axiomcore/acore/internal/syntax"
 )
 
@@ -89,15 +90,13 @@ type Region struct {
 	OldText   string `json:"old_text"`
 }
 
-// unavailableCode is the error code change.propose answers for an edit
-// that is not offered; node.edits lists it with the family.
-const unavailableCode = "unsupported_operation"
-
 // UnavailableEdit is an edit family not offered for a node, and why.
 type UnavailableEdit struct {
-	Kind   string `json:"kind"`
-	Code   string `json:"code"`
-	Reason string `json:"reason"`
+	Kind string `json:"kind"`
+	// Code is the code change.propose answers for the edit: that of
+	// edit_not_offered.
+	Code   reason.Code `json:"code"`
+	Reason string      `json:"reason"`
 }
 
 // NodeEdits is the node.edits entry of one node.
@@ -179,7 +178,7 @@ func EditsOf(snapID string, p *project.Project, i int32, families []string, list
 		}
 		ne.Options = append(ne.Options, opts...)
 		if len(opts) == 0 && unavailable && why != "" {
-			ne.Unavailable = append(ne.Unavailable, UnavailableEdit{Kind: fam, Code: unavailableCode, Reason: why})
+			ne.Unavailable = append(ne.Unavailable, UnavailableEdit{Kind: fam, Code: reason.EditNotOffered.Code(), Reason: why})
 		}
 	}
 	if unavailable && ne.Unavailable == nil {

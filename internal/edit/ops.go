@@ -2,6 +2,7 @@ package edit
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/axiomcore/acore/internal/check"
@@ -13,27 +14,27 @@ import (
 )
 
 // resolve turns a node reference into the node's id in the current state.
-func (a *applier) resolve(r nodeRef, field string) (string, *Error) {
+func (a *applier) resolve(r NodeRef, field string) (string, *Error) {
 	if r.IsHandle {
 		id, ok := a.handles[r.Handle]
 		if !ok {
-			return "", errorf(Invalid, reason.UnknownHandle,
+			return "", errorf(reason.UnknownHandle,
 				"%s: handle %q is not named by an earlier operation of the batch", field, r.Handle).detail("handles", a.handleNames())
 		}
 		if id == "" {
-			return "", errorf(NotFound, reason.NodeRemoved, "%s: handle %q names a node that no longer exists in the batch's state", field, r.Handle)
+			return "", errorf(reason.NodeRemoved, "%s: handle %q names a node that no longer exists in the batch's state", field, r.Handle)
 		}
 		return id, nil
 	}
 	if to, ok := a.fwd[r.ID]; ok {
 		if to == nil {
-			return "", errorf(NotFound, reason.NodeRemoved, "%s: %s was removed by an earlier operation of the batch", field, r.ID).
+			return "", errorf(reason.NodeRemoved, "%s: %s was removed by an earlier operation of the batch", field, r.ID).
 				withNode(r.ID)
 		}
 		return *to, nil
 	}
 	if _, ok := a.base.Result.Graph.Lookup(r.ID); !ok {
-		return "", errorf(NotFound, reason.NodeUnknown, "%s: %s is not a node of the base snapshot; name nodes the batch creates with a handle", field, r.ID).
+		return "", errorf(reason.NodeUnknown, "%s: %s is not a node of the base snapshot; name nodes the batch creates with a handle", field, r.ID).
 			withNode(r.ID).next(Refind, r.ID)
 	}
 	return r.ID, nil
@@ -48,7 +49,7 @@ func (a *applier) handleNames() []string {
 }
 
 // node resolves r to a node of the current state, in an authored source.
-func (a *applier) node(r nodeRef, field string) (*graph.Node, int32, *Error) {
+func (a *applier) node(r NodeRef, field string) (*graph.Node, int32, *Error) {
 	id, e := a.resolve(r, field)
 	if e != nil {
 		return nil, 0, e
@@ -56,11 +57,11 @@ func (a *applier) node(r nodeRef, field string) (*graph.Node, int32, *Error) {
 	g := a.proj.Result.Graph
 	i, ok := g.Lookup(id)
 	if !ok {
-		return nil, 0, errorf(NotFound, reason.NodeUnknown, "%s: %s is not a node of the batch's current state", field, id).withNode(id)
+		return nil, 0, errorf(reason.NodeUnknown, "%s: %s is not a node of the batch's current state", field, id).withNode(id)
 	}
 	n := g.At(i)
 	if !isSource(a.proj.Inputs, n.Path) {
-		return nil, 0, errorf(ReadOnly, reason.None, "%s is declared in %s, which the project does not author (a contract artifact); edit its source instead", n.ID, n.Path).
+		return nil, 0, readOnly("%s is declared in %s, which the project does not author (a contract artifact); edit its source instead", n.ID, n.Path).
 			withNode(n.ID)
 	}
 	return n, i, nil
@@ -84,16 +85,16 @@ func (a *applier) options(n *graph.Node, i int32, family string) ([]EditOption, 
 }
 
 func notOffered(family, id, why string) *Error {
-	return errorf(Unsupported, reason.EditNotOffered, "%s is not offered for %s: %s", family, id, why).
+	return errorf(reason.EditNotOffered, "%s is not offered for %s: %s", family, id, why).
 		withNode(id).
 		next(ListEdits, id)
 }
 
 // preconditions checks expected_node_version and option.
-func (a *applier) preconditions(o *operation, n *graph.Node, opts ...*EditOption) *Error {
+func (a *applier) preconditions(o *Common, n *graph.Node, opts ...*EditOption) *Error {
 	if o.ExpectedNodeVersion != nil {
 		if v := a.version(n); v != *o.ExpectedNodeVersion {
-			return errorf(Precondition, reason.NodeVersionMismatch, "%s has version %s, expected %s", n.ID, v, *o.ExpectedNodeVersion).
+			return errorf(reason.NodeVersionMismatch, "%s has version %s, expected %s", n.ID, v, *o.ExpectedNodeVersion).
 				withNode(n.ID).next(Reread, n.ID)
 		}
 	}
@@ -103,7 +104,7 @@ func (a *applier) preconditions(o *operation, n *graph.Node, opts ...*EditOption
 				return nil
 			}
 		}
-		return errorf(Precondition, reason.OptionStale, "option %s (fingerprint %s) is not the current option of %s for this edit",
+		return errorf(reason.OptionStale, "option %s (fingerprint %s) is not the current option of %s for this edit",
 			o.Option.OptionID, short(o.Option.Fingerprint), n.ID).
 			withNode(n.ID).withOption(o.Option.OptionID).
 			next(ReadOptions, n.ID)
@@ -119,12 +120,12 @@ func short(s string) string {
 }
 
 func oldTextMismatch(id string) *Error {
-	return errorf(Precondition, reason.OldTextMismatch, "old_text is not the current text of %s", id).
+	return errorf(reason.OldTextMismatch, "old_text is not the current text of %s", id).
 		withNode(id).next(ReadText, id)
 }
 
-func oldValueMismatch(id, prop string, cur any, old []byte) *Error {
-	return errorf(Precondition, reason.OldValueMismatch, "%s is %s, expected %s", prop, jsonText(cur), rawText(old)).
+func oldValueMismatch(id, prop string, cur any, old string) *Error {
+	return errorf(reason.OldValueMismatch, "%s is %s, expected %s", prop, showValue(cur), old).
 		withNode(id).withProperty(prop).next(Reread, id)
 }
 
@@ -156,7 +157,7 @@ func (a *applier) property(n *graph.Node, name string) (*graph.Property, *Error)
 		}
 	}
 	if count > 1 {
-		return nil, errorf(Ambiguous, reason.DuplicateProperty, "%s sets %s %d times; no single authored value to edit", n.ID, name, count).
+		return nil, errorf(reason.DuplicateProperty, "%s sets %s %d times; no single authored value to edit", n.ID, name, count).
 			withNode(n.ID).withProperty(name)
 	}
 	if found == nil {
@@ -164,7 +165,7 @@ func (a *applier) property(n *graph.Node, name string) (*graph.Property, *Error)
 		if list == "" {
 			list = "none"
 		}
-		return nil, errorf(Unsupported, reason.EditNotOffered, "%s has no authored property %s (its properties: %s)", n.ID, name, list).
+		return nil, errorf(reason.EditNotOffered, "%s has no authored property %s (its properties: %s)", n.ID, name, list).
 			withNode(n.ID).withProperty(name).
 			next(ListEdits, n.ID)
 	}
@@ -195,7 +196,7 @@ func ownerOf(n *graph.Node) string {
 	return n.Owner
 }
 
-func (a *applier) setProperty(o *operation) (*change, *Error) {
+func (a *applier) setProperty(o *SetProperty) (*change, *Error) {
 	n, i, e := a.node(o.Node, "node")
 	if e != nil {
 		return nil, e
@@ -212,94 +213,97 @@ func (a *applier) setProperty(o *operation) (*change, *Error) {
 		}
 		return nil, notOffered("set_property", n.ID, why).withProperty(o.Property)
 	}
-	if e := a.preconditions(o, n, opt); e != nil {
+	if e := a.preconditions(&o.Common, n, opt); e != nil {
 		return nil, e
 	}
 	cur := a.value(n, pr)
-	if !jsonEqual(cur, o.OldValue) {
-		return nil, oldValueMismatch(n.ID, o.Property, cur, o.OldValue)
+	if !sameValue(cur, o.OldValue) {
+		return nil, oldValueMismatch(n.ID, o.Property, cur, o.OldValue.show())
 	}
 	text, val, ok := literal(o.NewValue, pr.Type)
 	if !ok {
-		return nil, errorf(Invalid, reason.IncompatibleValue, "new_value %s does not fit %s of %s, of type %s", rawText(o.NewValue), o.Property, n.ID, pr.Type).
+		return nil, errorf(reason.IncompatibleValue, "new_value %s does not fit %s of %s, of type %s", o.NewValue.show(), o.Property, n.ID, pr.Type).
 			withNode(n.ID).withProperty(o.Property)
 	}
-	if jsonEqual(cur, o.NewValue) {
-		return nil, errorf(Invalid, reason.NoOp, "%s of %s is already %s", o.Property, n.ID, jsonText(cur)).
+	if sameValue(cur, o.NewValue) {
+		return nil, errorf(reason.NoOp, "%s of %s is already %s", o.Property, n.ID, showValue(cur)).
 			withNode(n.ID).withProperty(o.Property)
 	}
 	return &change{path: n.Path, sp: splice{pos: int(pr.ValuePos), end: int(pr.ValueEnd), text: text}, deferred: n.Kind != graph.KindRoute,
 		key: n.ID + "\x00" + pr.Name, val: val, createdAt: -1, node: n.ID, owner: ownerOf(n), property: o.Property}, nil
 }
 
-func (a *applier) bindProperty(o *operation) (*change, *Error) {
-	return a.pointProperty(o, "bind_property", "can be bound to", func(x *EditOption) []string { return x.States })
+func (a *applier) bindProperty(o *BindProperty) (*change, *Error) {
+	return a.pointProperty(&o.Common, o.Node, o.Property, o.OldValue, o.Target, "bind_property", "can be bound to",
+		func(x *EditOption) []string { return x.States })
 }
 
-func (a *applier) setReference(o *operation) (*change, *Error) {
-	return a.pointProperty(o, "set_reference", "can point at", func(x *EditOption) []string { return x.Targets })
+func (a *applier) setReference(o *SetReference) (*change, *Error) {
+	return a.pointProperty(&o.Common, o.Node, o.Property, Value{Kind: ValueString, Text: o.OldValue}, o.Target, "set_reference", "can point at",
+		func(x *EditOption) []string { return x.Targets })
 }
 
 // pointProperty makes a property name another node of the owner: a state
 // (bind_property) or an action (set_reference). The node.edits option of
 // the family lists the nodes it may name.
-func (a *applier) pointProperty(o *operation, family, verb string, allowed func(*EditOption) []string) (*change, *Error) {
-	n, i, e := a.node(o.Node, "node")
+func (a *applier) pointProperty(o *Common, node NodeRef, property string, old Value, target NodeRef, family, verb string,
+	allowed func(*EditOption) []string) (*change, *Error) {
+	n, i, e := a.node(node, "node")
 	if e != nil {
 		return nil, e
 	}
-	pr, e := a.property(n, o.Property)
+	pr, e := a.property(n, property)
 	if e != nil {
 		return nil, e
 	}
-	tid, e := a.resolve(o.Target, "target")
+	tid, e := a.resolve(target, "target")
 	if e != nil {
 		return nil, e
 	}
 	opts, why := a.options(n, i, family)
-	opt := findOption(opts, func(x *EditOption) bool { return x.Property == o.Property })
+	opt := findOption(opts, func(x *EditOption) bool { return x.Property == property })
 	if opt == nil {
 		if len(opts) > 0 {
-			why = fmt.Sprintf("%s is offered for %s, not %s", family, propNames(opts), o.Property)
+			why = fmt.Sprintf("%s is offered for %s, not %s", family, propNames(opts), property)
 		}
-		return nil, notOffered(family, n.ID, why).withProperty(o.Property)
+		return nil, notOffered(family, n.ID, why).withProperty(property)
 	}
-	if !contains(allowed(opt), tid) {
-		return nil, notOffered(family, n.ID, fmt.Sprintf("%s %s %s, not %s", o.Property, verb, strings.Join(allowed(opt), ", "), tid)).
-			withProperty(o.Property)
+	if !slices.Contains(allowed(opt), tid) {
+		return nil, notOffered(family, n.ID, fmt.Sprintf("%s %s %s, not %s", property, verb, strings.Join(allowed(opt), ", "), tid)).
+			withProperty(property)
 	}
 	if e := a.preconditions(o, n, opt); e != nil {
 		return nil, e
 	}
-	if cur := a.value(n, pr); !jsonEqual(cur, o.OldValue) {
-		return nil, oldValueMismatch(n.ID, o.Property, cur, o.OldValue)
+	if cur := a.value(n, pr); !sameValue(cur, old) {
+		return nil, oldValueMismatch(n.ID, property, cur, old.show())
 	}
-	target, _ := a.proj.Result.Graph.Node(tid)
-	return &change{path: n.Path, sp: splice{pos: int(pr.ValuePos), end: int(pr.ValueEnd), text: target.Name}, createdAt: -1, node: n.ID, owner: ownerOf(n), property: o.Property}, nil
+	tn, _ := a.proj.Result.Graph.Node(tid)
+	return &change{path: n.Path, sp: splice{pos: int(pr.ValuePos), end: int(pr.ValueEnd), text: tn.Name}, createdAt: -1, node: n.ID, owner: ownerOf(n), property: property}, nil
 }
 
 // listOption returns the list_element option of n offering op.
-func (a *applier) listOption(o *operation, n *graph.Node, i int32, op string) (*EditOption, *Error) {
+func (a *applier) listOption(o *Common, oldText string, n *graph.Node, i int32, op string) (*EditOption, *Error) {
 	opts, why := a.options(n, i, "list_element")
-	opt := findOption(opts, func(x *EditOption) bool { return contains(x.Ops, op) })
+	opt := findOption(opts, func(x *EditOption) bool { return slices.Contains(x.Ops, op) })
 	if opt == nil {
 		return nil, notOffered("list_element "+op, n.ID, why)
 	}
 	if e := a.preconditions(o, n, opt); e != nil {
 		return nil, e
 	}
-	if opt.Text == nil || o.OldText != *opt.Text {
+	if opt.Text == nil || oldText != *opt.Text {
 		return nil, oldTextMismatch(n.ID)
 	}
 	return opt, nil
 }
 
-func (a *applier) listRemove(o *operation) (*change, *Error) {
+func (a *applier) listRemove(o *ListRemove) (*change, *Error) {
 	n, i, e := a.node(o.Node, "node")
 	if e != nil {
 		return nil, e
 	}
-	if _, e := a.listOption(o, n, i, "remove"); e != nil {
+	if _, e := a.listOption(&o.Common, o.OldText, n, i, "remove"); e != nil {
 		return nil, e
 	}
 	return &change{path: n.Path, sp: removal(a.data(n.Path), int(n.Pos), int(n.End)), createdAt: -1, node: n.ID, owner: ownerOf(n), removes: true}, nil
@@ -311,8 +315,8 @@ func (a *applier) listRemove(o *operation) (*change, *Error) {
 // never invalid_arguments or compile_failed.
 func fragmentError(what string, errs []syntax.Error, text string) *Error {
 	for _, err := range errs {
-		if info, ok := diag.Lookup(err.Code); ok && info.Reason != "" {
-			return errorf(Limit, reason.OfBound(info.Reason), "the operation's source text is over a service bound: %s [%s]", err.Msg, err.Code)
+		if info, ok := diag.Lookup(err.Code); ok && info.Reason != reason.None {
+			return errorf(info.Reason, "the operation's source text is over a service bound: %s [%s]", err.Msg, err.Code)
 		}
 	}
 	msg := what
@@ -322,7 +326,7 @@ func fragmentError(what string, errs []syntax.Error, text string) *Error {
 		line := strings.Count(text[:pos], "\n") + 1
 		msg += fmt.Sprintf(": line %d: %s [%s]", line, errs[0].Msg, errs[0].Code)
 	}
-	return errorf(Invalid, reason.Schema, "%s", msg)
+	return errorf(reason.Schema, "%s", msg)
 }
 
 // trimFragment drops blank lines and blanks around a source fragment.
@@ -334,12 +338,12 @@ func trimFragment(s string) string {
 	return strings.TrimLeft(s, " \t")
 }
 
-func (a *applier) listInsert(o *operation) (*change, *Error) {
+func (a *applier) listInsert(o *ListInsert) (*change, *Error) {
 	n, i, e := a.node(o.Anchor, "anchor")
 	if e != nil {
 		return nil, e
 	}
-	if _, e := a.listOption(o, n, i, "insert"); e != nil {
+	if _, e := a.listOption(&o.Common, o.OldText, n, i, "insert"); e != nil {
 		return nil, e
 	}
 	text := trimFragment(o.Element)
@@ -356,22 +360,22 @@ func (a *applier) listInsert(o *operation) (*change, *Error) {
 }
 
 // declOption returns the declaration option of n offering op.
-func (a *applier) declOption(o *operation, n *graph.Node, i int32, op string) (*EditOption, *Error) {
+func (a *applier) declOption(o *Common, oldText, position string, n *graph.Node, i int32, op string) (*EditOption, *Error) {
 	opts, why := a.options(n, i, "declaration")
-	opt := findOption(opts, func(x *EditOption) bool { return contains(x.Ops, op) })
+	opt := findOption(opts, func(x *EditOption) bool { return slices.Contains(x.Ops, op) })
 	if opt == nil && op == "remove" && (n.Kind == graph.KindState || n.Kind == graph.KindAction) && referenced(a.proj.Result.Graph, i) {
 		return nil, a.stillReferenced(n, i)
 	}
 	if opt == nil {
 		return nil, notOffered("declaration "+op, n.ID, why)
 	}
-	if op == "create" && !contains(opt.Positions, o.Position) {
-		return nil, notOffered("declaration create", n.ID, fmt.Sprintf("position %s is not offered; positions: %s", o.Position, strings.Join(opt.Positions, ", ")))
+	if op == "create" && !slices.Contains(opt.Positions, position) {
+		return nil, notOffered("declaration create", n.ID, fmt.Sprintf("position %s is not offered; positions: %s", position, strings.Join(opt.Positions, ", ")))
 	}
 	if e := a.preconditions(o, n, opt); e != nil {
 		return nil, e
 	}
-	if opt.Text == nil || o.OldText != *opt.Text {
+	if opt.Text == nil || oldText != *opt.Text {
 		return nil, oldTextMismatch(n.ID)
 	}
 	return opt, nil
@@ -392,26 +396,26 @@ func (a *applier) stillReferenced(n *graph.Node, i int32) *Error {
 			by = append(by, id)
 		}
 	}
-	return errorf(Unsupported, reason.StillReferenced, "%s is still referenced by %s; remove the references first", n.ID, strings.Join(capList(by, 10), ", ")).
+	return errorf(reason.StillReferenced, "%s is still referenced by %s; remove the references first", n.ID, strings.Join(capList(by, 10), ", ")).
 		withNode(n.ID).detail("referenced_by", capList(by, 50)).
 		next(ListReferences, n.ID)
 }
 
 // declTarget resolves the node a declaration operation names in field
 // and checks that the declaration family offers verb on it.
-func (a *applier) declTarget(o *operation, r nodeRef, field, verb string) (*graph.Node, *Error) {
+func (a *applier) declTarget(o *Common, oldText, position string, r NodeRef, field, verb string) (*graph.Node, *Error) {
 	n, i, e := a.node(r, field)
 	if e != nil {
 		return nil, e
 	}
-	if _, e := a.declOption(o, n, i, verb); e != nil {
+	if _, e := a.declOption(o, oldText, position, n, i, verb); e != nil {
 		return nil, e
 	}
 	return n, nil
 }
 
-func (a *applier) declCreate(o *operation) (*change, *Error) {
-	n, e := a.declTarget(o, o.Anchor, "anchor", "create")
+func (a *applier) declCreate(o *DeclCreate) (*change, *Error) {
+	n, e := a.declTarget(&o.Common, o.OldText, o.Position, o.Anchor, "anchor", "create")
 	if e != nil {
 		return nil, e
 	}
@@ -474,8 +478,8 @@ func firstMember(src []byte, od *syntax.OwnerDecl, text string) (splice, int) {
 	return splice{pos: after, end: j, text: "\n" + indent + body + tail}, after + 1 + len(indent)
 }
 
-func (a *applier) declUpdate(o *operation) (*change, *Error) {
-	n, e := a.declTarget(o, o.Node, "node", "update")
+func (a *applier) declUpdate(o *DeclUpdate) (*change, *Error) {
+	n, e := a.declTarget(&o.Common, o.OldText, "", o.Node, "node", "update")
 	if e != nil {
 		return nil, e
 	}
@@ -485,15 +489,15 @@ func (a *applier) declUpdate(o *operation) (*change, *Error) {
 	}
 	kind, name := memberKindName(m)
 	if kind != n.Kind || name != n.Name {
-		return nil, errorf(Invalid, reason.IncompatibleTarget,
+		return nil, errorf(reason.IncompatibleTarget,
 			"declaration update keeps kind and name: %s is %s %s, the new declaration is %s %s; create and remove instead", n.ID, n.Kind, n.Name, kind, name).
 			withNode(n.ID)
 	}
 	return &change{path: n.Path, sp: splice{pos: int(n.Pos), end: int(n.End), text: text}, createdAt: -1, node: n.ID, owner: ownerOf(n)}, nil
 }
 
-func (a *applier) declRemove(o *operation) (*change, *Error) {
-	n, e := a.declTarget(o, o.Node, "node", "remove")
+func (a *applier) declRemove(o *DeclRemove) (*change, *Error) {
+	n, e := a.declTarget(&o.Common, o.OldText, "", o.Node, "node", "remove")
 	if e != nil {
 		return nil, e
 	}
@@ -505,34 +509,34 @@ func (a *applier) module(path string) (*graph.Node, int32, *Error) {
 	g := a.proj.Result.Graph
 	i, ok := g.Lookup("module:" + path)
 	if !ok || !isSource(a.proj.Inputs, path) {
-		return nil, 0, errorf(NotFound, reason.PathUnknown, "%s is not a module (.acore source) of the project", path).withPath(path)
+		return nil, 0, errorf(reason.PathUnknown, "%s is not a module (.acore source) of the project", path).withPath(path)
 	}
 	return g.At(i), i, nil
 }
 
-func (a *applier) importAdd(o *operation) (*change, *Error) {
+func (a *applier) importAdd(o *ImportAdd) (*change, *Error) {
 	n, i, e := a.module(o.Path)
 	if e != nil {
 		return nil, e
 	}
 	opts, why := a.options(n, i, "import")
-	opt := findOption(opts, func(x *EditOption) bool { return contains(x.Ops, "add") })
+	opt := findOption(opts, func(x *EditOption) bool { return slices.Contains(x.Ops, "add") })
 	if opt == nil {
 		return nil, notOffered("import add", n.ID, why)
 	}
-	if e := a.preconditions(o, n, opt); e != nil {
+	if e := a.preconditions(&o.Common, n, opt); e != nil {
 		return nil, e
 	}
 	if !validIdent(o.Symbol) {
-		return nil, errorf(Invalid, reason.Schema, "symbol: %q is not an identifier", o.Symbol)
+		return nil, errorf(reason.Schema, "symbol: %q is not an identifier", o.Symbol)
 	}
 	if o.From == "" || strings.ContainsAny(o.From, "\n\r") {
-		return nil, errorf(Invalid, reason.Schema, "from: must be a module path on one line")
+		return nil, errorf(reason.Schema, "from: must be a module path on one line")
 	}
 	f := a.proj.Headers(o.Path)
 	for _, u := range f.Uses {
 		if u.Name != nil && u.Name.Name == o.Symbol && u.Kind.String() == o.ImportKind && u.From != nil && u.From.Value == o.From {
-			return nil, errorf(Invalid, reason.NoOp, "%s already has `%s`", o.Path, f.Text(u)).withPath(o.Path)
+			return nil, errorf(reason.NoOp, "%s already has `%s`", o.Path, f.Text(u)).withPath(o.Path)
 		}
 	}
 	line := "use " + o.ImportKind + " " + o.Symbol + " from " + syntax.Quote(o.From)
@@ -556,7 +560,7 @@ func (a *applier) importAdd(o *operation) (*change, *Error) {
 	return &change{path: o.Path, sp: sp, createdAt: at, createdKinds: []string{graph.KindImport}, node: n.ID}, nil
 }
 
-func (a *applier) importRemove(o *operation) (*change, *Error) {
+func (a *applier) importRemove(o *ImportRemove) (*change, *Error) {
 	n, i, e := a.module(o.Path)
 	if e != nil {
 		return nil, e
@@ -573,10 +577,12 @@ func (a *applier) importRemove(o *operation) (*change, *Error) {
 		return nil, notOffered("import remove", n.ID, fmt.Sprintf("%s has no use line importing %s", o.Path, o.Symbol))
 	}
 	opts, why := a.options(n, i, "import")
-	opt := findOption(opts, func(x *EditOption) bool { return contains(x.Ops, "remove") && contains(x.Symbols, o.Symbol) })
+	opt := findOption(opts, func(x *EditOption) bool {
+		return slices.Contains(x.Ops, "remove") && slices.Contains(x.Symbols, o.Symbol)
+	})
 	if opt == nil {
 		if len(opts) > 0 {
-			return nil, errorf(Unsupported, reason.StillReferenced, "%s still refers to %s; remove its uses first", o.Path, o.Symbol).
+			return nil, errorf(reason.StillReferenced, "%s still refers to %s; remove its uses first", o.Path, o.Symbol).
 				withNode(n.ID).withPath(o.Path)
 		}
 		return nil, notOffered("import remove", n.ID, why)
@@ -593,7 +599,7 @@ func (a *applier) importRemove(o *operation) (*change, *Error) {
 			target = in
 		}
 	}
-	if e := a.preconditions(o, target, cands...); e != nil {
+	if e := a.preconditions(&o.Common, target, cands...); e != nil {
 		return nil, e
 	}
 	if o.OldText != f.Text(use) {
@@ -602,7 +608,7 @@ func (a *applier) importRemove(o *operation) (*change, *Error) {
 	return &change{path: o.Path, sp: removal(a.data(o.Path), int(use.Pos), int(use.End)), createdAt: -1, node: n.ID, removes: true}, nil
 }
 
-func (a *applier) replaceRegion(o *operation) (*change, *Error) {
+func (a *applier) replaceRegion(o *ReplaceRegion) (*change, *Error) {
 	n, i, e := a.module(o.Path)
 	if e != nil {
 		return nil, e
@@ -624,19 +630,15 @@ func (a *applier) replaceRegion(o *operation) (*change, *Error) {
 		}
 		return nil, notOffered("replace_region", n.ID, why)
 	}
-	if o.Option == nil || o.Option.Fingerprint != opt.Fingerprint {
-		id := ""
-		if o.Option != nil {
-			id = o.Option.OptionID
-		}
-		return nil, errorf(Precondition, reason.OptionStale, "option %s is not the current region option of %s lines %d-%d", id, o.Path, o.StartLine, o.EndLine).
+	if o.Option.Fingerprint != opt.Fingerprint {
+		return nil, errorf(reason.OptionStale, "option %s is not the current region option of %s lines %d-%d", o.Option.OptionID, o.Path, o.StartLine, o.EndLine).
 			withPath(o.Path).next(ReadRegions, n.ID)
 	}
 	if o.OldText != opt.Region.OldText {
 		return nil, oldTextMismatch(n.ID)
 	}
 	if lines := strings.Count(o.NewText, "\n") + 1; lines > regionMaxLines {
-		return nil, errorf(Invalid, reason.Schema, "new_text: has %d lines, more than %d", lines, regionMaxLines)
+		return nil, errorf(reason.Schema, "new_text: has %d lines, more than %d", lines, regionMaxLines)
 	}
 	f := a.proj.Headers(o.Path)
 	lo := lineStart(f, o.StartLine)

@@ -2,11 +2,11 @@ package edit
 
 import (
 	"bytes"
-	"encoding/json"
 	"math"
 	"math/big"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/axiomcore/acore/internal/syntax"
 )
@@ -287,31 +287,28 @@ func validIdent(s string) bool {
 	return true
 }
 
-// literal returns the Acore literal of the JSON value raw for a property
-// of type typ, and the value node.get will show for it. ok is false when
-// the value does not fit the type.
-func literal(raw json.RawMessage, typ string) (text string, val any, ok bool) {
-	v, err := decodeJSON(raw)
-	if err != nil {
-		return "", nil, false
-	}
+// literal returns the Acore literal of v for a property of type typ, and
+// the value node.get will show for it. ok is false when the value does
+// not fit the type.
+func literal(v Value, typ string) (text string, val any, ok bool) {
 	optional := strings.HasSuffix(typ, "?")
 	base := strings.TrimSuffix(typ, "?")
-	switch v := v.(type) {
-	case nil:
+	switch v.Kind {
+	case ValueNull:
 		if optional || typ == "" {
 			return "null", nil, true
 		}
-	case string:
+	case ValueString:
 		if base == "String" || typ == "" {
-			return syntax.Quote(v), v, true
+			return syntax.Quote(v.Text), v.Text, true
 		}
-	case bool:
+	case ValueBool:
 		if base == "Bool" || typ == "" {
-			return strconv.FormatBool(v), v, true
+			return strconv.FormatBool(v.Bool), v.Bool, true
 		}
-	case json.Number:
-		r, ok := new(big.Rat).SetString(string(v))
+	case ValueNumber:
+		s := v.Text
+		r, ok := new(big.Rat).SetString(s)
 		if !ok {
 			return "", nil, false
 		}
@@ -323,7 +320,6 @@ func literal(raw json.RawMessage, typ string) (text string, val any, ok bool) {
 			return strconv.FormatInt(n, 10), n, true
 		}
 		if base == "Float" || typ == "" {
-			s := string(v)
 			if !strings.ContainsAny(s, ".eE") {
 				n, err := strconv.ParseInt(s, 10, 64)
 				if err != nil {
@@ -341,114 +337,143 @@ func literal(raw json.RawMessage, typ string) (text string, val any, ok bool) {
 	return "", nil, false
 }
 
-func decodeJSON(raw json.RawMessage) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
+// sameValue reports whether cur, a node's value (a string, an int64 or a
+// float64, a bool or nil), is v. Numbers are equal by value: 2 is 2.0.
+func sameValue(cur any, v Value) bool {
+	switch c := cur.(type) {
+	case nil:
+		return v.Kind == ValueNull
+	case string:
+		return v.Kind == ValueString && c == v.Text
+	case bool:
+		return v.Kind == ValueBool && c == v.Bool
 	}
-	return v, nil
-}
-
-// normalize turns a Go or decoded JSON value into a comparable form:
-// numbers as *big.Rat.
-func normalize(v any) any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return v
-	}
-	d, err := decodeJSON(b)
-	if err != nil {
-		return v
-	}
-	return ratify(d)
-}
-
-func ratify(v any) any {
-	switch v := v.(type) {
-	case json.Number:
-		if r, ok := new(big.Rat).SetString(string(v)); ok {
-			return r
-		}
-		return string(v)
-	case []any:
-		for i := range v {
-			v[i] = ratify(v[i])
-		}
-	case map[string]any:
-		for k := range v {
-			v[k] = ratify(v[k])
-		}
-	}
-	return v
-}
-
-// jsonEqual reports JSON equality of a node value and a JSON text.
-func jsonEqual(cur any, raw json.RawMessage) bool {
-	want, err := decodeJSON(raw)
-	if err != nil {
+	if v.Kind != ValueNumber {
 		return false
 	}
-	return sameJSON(normalize(cur), ratify(want))
-}
-
-func sameJSON(a, b any) bool {
-	switch a := a.(type) {
-	case nil:
-		return b == nil
-	case *big.Rat:
-		r, ok := b.(*big.Rat)
-		return ok && a.Cmp(r) == 0
-	case string:
-		s, ok := b.(string)
-		return ok && a == s
-	case bool:
-		x, ok := b.(bool)
-		return ok && a == x
-	case []any:
-		x, ok := b.([]any)
-		if !ok || len(x) != len(a) {
-			return false
-		}
-		for i := range a {
-			if !sameJSON(a[i], x[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		x, ok := b.(map[string]any)
-		if !ok || len(x) != len(a) {
-			return false
-		}
-		for k, v := range a {
-			w, ok := x[k]
-			if !ok || !sameJSON(v, w) {
-				return false
-			}
-		}
-		return true
+	want, ok := new(big.Rat).SetString(v.Text)
+	if !ok {
+		return false
 	}
-	return false
+	var got *big.Rat
+	switch c := cur.(type) {
+	case int64:
+		got = new(big.Rat).SetInt64(c)
+	case int:
+		got = new(big.Rat).SetInt64(int64(c))
+	case float64:
+		if math.IsNaN(c) || math.IsInf(c, 0) {
+			return false
+		}
+		// The shortest decimal that reads back as c, as node.get shows
+		// it, not c's exact binary value: 0.1 is 0.1.
+		got, _ = new(big.Rat).SetString(strconv.FormatFloat(c, 'g', -1, 64))
+	default:
+		return false
+	}
+	return got.Cmp(want) == 0
 }
 
-// jsonText is the compact JSON of v, without HTML escaping.
-func jsonText(v any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+// show is v as the request wrote it, for messages.
+func (v Value) show() string {
+	switch v.Kind {
+	case ValueBool:
+		return strconv.FormatBool(v.Bool)
+	case ValueNumber, ValueOther:
+		return v.Text
+	case ValueString:
+		return quote(v.Text)
+	}
+	return "null"
+}
+
+// showValue is a node's value as node.get shows it, for messages.
+func showValue(cur any) string {
+	switch c := cur.(type) {
+	case nil:
+		return "null"
+	case string:
+		return quote(c)
+	case bool:
+		return strconv.FormatBool(c)
+	case int64:
+		return strconv.FormatInt(c, 10)
+	case int:
+		return strconv.Itoa(c)
+	case float64:
+		return floatText(c)
+	}
+	return "?"
+}
+
+// floatText writes f as node.get does: the shortest decimal, in exponent
+// form below 1e-6 and from 1e21 on.
+func floatText(f float64) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return "?"
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b := strconv.AppendFloat(nil, f, format, -1, 64)
+	if format == 'e' {
+		// e-07 is e-7.
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return string(b)
 }
 
-// rawText is raw compacted.
-func rawText(raw json.RawMessage) string {
-	v, err := decodeJSON(raw)
-	if err != nil {
-		return string(raw)
+// quote writes s as a quoted string the way node.get shows strings:
+// quotes, backslashes and control characters escaped, U+2028 and U+2029
+// too, invalid UTF-8 as U+FFFD, everything else as it is.
+func quote(s string) string {
+	const hex = "0123456789abcdef"
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			case c == '\n':
+				b.WriteString(`\n`)
+			case c == '\r':
+				b.WriteString(`\r`)
+			case c == '\t':
+				b.WriteString(`\t`)
+			case c == '\b':
+				b.WriteString(`\b`)
+			case c == '\f':
+				b.WriteString(`\f`)
+			case c < 0x20:
+				b.WriteString(`\u00`)
+				b.WriteByte(hex[c>>4])
+				b.WriteByte(hex[c&0xf])
+			default:
+				b.WriteByte(c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteString(`\ufffd`)
+		case r == '\u2028' || r == '\u2029':
+			b.WriteString(`\u202`)
+			b.WriteByte(hex[r&0xf])
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
 	}
-	return jsonText(v)
+	b.WriteByte('"')
+	return b.String()
 }

@@ -24,6 +24,7 @@ import (
 
 	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/lock"
+	"github.com/axiomcore/acore/internal/reason"
 )
 
 // Service bounds (see the protocol's Limits section).
@@ -32,14 +33,6 @@ const (
 	SourceFilesMax     = 64       // source_files_max: number of .acore files
 	SourcesBytesMax    = 4194304  // sources_bytes_max: total .acore bytes
 	SnapshotBytesMax   = 67108864 // snapshot_bytes_max: everything read
-)
-
-// LimitError reasons, as the protocol names them for resource_limit.
-const (
-	ReasonFileTooLarge     = "file_too_large"
-	ReasonSourcesTooLarge  = "sources_too_large"
-	ReasonTooManyModules   = "too_many_modules"
-	ReasonSnapshotTooLarge = "snapshot_too_large"
 )
 
 // ContractSourceDir is the project-relative directory where the backend
@@ -85,21 +78,21 @@ func (l Limits) withDefaults() Limits {
 // LimitError reports a project over one of the bounds. It maps to the
 // protocol's resource_limit error with Reason as its reason.
 type LimitError struct {
-	Reason string // one of the Reason* constants
-	Path   string // the offending file for file_too_large, the first file over the count for too_many_modules; empty otherwise
-	Limit  int64  // the bound
-	Got    int64  // the observed value; for too_many_modules a lower bound, since loading stops at the first file over
+	Reason reason.Reason // FileTooLarge, TooManyModules, SourcesTooLarge or SnapshotTooLarge
+	Path   string        // the offending file for file_too_large, the first file over the count for too_many_modules; empty otherwise
+	Limit  int64         // the bound
+	Got    int64         // the observed value; for too_many_modules a lower bound, since loading stops at the first file over
 }
 
 func (e *LimitError) Error() string {
 	switch e.Reason {
-	case ReasonFileTooLarge:
+	case reason.FileTooLarge:
 		return fmt.Sprintf("%s: %s is %d bytes, over the limit of %d", e.Reason, e.Path, e.Got, e.Limit)
-	case ReasonTooManyModules:
+	case reason.TooManyModules:
 		return fmt.Sprintf("%s: more than %d .acore files (%s is number %d)", e.Reason, e.Limit, e.Path, e.Got)
-	case ReasonSourcesTooLarge:
+	case reason.SourcesTooLarge:
 		return fmt.Sprintf("%s: .acore files total %d bytes, over the limit of %d", e.Reason, e.Got, e.Limit)
-	case ReasonSnapshotTooLarge:
+	case reason.SnapshotTooLarge:
 		return fmt.Sprintf("%s: sources, contracts and lock total %d bytes, over the limit of %d", e.Reason, e.Got, e.Limit)
 	}
 	return fmt.Sprintf("%s: %s: got %d, limit %d", e.Reason, e.Path, e.Got, e.Limit)
@@ -387,10 +380,10 @@ func (w *walker) addFile(list *[]pending, rel string, fi fs.FileInfo) error {
 		return nil
 	}
 	if fi.Size() > w.lim.SourceFileBytes {
-		return &LimitError{Reason: ReasonFileTooLarge, Path: rel, Limit: w.lim.SourceFileBytes, Got: fi.Size()}
+		return &LimitError{Reason: reason.FileTooLarge, Path: rel, Limit: w.lim.SourceFileBytes, Got: fi.Size()}
 	}
 	if list == &w.sources && len(w.sources) >= w.lim.SourceFiles {
-		return &LimitError{Reason: ReasonTooManyModules, Path: rel, Limit: int64(w.lim.SourceFiles), Got: int64(len(w.sources) + 1)}
+		return &LimitError{Reason: reason.TooManyModules, Path: rel, Limit: int64(w.lim.SourceFiles), Got: int64(len(w.sources) + 1)}
 	}
 	*list = append(*list, pending{rel: rel, size: fi.Size(), mod: fi.ModTime()})
 	return nil
@@ -423,10 +416,10 @@ func (w *walker) checkTotals(size func(pending) int64) error {
 		}
 	}
 	if sources > w.lim.SourcesBytes {
-		return &LimitError{Reason: ReasonSourcesTooLarge, Limit: w.lim.SourcesBytes, Got: sources}
+		return &LimitError{Reason: reason.SourcesTooLarge, Limit: w.lim.SourcesBytes, Got: sources}
 	}
 	if all > w.lim.SnapshotBytes {
-		return &LimitError{Reason: ReasonSnapshotTooLarge, Limit: w.lim.SnapshotBytes, Got: all}
+		return &LimitError{Reason: reason.SnapshotTooLarge, Limit: w.lim.SnapshotBytes, Got: all}
 	}
 	return nil
 }
@@ -510,7 +503,7 @@ func (w *walker) readFile(p *pending) error {
 		return nil
 	}
 	if fi.Size() > w.lim.SourceFileBytes {
-		return &LimitError{Reason: ReasonFileTooLarge, Path: p.rel, Limit: w.lim.SourceFileBytes, Got: fi.Size()}
+		return &LimitError{Reason: reason.FileTooLarge, Path: p.rel, Limit: w.lim.SourceFileBytes, Got: fi.Size()}
 	}
 	data, err := fsutil.ReadAllTo(io.LimitReader(f, w.lim.SourceFileBytes+1), w.cache.buffer(min(fi.Size(), w.lim.SourceFileBytes)+512))
 	if err != nil {
@@ -522,7 +515,7 @@ func (w *walker) readFile(p *pending) error {
 		if fi, err := f.Stat(); err == nil && fi.Size() > got {
 			got = fi.Size()
 		}
-		return &LimitError{Reason: ReasonFileTooLarge, Path: p.rel, Limit: w.lim.SourceFileBytes, Got: got}
+		return &LimitError{Reason: reason.FileTooLarge, Path: p.rel, Limit: w.lim.SourceFileBytes, Got: got}
 	}
 	p.data = data
 	if w.cache == nil {

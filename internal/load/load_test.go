@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/axiomcore/acore/internal/reason"
 )
 
 // tree creates files (path -> content) under a fresh real temp dir.
@@ -242,7 +244,7 @@ func TestLoadLimits(t *testing.T) {
 		name   string
 		files  map[string]string
 		lim    Limits
-		reason string
+		reason reason.Reason
 		path   string
 		limit  int64
 		got    int64
@@ -251,7 +253,7 @@ func TestLoadLimits(t *testing.T) {
 			name:   "source file too large",
 			files:  map[string]string{"main.acore": "x", "pages/big.acore": big},
 			lim:    Limits{SourceFileBytes: 99},
-			reason: ReasonFileTooLarge, path: "pages/big.acore", limit: 99, got: 100,
+			reason: reason.FileTooLarge, path: "pages/big.acore", limit: 99, got: 100,
 		},
 		{
 			name:  "exactly at the file limit",
@@ -262,19 +264,19 @@ func TestLoadLimits(t *testing.T) {
 			name:   "contract artifact too large",
 			files:  map[string]string{"main.acore": "x", ".axiom/dev/contracts/t.axiom": big},
 			lim:    Limits{SourceFileBytes: 50},
-			reason: ReasonFileTooLarge, path: ".axiom/dev/contracts/t.axiom", limit: 50, got: 100,
+			reason: reason.FileTooLarge, path: ".axiom/dev/contracts/t.axiom", limit: 50, got: 100,
 		},
 		{
 			name:   "lock too large",
 			files:  map[string]string{"main.acore": "x", ".axiom/ui.lock": big},
 			lim:    Limits{SourceFileBytes: 50},
-			reason: ReasonFileTooLarge, path: ".axiom/ui.lock", limit: 50, got: 100,
+			reason: reason.FileTooLarge, path: ".axiom/ui.lock", limit: 50, got: 100,
 		},
 		{
 			name:   "too many modules",
 			files:  many,
 			lim:    Limits{SourceFiles: 4},
-			reason: ReasonTooManyModules, path: "m/e.acore", limit: 4, got: 5,
+			reason: reason.TooManyModules, path: "m/e.acore", limit: 4, got: 5,
 		},
 		{
 			name:  "exactly at the module limit",
@@ -285,19 +287,19 @@ func TestLoadLimits(t *testing.T) {
 			name:   "sources too large",
 			files:  map[string]string{"a.acore": big, "b.acore": big, "c.acore": big},
 			lim:    Limits{SourcesBytes: 299},
-			reason: ReasonSourcesTooLarge, limit: 299, got: 300,
+			reason: reason.SourcesTooLarge, limit: 299, got: 300,
 		},
 		{
 			name:   "snapshot too large",
 			files:  map[string]string{"a.acore": big, ".axiom/dev/contracts/t.axiom": big, ".axiom/ui.lock": "xx"},
 			lim:    Limits{SourcesBytes: 100, SnapshotBytes: 201},
-			reason: ReasonSnapshotTooLarge, limit: 201, got: 202,
+			reason: reason.SnapshotTooLarge, limit: 201, got: 202,
 		},
 		{
 			name:   "contract sources count toward the snapshot",
 			files:  map[string]string{"a.acore": big, "contracts/t.axiom": big},
 			lim:    Limits{SnapshotBytes: 199},
-			reason: ReasonSnapshotTooLarge, limit: 199, got: 200,
+			reason: reason.SnapshotTooLarge, limit: 199, got: 200,
 		},
 		{
 			name:  "skipped files do not count",
@@ -309,7 +311,7 @@ func TestLoadLimits(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			root := tree(t, tt.files)
 			in, err := LoadWith(root, tt.lim)
-			if tt.reason == "" {
+			if tt.reason == reason.None {
 				if err != nil {
 					t.Fatalf("unexpected error: %v", err)
 				}
@@ -323,7 +325,7 @@ func TestLoadLimits(t *testing.T) {
 			if *le != want {
 				t.Errorf("got %+v, want %+v", *le, want)
 			}
-			if !strings.HasPrefix(le.Error(), tt.reason+": ") || (tt.path != "" && !strings.Contains(le.Error(), tt.path)) {
+			if !strings.HasPrefix(le.Error(), tt.reason.String()+": ") || (tt.path != "" && !strings.Contains(le.Error(), tt.path)) {
 				t.Errorf("message %q should start with the reason and name the file", le.Error())
 			}
 		})
@@ -346,7 +348,7 @@ func TestLoadHugeFileNotRead(t *testing.T) {
 	f.Close()
 	_, err = Load(root)
 	var le *LimitError
-	if !errors.As(err, &le) || le.Reason != ReasonFileTooLarge || le.Path != "huge.acore" || le.Got != size || le.Limit != SourceFileBytesMax {
+	if !errors.As(err, &le) || le.Reason != reason.FileTooLarge || le.Path != "huge.acore" || le.Got != size || le.Limit != SourceFileBytesMax {
 		t.Fatalf("got %v, want file_too_large for huge.acore", err)
 	}
 }

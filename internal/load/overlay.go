@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/axiomcore/acore/internal/lock"
+	"github.com/axiomcore/acore/internal/reason"
 )
 
 // NotInputError is a path given as an input that is none of the project's
@@ -66,13 +67,13 @@ func (in *Inputs) Check(lim Limits) error {
 	lim = lim.withDefaults()
 	if len(in.Sources) > lim.SourceFiles {
 		f := in.Sources[lim.SourceFiles]
-		return &LimitError{Reason: ReasonTooManyModules, Path: f.Path, Limit: int64(lim.SourceFiles), Got: int64(lim.SourceFiles + 1)}
+		return &LimitError{Reason: reason.TooManyModules, Path: f.Path, Limit: int64(lim.SourceFiles), Got: int64(lim.SourceFiles + 1)}
 	}
 	var total, all int64
 	for _, group := range [][]File{in.Sources, in.Contracts, in.ContractSources} {
 		for _, f := range group {
 			if int64(len(f.Data)) > lim.SourceFileBytes {
-				return &LimitError{Reason: ReasonFileTooLarge, Path: f.Path, Limit: lim.SourceFileBytes, Got: int64(len(f.Data))}
+				return &LimitError{Reason: reason.FileTooLarge, Path: f.Path, Limit: lim.SourceFileBytes, Got: int64(len(f.Data))}
 			}
 			all += int64(len(f.Data))
 		}
@@ -81,13 +82,13 @@ func (in *Inputs) Check(lim Limits) error {
 		total += int64(len(f.Data))
 	}
 	if total > lim.SourcesBytes {
-		return &LimitError{Reason: ReasonSourcesTooLarge, Limit: lim.SourcesBytes, Got: total}
+		return &LimitError{Reason: reason.SourcesTooLarge, Limit: lim.SourcesBytes, Got: total}
 	}
 	if in.Lock != nil {
 		all += int64(len(in.Lock.Data))
 	}
 	if all > lim.SnapshotBytes {
-		return &LimitError{Reason: ReasonSnapshotTooLarge, Limit: lim.SnapshotBytes, Got: all}
+		return &LimitError{Reason: reason.SnapshotTooLarge, Limit: lim.SnapshotBytes, Got: all}
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/axiomcore/acore/internal/reason"
 )
 
 // With replaces, adds and removes inputs by path, refuses a path that is
@@ -17,15 +19,15 @@ func TestWith(t *testing.T) {
 	tests := []struct {
 		name    string
 		files   map[string][]byte
-		sources string // the paths of the result's sources
-		reason  string // a LimitError's reason
-		notIn   string // a NotInputError's path
+		sources string        // the paths of the result's sources
+		reason  reason.Reason // a LimitError's reason
+		notIn   string        // a NotInputError's path
 	}{
-		{"replace, add and remove", map[string][]byte{"a.acore": []byte("A"), "b.acore": []byte("b"), "c.acore": nil}, "a.acore b.acore", "", ""},
-		{"a contract artifact", map[string][]byte{".axiom/dev/contracts/x.axiom": []byte("c")}, "a.acore c.acore", "", ""},
-		{"not an input", map[string][]byte{"notes.txt": []byte("n")}, "", "", "notes.txt"},
-		{"a file too large", map[string][]byte{"b.acore": make([]byte, SourceFileBytesMax+1)}, "", ReasonFileTooLarge, ""},
-		{"too many modules", many, "", ReasonTooManyModules, ""},
+		{"replace, add and remove", map[string][]byte{"a.acore": []byte("A"), "b.acore": []byte("b"), "c.acore": nil}, "a.acore b.acore", reason.None, ""},
+		{"a contract artifact", map[string][]byte{".axiom/dev/contracts/x.axiom": []byte("c")}, "a.acore c.acore", reason.None, ""},
+		{"not an input", map[string][]byte{"notes.txt": []byte("n")}, "", reason.None, "notes.txt"},
+		{"a file too large", map[string][]byte{"b.acore": make([]byte, SourceFileBytesMax+1)}, "", reason.FileTooLarge, ""},
+		{"too many modules", many, "", reason.TooManyModules, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -33,7 +35,7 @@ func TestWith(t *testing.T) {
 			var lim *LimitError
 			var ni *NotInputError
 			switch {
-			case tt.reason != "":
+			case tt.reason != reason.None:
 				if !errors.As(err, &lim) || lim.Reason != tt.reason {
 					t.Fatalf("err %v, want %s", err, tt.reason)
 				}

@@ -13,6 +13,7 @@ import (
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/lock"
+	"github.com/axiomcore/acore/internal/reason"
 	"github.com/axiomcore/acore/internal/syntax"
 )
 
@@ -90,7 +91,7 @@ func (o Options) Open(root string) (*Project, error) {
 			at = check.Entry
 		}
 		d := diag.Diagnostic{Code: limitCode(lim.Reason), Severity: diag.Error, Path: at, Line: 1, Column: 1, Message: lim.Error()}
-		res := check.Check(&check.Input{Root: root, Limit: lim.Reason, Pre: []diag.Diagnostic{d}})
+		res := check.Check(&check.Input{Root: root, Limit: lim.Reason.String(), Pre: []diag.Diagnostic{d}})
 		res.Status = check.StatusReady
 		return &Project{Inputs: &load.Inputs{Root: root}, Result: res, opts: o}, nil
 	}
@@ -100,9 +101,9 @@ func (o Options) Open(root string) (*Project, error) {
 	return o.Compile(in), nil
 }
 
-func limitCode(reason string) string {
+func limitCode(r reason.Reason) string {
 	for _, i := range diag.All() {
-		if i.Reason == reason {
+		if i.Reason == r {
 			return i.Code
 		}
 	}

@@ -7,28 +7,15 @@ import (
 	"github.com/axiomcore/acore/internal/reason"
 )
 
-// Error codes: the closed list of v1.
-const (
-	CodeUnsupportedOperation = "unsupported_operation"
-	CodeInvalidArguments     = "invalid_arguments"
-	CodeAmbiguousOwner       = "ambiguous_owner"
-	CodeReadOnlyOrigin       = "read_only_origin"
-	CodeStaleSnapshot        = "stale_snapshot"
-	CodePreconditionFailed   = "precondition_failed"
-	CodeCompileFailed        = "compile_failed"
-	CodeConflict             = "conflict"
-	CodeInsufficientContext  = "insufficient_context"
-	CodeSnapshotExpired      = "snapshot_expired"
-	CodePermissionDenied     = "permission_denied"
-	CodeResourceLimit        = "resource_limit"
-	CodeNotFound             = "not_found"
-	CodeInternal             = "internal"
-)
-
-// ErrorCodes lists every code in the reference's order.
-var ErrorCodes = []string{CodeUnsupportedOperation, CodeInvalidArguments, CodeAmbiguousOwner, CodeReadOnlyOrigin,
-	CodeStaleSnapshot, CodePreconditionFailed, CodeCompileFailed, CodeConflict, CodeInsufficientContext,
-	CodeSnapshotExpired, CodePermissionDenied, CodeResourceLimit, CodeNotFound, CodeInternal}
+// ErrorCodes lists every code in the reference's order, as the manifest
+// spells them.
+var ErrorCodes = func() []string {
+	var out []string
+	for _, c := range reason.Codes() {
+		out = append(out, c.String())
+	}
+	return out
+}()
 
 // Retry advice.
 const (
@@ -37,9 +24,10 @@ const (
 	RetryAfterRefresh = "after_refresh"
 )
 
-// Error is the error object of a response.
+// Error is the error object of a response. Its code is its reason's, or
+// the code alone for the cases the reference gives no reason.
 type Error struct {
-	Code           string         `json:"code"`
+	Code           reason.Code    `json:"code"`
 	Reason         reason.Reason  `json:"reason,omitempty"`
 	Message        string         `json:"message"`
 	OperationIndex *int           `json:"operation_index,omitempty"`
@@ -52,9 +40,9 @@ type Error struct {
 
 func (e *Error) Error() string {
 	if e.Reason != reason.None {
-		return e.Code + " (" + e.Reason.String() + "): " + e.Message
+		return e.Code.String() + " (" + e.Reason.String() + "): " + e.Message
 	}
-	return e.Code + ": " + e.Message
+	return e.Code.String() + ": " + e.Message
 }
 
 // NextAction suggests a request.
@@ -87,35 +75,45 @@ func Diagnostics(ds []diag.Diagnostic) []Diagnostic {
 }
 
 // defaultRetry is the reference's default retry advice of each code.
-func defaultRetry(code string, r reason.Reason) string {
+func defaultRetry(code reason.Code, r reason.Reason) string {
 	switch code {
-	case CodeStaleSnapshot, CodeSnapshotExpired:
+	case reason.CodeStaleSnapshot, reason.CodeSnapshotExpired:
 		return RetryAfterRefresh
-	case CodePreconditionFailed:
+	case reason.CodePreconditionFailed:
 		if r == reason.CandidateApplied {
 			return RetryNone
 		}
 		return RetryAfterRefresh
-	case CodeConflict:
+	case reason.CodeConflict:
 		if r == reason.ConcurrentCandidate {
 			return RetryAfterRefresh
 		}
-	case CodeResourceLimit:
+	case reason.CodeResourceLimit:
 		if r == reason.QueueFull || r == reason.Timeout {
 			return RetrySameRequest
 		}
-	case CodeInternal:
+	case reason.CodeInternal:
 		return RetrySameRequest
 	}
 	return RetryNone
 }
 
-// Errorf builds an error with the code's default retry advice and no
-// next actions. r is one of the registry's reasons (internal/reason), or
-// reason.None where the code says it all.
-func Errorf(code string, r reason.Reason, format string, args ...any) *Error {
-	return &Error{Code: code, Reason: r, Message: fmt.Sprintf(format, args...), Diagnostics: []Diagnostic{},
-		Retryable: defaultRetry(code, r), NextActions: []NextAction{}}
+// Errorf builds the error of reason r, with r's code, the code's default
+// retry advice and no next actions.
+func Errorf(r reason.Reason, format string, args ...any) *Error {
+	return newError(r.Code(), r, format, args...)
+}
+
+// CodeErrorf builds an error that names its code alone: the codes whose
+// cases the reference gives no reason (read_only_origin,
+// insufficient_context).
+func CodeErrorf(c reason.Code, format string, args ...any) *Error {
+	return newError(c, reason.None, format, args...)
+}
+
+func newError(c reason.Code, r reason.Reason, format string, args ...any) *Error {
+	return &Error{Code: c, Reason: r, Message: fmt.Sprintf(format, args...), Diagnostics: []Diagnostic{},
+		Retryable: defaultRetry(c, r), NextActions: []NextAction{}}
 }
 
 // WithTarget sets the error's target and returns it.
@@ -152,7 +150,7 @@ func (e *Error) Detail(k string, v any) *Error {
 // repair, the refused repair's outcome (a repairOutcome with regressed),
 // goes in details.repair; it is nil for the other reasons.
 func CompileFailed(r reason.Reason, diags []Diagnostic, repair any, format string, args ...any) *Error {
-	e := Errorf(CodeCompileFailed, r, format, args...)
+	e := Errorf(r, format, args...)
 	if diags != nil {
 		e.Diagnostics = diags
 	}

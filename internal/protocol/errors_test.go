@@ -43,7 +43,7 @@ func TestCompileFailedShape(t *testing.T) {
 		}
 		var ds []Diagnostic
 		_ = json.Unmarshal(wire.Diagnostics, &ds)
-		if wire.Code != CodeCompileFailed || wire.Reason != tt.reason.String() || wire.Retryable != RetryNone ||
+		if wire.Code != reason.CodeCompileFailed.String() || wire.Reason != tt.reason.String() || wire.Retryable != RetryNone ||
 			string(wire.Diagnostics) == "null" || len(ds) != len(tt.diags) {
 			t.Errorf("%s: %s", tt.reason, b)
 		}

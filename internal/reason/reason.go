@@ -309,6 +309,55 @@ var names = [count]string{
 	FileIO: "file_io", Invariant: "invariant",
 }
 
+// codes are the code each reason refines, by the groups above.
+var codes = [count]Code{
+	BaseNotHead: CodeStaleSnapshot, OverlayMismatch: CodeStaleSnapshot,
+
+	OldValueMismatch: CodePreconditionFailed, OldTextMismatch: CodePreconditionFailed,
+	NodeVersionMismatch: CodePreconditionFailed, OptionStale: CodePreconditionFailed,
+	ExternalWrite: CodePreconditionFailed, CandidateVersionMismatch: CodePreconditionFailed,
+	CandidateClosed: CodePreconditionFailed, CandidateApplied: CodePreconditionFailed,
+	IncompleteGraph: CodePreconditionFailed, CheckRequired: CodePreconditionFailed,
+
+	NotValidated: CodeCompileFailed, CandidateErrors: CodeCompileFailed, RepairRegression: CodeCompileFailed,
+
+	ProtocolUnsupported: CodeUnsupportedOperation, UnknownOperation: CodeUnsupportedOperation,
+	NotImplemented: CodeUnsupportedOperation, EditNotOffered: CodeUnsupportedOperation,
+	StillReferenced: CodeUnsupportedOperation, GroupUnresolvable: CodeUnsupportedOperation,
+	UnknownCheck: CodeUnsupportedOperation, PurposeUnsupported: CodeUnsupportedOperation,
+
+	Schema: CodeInvalidArguments, NoOp: CodeInvalidArguments, IncompatibleTarget: CodeInvalidArguments,
+	MultipleRoots: CodeInvalidArguments, RegionAlone: CodeInvalidArguments, IncompatibleValue: CodeInvalidArguments,
+	UnknownHandle: CodeInvalidArguments, HandleReused: CodeInvalidArguments, BaseLatest: CodeInvalidArguments,
+	BaseMismatch: CodeInvalidArguments, NotAnInput: CodeInvalidArguments, DuplicatePath: CodeInvalidArguments,
+	PreconditionsIncomplete: CodeInvalidArguments, CandidateWithSnapshot: CodeInvalidArguments,
+	CursorInvalid: CodeInvalidArguments, CursorMismatch: CodeInvalidArguments, RefInvalid: CodeInvalidArguments,
+	RefSnapshotMismatch: CodeInvalidArguments,
+
+	ShadowedName: CodeAmbiguousOwner, DuplicateProperty: CodeAmbiguousOwner,
+
+	RequestIDReused: CodeConflict, RecoveryRequired: CodeConflict, ConcurrentCandidate: CodeConflict,
+
+	SnapshotEvicted: CodeSnapshotExpired, CandidateUnreadable: CodeSnapshotExpired,
+
+	PathEscape: CodePermissionDenied, RootNotAllowed: CodePermissionDenied, NotOwner: CodePermissionDenied,
+	Policy: CodePermissionDenied,
+
+	SnapshotUnknown: CodeNotFound, CandidateExpired: CodeNotFound, CandidateUnknown: CodeNotFound,
+	NodeUnknown: CodeNotFound, NodeRemoved: CodeNotFound, PathUnknown: CodeNotFound, WorkspaceUnknown: CodeNotFound,
+	ProjectUnknown: CodeNotFound, RootNotFound: CodeNotFound,
+
+	RequestTooLarge: CodeResourceLimit, JSONDepthLimit: CodeResourceLimit, TooManyOperations: CodeResourceLimit,
+	ContentTooLarge: CodeResourceLimit, TooManyFiles: CodeResourceLimit, NestingLimit: CodeResourceLimit,
+	BracketLimit: CodeResourceLimit, BracketsTotalLimit: CodeResourceLimit, FileTooLarge: CodeResourceLimit,
+	SourcesTooLarge: CodeResourceLimit, TooManyModules: CodeResourceLimit, ImportDepthLimit: CodeResourceLimit,
+	SnapshotTooLarge: CodeResourceLimit, SnapshotUnavailable: CodeResourceLimit, BudgetExhausted: CodeResourceLimit,
+	MaxBytes: CodeResourceLimit, Timeout: CodeResourceLimit, QueueFull: CodeResourceLimit,
+
+	Panic: CodeInternal, WriteFailed: CodeInternal, ApplyInterrupted: CodeInternal, StateIO: CodeInternal,
+	FileIO: CodeInternal, Invariant: CodeInternal,
+}
+
 // String is the reason as the wire spells it; "" for None.
 func (r Reason) String() string {
 	if r < count {
@@ -329,15 +378,10 @@ func All() []Reason {
 	return out
 }
 
-// OfBound is the reason of a service bound the compiler or the loader
-// names (diag.Info.Reason, load.LimitError.Reason, which spell the
-// bounds as the wire does); None for a name that is no reason. A test
-// proves every bound they name has one.
-func OfBound(name string) Reason {
-	for r := None + 1; r < count; r++ {
-		if names[r] == name {
-			return r
-		}
+// Code is the code r refines; NoCode for None.
+func (r Reason) Code() Code {
+	if r < count {
+		return codes[r]
 	}
-	return None
+	return NoCode
 }

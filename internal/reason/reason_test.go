@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/axiomcore/acore/internal/diag"
-	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/reason"
 )
 
@@ -187,21 +186,81 @@ func TestRegistryMatchesReference(t *testing.T) {
 	}
 }
 
-// TestBoundsHaveReasons: every bound the compiler and the loader name is a
-// reason, so OfBound never answers None for them.
+// TestBoundsHaveReasons: every bound the compiler and the loader name has
+// a reason, whose code is resource_limit.
 func TestBoundsHaveReasons(t *testing.T) {
-	bounds := []string{load.ReasonFileTooLarge, load.ReasonSourcesTooLarge, load.ReasonTooManyModules, load.ReasonSnapshotTooLarge}
+	bounds := []reason.Reason{reason.FileTooLarge, reason.SourcesTooLarge, reason.TooManyModules, reason.SnapshotTooLarge} // the loader's
 	for _, i := range diag.All() {
-		if i.Reason != "" {
+		if i.Reason != reason.None {
 			bounds = append(bounds, i.Reason)
 		}
 	}
+	if len(bounds) < 4+8 {
+		t.Errorf("%d bounds, want the loader's 4 and the compiler's 8 at least", len(bounds))
+	}
 	for _, b := range bounds {
-		if r := reason.OfBound(b); r.String() != b {
-			t.Errorf("bound %s: OfBound = %q", b, r)
+		if b.String() == "" || b.Code() != reason.CodeResourceLimit {
+			t.Errorf("bound %q: code %q", b, b.Code())
 		}
 	}
-	if reason.OfBound("no_such_bound") != reason.None {
-		t.Error("OfBound of an unknown name is not None")
+}
+
+// TestReasonsDetermineCodes: every reason refines one code, and the code
+// of each reason the reference's Error codes table and Limits table name
+// is the code they give it.
+func TestReasonsDetermineCodes(t *testing.T) {
+	byName := map[string]reason.Reason{}
+	for _, r := range reason.All() {
+		if r.Code() == reason.NoCode || r.Code().String() == "" {
+			t.Errorf("reason %s has no code", r)
+		}
+		byName[r.String()] = r
+	}
+	if reason.None.Code() != reason.NoCode {
+		t.Errorf("None has code %q", reason.None.Code())
+	}
+	data, err := os.ReadFile("testdata/semantic-service-protocol.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	_, rows, _ := strings.Cut(text, "\nError codes and what to do\n| Code | Meaning | Default retryable | What a client should do |\n|---|---|---|---|\n")
+	checked := 0
+	for _, row := range strings.Split(rows, "\n") {
+		cells := strings.Split(row, " | ")
+		if len(cells) < 2 {
+			break
+		}
+		for _, m := range snake.FindAllStringSubmatch(cells[1], -1) {
+			if r, ok := byName[m[1]]; ok {
+				checked++
+				if r.Code().String() != cells[0] {
+					t.Errorf("%s: code %s, the reference's table gives %s", r, r.Code(), cells[0])
+				}
+			}
+		}
+	}
+	_, limits, _ := strings.Cut(text, "\n| Reason | Bound |\n|---|---|\n")
+	for _, line := range strings.Split(limits, "\n") {
+		cells := strings.Split(line, " | ")
+		if len(cells) < 2 {
+			break
+		}
+		if r, ok := byName[cells[0]]; ok {
+			checked++
+			if r.Code() != reason.CodeResourceLimit {
+				t.Errorf("%s: code %s, the Limits table makes it resource_limit", r, r.Code())
+			}
+		}
+	}
+	if checked < 30 {
+		t.Errorf("checked %d reasons against the reference, want 30 at least", checked)
+	}
+	var names []string
+	for _, c := range reason.Codes() {
+		names = append(names, c.String())
+	}
+	if got := strings.Join(names, "|"); got != codes {
+		t.Errorf("codes %s, want the reference's %s", got, codes)
 	}
 }

@@ -41,18 +41,18 @@ func (s *Service) held() *change.Held { return s.candidates.Of(s.root) }
 func (c *call) getCandidate(id string, allowExpired bool) (*candidate.Candidate, *protocol.Error) {
 	cand, err := c.s.held().Store.Get(id)
 	if errors.Is(err, candidate.ErrNotFound) {
-		return nil, protocol.Errorf(protocol.CodeNotFound, reason.CandidateUnknown, "candidate %s is not known to this workspace", id).
+		return nil, protocol.Errorf(reason.CandidateUnknown, "candidate %s is not known to this workspace", id).
 			WithTarget("candidate", id).Next("change.propose", "Propose the change again", nil)
 	}
 	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, reason.StateIO, "%v", err)
+		return nil, protocol.Errorf(reason.StateIO, "%v", err)
 	}
 	if cand.Workspace != "" && cand.Workspace != c.s.wsID {
-		return nil, protocol.Errorf(protocol.CodeNotFound, reason.CandidateUnknown, "candidate %s is not known to this workspace", id).
+		return nil, protocol.Errorf(reason.CandidateUnknown, "candidate %s is not known to this workspace", id).
 			WithTarget("candidate", id)
 	}
 	if cand.State == candidate.Expired && !allowExpired {
-		return nil, protocol.Errorf(protocol.CodeNotFound, reason.CandidateExpired, "candidate %s expired at %s", id, cand.ExpiresAt.UTC().Format(time.RFC3339)).
+		return nil, protocol.Errorf(reason.CandidateExpired, "candidate %s expired at %s", id, cand.ExpiresAt.UTC().Format(time.RFC3339)).
 			WithTarget("candidate", id).Next("change.propose", "Propose the change again on a current snapshot", nil)
 	}
 	return cand, nil
@@ -67,7 +67,7 @@ func (c *call) compileCandidate(cand *candidate.Candidate) (*change.Compiled, *p
 	}
 	base, err := c.s.store.Get(cand.Base)
 	if err != nil || base == nil {
-		return nil, protocol.Errorf(protocol.CodeSnapshotExpired, reason.SnapshotEvicted,
+		return nil, protocol.Errorf(reason.SnapshotEvicted,
 			"the base snapshot %s of candidate %s is no longer held and the files on disk no longer have its content", cand.Base, cand.ID).
 			WithTarget("candidate", cand.ID).Next("change.propose", "Propose the change again on latest", nil)
 	}
@@ -76,7 +76,7 @@ func (c *call) compileCandidate(cand *candidate.Candidate) (*change.Compiled, *p
 		return nil, lerr
 	}
 	if id := c.s.store.ID(in); id != cand.Snapshot {
-		return nil, protocol.Errorf(protocol.CodeSnapshotExpired, reason.CandidateUnreadable,
+		return nil, protocol.Errorf(reason.CandidateUnreadable,
 			"candidate %s was stored by another compiler build (its snapshot %s is %s here)", cand.ID, cand.Snapshot, id).
 			WithTarget("candidate", cand.ID).Next("change.propose", "Propose the change again on latest", nil)
 	}
@@ -93,7 +93,7 @@ func overlayInputs(base *load.Inputs, files map[string][]byte) (*load.Inputs, *p
 	in, err := base.With(files)
 	var ni *load.NotInputError
 	if errors.As(err, &ni) {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.NotAnInput, "%s", ni.Error()).WithTarget("path", ni.Path)
+		return nil, protocol.Errorf(reason.NotAnInput, "%s", ni.Error()).WithTarget("path", ni.Path)
 	}
 	if err != nil {
 		return nil, limitError(err)
@@ -112,7 +112,7 @@ func checkNames(names []string, withCompile bool) ([]string, *protocol.Error) {
 	}
 	for _, n := range names {
 		if n != change.CheckCompile && n != change.CheckRepair && n != change.CheckAxag {
-			return nil, protocol.Errorf(protocol.CodeUnsupportedOperation, reason.UnknownCheck,
+			return nil, protocol.Errorf(reason.UnknownCheck,
 				"check %q is not a check of this build; the checks are compile, repair and axag", n).
 				WithTarget("check", n).Next("capabilities", "Read the checks this build runs", map[string]any{})
 		}
@@ -169,7 +169,7 @@ func (c *call) openCandidate(id string) (*candidate.Candidate, *change.Compiled,
 	c.candidateSnapshot(cand, cc)
 	data, err := change.ReadData(cand)
 	if err != nil {
-		return nil, nil, nil, protocol.Errorf(protocol.CodeInternal, reason.StateIO, "%v", err)
+		return nil, nil, nil, protocol.Errorf(reason.StateIO, "%v", err)
 	}
 	return cand, cc, data, nil
 }

@@ -16,7 +16,7 @@ import (
 // ignored (inside edit operations and apply preconditions).
 func (c *call) params(v any) *protocol.Error {
 	if err := json.Unmarshal(c.req.Params, v); err != nil {
-		return protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params: %s", strings.TrimPrefix(err.Error(), "json: "))
+		return protocol.Errorf(reason.Schema, "params: %s", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return nil
 }
@@ -60,7 +60,7 @@ func (c *call) lookup(ids []string) ([]int32, *protocol.Error) {
 	for _, id := range ids {
 		i, ok := g.Lookup(id)
 		if !ok {
-			return nil, protocol.Errorf(protocol.CodeNotFound, reason.NodeUnknown, "%s is not a node of %s", id, c.snap.ID).
+			return nil, protocol.Errorf(reason.NodeUnknown, "%s is not a node of %s", id, c.snap.ID).
 				WithTarget("node", id).Next("node.find", "Re-find the node on this snapshot", nil)
 		}
 		out = append(out, i)

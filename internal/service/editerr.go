@@ -3,26 +3,17 @@ package service
 import (
 	"github.com/axiomcore/acore/internal/edit"
 	"github.com/axiomcore/acore/internal/protocol"
+	"github.com/axiomcore/acore/internal/reason"
 )
 
-// editCodes are the wire codes of the edit engine's error kinds.
-var editCodes = map[edit.Kind]string{
-	edit.Invalid:      protocol.CodeInvalidArguments,
-	edit.NotFound:     protocol.CodeNotFound,
-	edit.Precondition: protocol.CodePreconditionFailed,
-	edit.Unsupported:  protocol.CodeUnsupportedOperation,
-	edit.Ambiguous:    protocol.CodeAmbiguousOwner,
-	edit.ReadOnly:     protocol.CodeReadOnlyOrigin,
-	edit.Limit:        protocol.CodeResourceLimit,
-	edit.Compile:      protocol.CodeCompileFailed,
-}
-
 // editError is the one place the edit engine's errors become wire errors:
-// the kind becomes a code, the targets a target, the next request a next
-// action. A compile error takes compile_failed's one shape.
+// the reason names the code (read_only_origin, which has none, is named by
+// the kind), the targets become a target, the next request a next action.
+// A compile error takes compile_failed's one shape.
 func editError(e *edit.Error) *protocol.Error {
 	var pe *protocol.Error
-	if e.Kind == edit.Compile {
+	switch {
+	case e.Kind == edit.Compile:
 		var diags []protocol.Diagnostic
 		if e.Diagnostics != nil {
 			diags = protocol.Diagnostics(e.Diagnostics)
@@ -32,11 +23,13 @@ func editError(e *edit.Error) *protocol.Error {
 			repair = e.Repair
 		}
 		pe = protocol.CompileFailed(e.Reason, diags, repair, "%s", e.Message)
-	} else {
-		pe = protocol.Errorf(editCodes[e.Kind], e.Reason, "%s", e.Message)
-		if e.Diagnostics != nil {
-			pe.Diagnostics = protocol.Diagnostics(e.Diagnostics)
-		}
+	case e.Reason == reason.None:
+		pe = protocol.CodeErrorf(e.Kind, "%s", e.Message)
+	default:
+		pe = protocol.Errorf(e.Reason, "%s", e.Message)
+	}
+	if e.Kind != edit.Compile && e.Diagnostics != nil {
+		pe.Diagnostics = protocol.Diagnostics(e.Diagnostics)
 	}
 	pe.OperationIndex = e.OperationIndex
 	for _, t := range []struct{ k, v string }{{"node", e.Node}, {"property", e.Property}, {"option", e.Option}, {"path", e.Path}} {

@@ -28,6 +28,9 @@ func TestEditError(t *testing.T) {
 			`{"code":"unsupported_operation","reason":"still_referenced","message":"m","target":{"node":"state:Home.x"},"diagnostics":[],"retryable":"none",` +
 				`"next_actions":[{"operation":"graph.query","reason":"List the references to remove first","params":{"from":["state:Home.x"],"mode":"references"}}],` +
 				`"details":{"referenced_by":["a"]}}`},
+		{"read_only_origin, a code without a reason", &edit.Error{Kind: edit.ReadOnly, Message: "m", Node: "contract_operation:Tasks.list_tasks", OperationIndex: &zero},
+			`{"code":"read_only_origin","message":"m","operation_index":0,"target":{"node":"contract_operation:Tasks.list_tasks"},"diagnostics":[],` +
+				`"retryable":"none","next_actions":[]}`},
 		{"candidate errors", &edit.Error{Kind: edit.Compile, Reason: reason.CandidateErrors, Message: "m", OperationIndex: &zero,
 			Diagnostics: []diag.Diagnostic{{Code: "AC101", Severity: diag.Error, Path: "main.acore", Line: 1, Column: 2, Message: "bad"}}},
 			`{"code":"compile_failed","reason":"candidate_errors","message":"m","operation_index":0,` +

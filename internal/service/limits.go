@@ -19,13 +19,13 @@ import (
 func limitError(err error) *protocol.Error {
 	var lim *load.LimitError
 	if errors.As(err, &lim) {
-		e := protocol.Errorf(protocol.CodeResourceLimit, reason.OfBound(lim.Reason), "%s", lim.Error())
+		e := protocol.Errorf(lim.Reason, "%s", lim.Error())
 		if lim.Path != "" {
 			e.WithTarget("path", lim.Path)
 		}
 		return e
 	}
-	return protocol.Errorf(protocol.CodeInternal, reason.FileIO, "cannot capture the project: %v", err)
+	return protocol.Errorf(reason.FileIO, "cannot capture the project: %v", err)
 }
 
 // limitDiagnostic returns resource_limit for the first diagnostic of a
@@ -40,11 +40,11 @@ func limitDiagnostic(r *check.Result) *protocol.Error {
 	var e *protocol.Error
 	for _, d := range r.Diagnostics {
 		info, ok := diag.Lookup(d.Code)
-		if !ok || info.Reason == "" {
+		if !ok || info.Reason == reason.None {
 			continue
 		}
 		if e == nil {
-			e = protocol.Errorf(protocol.CodeResourceLimit, reason.OfBound(info.Reason), "%s:%d:%d: %s", d.Path, d.Line, d.Column, d.Message).WithTarget("path", d.Path)
+			e = protocol.Errorf(info.Reason, "%s:%d:%d: %s", d.Path, d.Line, d.Column, d.Message).WithTarget("path", d.Path)
 		}
 		if len(e.Diagnostics) < 200 { // the schema's maxItems
 			e.Diagnostics = append(e.Diagnostics, protocol.Diagnostics([]diag.Diagnostic{d})...)

@@ -160,7 +160,7 @@ func (p *applyProgress) abandon() (outcome string, r *publish.Receipt) {
 func (s *Service) applyTimedOut(p *applyProgress) *protocol.Response {
 	req := p.req
 	outcome, receipt := p.abandon()
-	e := protocol.Errorf(protocol.CodeResourceLimit, reason.Timeout,
+	e := protocol.Errorf(reason.Timeout,
 		"change.apply ran past timeout_ms (%d); outcome %s: start the service again and send the same request with the same request_id",
 		s.timeout.Milliseconds(), outcome).
 		Detail("outcome", outcome).Detail("timeout_ms", s.timeout.Milliseconds())
@@ -195,7 +195,7 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 	}
 	for _, pc := range p.Preconditions {
 		if err := fsutil.ValidRelPath(pc.Path); err != nil {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params.preconditions: %v", err).WithTarget("path", pc.Path)
+			return nil, protocol.Errorf(reason.Schema, "params.preconditions: %v", err).WithTarget("path", pc.Path)
 		}
 	}
 	checks, e := checkNames(p.RequireChecks, false)
@@ -208,7 +208,7 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 	release, err := c.s.pub.Lock(c.ctx)
 	if err != nil {
 		if c.ctx.Err() != nil { // answered by Handle as the apply's timeout
-			return nil, protocol.Errorf(protocol.CodeResourceLimit, reason.Timeout, "waiting for another apply: %v", err)
+			return nil, protocol.Errorf(reason.Timeout, "waiting for another apply: %v", err)
 		}
 		return nil, stateError("taking the publish lock", err)
 	}
@@ -239,7 +239,7 @@ func opChangeApply(c *call) (any, *protocol.Error) {
 		plan.Files = append(plan.Files, publish.File{Path: f.Path, Before: f.Before, After: f.After, Content: f.Content})
 	}
 	if len(plan.Files) == 0 {
-		return nil, protocol.Errorf(protocol.CodeInternal, reason.Invariant, "candidate %s writes no file", cand.ID)
+		return nil, protocol.Errorf(reason.Invariant, "candidate %s writes no file", cand.ID)
 	}
 	if e := c.s.preconditions(cand, p.Preconditions, plan.Files); e != nil {
 		return nil, e
@@ -270,7 +270,7 @@ func (s *Service) applyAgain(st *change.Held, ws, requestID, fp string, prog *ap
 		}
 		var r publish.Receipt
 		if err := json.Unmarshal(rec.Result, &r); err != nil {
-			return nil, protocol.Errorf(protocol.CodeInternal, reason.StateIO, "the record of request_id %s is unreadable: %v", requestID, err), true
+			return nil, protocol.Errorf(reason.StateIO, "the record of request_id %s is unreadable: %v", requestID, err), true
 		}
 		return applyResult{Replayed: true, Receipt: &r}, nil, true
 	}
@@ -286,7 +286,7 @@ func (s *Service) applyAgain(st *change.Held, ws, requestID, fp string, prog *ap
 			return nil, requestIDReused(requestID), true
 		}
 		if !prog.start(je) {
-			return nil, protocol.Errorf(protocol.CodeResourceLimit, reason.Timeout, "timed out"), true
+			return nil, protocol.Errorf(reason.Timeout, "timed out"), true
 		}
 		state := je.State
 		var stuck []string
@@ -315,7 +315,7 @@ func (s *Service) applyAgain(st *change.Held, ws, requestID, fp string, prog *ap
 // check not passed on its version.
 func applicable(cand *candidate.Candidate, p *applyParams, checks []string, requestID string) *protocol.Error {
 	if cand.State == candidate.Applied {
-		return protocol.Errorf(protocol.CodePreconditionFailed, reason.CandidateApplied,
+		return protocol.Errorf(reason.CandidateApplied,
 			"candidate %s was applied by another request (receipt %s); a new request_id does not apply it again", cand.ID, cand.Receipt).
 			WithTarget("candidate", cand.ID).WithTarget("request_id", requestID).Detail("receipt_id", cand.Receipt)
 	}
@@ -333,7 +333,7 @@ func applicable(cand *candidate.Candidate, p *applyParams, checks []string, requ
 			}
 		}
 		if status != "passed" {
-			return protocol.Errorf(protocol.CodePreconditionFailed, reason.CheckRequired,
+			return protocol.Errorf(reason.CheckRequired,
 				"check %s has not passed on version %d of candidate %s (%s)", name, cand.Version, cand.ID, status).
 				WithTarget("candidate", cand.ID).Detail("check", name).Detail("status", status).
 				Next("check.run", "Run the check on the candidate, then apply again with a new request_id",
@@ -367,7 +367,7 @@ func (s *Service) preconditions(cand *candidate.Candidate, pcs []applyPreconditi
 			}
 		}
 		if len(missing) > 0 {
-			return protocol.Errorf(protocol.CodeInvalidArguments, reason.PreconditionsIncomplete,
+			return protocol.Errorf(reason.PreconditionsIncomplete,
 				"params.preconditions must name every file the candidate writes; missing: %s", strings.Join(missing, ", ")).
 				WithTarget("paths", missing)
 		}
@@ -393,7 +393,7 @@ func (s *Service) publishPlan(plan publish.Plan, cand *candidate.Candidate, prog
 	var unknown *publish.UnknownError
 	switch {
 	case errors.Is(err, publish.ErrAbandoned):
-		return nil, protocol.Errorf(protocol.CodeResourceLimit, reason.Timeout, "timed out before writing")
+		return nil, protocol.Errorf(reason.Timeout, "timed out before writing")
 	case errors.As(err, &mismatch):
 		e := s.changedSince(cand, mismatch.Paths)
 		if len(mismatch.Kept) > 0 {
@@ -406,10 +406,10 @@ func (s *Service) publishPlan(plan publish.Plan, cand *candidate.Candidate, prog
 	case errors.As(err, &unknown):
 		return nil, interrupted(unknown.Entry, unknown.Err)
 	case err != nil:
-		if e := stateError("writing the candidate failed and was rolled back", err); e.Code != protocol.CodeInternal {
+		if e := stateError("writing the candidate failed and was rolled back", err); e.Code != reason.CodeInternal {
 			return nil, e.WithTarget("candidate", cand.ID).Detail("outcome", publish.NotApplied)
 		}
-		return nil, protocol.Errorf(protocol.CodeInternal, reason.WriteFailed, "writing the candidate failed and was rolled back: %v", err).
+		return nil, protocol.Errorf(reason.WriteFailed, "writing the candidate failed and was rolled back: %v", err).
 			WithTarget("candidate", cand.ID).Detail("outcome", publish.NotApplied)
 	}
 	r, err := s.finishApply(entry)
@@ -572,7 +572,7 @@ func (s *Service) changedSince(cand *candidate.Candidate, paths []string) *proto
 		return true
 	})
 	if other != nil {
-		return protocol.Errorf(protocol.CodeConflict, reason.ConcurrentCandidate,
+		return protocol.Errorf(reason.ConcurrentCandidate,
 			"candidate %s, on the same base snapshot, was applied first and wrote %s; read again and propose again",
 			other.Candidate, strings.Join(paths, ", ")).
 			WithTarget("candidate", cand.ID).WithTarget("paths", paths).
@@ -584,14 +584,14 @@ func (s *Service) changedSince(cand *candidate.Candidate, paths []string) *proto
 }
 
 func externalWrite(cand *candidate.Candidate, paths []string, why string) *protocol.Error {
-	return protocol.Errorf(protocol.CodePreconditionFailed, reason.ExternalWrite, "%s: %s; nothing was written", why, strings.Join(paths, ", ")).
+	return protocol.Errorf(reason.ExternalWrite, "%s: %s; nothing was written", why, strings.Join(paths, ", ")).
 		WithTarget("candidate", cand.ID).WithTarget("paths", paths).
 		Next("change.discard", "Discard this candidate", map[string]any{"candidate": cand.ID}).
 		Next("changes.since", "See what changed, then propose again on latest", map[string]any{"since": cand.Base})
 }
 
 func recoveryRequired(e *publish.Entry, paths []string) *protocol.Error {
-	return protocol.Errorf(protocol.CodeConflict, reason.RecoveryRequired,
+	return protocol.Errorf(reason.RecoveryRequired,
 		"an interrupted apply (journal %s) left files that match neither the base nor the candidate: %s; nothing was written. "+
 			"Show the paths to the user; once they hold either the base or the candidate's content, send the same request again",
 		e.ID, strings.Join(paths, ", ")).
@@ -603,7 +603,7 @@ func recoveryRequired(e *publish.Entry, paths []string) *protocol.Error {
 // rolled back, or whose journal could not be settled: its outcome is
 // unknown until the same request is sent again.
 func interrupted(e *publish.Entry, err error) *protocol.Error {
-	pe := protocol.Errorf(protocol.CodeInternal, reason.ApplyInterrupted,
+	pe := protocol.Errorf(reason.ApplyInterrupted,
 		"the apply (journal %s) was interrupted: %v; send the same request again with the same request_id", e.ID, err).
 		WithTarget("candidate", e.Candidate).WithTarget("request_id", e.RequestID).
 		Detail("outcome", publish.Unknown).Detail("receipt", e.Receipt(publish.Unknown, ""))
@@ -611,18 +611,18 @@ func interrupted(e *publish.Entry, err error) *protocol.Error {
 }
 
 func requestIDReused(requestID string) *protocol.Error {
-	return protocol.Errorf(protocol.CodeConflict, reason.RequestIDReused,
+	return protocol.Errorf(reason.RequestIDReused,
 		"request_id %s was used for a different request; use a new request_id", requestID).WithTarget("request_id", requestID)
 }
 
 func pathError(path string, err error) *protocol.Error {
 	if errors.Is(err, fsutil.ErrEscape) {
-		return protocol.Errorf(protocol.CodePermissionDenied, reason.PathEscape, "%s leaves the project root", path).WithTarget("path", path)
+		return protocol.Errorf(reason.PathEscape, "%s leaves the project root", path).WithTarget("path", path)
 	}
 	if e := deniedError(err); e != nil {
 		return e.WithTarget("path", path)
 	}
-	return protocol.Errorf(protocol.CodeInternal, reason.FileIO, "%s: %v", path, err).WithTarget("path", path)
+	return protocol.Errorf(reason.FileIO, "%s: %v", path, err).WithTarget("path", path)
 }
 
 // stateError answers a failure to read or write the project's files or
@@ -630,13 +630,13 @@ func pathError(path string, err error) *protocol.Error {
 // permission_denied (retryable none), anything else internal.
 func stateError(what string, err error) *protocol.Error {
 	if errors.Is(err, fsutil.ErrEscape) {
-		return protocol.Errorf(protocol.CodePermissionDenied, reason.PathEscape,
+		return protocol.Errorf(reason.PathEscape,
 			"%s: a path on the way points outside the project root (a symlinked .axiom/state, journal or folder?): %v", what, err)
 	}
 	if e := deniedError(err); e != nil {
-		return protocol.Errorf(e.Code, e.Reason, "%s: %s", what, e.Message)
+		return protocol.Errorf(e.Reason, "%s: %s", what, e.Message)
 	}
-	return protocol.Errorf(protocol.CodeInternal, reason.StateIO, "%s: %v", what, err)
+	return protocol.Errorf(reason.StateIO, "%s: %v", what, err)
 }
 
 // deniedError is permission_denied for an error the operating system
@@ -646,10 +646,10 @@ func stateError(what string, err error) *protocol.Error {
 func deniedError(err error) *protocol.Error {
 	switch {
 	case errors.Is(err, syscall.EPERM):
-		return protocol.Errorf(protocol.CodePermissionDenied, reason.Policy,
+		return protocol.Errorf(reason.Policy,
 			"the operating system does not permit it (an immutable or append-only file?): %v", err)
 	case errors.Is(err, os.ErrPermission):
-		return protocol.Errorf(protocol.CodePermissionDenied, reason.NotOwner,
+		return protocol.Errorf(reason.NotOwner,
 			"the file's permissions do not allow it: %v", err)
 	}
 	return nil

@@ -70,10 +70,10 @@ func opChangesSince(c *call) (any, *protocol.Error) {
 		return nil, e
 	}
 	if p.Since == "" || p.Since == "latest" {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params.since: a snapshot id from an earlier response, never latest")
+		return nil, protocol.Errorf(reason.Schema, "params.since: a snapshot id from an earlier response, never latest")
 	}
 	if len(p.Since) > 256 {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params.since: at most 256 characters")
+		return nil, protocol.Errorf(reason.Schema, "params.since: at most 256 characters")
 	}
 	var sc changesScope
 	if p.Scope != nil {
@@ -147,10 +147,10 @@ func (c *call) cursorOffset(cursor, prefix, shape string) (int, *protocol.Error)
 	parts := strings.Split(cursor, ":")
 	n, err := strconv.Atoi(parts[len(parts)-1])
 	if len(parts) != 4 || parts[0] != prefix || err != nil || n < 0 {
-		return 0, protocol.Errorf(protocol.CodeInvalidArguments, reason.CursorInvalid, "params.cursor: not a cursor of %s", c.req.Operation)
+		return 0, protocol.Errorf(reason.CursorInvalid, "params.cursor: not a cursor of %s", c.req.Operation)
 	}
 	if parts[1] != c.snap.ID || parts[2] != shape {
-		return 0, protocol.Errorf(protocol.CodeInvalidArguments, reason.CursorMismatch,
+		return 0, protocol.Errorf(reason.CursorMismatch,
 			"params.cursor belongs to another snapshot or request shape; repeat the first request on snapshot %s", parts[1])
 	}
 	return n, nil
@@ -268,7 +268,7 @@ func (c *call) pageChanges(files []change.FileChange, relocs []change.Relocation
 func (c *call) candidateReads(cand *candidate.Candidate) (map[string]bool, *protocol.Error) {
 	data, err := change.ReadData(cand)
 	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, reason.StateIO, "%v", err)
+		return nil, protocol.Errorf(reason.StateIO, "%v", err)
 	}
 	reads := map[string]bool{}
 	for _, f := range cand.Files {
@@ -303,10 +303,10 @@ func opNodeRelocate(c *call) (any, *protocol.Error) {
 		return nil, e
 	}
 	if p.FromSnapshot == "" || p.FromSnapshot == "latest" {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params.from_snapshot: a snapshot id from an earlier response, never latest")
+		return nil, protocol.Errorf(reason.Schema, "params.from_snapshot: a snapshot id from an earlier response, never latest")
 	}
 	if len(p.Nodes) < 1 || len(p.Nodes) > 200 {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params.nodes: must have 1 to 200 node ids, not %d", len(p.Nodes))
+		return nil, protocol.Errorf(reason.Schema, "params.nodes: must have 1 to 200 node ids, not %d", len(p.Nodes))
 	}
 	if e := c.readSnapshot(true); e != nil {
 		return nil, e
@@ -314,10 +314,10 @@ func opNodeRelocate(c *call) (any, *protocol.Error) {
 	old, history := c.olderSnapshot(p.FromSnapshot)
 	switch history {
 	case "unknown":
-		return nil, protocol.Errorf(protocol.CodeNotFound, reason.SnapshotUnknown, "%s is not a snapshot of this service", p.FromSnapshot).
+		return nil, protocol.Errorf(reason.SnapshotUnknown, "%s is not a snapshot of this service", p.FromSnapshot).
 			WithTarget("snapshot", p.FromSnapshot).Next("node.find", "Find the nodes again on this snapshot", nil)
 	case "expired":
-		return nil, protocol.Errorf(protocol.CodeSnapshotExpired, reason.SnapshotEvicted,
+		return nil, protocol.Errorf(reason.SnapshotEvicted,
 			"snapshot %s is not held by this service and the files on disk no longer have its content; its node ids cannot be mapped", p.FromSnapshot).
 			WithTarget("snapshot", p.FromSnapshot).Next("node.find", "Find the nodes again on this snapshot", nil)
 	}

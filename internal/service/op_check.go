@@ -68,17 +68,17 @@ func opCheckRun(c *call) (any, *protocol.Error) {
 	}
 	if p.Candidate != nil {
 		if c.req.Snapshot != nil || p.Files != nil {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.CandidateWithSnapshot,
+			return nil, protocol.Errorf(reason.CandidateWithSnapshot,
 				"check.run takes either params.candidate, or the envelope snapshot with params.files, not both")
 		}
 		return c.checkCandidate(*p.Candidate, names)
 	}
 	if c.req.Snapshot == nil {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema,
+		return nil, protocol.Errorf(reason.Schema,
 			"check.run needs params.candidate or the envelope snapshot").WithTarget("field", "snapshot")
 	}
 	if len(p.Files) > protocol.CheckFilesMax {
-		return nil, protocol.Errorf(protocol.CodeResourceLimit, reason.TooManyFiles,
+		return nil, protocol.Errorf(reason.TooManyFiles,
 			"%d overlay files, more than check_files_max (%d)", len(p.Files), protocol.CheckFilesMax)
 	}
 	total := 0
@@ -86,7 +86,7 @@ func opCheckRun(c *call) (any, *protocol.Error) {
 		total += len(f.Content)
 	}
 	if total > protocol.CheckContentMaxBytes {
-		return nil, protocol.Errorf(protocol.CodeResourceLimit, reason.ContentTooLarge,
+		return nil, protocol.Errorf(reason.ContentTooLarge,
 			"the overlay files hold %d bytes, more than check_content_max_bytes (%d)", total, protocol.CheckContentMaxBytes)
 	}
 	if e := c.readSnapshot(false); e != nil {
@@ -97,13 +97,13 @@ func opCheckRun(c *call) (any, *protocol.Error) {
 	var touched []string
 	if len(p.Files) > 0 {
 		if c.snap.Files == nil {
-			return nil, protocol.Errorf(protocol.CodeResourceLimit, reason.SnapshotUnavailable,
+			return nil, protocol.Errorf(reason.SnapshotUnavailable,
 				"snapshot %s could not be captured within the service bounds; overlay files need a captured snapshot", c.snap.ID)
 		}
 		files := map[string][]byte{}
 		for _, f := range p.Files {
 			if _, dup := files[f.Path]; dup {
-				return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.DuplicatePath, "params.files names %s twice", f.Path).WithTarget("path", f.Path)
+				return nil, protocol.Errorf(reason.DuplicatePath, "params.files names %s twice", f.Path).WithTarget("path", f.Path)
 			}
 			cur, exists := c.snap.Files[f.Path]
 			if (f.SHA256 == nil) == exists || (f.SHA256 != nil && *f.SHA256 != cur) {
@@ -111,7 +111,7 @@ func opCheckRun(c *call) (any, *protocol.Error) {
 				if exists {
 					have = cur
 				}
-				return nil, protocol.Errorf(protocol.CodeStaleSnapshot, reason.OverlayMismatch,
+				return nil, protocol.Errorf(reason.OverlayMismatch,
 					"%s: the overlay replaces a file whose SHA-256 is not the one in snapshot %s", f.Path, c.snap.ID).
 					WithTarget("path", f.Path).Detail("sha256", have).
 					Next("node.get", "Re-read the file's nodes on the snapshot and rebuild the overlay from its content", nil)

@@ -25,21 +25,21 @@ func opContextBuild(c *call) (any, *protocol.Error) {
 		return nil, e
 	}
 	if len(p.Focus) < 1 || len(p.Focus) > 20 {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params.focus: must have 1 to 20 node ids, not %d", len(p.Focus))
+		return nil, protocol.Errorf(reason.Schema, "params.focus: must have 1 to 20 node ids, not %d", len(p.Focus))
 	}
 	if !stringSet(ctxbuild.Purposes)[p.Purpose] {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params.purpose: %q is not one of %s", p.Purpose, strings.Join(ctxbuild.Purposes, ", "))
+		return nil, protocol.Errorf(reason.Schema, "params.purpose: %q is not one of %s", p.Purpose, strings.Join(ctxbuild.Purposes, ", "))
 	}
 	for _, in := range p.Include {
 		if !stringSet(ctxbuild.Includes)[in] {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params.include: %q is not one of %s", in, strings.Join(ctxbuild.Includes, ", "))
+			return nil, protocol.Errorf(reason.Schema, "params.include: %q is not one of %s", in, strings.Join(ctxbuild.Includes, ", "))
 		}
 	}
 	if len(p.Expand) > 50 {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params.expand: at most 50 refs, not %d", len(p.Expand))
+		return nil, protocol.Errorf(reason.Schema, "params.expand: at most 50 refs, not %d", len(p.Expand))
 	}
 	if p.Purpose == "change_schema" {
-		return nil, protocol.Errorf(protocol.CodeUnsupportedOperation, reason.PurposeUnsupported,
+		return nil, protocol.Errorf(reason.PurposeUnsupported,
 			"purpose change_schema needs a backend profile; the acore-ui profile has no schema to change. Use change_input, change_behavior, understand or diagnose").
 			Next("capabilities", "Read the profiles this service serves", map[string]any{})
 	}
@@ -54,10 +54,10 @@ func opContextBuild(c *call) (any, *protocol.Error) {
 	for _, ref := range p.Expand {
 		parts := strings.SplitN(ref, ":", 4)
 		if len(parts) != 4 || parts[0] != "ctx1" || parts[2] != "node" {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.RefInvalid, "params.expand: %q is not an expansion ref of context.build", ref)
+			return nil, protocol.Errorf(reason.RefInvalid, "params.expand: %q is not an expansion ref of context.build", ref)
 		}
 		if parts[1] != ctxbuild.SnapPrefix(c.snap.ID) {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.RefSnapshotMismatch,
+			return nil, protocol.Errorf(reason.RefSnapshotMismatch,
 				"params.expand: %q was made on another snapshot; expansion refs are valid on the snapshot of the response that gave them, not on %s", ref, c.snap.ID).
 				WithTarget("snapshot", c.snap.ID)
 		}
@@ -91,7 +91,7 @@ func opContextBuild(c *call) (any, *protocol.Error) {
 // insufficientContext answers required context over the limits. The
 // reference gives insufficient_context no reason: it has one cause.
 func insufficientContext(e *ctxbuild.InsufficientError) *protocol.Error {
-	return protocol.Errorf(protocol.CodeInsufficientContext, reason.None,
+	return protocol.CodeErrorf(reason.CodeInsufficientContext,
 		"the required context of %s on %s is %s; it is never cut. Repeat with limits.max_bytes of at least %d (and max_nodes of at least %d), a narrower include, or fewer focus nodes",
 		e.Purpose, strings.Join(e.Focus, ", "), e.What, e.RequiredBytes, e.RequiredItems).
 		WithTarget("nodes", e.Focus).

@@ -50,7 +50,7 @@ func opChangeDiscard(c *call) (any, *protocol.Error) {
 	}
 	cand.State = candidate.Discarded
 	if err := st.Store.Put(cand); err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, reason.StateIO, "%v", err)
+		return nil, protocol.Errorf(reason.StateIO, "%v", err)
 	}
 	st.Compiled.Release(cand.ID)
 	return DiscardResult{Candidate: change.ToWire(cand), Released: true}, nil

@@ -101,7 +101,7 @@ func opNodeEdits(c *call) (any, *protocol.Error) {
 		return nil, e
 	}
 	if len(p.Nodes) < 1 || len(p.Nodes) > 20 {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params.nodes: must have 1 to 20 node ids, not %d", len(p.Nodes))
+		return nil, protocol.Errorf(reason.Schema, "params.nodes: must have 1 to 20 node ids, not %d", len(p.Nodes))
 	}
 	families := EditKinds
 	explicit := map[string]bool{}
@@ -109,7 +109,7 @@ func opNodeEdits(c *call) (any, *protocol.Error) {
 		known := stringSet(EditKinds)
 		for _, k := range p.Kinds {
 			if !known[k] {
-				return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params.kinds: %q is not an edit family; families: %s", k, strings.Join(EditKinds, ", "))
+				return nil, protocol.Errorf(reason.Schema, "params.kinds: %q is not an edit family; families: %s", k, strings.Join(EditKinds, ", "))
 			}
 			explicit[k] = true
 		}

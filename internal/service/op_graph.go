@@ -78,11 +78,11 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 		direction, incoming = "incoming", true
 	case "paths":
 		if len(p.To) == 0 {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params.to: required for mode paths")
+			return nil, protocol.Errorf(reason.Schema, "params.to: required for mode paths")
 		}
 	}
 	if p.Mode != "paths" && len(p.To) > 0 {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params.to: only for mode paths")
+		return nil, protocol.Errorf(reason.Schema, "params.to: only for mode paths")
 	}
 	res := map[string]any{"traversed": map[string]any{"direction": direction, "edge_kinds": kindList, "layers": layerList}}
 	w := &graphWalk{g: g, incoming: incoming, mentioned: map[int32]bool{}}

@@ -27,7 +27,7 @@ func opNodeFind(c *call) (any, *protocol.Error) {
 		return nil, e
 	}
 	if p.Limit < 1 || p.Limit > 50 {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params.limit: must be between 1 and 50")
+		return nil, protocol.Errorf(reason.Schema, "params.limit: must be between 1 and 50")
 	}
 	if e := c.readSnapshot(true); e != nil {
 		return nil, e
@@ -269,7 +269,7 @@ func (c *call) fit(res any) (any, *protocol.Error) {
 	size := jsonSize(res)
 	c.trunc.Used.Bytes = size
 	if size > c.limits.MaxBytes {
-		return nil, protocol.Errorf(protocol.CodeResourceLimit, reason.MaxBytes,
+		return nil, protocol.Errorf(reason.MaxBytes,
 			"the smallest answer is %d bytes, more than limits.max_bytes (%d); raise max_bytes or ask for less", size, c.limits.MaxBytes).
 			Detail("required_bytes", size)
 	}

@@ -31,7 +31,7 @@ func opProjectOverview(c *call) (any, *protocol.Error) {
 	projectID := filepath.Base(c.s.root)
 	for _, id := range p.Projects {
 		if id != projectID {
-			return nil, protocol.Errorf(protocol.CodeNotFound, reason.ProjectUnknown, "no project %s in this workspace; its project is %s", id, projectID).WithTarget("project", id)
+			return nil, protocol.Errorf(reason.ProjectUnknown, "no project %s in this workspace; its project is %s", id, projectID).WithTarget("project", id)
 		}
 	}
 	include := stringSet(p.Include)

@@ -165,7 +165,7 @@ func proposeFingerprint(c *call, p *proposeParams) string {
 func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, dryRun bool) (*batch, *protocol.Error) {
 	baseID := *c.req.BaseSnapshot
 	if baseID == "latest" {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.BaseLatest,
+		return nil, protocol.Errorf(reason.BaseLatest,
 			"base_snapshot must be a snapshot id, not latest: name the snapshot you read the nodes and values on").
 			WithTarget("field", "base_snapshot").Next("project.overview", "Read latest to get its snapshot id", map[string]any{})
 	}
@@ -193,7 +193,7 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 			return nil, versionMismatch(prev, exp)
 		}
 		if prev.Base != baseID {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.BaseMismatch,
+			return nil, protocol.Errorf(reason.BaseMismatch,
 				"candidate %s is based on %s, not on base_snapshot %s; send its base_snapshot", prev.ID, prev.Base, baseID).
 				WithTarget("candidate", prev.ID).Detail("base_snapshot", prev.Base)
 		}
@@ -204,10 +204,14 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 		// The verdict judges the candidate, all versions, against its base.
 		data, err := change.ReadData(prev)
 		if err != nil {
-			return nil, protocol.Errorf(protocol.CodeInternal, reason.StateIO, "%v", err)
+			return nil, protocol.Errorf(reason.StateIO, "%v", err)
 		}
 		b.prev, b.from, snapID = prev, cc.Project, prev.Snapshot
 		opt.Base, opt.Touched = c.snap.Project.Result, data.Touched
+	}
+	decoded, e := DecodeOperations(ops)
+	if e != nil {
+		return nil, e
 	}
 	// The files on disk are captured while the batch compiles, for
 	// staleBase.
@@ -220,7 +224,7 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 		captured <- latest
 	}()
 	opt.SnapshotID, opt.EditRules, opt.DryRun, opt.CompileBudget = snapID, EditRules, dryRun, protocol.GroupCompileBudgetMS*time.Millisecond
-	res, ee := edit.Apply(b.from, ops, opt)
+	res, ee := edit.Apply(b.from, decoded, opt)
 	latest := <-captured
 	if ee != nil {
 		return nil, editError(ee)
@@ -252,7 +256,7 @@ func (c *call) staleBase(b *batch, latest *snapshot.Snapshot) *protocol.Error {
 		return nil
 	}
 	c.snap = latest
-	return protocol.Errorf(protocol.CodeStaleSnapshot, reason.BaseNotHead,
+	return protocol.Errorf(reason.BaseNotHead,
 		"base_snapshot %s is not the current snapshot of the workspace (%s) and the files this request changes differ there", b.base.ID, latest.ID).
 		WithTarget("snapshot", b.base.ID).
 		Next("node.get", "Re-read the nodes on the current snapshot (snapshot.id of this response) and rebuild the request", nil)
@@ -263,20 +267,20 @@ func candidateOpen(cand *candidate.Candidate) *protocol.Error {
 	case candidate.Open:
 		return nil
 	case candidate.Applied:
-		return protocol.Errorf(protocol.CodePreconditionFailed, reason.CandidateApplied,
+		return protocol.Errorf(reason.CandidateApplied,
 			"candidate %s was applied; it cannot change any more (propose a new change on latest)", cand.ID).
 			WithTarget("candidate", cand.ID).Next("change.propose", "Propose a new change on latest", nil)
 	case candidate.Expired:
-		return protocol.Errorf(protocol.CodePreconditionFailed, reason.CandidateClosed,
+		return protocol.Errorf(reason.CandidateClosed,
 			"candidate %s expired at %s", cand.ID, cand.ExpiresAt.UTC().Format(time.RFC3339)).
 			WithTarget("candidate", cand.ID).Next("change.propose", "Propose the change again on latest", nil)
 	}
-	return protocol.Errorf(protocol.CodePreconditionFailed, reason.CandidateClosed, "candidate %s is %s", cand.ID, cand.State).
+	return protocol.Errorf(reason.CandidateClosed, "candidate %s is %s", cand.ID, cand.State).
 		WithTarget("candidate", cand.ID).Next("change.propose", "Propose the change again", nil)
 }
 
 func versionMismatch(cand *candidate.Candidate, expected int) *protocol.Error {
-	return protocol.Errorf(protocol.CodePreconditionFailed, reason.CandidateVersionMismatch,
+	return protocol.Errorf(reason.CandidateVersionMismatch,
 		"candidate %s is at version %d, not %d", cand.ID, cand.Version, expected).
 		WithTarget("candidate", cand.ID).Detail("version", cand.Version).
 		Next("change.inspect", "Review the candidate's current version", map[string]any{"candidate": cand.ID})
@@ -288,13 +292,13 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 		return nil, e
 	}
 	if (p.Candidate == nil) != (p.ExpectedCandidateVersion == nil) {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema,
+		return nil, protocol.Errorf(reason.Schema,
 			"params: candidate and expected_candidate_version go together").WithTarget("field", "params.expected_candidate_version")
 	}
 	var checks []string
 	if len(p.Checks) > 0 {
 		if err := json.Unmarshal(p.Checks, &checks); err != nil {
-			return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params.checks: %v", err)
+			return nil, protocol.Errorf(reason.Schema, "params.checks: %v", err)
 		}
 	}
 	names, e := checkNames(checks, true)
@@ -302,7 +306,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 		return nil, e
 	}
 	if c.req.RequestID == nil {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "change.propose needs a request_id").WithTarget("field", "request_id")
+		return nil, protocol.Errorf(reason.Schema, "change.propose needs a request_id").WithTarget("field", "request_id")
 	}
 	fp := proposeFingerprint(c, &p)
 	requestID := *c.req.RequestID
@@ -321,7 +325,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	}
 	res := b.res
 	if res.Project == nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, reason.Invariant, "the edit engine returned no compiled candidate")
+		return nil, protocol.Errorf(reason.Invariant, "the edit engine returned no compiled candidate")
 	}
 
 	candFiles, in, proj, e := b.compile()
@@ -331,7 +335,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	// What the candidate adds up to, over its versions.
 	data, err := change.Extend(b.prev, res, b.base.Project.Result)
 	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, reason.StateIO, "%v", err)
+		return nil, protocol.Errorf(reason.StateIO, "%v", err)
 	}
 	checkResults := change.RunChecks(names, b.base.Project, proj, data.Touched)
 	// The candidate's snapshot is readable like any other: node.get and
@@ -370,7 +374,7 @@ func (c *call) recordVersion(st *change.Held, rsv *candidate.Reserved, b *batch,
 	// The result's size, which respond would otherwise encode it again for.
 	c.trunc.Used.Bytes = len(recorded)
 	if err := rsv.Remember(c.s.wsID, cand.RequestID, candidate.Record{Operation: c.req.Operation, Fingerprint: fp, Result: recorded}); err != nil {
-		return protocol.Errorf(protocol.CodeInternal, reason.StateIO, "candidate %s was created but its request_id could not be recorded: %v", cand.ID, err)
+		return protocol.Errorf(reason.StateIO, "candidate %s was created but its request_id could not be recorded: %v", cand.ID, err)
 	}
 	return nil
 }
@@ -425,7 +429,7 @@ func (c *call) proposeResult(b *batch, cand *candidate.Candidate, proj *project.
 func (b *batch) compile() ([]candidate.File, *load.Inputs, *project.Project, *protocol.Error) {
 	files, overlay := change.Files(b.prev, b.base.Project.Inputs.Digests(), b.res.Files)
 	if len(files) == 0 {
-		return nil, nil, nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.NoOp, "the batch changes no file")
+		return nil, nil, nil, protocol.Errorf(reason.NoOp, "the batch changes no file")
 	}
 	in, e := overlayInputs(b.base.Project.Inputs, overlay)
 	if e != nil {
@@ -465,13 +469,13 @@ func storeVersion(st *change.Held, rsv *candidate.Reserved, prev, cand *candidat
 // conflict when the input differs.
 func (c *call) replay(rec *candidate.Record, requestID, fp string) (any, *protocol.Error) {
 	if rec.Operation != c.req.Operation || rec.Fingerprint != fp {
-		return nil, protocol.Errorf(protocol.CodeConflict, reason.RequestIDReused,
+		return nil, protocol.Errorf(reason.RequestIDReused,
 			"request_id %s was used for a different request (%s with input_fingerprint %s); use a new request_id", requestID, rec.Operation, rec.Fingerprint).
 			WithTarget("request_id", requestID)
 	}
 	var out map[string]any
 	if err := json.Unmarshal(rec.Result, &out); err != nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, reason.StateIO, "the recorded answer to request_id %s is unreadable: %v", requestID, err)
+		return nil, protocol.Errorf(reason.StateIO, "the recorded answer to request_id %s is unreadable: %v", requestID, err)
 	}
 	out["replayed"] = true
 	if base, err := c.s.store.Get(*c.req.BaseSnapshot); err == nil && base != nil {
@@ -487,7 +491,7 @@ func opEditPlan(c *call) (any, *protocol.Error) {
 	}
 	b, e := c.applyBatch(p.Operations, nil, nil, true)
 	if e != nil {
-		if e.Code != protocol.CodeUnsupportedOperation || e.OperationIndex == nil {
+		if e.Code != reason.CodeUnsupportedOperation || e.OperationIndex == nil {
 			return nil, e
 		}
 		return planRefused(p.Operations, e), nil

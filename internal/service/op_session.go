@@ -53,22 +53,22 @@ func opWorkspaceOpen(c *call) (any, *protocol.Error) {
 		return nil, e
 	}
 	if len(p.Roots) != 1 {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.MultipleRoots,
+		return nil, protocol.Errorf(reason.MultipleRoots,
 			"this service serves one root per process, %s; pass exactly that one", c.s.root)
 	}
 	r := p.Roots[0]
 	if !filepath.IsAbs(r.Path) {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params.roots[0].path: %q is not an absolute path", r.Path)
+		return nil, protocol.Errorf(reason.Schema, "params.roots[0].path: %q is not an absolute path", r.Path)
 	}
 	if r.Entry != "" && r.Entry != check.Entry {
-		return nil, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "params.roots[0].entry: the entry of an acore-ui project is main.acore, not %q", r.Entry)
+		return nil, protocol.Errorf(reason.Schema, "params.roots[0].entry: the entry of an acore-ui project is main.acore, not %q", r.Entry)
 	}
 	real, err := filepath.EvalSymlinks(filepath.Clean(r.Path))
 	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeNotFound, reason.RootNotFound, "root %s does not exist: %v", r.Path, err).WithTarget("path", r.Path)
+		return nil, protocol.Errorf(reason.RootNotFound, "root %s does not exist: %v", r.Path, err).WithTarget("path", r.Path)
 	}
 	if real != c.s.root {
-		return nil, protocol.Errorf(protocol.CodePermissionDenied, reason.RootNotAllowed,
+		return nil, protocol.Errorf(reason.RootNotAllowed,
 			"this service was started for %s and serves only that root, not %s", c.s.root, r.Path).WithTarget("path", r.Path)
 	}
 	snapID := "latest"

@@ -195,7 +195,7 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
 			if resp != nil {
 				op = resp.Operation
 			}
-			out = s.encode(s.errorResponse(op, nil, protocol.Errorf(protocol.CodeInternal, reason.Panic, "internal error: %v", r)))
+			out = s.encode(s.errorResponse(op, nil, protocol.Errorf(reason.Panic, "internal error: %v", r)))
 		}
 	}()
 	if e := overBounds(raw); e != nil {
@@ -221,7 +221,7 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
 	case s.slots <- struct{}{}:
 		defer func() { <-s.slots }()
 	default:
-		return s.encode(s.errorResponse(op, nil, protocol.Errorf(protocol.CodeResourceLimit, reason.QueueFull,
+		return s.encode(s.errorResponse(op, nil, protocol.Errorf(reason.QueueFull,
 			"the service is answering %d requests already; send the same request again", cap(s.slots))))
 	}
 	// A change.apply reports how far it got when it times out.
@@ -240,7 +240,7 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
 		if prog != nil {
 			return s.encode(s.applyTimedOut(prog))
 		}
-		e := protocol.Errorf(protocol.CodeResourceLimit, reason.Timeout, "the request ran past timeout_ms (%d)", s.timeout.Milliseconds()).
+		e := protocol.Errorf(reason.Timeout, "the request ran past timeout_ms (%d)", s.timeout.Milliseconds()).
 			Detail("timeout_ms", s.timeout.Milliseconds()).Detail("outcome", "not_applied")
 		return s.encode(s.errorResponse(op, nil, e))
 	}
@@ -251,7 +251,7 @@ func (s *Service) Handle(ctx context.Context, raw []byte) (out []byte) {
 	go func() {
 		defer func() {
 			if r := recover(); r != nil {
-				done <- s.errorResponse(op, nil, protocol.Errorf(protocol.CodeInternal, reason.Panic, "internal error: %v", r))
+				done <- s.errorResponse(op, nil, protocol.Errorf(reason.Panic, "internal error: %v", r))
 			}
 		}()
 		done <- s.respond(ctx, raw, top, prog)
@@ -275,10 +275,10 @@ func overBounds(raw []byte) *protocol.Error {
 		if len(raw) == protocol.RequestMaxBytes+1 {
 			msg = fmt.Sprintf("the request is more than request_max_bytes (%d bytes); reading stopped there", protocol.RequestMaxBytes)
 		}
-		return protocol.Errorf(protocol.CodeResourceLimit, reason.RequestTooLarge, "%s", msg)
+		return protocol.Errorf(reason.RequestTooLarge, "%s", msg)
 	}
 	if d := protocol.JSONDepth(raw); d > protocol.JSONDepthMax {
-		return protocol.Errorf(protocol.CodeResourceLimit, reason.JSONDepthLimit,
+		return protocol.Errorf(reason.JSONDepthLimit,
 			"the request is nested %d deep, more than json_depth_max (%d)", d, protocol.JSONDepthMax)
 	}
 	return nil
@@ -341,14 +341,14 @@ func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.R
 	_ = json.Unmarshal(top["protocol"], &proto)
 	_ = json.Unmarshal(top["operation"], &op)
 	if proto != protocol.Name {
-		e := protocol.Errorf(protocol.CodeUnsupportedOperation, reason.ProtocolUnsupported,
+		e := protocol.Errorf(reason.ProtocolUnsupported,
 			"protocol %s is not supported; this service speaks %s", quoteOr(top["protocol"]), protocol.Name).
 			Next("capabilities", "Read the supported protocol and operations", map[string]any{})
 		return s.errorResponse(op, nil, e)
 	}
 	spec, known := byName[op]
 	if !known {
-		e := protocol.Errorf(protocol.CodeUnsupportedOperation, reason.UnknownOperation,
+		e := protocol.Errorf(reason.UnknownOperation,
 			"operation %s is not an operation of %s", quoteOr(top["operation"]), protocol.Name).
 			Next("capabilities", "Read the operations this service serves", map[string]any{})
 		return s.errorResponse(op, nil, e)
@@ -369,14 +369,14 @@ func (s *Service) respond(ctx context.Context, raw []byte, top map[string]json.R
 		return s.errorResponse(op, &req, fe)
 	}
 	if err := json.Unmarshal(env, &req); err != nil {
-		return s.errorResponse(op, &req, protocol.Errorf(protocol.CodeInvalidArguments, reason.Schema, "%v", err))
+		return s.errorResponse(op, &req, protocol.Errorf(reason.Schema, "%v", err))
 	}
 	c := &call{s: s, ctx: ctx, req: &req, limits: req.Limits.Apply(), coverage: protocol.Complete(), progress: prog}
 	c.trunc = protocol.Truncation{Limits: c.limits, Omissions: []protocol.Omission{}}
 	resp := &protocol.Response{Protocol: protocol.Name, Operation: op, RequestID: req.RequestID, Toolchain: s.toolchain}
 	if spec.Envelope.Workspace != schema.NotAllowed && req.Workspace != nil {
 		if *req.Workspace != s.wsID {
-			e := protocol.Errorf(protocol.CodeNotFound, reason.WorkspaceUnknown, "workspace %s is not open in this service; its root is %s", *req.Workspace, s.root).
+			e := protocol.Errorf(reason.WorkspaceUnknown, "workspace %s is not open in this service; its root is %s", *req.Workspace, s.root).
 				WithTarget("workspace", *req.Workspace).Next("workspace.open", "Open the project root", map[string]any{"roots": []any{map[string]any{"path": s.root}}})
 			return s.errorResponse(op, &req, e)
 		}
@@ -474,7 +474,7 @@ func (c *call) resolveSnapshot(id string) *protocol.Error {
 		return missingSnapshot(id, "project.overview", "Read again on latest")
 	}
 	if snap == nil {
-		return protocol.Errorf(protocol.CodeInternal, reason.FileIO, "cannot capture the project: %v", err)
+		return protocol.Errorf(reason.FileIO, "cannot capture the project: %v", err)
 	}
 	c.snap = snap
 	if err != nil {
@@ -500,11 +500,11 @@ func (c *call) resolveSnapshot(id string) *protocol.Error {
 // which no refresh brings back. next names the read that recovers.
 func missingSnapshot(id, next, why string) *protocol.Error {
 	if !snapshot.Issued(id) {
-		return protocol.Errorf(protocol.CodeNotFound, reason.SnapshotUnknown,
+		return protocol.Errorf(reason.SnapshotUnknown,
 			"%s is not a snapshot id this service issued; use the snapshot.id of an earlier response, or latest", id).
 			WithTarget("snapshot", id).Next(next, why, nil)
 	}
-	return protocol.Errorf(protocol.CodeSnapshotExpired, reason.SnapshotEvicted,
+	return protocol.Errorf(reason.SnapshotEvicted,
 		"snapshot %s is not held by this service and the files on disk no longer have its content", id).
 		WithTarget("snapshot", id).Next(next, why, nil)
 }

@@ -1,4 +1,4 @@
-package edit
+package service
 
 import (
 	"bytes"
@@ -8,16 +8,37 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/axiomcore/acore/internal/edit"
 	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/reason"
 )
 
-// nodeRef is a node id of the base snapshot or {handle}.
-type nodeRef struct {
-	ID       string
-	Handle   string
-	IsHandle bool
+// The operations of change.propose and edit.plan are decoded here, strictly
+// and with the bounds of edits.json, into the engine's typed operations:
+// the engine (internal/edit) knows nothing of the wire.
+
+// DecodeOperations decodes a batch of operations. A malformed one is
+// invalid_arguments (schema) at its index.
+func DecodeOperations(raws []json.RawMessage) ([]edit.Op, *protocol.Error) {
+	// The schema bounds the batch to 1..operations_max operations before
+	// it is decoded; an empty one is refused the same way here.
+	if len(raws) == 0 {
+		return nil, protocol.Errorf(reason.Schema, "operations: the batch is empty")
+	}
+	ops := make([]edit.Op, len(raws))
+	for i, raw := range raws {
+		o, e := decodeOperation(i, raw)
+		if e != nil {
+			return nil, e
+		}
+		ops[i] = o
+	}
+	return ops, nil
 }
+
+// nodeRef is a node id of the base snapshot or {handle}.
+type nodeRef edit.NodeRef
 
 func (r *nodeRef) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] == '"' {
@@ -41,16 +62,16 @@ func (r *nodeRef) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// optionRef cites a node.edits option.
+// optionRef cites a node.edits option (edit.OptionRef with its wire
+// names).
 type optionRef struct {
 	OptionID    string `json:"option_id"`
 	Fingerprint string `json:"fingerprint"`
 }
 
-// operation is one decoded edit operation (the union of the 11 shapes).
-type operation struct {
-	Kind                string          `json:"kind"`
-	Op                  string          `json:"op"`
+// wireOp is one edit operation as the wire spells it: the fields of the 11
+// shapes but kind and op, which name the shape.
+type wireOp struct {
 	Node                nodeRef         `json:"node"`
 	Anchor              nodeRef         `json:"anchor"`
 	Target              nodeRef         `json:"target"`
@@ -124,8 +145,10 @@ func maxChars(key, field string) int {
 	return 0
 }
 
-func schemaError(i int, format string, args ...any) *Error {
-	return errorf(Invalid, reason.Schema, "operations[%d]%s", i, fmt.Sprintf(format, args...))
+func schemaError(i int, format string, args ...any) *protocol.Error {
+	e := protocol.Errorf(reason.Schema, "operations[%d]%s", i, fmt.Sprintf(format, args...))
+	e.OperationIndex = &i
+	return e
 }
 
 var families = map[string]bool{"set_property": true, "bind_property": true, "list_element": true, "declaration": true,
@@ -133,9 +156,9 @@ var families = map[string]bool{"set_property": true, "bind_property": true, "lis
 
 var opsOf = map[string][]string{"list_element": {"remove", "insert"}, "declaration": {"create", "update", "remove"}, "import": {"add", "remove"}}
 
-// decode decodes operation i strictly: the fields of its shape and no
-// other, with the types and bounds of edits.json.
-func decode(i int, raw json.RawMessage) (*operation, *Error) {
+// decodeOperation decodes operation i strictly: the fields of its shape
+// and no other, with the types and bounds of edits.json.
+func decodeOperation(i int, raw json.RawMessage) (edit.Op, *protocol.Error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
 		return nil, schemaError(i, ": must be an object")
@@ -173,7 +196,7 @@ func decode(i int, raw json.RawMessage) (*operation, *Error) {
 		sort.Strings(unknown)
 		return nil, schemaError(i, ".%s: unknown field of %s", unknown[0], strings.ReplaceAll(key, "/", ", op "))
 	}
-	var o operation
+	var o wireOp
 	for f, v := range fields {
 		if err := decodeField(&o, f, v); err != nil {
 			return nil, schemaError(i, ".%s: %s", f, err)
@@ -224,11 +247,81 @@ func decode(i int, raw json.RawMessage) (*operation, *Error) {
 			return nil, schemaError(i, ".path: %s", err)
 		}
 	}
-	o.Kind, o.Op = kind, op
-	return &o, nil
+	return o.typed(key), nil
 }
 
-func decodeField(o *operation, f string, v json.RawMessage) error {
+// typed is o as the engine's operation of shape key, which
+// decodeOperation has checked o against.
+func (o *wireOp) typed(key string) edit.Op {
+	c := edit.Common{Handle: o.Handle, ExpectedNodeVersion: o.ExpectedNodeVersion, Option: (*edit.OptionRef)(o.Option)}
+	node, anchor, target := edit.NodeRef(o.Node), edit.NodeRef(o.Anchor), edit.NodeRef(o.Target)
+	switch key {
+	case "set_property":
+		return &edit.SetProperty{Node: node, Property: o.Property, OldValue: value(o.OldValue), NewValue: value(o.NewValue), Common: c}
+	case "bind_property":
+		return &edit.BindProperty{Node: node, Property: o.Property, OldValue: value(o.OldValue), Target: target, Common: c}
+	case "set_reference":
+		var old string
+		_ = json.Unmarshal(o.OldValue, &old) // decode checked it is a string
+		return &edit.SetReference{Node: node, Property: o.Property, OldValue: old, Target: target, Common: c}
+	case "list_element/remove":
+		return &edit.ListRemove{Node: node, OldText: o.OldText, Common: c}
+	case "list_element/insert":
+		return &edit.ListInsert{Anchor: anchor, Position: o.Position, OldText: o.OldText, Element: o.Element, Common: c}
+	case "declaration/create":
+		return &edit.DeclCreate{Anchor: anchor, Position: o.Position, OldText: o.OldText, Declaration: o.Declaration, Common: c}
+	case "declaration/update":
+		return &edit.DeclUpdate{Node: node, OldText: o.OldText, Declaration: o.Declaration, Common: c}
+	case "declaration/remove":
+		return &edit.DeclRemove{Node: node, OldText: o.OldText, Common: c}
+	case "import/add":
+		return &edit.ImportAdd{Path: o.Path, ImportKind: o.ImportKind, Symbol: o.Symbol, From: o.From, Common: c}
+	case "import/remove":
+		return &edit.ImportRemove{Path: o.Path, Symbol: o.Symbol, OldText: o.OldText, Common: c}
+	}
+	// replace_region, whose option is required.
+	return &edit.ReplaceRegion{Path: o.Path, StartLine: o.StartLine, EndLine: o.EndLine, OldText: o.OldText, NewText: o.NewText,
+		Option: *c.Option}
+}
+
+// value is an old_value or new_value, which decodeOperation found to be
+// JSON.
+func value(raw json.RawMessage) edit.Value {
+	switch {
+	case string(raw) == "null":
+		return edit.Value{Kind: edit.ValueNull}
+	case string(raw) == "true" || string(raw) == "false":
+		return edit.Value{Kind: edit.ValueBool, Bool: string(raw) == "true"}
+	case raw[0] == '"':
+		var s string
+		_ = json.Unmarshal(raw, &s)
+		return edit.Value{Kind: edit.ValueString, Text: s}
+	case raw[0] == '[' || raw[0] == '{':
+		return edit.Value{Kind: edit.ValueOther, Text: compactText(raw)}
+	}
+	return edit.Value{Kind: edit.ValueNumber, Text: string(raw)}
+}
+
+// compactText is a list or an object as messages show it: compact, with
+// object keys sorted and strings escaped as encoding/json does without
+// HTML escaping.
+func compactText(raw json.RawMessage) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return string(raw)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return string(raw)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func decodeField(o *wireOp, f string, v json.RawMessage) error {
 	var dst any
 	switch f {
 	case "kind", "op":
