@@ -14,6 +14,7 @@ import (
 	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/lock"
+	"github.com/axiomcore/acore/internal/reason"
 	"github.com/axiomcore/acore/internal/syntax"
 )
 
@@ -235,7 +236,7 @@ func notRead(rel, detail string) error {
 // tooLarge is the compiler's AC153 for an artifact over
 // source_file_bytes_max; got is at least its size.
 func tooLarge(rel string, got int64) error {
-	lim := &load.LimitError{Reason: load.ReasonFileTooLarge, Path: rel, Limit: load.SourceFileBytesMax, Got: got}
+	lim := &load.LimitError{Reason: reason.FileTooLarge, Path: rel, Limit: load.SourceFileBytesMax, Got: got}
 	return fmt.Errorf("%s:1:1: %s [%s]; replace it with the artifact `axiom prepare` writes", rel, lim, diag.FileTooLarge)
 }
 
