@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"time"
 )
 
 // event is one server-sent event: `reload` after a good build, `error`
@@ -82,16 +83,28 @@ func (s *server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		s.mu.Unlock()
 	}()
 
+	// A stream outlives the server's read and write timeouts, which bound
+	// a request and its answer: nothing more is read from it, and each
+	// event has the write timeout to go out, so a page that stopped
+	// reading is let go.
+	if rc.SetReadDeadline(time.Time{}) != nil {
+		return
+	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	// retry: how soon the browser reconnects after the server restarts.
 	fmt.Fprintf(w, "retry: 1000\n\n")
 	write := func(e event) bool {
+		if rc.SetWriteDeadline(time.Now().Add(s.writeTimeout)) != nil {
+			return false
+		}
 		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", e.name, e.data); err != nil {
 			return false
 		}
-		return rc.Flush() == nil
+		// No deadline while no event is due: one past, even unused, is
+		// not extended again.
+		return rc.Flush() == nil && rc.SetWriteDeadline(time.Time{}) == nil
 	}
 	if !write(event{name: "hello", data: mustJSON(h)}) {
 		return
