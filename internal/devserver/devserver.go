@@ -498,6 +498,9 @@ func contractDigest(root string) (string, []string) {
 // refused.
 func sumFile(h io.Writer, r *fsutil.Root, rel string, limit int64) error {
 	f, fi, err := r.OpenRegular(rel)
+	if errors.Is(err, fsutil.ErrEscape) {
+		return fmt.Errorf("%s is a symlink that points outside the project root", rel)
+	}
 	if err != nil {
 		return err
 	}
