@@ -238,4 +238,3 @@ func TestHostileContracts(t *testing.T) {
 		})
 	}
 }
-
