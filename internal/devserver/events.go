@@ -83,18 +83,15 @@ func (s *server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		s.mu.Unlock()
 	}()
 
-	// A stream outlives the server's read and write timeouts, which bound
-	// a request and its answer: nothing more is read from it, and each
-	// event has the write timeout to go out, so a page that stopped
-	// reading is let go.
-	if rc.SetReadDeadline(time.Time{}) != nil {
-		return
-	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	// retry: how soon the browser reconnects after the server restarts.
 	fmt.Fprintf(w, "retry: 1000\n\n")
+	// A stream outlives the server's write timeout, which bounds an
+	// answer: each event has that long to go out, so a page that stopped
+	// reading is let go. (The server reads nothing more once the request
+	// is read, with no deadline.)
 	write := func(e event) bool {
 		if rc.SetWriteDeadline(time.Now().Add(s.writeTimeout)) != nil {
 			return false
