@@ -55,27 +55,8 @@ func TestDevProcess(t *testing.T) {
 			if _, err := scaffold.New(dir); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command("axiom", "dev", dir, "--addr", "127.0.0.1:0")
-			stdout, stderr := newLockedBuffer(), newLockedBuffer()
-			cmd.Stdout, cmd.Stderr = stdout, stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			var waitErr error
-			exited := make(chan struct{})
-			go func() {
-				waitErr = cmd.Wait()
-				close(exited)
-			}()
-			t.Cleanup(func() {
-				select {
-				case <-exited:
-				default:
-					cmd.Process.Kill()
-					<-exited
-				}
-			})
-
+			p := startDev(t, dir, "--addr", "127.0.0.1:0")
+			stdout, stderr := p.stdout, p.stderr
 			var url string
 			select {
 			case <-stdout.line:
@@ -84,8 +65,8 @@ func TestDevProcess(t *testing.T) {
 					t.Fatalf("first line %q, want http://127.0.0.1:PORT\nstderr: %s", first, stderr)
 				}
 				url = first
-			case <-exited:
-				t.Fatalf("exited before printing the URL: %v\nstderr: %s", waitErr, stderr)
+			case <-p.exited:
+				t.Fatalf("exited before printing the URL: %v\nstderr: %s", p.waitErr, stderr)
 			case <-time.After(timeout):
 				t.Fatalf("no output in %v\nstderr: %s", timeout, stderr)
 			}
@@ -109,13 +90,13 @@ func TestDevProcess(t *testing.T) {
 			}
 			res.Body.Close()
 
-			if err := cmd.Process.Signal(sig); err != nil {
+			if err := p.cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
 			select {
-			case <-exited:
-				if waitErr != nil {
-					t.Errorf("after %v: %v\nstderr: %s", sig, waitErr, stderr)
+			case <-p.exited:
+				if p.waitErr != nil {
+					t.Errorf("after %v: %v\nstderr: %s", sig, p.waitErr, stderr)
 				}
 			case <-time.After(timeout):
 				t.Fatalf("still running %v after %v\nstderr: %s", timeout, sig, stderr)
@@ -135,5 +116,160 @@ func TestDevProcess(t *testing.T) {
 				t.Errorf("the development database was not closed: %s remains", wal)
 			}
 		})
+	}
+}
+
+// devProcess is a running `axiom dev`.
+type devProcess struct {
+	cmd            *exec.Cmd
+	stdout, stderr *lockedBuffer
+	exited         chan struct{}
+	waitErr        error
+}
+
+// startDev starts `axiom dev args...` and kills it at the end of the test
+// if it is still running.
+func startDev(t *testing.T, args ...string) *devProcess {
+	t.Helper()
+	p := &devProcess{cmd: exec.Command("axiom", append([]string{"dev"}, args...)...), stdout: newLockedBuffer(), stderr: newLockedBuffer(), exited: make(chan struct{})}
+	p.cmd.Stdout, p.cmd.Stderr = p.stdout, p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		p.waitErr = p.cmd.Wait()
+		close(p.exited)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-p.exited:
+		default:
+			p.cmd.Process.Kill()
+			<-p.exited
+		}
+	})
+	return p
+}
+
+// TestDevHostileContracts runs `axiom dev` on a project whose
+// .axiom/dev/contracts holds what a cloned repository can ship (a symlink
+// to /dev/zero, a 600 MB sparse file) or another process can leave (a
+// FIFO): it prints its URL within seconds, names the file in its log,
+// never reads the file whole, and stops at once on SIGTERM.
+func TestDevHostileContracts(t *testing.T) {
+	// Generous for a busy machine, and far below what reading 600 MB or
+	// waiting on a FIFO takes.
+	const within = 15 * time.Second
+	for _, tc := range []struct {
+		name string
+		make func(t *testing.T, p string)
+	}{
+		{"fifo", func(t *testing.T, p string) {
+			if err := syscall.Mkfifo(p, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"dev-zero", func(t *testing.T, p string) {
+			if err := os.Symlink("/dev/zero", p); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"sparse", func(t *testing.T, p string) {
+			f, err := os.Create(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if err := f.Truncate(600 << 20); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "app")
+			if _, err := scaffold.New(dir); err != nil {
+				t.Fatal(err)
+			}
+			rel := ".axiom/dev/contracts/hostile.axiom"
+			tc.make(t, filepath.Join(dir, filepath.FromSlash(rel)))
+			p := startDev(t, dir)
+			select {
+			case <-p.stdout.line:
+			case <-p.exited:
+				t.Fatalf("exited before printing the URL: %v\nstderr: %s", p.waitErr, p.stderr)
+			case <-time.After(within):
+				t.Fatalf("no URL in %v\nstderr: %s", within, p.stderr)
+			}
+			if !strings.Contains(p.stderr.String(), "axiom dev: development contract not read: "+rel) {
+				t.Errorf("the log does not name %s:\n%s", rel, p.stderr)
+			}
+			if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-p.exited:
+				if p.waitErr != nil {
+					t.Errorf("after SIGTERM: %v\nstderr: %s", p.waitErr, p.stderr)
+				}
+			case <-time.After(within):
+				t.Fatalf("still running %v after SIGTERM\nstderr: %s", within, p.stderr)
+			}
+			// Reading the sparse file whole would take 600 MB.
+			if ru, ok := p.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+				if rss := ru.Maxrss << 10; rss > 256<<20 {
+					t.Errorf("peak RSS %d MiB", rss>>20)
+				} else {
+					t.Logf("peak RSS %d MiB", rss>>20)
+				}
+			}
+		})
+	}
+}
+
+// TestDevAllowHost: on every address `axiom dev` prints a URL that works
+// where IPv6 is off and answers only localhost, IP addresses and the
+// names of --allow-host (repeated or comma-separated); a name that is no
+// host name exits 1 before serving.
+func TestDevAllowHost(t *testing.T) {
+	const timeout = 60 * time.Second
+	dir := filepath.Join(t.TempDir(), "app")
+	if _, err := scaffold.New(dir); err != nil {
+		t.Fatal(err)
+	}
+	if code := run([]string{"dev", dir, "--allow-host", "devbox.test:8080"}, io.Discard, io.Discard); code != exitFail {
+		t.Errorf("--allow-host devbox.test:8080: exit %d, want %d", code, exitFail)
+	}
+	p := startDev(t, dir, "--addr", "0.0.0.0:0", "--allow-host", "devbox.test,other.test", "--allow-host", "third.test")
+	select {
+	case <-p.stdout.line:
+	case <-p.exited:
+		t.Fatalf("exited before printing the URL: %v\nstderr: %s", p.waitErr, p.stderr)
+	case <-time.After(timeout):
+		t.Fatalf("no URL in %v\nstderr: %s", timeout, p.stderr)
+	}
+	url, _, _ := strings.Cut(p.stdout.String(), "\n")
+	if !regexp.MustCompile(`^http://127\.0\.0\.1:[1-9][0-9]*$`).MatchString(url) {
+		t.Fatalf("URL %q, want http://127.0.0.1:PORT", url)
+	}
+	port := url[strings.LastIndex(url, ":")+1:]
+	for host, want := range map[string]int{
+		"devbox.test:" + port: 200,
+		"other.test:" + port:  200,
+		"third.test:" + port:  200,
+		"evil.test:" + port:   403,
+	} {
+		req, err := http.NewRequest(http.MethodGet, url+"/", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("GET / with Host %s: %s, want %d", host, res.Status, want)
+		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,6 +26,8 @@ import (
 
 	"github.com/axiomcore/acore/internal/devbackend"
 	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/load"
 	"github.com/axiomcore/acore/internal/lock"
 	"github.com/axiomcore/acore/internal/prepare"
 	"github.com/axiomcore/acore/internal/web"
@@ -36,16 +39,60 @@ const DefaultAddr = "127.0.0.1:0"
 
 // Config configures Run.
 type Config struct {
-	Root   string    // the project directory
-	Addr   string    // host:port to listen on; "" means DefaultAddr
-	Stdout io.Writer // receives one line, the URL http://HOST:PORT, once the first build is done
-	Stderr io.Writer // the log: builds, diagnostics, backend problems
+	Root string // the project directory
+	Addr string // host:port to listen on; "" means DefaultAddr
+	// AllowHosts are host names, besides localhost, *.localhost and IP
+	// addresses, under which the server answers and whose pages may call
+	// the development backend (see the docs' Host and Origin rules).
+	AllowHosts []string
+	Timeouts   Timeouts  // zero fields take DefaultTimeouts' values
+	Stdout     io.Writer // receives one line, the URL http://HOST:PORT, once the first build is done
+	Stderr     io.Writer // the log: builds, diagnostics, backend problems
 }
+
+// Timeouts bound how long a connection may hold the server.
+type Timeouts struct {
+	ReadHeader time.Duration // from the connection's first byte (or the end of the previous request) to the end of a request's header
+	Read       time.Duration // the same to the end of its body
+	Write      time.Duration // from the end of the request's header to the end of the answer; an event stream gets it anew for each event
+	Idle       time.Duration // a kept-alive connection waiting for its next request
+	Stop       time.Duration // on stopping, for the requests and the build in flight to finish
+}
+
+// DefaultTimeouts are the timeouts of `axiom dev`.
+var DefaultTimeouts = Timeouts{
+	ReadHeader: 5 * time.Second,
+	Read:       15 * time.Second,
+	Write:      30 * time.Second,
+	Idle:       15 * time.Second,
+	Stop:       5 * time.Second,
+}
+
+func (t Timeouts) withDefaults() Timeouts {
+	for _, f := range []struct{ v, d *time.Duration }{
+		{&t.ReadHeader, &DefaultTimeouts.ReadHeader},
+		{&t.Read, &DefaultTimeouts.Read},
+		{&t.Write, &DefaultTimeouts.Write},
+		{&t.Idle, &DefaultTimeouts.Idle},
+		{&t.Stop, &DefaultTimeouts.Stop},
+	} {
+		if *f.v <= 0 {
+			*f.v = *f.d
+		}
+	}
+	return t
+}
+
+// maxHeaderBytes bounds a request's header: room for the cookies that
+// other development servers on localhost leave, which every port shares.
+const maxHeaderBytes = 64 << 10
 
 // Run builds the project, serves it on cfg.Addr and rebuilds on every change
 // of its sources until ctx is done; then it stops serving, closes the
 // development backend (its database) and returns nil. It returns an error
-// when the root is not a directory or the address cannot be listened on.
+// when the root is not a directory, a name of AllowHosts is no host name
+// or the address cannot be listened on, and when stopping outlasts
+// Timeouts.Stop (a request or a build still running).
 func Run(ctx context.Context, cfg Config) error {
 	root, err := filepath.Abs(cfg.Root)
 	if err != nil {
@@ -56,10 +103,15 @@ func Run(ctx context.Context, cfg Config) error {
 	} else if !fi.IsDir() {
 		return fmt.Errorf("%s: not a directory", cfg.Root)
 	}
+	hosts, err := hostList(cfg.AllowHosts)
+	if err != nil {
+		return err
+	}
 	addr := cfg.Addr
 	if addr == "" {
 		addr = DefaultAddr
 	}
+	timeouts := cfg.Timeouts.withDefaults()
 	stdout, stderr := cfg.Stdout, cfg.Stderr
 	if stdout == nil {
 		stdout = io.Discard
@@ -79,31 +131,66 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	}
 	s := newServer(root, stderr)
-	if ta, ok := ln.Addr().(*net.TCPAddr); ok {
-		s.loopback = ta.IP.IsLoopback()
-	}
-	s.cycle(nil, true)
+	s.hosts, s.writeTimeout = hosts, timeouts.Write
 
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	// Builds run beside the loop, which stays free to see ctx end: a stop
+	// never waits for a build longer than timeouts.Stop.
+	first := make(chan struct{})
+	go func() { s.cycle(nil, true); close(first) }()
+	select {
+	case <-first:
+	case <-ctx.Done():
+		ln.Close()
+		return s.stop(w, nil, first, timeouts.Stop, nil)
+	}
+
+	srv := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: timeouts.ReadHeader,
+		ReadTimeout:       timeouts.Read,
+		WriteTimeout:      timeouts.Write,
+		IdleTimeout:       timeouts.Idle,
+		MaxHeaderBytes:    maxHeaderBytes,
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(stdout, "%s\n", urlOf(ln.Addr()))
 	if f, ok := stdout.(interface{ Flush() error }); ok {
 		f.Flush()
 	}
+	building, err := s.loop(ctx, w)
+	return s.stop(w, srv, building, timeouts.Stop, func() error {
+		if e := <-served; e != nil && !errors.Is(e, http.ErrServerClosed) {
+			return e
+		}
+		return nil
+	}, err)
+}
 
-	err = s.loop(ctx, w)
+// stop ends the event streams, lets the requests (of srv, when serving)
+// and the build (building, when one runs) in flight finish within grace,
+// stops watching and closes the development backend. served reports how
+// serving ended.
+func (s *server) stop(w *watcher, srv *http.Server, building <-chan struct{}, grace time.Duration, served func() error, errs ...error) error {
 	// Event streams never end by themselves: end them, then let the
 	// requests in flight finish.
 	s.close()
-	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	errs := []error{err, w.close()}
-	if e := srv.Shutdown(sctx); e != nil {
-		errs = append(errs, fmt.Errorf("stopping the server: %w", e))
+	errs = append(errs, w.close())
+	if srv != nil {
+		if e := srv.Shutdown(sctx); e != nil {
+			srv.Close()
+			errs = append(errs, fmt.Errorf("stopping the server: %w", e))
+		}
+		errs = append(errs, served())
 	}
-	if e := <-served; e != nil && !errors.Is(e, http.ErrServerClosed) {
-		errs = append(errs, e)
+	if building != nil {
+		select {
+		case <-building:
+		case <-sctx.Done():
+			errs = append(errs, fmt.Errorf("stopped while a build was still running after %v", grace))
+		}
 	}
 	if b := s.currentBackend(); b != nil {
 		if e := b.Close(); e != nil {
@@ -113,22 +200,36 @@ func Run(ctx context.Context, cfg Config) error {
 	return errors.Join(errs...)
 }
 
-// urlOf is the URL a person opens for a listening address: an unspecified
-// host (0.0.0.0, ::) is reached through the loopback address.
+// urlOf is the URL a person opens for a listening address. An
+// unspecified host (0.0.0.0, ::) is reached through loopback: 127.0.0.1,
+// which works even where IPv6 is off, whenever the listener takes IPv4
+// connections (Go listens on both families for either, where it can);
+// [::1] only for a listener of IPv6 alone.
 func urlOf(a net.Addr) string {
 	ta, ok := a.(*net.TCPAddr)
 	if !ok {
 		return "http://" + a.String()
 	}
-	ip := ta.IP
+	ip, port := ta.IP, strconv.Itoa(ta.Port)
 	if ip.IsUnspecified() {
-		if ip.To4() != nil {
-			ip = net.IPv4(127, 0, 0, 1)
-		} else {
-			ip = net.IPv6loopback
+		v4 := net.JoinHostPort("127.0.0.1", port)
+		if ip.To4() != nil || accepts(v4) {
+			return "http://" + v4
 		}
+		ip = net.IPv6loopback
 	}
-	return "http://" + net.JoinHostPort(ip.String(), strconv.Itoa(ta.Port))
+	return "http://" + net.JoinHostPort(ip.String(), port)
+}
+
+// accepts reports whether a connection to addr, on this machine, is
+// accepted.
+func accepts(addr string) bool {
+	c, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
 }
 
 // debounce is how long the sources must stay quiet before a rebuild:
@@ -140,8 +241,10 @@ const (
 	maxWait  = time.Second
 )
 
-// loop rebuilds after each quiet burst of source changes until ctx is done.
-func (s *server) loop(ctx context.Context, w *watcher) error {
+// loop rebuilds after each quiet burst of source changes until ctx is done,
+// one build at a time, each beside the loop. It returns a channel closed
+// when the build still running ends, or nil when none runs.
+func (s *server) loop(ctx context.Context, w *watcher) (<-chan struct{}, error) {
 	pending := map[string]bool{}
 	var since time.Time // of the first pending change
 	timer := time.NewTimer(time.Hour)
@@ -158,29 +261,46 @@ func (s *server) loop(ctx context.Context, w *watcher) error {
 		}
 		timer.Reset(min(debounce, max(0, maxWait-time.Since(since))))
 	}
+	var building chan struct{} // closed when the running build ends; nil while none runs
+	due := false               // the changes went quiet while a build ran
+	build := func() {
+		rels := make([]string, 0, len(pending))
+		for rel := range pending {
+			rels = append(rels, rel)
+		}
+		clear(pending)
+		done := make(chan struct{})
+		building = done
+		go func() { s.cycle(rels, false); close(done) }()
+	}
 	for {
 		select {
 		case <-ctx.Done():
-			return nil
+			return building, nil
 		case ev, ok := <-w.fs.Events:
 			if !ok {
-				return errors.New("the file watcher stopped")
+				return building, errors.New("the file watcher stopped")
 			}
 			changed(w.handle(ev)...)
 		case err, ok := <-w.fs.Errors:
 			if !ok {
-				return errors.New("the file watcher stopped")
+				return building, errors.New("the file watcher stopped")
 			}
 			// An overflow loses events; a rebuild catches up on them.
 			fmt.Fprintf(s.log, "axiom dev: watching the sources: %v\n", err)
 			changed(".")
 		case <-timer.C:
-			rels := make([]string, 0, len(pending))
-			for rel := range pending {
-				rels = append(rels, rel)
+			if building != nil {
+				due = true
+				continue
 			}
-			clear(pending)
-			s.cycle(rels, false)
+			build()
+		case <-building:
+			building = nil
+			if due {
+				due = false
+				build()
+			}
 		}
 	}
 }
@@ -191,7 +311,10 @@ type server struct {
 	root     string
 	log      io.Writer
 	instance string // tells this process's builds from a previous one's
-	loopback bool   // listening on loopback: only local Host names are served
+	hosts    hostSet
+	// writeTimeout is how long an event stream may take to write one
+	// event.
+	writeTimeout time.Duration
 
 	mu       sync.Mutex
 	good     *web.Output // the last good build; nil before the first
@@ -202,6 +325,7 @@ type server struct {
 	closing  chan struct{}
 	backend  *devbackend.Backend
 	contract string // digest of the contract artifacts the backend last read
+	digest   string // digest of the contract artifacts the latest build saw
 }
 
 // failure is the payload of an `error` event: the diagnostics of a build
@@ -287,10 +411,16 @@ func touchesContracts(changed []string) bool {
 // contract artifacts differ from what it last read. A backend that cannot
 // open is retried on the next rebuild; meanwhile calls answer 503.
 func (s *server) syncBackend() {
-	sum := contractDigest(s.root)
+	sum, refused := contractDigest(s.root)
 	s.mu.Lock()
-	b, same := s.backend, s.contract == sum
+	b, same, seen := s.backend, s.contract == sum, s.digest == sum
+	s.digest = sum
 	s.mu.Unlock()
+	if !seen {
+		for _, msg := range refused {
+			fmt.Fprintf(s.log, "axiom dev: development contract not read: %s\n", msg)
+		}
+	}
 	switch {
 	case b == nil:
 		nb, err := devbackend.Open(s.root)
@@ -309,28 +439,88 @@ func (s *server) syncBackend() {
 		fmt.Fprintf(s.log, "axiom dev: development backend reloaded its contracts\n")
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		// Run stopped while this build ran and closed what it held.
+		if s.backend != b {
+			b.Close()
+		}
+		return
+	}
 	s.backend, s.contract = b, sum
-	s.mu.Unlock()
 }
 
 // contractDigest sums the names and bytes of the contract artifacts, the
-// input of the development backend.
-func contractDigest(root string) string {
+// input of the development backend, and lists the artifacts it refused to
+// read, with why. It reads as the compiler's loader does: through the
+// confined root, without blocking, and never more than the loader's
+// bound on one file; a file refused is summed by its name and refusal.
+func contractDigest(root string) (string, []string) {
 	h := sha256.New()
-	dir := filepath.Join(root, filepath.FromSlash(lock.ContractDir))
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".axiom") {
-			return nil
+	var refused []string
+	refuse := func(rel string, why error) {
+		refused = append(refused, why.Error())
+		fmt.Fprintf(h, "%s\x00refused\x00%v\x00", rel, why)
+	}
+	r, err := fsutil.OpenRoot(root)
+	if err != nil {
+		refuse(lock.ContractDir, err)
+		return hex.EncodeToString(h.Sum(nil)), refused
+	}
+	defer r.Close()
+	d, err := r.OpenDir(lock.ContractDir)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			refuse(lock.ContractDir, err)
 		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil
+		return hex.EncodeToString(h.Sum(nil)), refused
+	}
+	list, err := d.ReadDir(-1)
+	d.Close()
+	if err != nil {
+		refuse(lock.ContractDir, err)
+	}
+	slices.SortFunc(list, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	for _, e := range list {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".axiom") {
+			continue
 		}
-		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(p), len(data))
-		h.Write(data)
-		return nil
-	})
-	return hex.EncodeToString(h.Sum(nil))
+		rel := lock.ContractDir + "/" + e.Name()
+		if err := sumFile(h, r, rel, load.SourceFileBytesMax); err != nil {
+			refuse(rel, err)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), refused
+}
+
+// sumFile adds the name, length and bytes of the regular project file rel
+// to h, reading no more than limit+1 bytes. A file longer than limit is
+// refused.
+func sumFile(h io.Writer, r *fsutil.Root, rel string, limit int64) error {
+	f, fi, err := r.OpenRegular(rel)
+	if errors.Is(err, fsutil.ErrEscape) {
+		return fmt.Errorf("%s is a symlink that points outside the project root", rel)
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	tooLarge := func(got int64) error {
+		return fmt.Errorf("%s is %d bytes, over the limit of %d", rel, got, limit)
+	}
+	if fi.Size() > limit {
+		return tooLarge(fi.Size())
+	}
+	data, err := fsutil.ReadAll(io.LimitReader(f, limit+1), fi.Size())
+	if err != nil {
+		return fmt.Errorf("%s: %w", rel, err)
+	}
+	if n := int64(len(data)); n > limit {
+		return tooLarge(n) // it grew after it was measured
+	}
+	fmt.Fprintf(h, "%s\x00%d\x00", rel, len(data))
+	h.Write(data)
+	return nil
 }
 
 func (s *server) currentBackend() *devbackend.Backend {

@@ -94,15 +94,17 @@ type devServer struct {
 // start runs the dev server on root and returns once it printed its URL.
 func start(t *testing.T, root string) *devServer {
 	t.Helper()
-	return startAt(t, root, "")
+	return startWith(t, Config{Root: root})
 }
 
-// startAt is start listening on addr.
-func startAt(t *testing.T, root, addr string) *devServer {
+// startWith is start with cfg (its Stdout and Stderr are the server's
+// buffers).
+func startWith(t *testing.T, cfg Config) *devServer {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	d := &devServer{stdout: &syncBuffer{}, stderr: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
-	go func() { d.done <- Run(ctx, Config{Root: root, Addr: addr, Stdout: d.stdout, Stderr: d.stderr}) }()
+	cfg.Stdout, cfg.Stderr = d.stdout, d.stderr
+	go func() { d.done <- Run(ctx, cfg) }()
 	deadline := time.After(timeout)
 	for d.url == "" {
 		select {
@@ -391,46 +393,92 @@ func TestServe(t *testing.T) {
 	}
 }
 
-// TestForeignRequests: on loopback, only requests addressed to localhost
-// or an IP address are served (DNS rebinding), and only pages on this
-// machine can call the backend or send it a CORS preflight.
+// TestForeignRequests: on every address, only requests addressed to
+// localhost, an IP address or a name of AllowHosts are served (DNS
+// rebinding), and only pages of those names on this machine, of a name of
+// AllowHosts or of the app's own origin can call the backend or send it a
+// CORS preflight.
 func TestForeignRequests(t *testing.T) {
-	d := start(t, newApp(t))
-	port := d.url[strings.LastIndex(d.url, ":")+1:]
-	for _, tc := range []struct {
-		method string
-		header map[string]string
-		status int // 0: anything but 403 and 405
-	}{
-		{"GET", map[string]string{"Host": "evil.example:" + port}, http.StatusForbidden},
-		{"POST", map[string]string{"Host": "evil.example"}, http.StatusForbidden},
-		{"GET", map[string]string{"Host": "localhost:" + port}, http.StatusOK},
-		{"GET", map[string]string{"Host": "app.localhost:" + port}, http.StatusOK},
-		{"GET", map[string]string{"Host": "[::1]:" + port}, http.StatusOK},
-		{"POST", map[string]string{"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
-		{"POST", map[string]string{"Origin": "null"}, http.StatusForbidden},
-		{"POST", map[string]string{"Origin": "http://192.168.1.20:8080"}, http.StatusForbidden},
-		{"OPTIONS", map[string]string{"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"}, http.StatusForbidden},
-		{"POST", map[string]string{"Origin": d.url, "Sec-Fetch-Site": "same-origin"}, 0},
-		{"POST", map[string]string{"Origin": "http://localhost:5173", "Sec-Fetch-Site": "same-site"}, 0},
-		{"POST", map[string]string{"Origin": "http://127.0.0.1:8000", "Sec-Fetch-Site": "cross-site"}, http.StatusOK},
-		{"POST", map[string]string{"Origin": "http://[::1]:8000"}, 0},
-		{"OPTIONS", map[string]string{"Origin": "http://localhost:5173", "Access-Control-Request-Method": "POST"}, http.StatusNoContent},
-		{"POST", nil, 0},
-	} {
-		var body io.Reader
-		if tc.method == "POST" {
-			body = strings.NewReader("{}")
-		}
-		res := doWith(t, tc.method, d.url+"/tasks/list_tasks", body, tc.header)
-		if tc.status != 0 && res.status != tc.status || tc.status == 0 && (res.status == http.StatusForbidden || res.status == http.StatusMethodNotAllowed) {
-			t.Errorf("%s with %v: %d %s, want %d", tc.method, tc.header, res.status, res.body, tc.status)
-		}
-		if tc.method != "GET" && res.status == http.StatusForbidden && tc.header["Host"] == "" {
-			var f struct{ Error struct{ Message string } }
-			if json.Unmarshal(res.body, &f) != nil || f.Error.Message == "" {
-				t.Errorf("%s with %v: a refusal outside the wire format: %s", tc.method, tc.header, res.body)
+	for _, addr := range []string{"127.0.0.1:0", "0.0.0.0:0"} {
+		t.Run(addr, func(t *testing.T) {
+			d := startWith(t, Config{Root: newApp(t), Addr: addr, AllowHosts: []string{"devbox.test", "Other.Test."}})
+			port := d.url[strings.LastIndex(d.url, ":")+1:]
+			allowed := 0 // calls that create a task
+			for _, tc := range []struct {
+				method string
+				header map[string]string
+				status int // 0: anything but 403 and 405
+			}{
+				{"GET", map[string]string{"Host": "evil.example:" + port}, http.StatusForbidden},
+				{"POST", map[string]string{"Host": "evil.example"}, http.StatusForbidden},
+				// A page of a rebound name calls the backend as its own
+				// origin.
+				{"POST", map[string]string{"Host": "evil.example:" + port, "Origin": "http://evil.example:" + port, "Content-Type": "text/plain"}, http.StatusForbidden},
+				{"GET", map[string]string{"Host": "localhost:" + port}, http.StatusOK},
+				{"GET", map[string]string{"Host": "app.localhost:" + port}, http.StatusOK},
+				{"GET", map[string]string{"Host": "[::1]:" + port}, http.StatusOK},
+				{"GET", map[string]string{"Host": "192.168.1.5:" + port}, http.StatusOK},
+				{"GET", map[string]string{"Host": "devbox.test:" + port}, http.StatusOK},
+				{"GET", map[string]string{"Host": "DEVBOX.test.:" + port}, http.StatusOK},
+				{"GET", map[string]string{"Host": "other.test"}, http.StatusOK},
+				{"GET", map[string]string{"Host": "sub.devbox.test:" + port}, http.StatusForbidden},
+				{"POST", map[string]string{"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+				{"POST", map[string]string{"Origin": "http://evil.example:" + port}, http.StatusForbidden},
+				{"POST", map[string]string{"Origin": "null"}, http.StatusForbidden},
+				{"POST", map[string]string{"Origin": "ftp://localhost"}, http.StatusForbidden},
+				{"POST", map[string]string{"Origin": "http://192.168.1.20:8080"}, http.StatusForbidden},
+				{"POST", map[string]string{"Host": "192.168.1.5:" + port, "Origin": "http://192.168.1.20:" + port}, http.StatusForbidden},
+				{"POST", map[string]string{"Host": "192.168.1.5:" + port, "Origin": "https://192.168.1.5:" + port}, http.StatusForbidden},
+				{"POST", map[string]string{"Host": "192.168.1.5:" + port, "Origin": "http://192.168.1.5:" + port}, http.StatusOK},
+				{"POST", map[string]string{"Host": "devbox.test:" + port, "Origin": "http://devbox.test:" + port}, http.StatusOK},
+				{"POST", map[string]string{"Origin": "https://devbox.test:5173"}, http.StatusOK},
+				{"OPTIONS", map[string]string{"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"}, http.StatusForbidden},
+				{"POST", map[string]string{"Origin": d.url, "Sec-Fetch-Site": "same-origin"}, 0},
+				{"POST", map[string]string{"Origin": "http://localhost:5173", "Sec-Fetch-Site": "same-site"}, 0},
+				{"POST", map[string]string{"Origin": "http://127.0.0.1:8000", "Sec-Fetch-Site": "cross-site"}, http.StatusOK},
+				{"POST", map[string]string{"Origin": "http://[::1]:8000"}, 0},
+				{"OPTIONS", map[string]string{"Origin": "http://localhost:5173", "Access-Control-Request-Method": "POST"}, http.StatusNoContent},
+				{"POST", nil, 0},
+			} {
+				var body io.Reader
+				if tc.method == "POST" {
+					body = strings.NewReader(`{"title": "from a page"}`)
+					if tc.status == 0 || tc.status == http.StatusOK {
+						allowed++
+					}
+				}
+				res := doWith(t, tc.method, d.url+"/tasks/create_task", body, tc.header)
+				if tc.status != 0 && res.status != tc.status || tc.status == 0 && (res.status == http.StatusForbidden || res.status == http.StatusMethodNotAllowed) {
+					t.Errorf("%s with %v: %d %s, want %d", tc.method, tc.header, res.status, res.body, tc.status)
+				}
+				if tc.method != "GET" && res.status == http.StatusForbidden && tc.header["Host"] == "" {
+					var f struct{ Error struct{ Message string } }
+					if json.Unmarshal(res.body, &f) != nil || f.Error.Message == "" {
+						t.Errorf("%s with %v: a refusal outside the wire format: %s", tc.method, tc.header, res.body)
+					}
+				}
 			}
+			// Only the calls let through created a task.
+			res := do(t, http.MethodPost, d.url+"/tasks/list_tasks", strings.NewReader("{}"))
+			var tasks []struct{ Title string }
+			if err := json.Unmarshal(res.body, &tasks); err != nil || len(tasks) != allowed {
+				t.Errorf("list_tasks: %s, want the %d tasks of the calls let through", res.body, allowed)
+			}
+		})
+	}
+}
+
+// TestAllowHostsChecked: a name of AllowHosts that is no host name is
+// refused before anything is served.
+func TestAllowHostsChecked(t *testing.T) {
+	// Stopped from the start: a Run that took the name would return nil
+	// after its first build instead of serving on.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, name := range []string{"", "http://devbox.test", "devbox.test:8080", "*.test", "dev box", "-a.test", "a..test"} {
+		err := Run(ctx, Config{Root: newApp(t), AllowHosts: []string{name}})
+		if err == nil || !strings.Contains(err.Error(), "not a host name") {
+			t.Errorf("AllowHosts %q: %v, want not a host name", name, err)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"time"
 )
 
 // event is one server-sent event: `reload` after a good build, `error`
@@ -87,11 +88,20 @@ func (s *server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 	// retry: how soon the browser reconnects after the server restarts.
 	fmt.Fprintf(w, "retry: 1000\n\n")
+	// A stream outlives the server's write timeout, which bounds an
+	// answer: each event has that long to go out, so a page that stopped
+	// reading is let go. (The server reads nothing more once the request
+	// is read, with no deadline.)
 	write := func(e event) bool {
+		if rc.SetWriteDeadline(time.Now().Add(s.writeTimeout)) != nil {
+			return false
+		}
 		if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", e.name, e.data); err != nil {
 			return false
 		}
-		return rc.Flush() == nil
+		// No deadline while no event is due: one past, even unused, is
+		// not extended again.
+		return rc.Flush() == nil && rc.SetWriteDeadline(time.Time{}) == nil
 	}
 	if !write(event{name: "hello", data: mustJSON(h)}) {
 		return

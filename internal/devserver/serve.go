@@ -7,7 +7,6 @@ import (
 	"mime"
 	"net"
 	"net/http"
-	"net/url"
 	"path"
 	"strconv"
 	"strings"
@@ -38,11 +37,12 @@ const manifestLink = `</.well-known/axag-manifest.json>; rel="axag-manifest"`
 // last good build's files for GET and HEAD, and hands contract calls
 // (POST) and their CORS preflights (OPTIONS) to the development backend.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if s.loopback && !localHost(r.Host) {
-		// A page on another site that points its own domain at 127.0.0.1
-		// (DNS rebinding) would otherwise read and change the
+	secure(w.Header())
+	if !s.hosts.hostAllowed(r.Host) {
+		// A page on another site that points its own domain at this
+		// machine (DNS rebinding) would otherwise read and change the
 		// development data.
-		http.Error(w, "axiom dev answers only requests addressed to localhost or an IP address, not "+strconv.Quote(r.Host), http.StatusForbidden)
+		http.Error(w, "axiom dev answers only requests addressed to localhost, an IP address or a name given with --allow-host, not "+strconv.Quote(r.Host)+"; to use that name, start axiom dev with --allow-host "+hostOnly(r.Host), http.StatusForbidden)
 		return
 	}
 	switch {
@@ -100,22 +100,29 @@ func (s *server) serveFile(w http.ResponseWriter, r *http.Request) {
 	serveBytes(w, r, ctype, data)
 }
 
-// localHost reports whether a Host header names this machine the way the
-// printed URL does, or by an IP address.
-func localHost(hostport string) bool {
-	host := hostport
+// hostOnly is the host of a Host header, without its port.
+func hostOnly(hostport string) string {
 	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
+		return h
 	}
-	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
-	return host == "localhost" || strings.HasSuffix(host, ".localhost") || net.ParseIP(host) != nil
+	return hostport
+}
+
+// secure sets the headers every answer carries: no other site may frame
+// a page (clickjacking a control of the app), a type is never sniffed,
+// and the address of a page never leaves it as a referrer.
+func secure(h http.Header) {
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Security-Policy", "frame-ancestors 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
 }
 
 // serveBackend hands a contract call (POST) or its CORS preflight
 // (OPTIONS) to the development backend.
 func (s *server) serveBackend(w http.ResponseWriter, r *http.Request) {
-	if !callerAllowed(r) {
-		backendError(w, http.StatusForbidden, "axiom dev answers contract calls only from pages on this machine, not from "+strconv.Quote(r.Header.Get("Origin")))
+	if origin := r.Header.Get("Origin"); origin != "" && !s.hosts.originAllowed(origin, r.Host) {
+		backendError(w, http.StatusForbidden, "axiom dev answers contract calls only from its own pages, pages on this machine and pages of a name given with --allow-host, not from "+strconv.Quote(origin))
 		return
 	}
 	b := s.currentBackend()
@@ -124,31 +131,6 @@ func (s *server) serveBackend(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b.ServeHTTP(w, r)
-}
-
-// callerAllowed reports whether a contract call may reach the backend:
-// one from the app itself (same origin), from another page on this machine
-// (a loopback origin, such as an axiom build served by a static file
-// server), or from a client that is no web page (no Origin). Any other
-// site open in the browser must not read or change the development data.
-func callerAllowed(r *http.Request) bool {
-	origin := r.Header.Get("Origin")
-	if origin == "" {
-		return true
-	}
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return false // "null": a sandboxed frame, a file:// page
-	}
-	if strings.EqualFold(u.Host, r.Host) {
-		return true
-	}
-	host := strings.ToLower(u.Hostname())
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // backendError answers a contract call in the wire format's failure shape.
@@ -164,7 +146,6 @@ func serveBytes(w http.ResponseWriter, r *http.Request, ctype string, data []byt
 	h := w.Header()
 	h.Set("Content-Type", ctype)
 	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Length", strconv.Itoa(len(data)))
 	w.WriteHeader(http.StatusOK)
 	if r.Method != http.MethodHead {

@@ -1,12 +1,13 @@
 package devserver
 
 import (
-	"io/fs"
+	"errors"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
+	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/fsnotify/fsnotify"
 )
 
@@ -15,21 +16,27 @@ import (
 // directory, and for each new one as it appears.
 type watcher struct {
 	root string
+	dir  *fsutil.Root // root, opened: directories are listed through it
 	fs   *fsnotify.Watcher
 	dirs map[string]bool // watched directories, project-relative ("." is the root)
 }
 
 func newWatcher(root string) (*watcher, error) {
-	fw, err := fsnotify.NewWatcher()
+	dir, err := fsutil.OpenRoot(root)
 	if err != nil {
 		return nil, err
 	}
-	w := &watcher{root: root, fs: fw, dirs: map[string]bool{}}
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		dir.Close()
+		return nil, err
+	}
+	w := &watcher{root: root, dir: dir, fs: fw, dirs: map[string]bool{}}
 	w.addTree(".")
 	return w, nil
 }
 
-func (w *watcher) close() error { return w.fs.Close() }
+func (w *watcher) close() error { return errors.Join(w.fs.Close(), w.dir.Close()) }
 
 // watchedDir reports whether a directory can hold build inputs. It follows
 // the loader's walk (hidden directories, node_modules, dist and build are
@@ -68,26 +75,37 @@ func input(rel string) bool {
 
 // addTree watches dir and the directories under it that can hold inputs,
 // and reports whether it holds any input file already (created before its
-// watch was in place, as with `mkdir -p a/b && cp x.acore a/b`).
+// watch was in place, as with `mkdir -p a/b && cp x.acore a/b`). It lists
+// directories as the loader does: through the confined root and without
+// blocking (a FIFO in a directory's place is no directory), never
+// following a symlink out of the root.
 func (w *watcher) addTree(dir string) bool {
+	if !watchedDir(dir) {
+		return false
+	}
+	f, err := w.dir.OpenDir(dir)
+	if err != nil {
+		return false // vanished meanwhile, or unreadable: nothing to watch
+	}
+	// Watched before it is listed: a file created meanwhile is listed or
+	// seen.
+	if !w.dirs[dir] && w.fs.Add(filepath.Join(w.root, filepath.FromSlash(dir))) == nil {
+		w.dirs[dir] = true
+	}
+	list, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil {
+		return false
+	}
 	found := false
-	filepath.WalkDir(filepath.Join(w.root, filepath.FromSlash(dir)), func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // vanished meanwhile, or unreadable: nothing to watch
-		}
-		rel := w.rel(p)
-		if !d.IsDir() {
+	for _, d := range list {
+		rel := path.Join(dir, d.Name())
+		if d.IsDir() {
+			found = w.addTree(rel) || found
+		} else {
 			found = found || input(rel)
-			return nil
 		}
-		if !watchedDir(rel) {
-			return filepath.SkipDir
-		}
-		if !w.dirs[rel] && w.fs.Add(p) == nil {
-			w.dirs[rel] = true
-		}
-		return nil
-	})
+	}
 	return found
 }
 

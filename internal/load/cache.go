@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"io/fs"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -87,8 +88,8 @@ func (c *Cache) ProbeClock(dir string) {
 }
 
 // ClockProbePrefix starts the name of the file a load creates and removes
-// to read the file system's clock; one left by a killed process may be
-// removed.
+// to read the file system's clock where it cannot create a file without a
+// name; one left by a killed process may be removed.
 const ClockProbePrefix = ".clock-"
 
 // fsClock is a reading of the file system's clock: the modification time
@@ -99,21 +100,42 @@ type fsClock struct {
 	ok  bool
 }
 
-// probe reads the file system's clock under dir through the confined root.
+// probe reads the file system's clock under dir through the confined
+// root, leaving nothing there: the file it creates has no name where the
+// system allows (stampUnnamed), else it is created and removed through
+// one handle on dir (stampNamed).
 func probe(r *fsutil.Root, dir string) fsClock {
-	name := dir + "/" + ClockProbePrefix + rand.Text()
-	f, err := r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	d, err := r.Dir(dir)
 	if err != nil {
 		return fsClock{}
 	}
-	fi, err := f.Stat()
-	f.Close()
-	r.Remove(name)
+	defer d.Close()
+	fi, err := stampUnnamed(d)
+	if err != nil {
+		fi, err = stampNamed(d)
+	}
 	if err != nil {
 		return fsClock{}
 	}
 	dev, ok := device(fi)
 	return fsClock{at: fi.ModTime(), dev: dev, ok: ok}
+}
+
+// stampNamed creates a file in d and returns its metadata; the file is
+// removed whatever fails. Both go through d, so dir moved or swapped in
+// between does not send the removal elsewhere.
+func stampNamed(d *fsutil.Root) (fs.FileInfo, error) {
+	name := ClockProbePrefix + rand.Text()
+	f, err := d.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	f.Close()
+	if rerr := d.Remove(name); err == nil {
+		err = rerr
+	}
+	return fi, err
 }
 
 // probeEvery bounds how often a load reads the file system's clock again:

@@ -1,0 +1,13 @@
+//go:build !linux
+
+package load
+
+import (
+	"errors"
+	"io/fs"
+
+	"github.com/axiomcore/acore/internal/fsutil"
+)
+
+// stampUnnamed fails: only Linux creates files without a name (O_TMPFILE).
+func stampUnnamed(*fsutil.Root) (fs.FileInfo, error) { return nil, errors.ErrUnsupported }
