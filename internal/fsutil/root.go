@@ -136,7 +136,12 @@ func (r *Root) ReadFile(rel string) ([]byte, error) {
 // ReadAll reads f to its end, sizing the buffer from size (its Stat) with
 // room to see the end, or that it grew.
 func ReadAll(f io.Reader, size int64) ([]byte, error) {
-	data := make([]byte, 0, size+512)
+	return ReadAllTo(f, make([]byte, 0, size+512))
+}
+
+// ReadAllTo reads f to its end into data's room, after data's bytes, and
+// grows it on the heap past its capacity.
+func ReadAllTo(f io.Reader, data []byte) ([]byte, error) {
 	for {
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
