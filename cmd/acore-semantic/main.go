@@ -65,10 +65,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg := service.ProcessConfig(*root, os.Getenv)
 	reserveNow := false
 	if mode == "oneshot" && oneShotGC(*root) {
-		// Without the compile cache every capture compiles, and the heap
-		// is prepared while the service reads the project; with it, a
-		// capture may read its compile from the cache and allocate little,
-		// so the heap is prepared only when a whole compile starts.
+		// The project is read into memory of its own. Without the compile
+		// cache every capture compiles, and the heap is prepared while the
+		// service reads the project; with it, a capture may read its
+		// compile from the cache and allocate little, so the heap is
+		// prepared only when a whole compile starts.
+		cfg.ReadBuffers = hugeheap.NewBuffers(readBuffers).Make
 		reserveNow = cfg.NoCompileCache
 		if !reserveNow {
 			cfg.Compile.Before = sync.OnceFunc(func() { hugeheap.Reserve(hugeReserve) })
@@ -138,7 +140,8 @@ const oneShotHeap = 512 << 20
 // graph for nothing.
 //
 // It reports whether the heap the request allocates is to be backed by
-// huge pages where the kernel allows (hugeheap.Reserve): when the
+// huge pages where the kernel allows (hugeheap.Reserve, which the caller
+// calls once the service has started reading the project): when the
 // project's sources pass hugeSources. A compile's first touch of each
 // small page is a fault, of several microseconds on a virtual machine.
 func oneShotGC(root string) (reserve bool) {
@@ -155,6 +158,12 @@ func oneShotGC(root string) (reserve bool) {
 // compile of a small project (about twenty times its sources' bytes) does
 // not save in faults.
 const hugeSources = 256 << 10
+
+// readBuffers is the memory a one-shot process reads the project's files
+// into, outside its heap: room for the sources at their bound
+// (sources_bytes_max) and a lock and contracts beside them; files past it
+// are read into the heap.
+const readBuffers = load.SourcesBytesMax + 1<<20
 
 // hugeReserve is the heap a one-shot process backs with huge pages: about
 // what a request on a project at the bounds allocates (a node.find with

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
+	"unsafe"
 )
 
 // madvHugepage is MADV_HUGEPAGE, which package syscall does not name.
@@ -48,4 +49,25 @@ func advice() string {
 		return ""
 	}
 	return s[i+1 : j]
+}
+
+// NewBuffers maps n bytes for buffers, advised for huge pages; nil when
+// the kernel gives no huge pages this way or the mapping fails.
+func NewBuffers(n int) *Buffers {
+	if advice() == "never" || n <= 0 {
+		return nil
+	}
+	// Huge pages back the 2 MiB-aligned parts of a mapping: one more 2 MiB
+	// leaves room to start at a boundary.
+	const huge = 2 << 20
+	mem, err := syscall.Mmap(-1, 0, n+huge, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		return nil
+	}
+	if err := syscall.Madvise(mem, madvHugepage); err != nil {
+		syscall.Munmap(mem)
+		return nil
+	}
+	skip := (huge - int(uintptr(unsafe.Pointer(unsafe.SliceData(mem))))%huge) % huge
+	return &Buffers{mem: mem[skip : skip+n : skip+n]}
 }

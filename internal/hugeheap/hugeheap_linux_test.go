@@ -4,6 +4,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unsafe"
 )
@@ -38,6 +39,55 @@ func TestReserveNothing(t *testing.T) {
 
 // Buffers hands out disjoint buffers of its mapping, in huge pages, then
 // heap buffers once it is full; goroutines may share it.
+func TestBuffers(t *testing.T) {
+	if a := advice(); a != "madvise" && a != "always" {
+		t.Skipf("transparent huge pages are %q here", a)
+	}
+	const size = 8 << 20
+	b := NewBuffers(size)
+	if b == nil {
+		t.Fatal("NewBuffers: nil")
+	}
+	lo, hi := uintptr(unsafe.Pointer(unsafe.SliceData(b.mem))), uintptr(unsafe.Pointer(unsafe.SliceData(b.mem)))+size
+	if lo%(2<<20) != 0 {
+		t.Errorf("the buffers start at %#x, not at a 2 MiB boundary", lo)
+	}
+	var wg sync.WaitGroup
+	got := make([][]byte, 64)
+	for g := range 4 {
+		wg.Go(func() {
+			for k := g; k < len(got); k += 4 {
+				got[k] = b.Make(200 << 10)
+				got[k] = append(got[k], make([]byte, 200<<10)...)
+				for i := range got[k] {
+					got[k][i] = byte(k)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	inside := 0
+	for k, buf := range got {
+		if len(buf) != 200<<10 {
+			t.Fatalf("buffer %d: length %d", k, len(buf))
+		}
+		for i, c := range buf {
+			if c != byte(k) {
+				t.Fatalf("buffer %d byte %d is %d: buffers overlap", k, i, c)
+			}
+		}
+		if p := uintptr(unsafe.Pointer(unsafe.SliceData(buf))); p >= lo && p < hi {
+			inside++
+		}
+	}
+	// 8 MiB holds 40 buffers of 200 KiB; the other 24 come from the heap.
+	if inside != 40 {
+		t.Errorf("%d buffers came from the mapping, want 40", inside)
+	}
+	if got := anonHugeAt(t, lo); got < 4<<10 {
+		t.Errorf("the buffers' mapping has %d KiB in huge pages after they were filled, want at least 4 MiB", got)
+	}
+}
 
 // anonHugeAt returns the anonymous memory in huge pages of the mapping
 // that holds addr, in KiB: the process's other memory comes and goes as

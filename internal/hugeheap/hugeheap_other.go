@@ -7,3 +7,7 @@ package hugeheap
 func Reserve(n int) bool { return false }
 
 func advice() string { return "" }
+
+// NewBuffers returns nil, which gives heap buffers, where huge pages are
+// not advised this way.
+func NewBuffers(n int) *Buffers { return nil }

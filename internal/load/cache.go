@@ -44,6 +44,21 @@ type Cache struct {
 	// reads counts the files read from disk rather than served from the
 	// cache, and probes the readings of the file system's clock.
 	reads, probes atomic.Int64
+	// buffers makes the buffers files are read into (see Buffers).
+	buffers func(n int) []byte
+}
+
+// Buffers makes loads through c read files into buffers that make returns
+// (empty, with room for n bytes) instead of buffers of the heap. Call it
+// before the first load.
+func (c *Cache) Buffers(make func(n int) []byte) { c.buffers = make }
+
+// buffer returns an empty buffer with room for n bytes.
+func (c *Cache) buffer(n int64) []byte {
+	if c != nil && c.buffers != nil {
+		return c.buffers(int(n))
+	}
+	return make([]byte, 0, n)
 }
 
 type cacheEntry struct {

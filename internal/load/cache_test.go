@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -218,5 +219,41 @@ func TestCacheReadsTheFileSystemClockSparingly(t *testing.T) {
 	}
 	if got := c.probes.Load(); got != 2 {
 		t.Errorf("%d probes, want 2", got)
+	}
+}
+
+// Files are read into the buffers the cache's Buffers function gives, and
+// arrive whole.
+func TestCacheReadsIntoGivenBuffers(t *testing.T) {
+	dir, c, _ := project(t, false, -time.Hour)
+	writeAt(t, dir, "main.acore", "module a\n", time.Time{})
+	big := "module b\n// " + strings.Repeat("x", 3000) + "\n"
+	writeAt(t, dir, "b.acore", big, time.Time{})
+	var given [][]byte
+	var mu sync.Mutex
+	c.Buffers(func(n int) []byte {
+		mu.Lock()
+		defer mu.Unlock()
+		b := make([]byte, 0, n)
+		given = append(given, b)
+		return b
+	})
+	in := mustLoad(t, dir, c)
+	if len(given) != 2 {
+		t.Fatalf("%d buffers asked for 2 files", len(given))
+	}
+	for _, f := range in.Sources {
+		from := false
+		for _, b := range given {
+			if cap(b) >= len(f.Data) && &b[:1][0] == &f.Data[0] {
+				from = true
+			}
+		}
+		if !from {
+			t.Errorf("%s was not read into a given buffer", f.Path)
+		}
+	}
+	if got := string(in.Sources[0].Data); got != big {
+		t.Errorf("b.acore read as %d bytes, want %d", len(got), len(big))
 	}
 }

@@ -505,7 +505,7 @@ func (w *walker) readFile(p *pending) error {
 	if fi.Size() > w.lim.SourceFileBytes {
 		return &LimitError{Reason: reason.FileTooLarge, Path: p.rel, Limit: w.lim.SourceFileBytes, Got: fi.Size()}
 	}
-	data, err := fsutil.ReadAll(io.LimitReader(f, w.lim.SourceFileBytes+1), min(fi.Size(), w.lim.SourceFileBytes))
+	data, err := fsutil.ReadAllTo(io.LimitReader(f, w.lim.SourceFileBytes+1), w.cache.buffer(min(fi.Size(), w.lim.SourceFileBytes)+512))
 	if err != nil {
 		return fmt.Errorf("load %s: %w", p.rel, err)
 	}

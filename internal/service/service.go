@@ -68,6 +68,11 @@ type Config struct {
 	// starts (snapshot.Store.Prime), for the first capture: a process
 	// started to answer requests sets it.
 	Prime bool
+	// ReadBuffers, when set, makes the buffers the project's files are
+	// read into (empty, with room for n bytes): a one-shot process gives
+	// memory outside its heap (hugeheap.Buffers), so that Prime reads
+	// while the heap is prepared.
+	ReadBuffers func(n int) []byte
 }
 
 // Service serves one root.
@@ -126,6 +131,9 @@ func New(cfg Config) (*Service, error) {
 	// restarted servers can read the snapshot ids earlier processes gave.
 	s.store.Persist()
 	s.store.UseOptions(cfg.Compile)
+	if cfg.ReadBuffers != nil {
+		s.store.ReadInto(cfg.ReadBuffers)
+	}
 	if cfg.Prime {
 		s.store.Prime()
 	}

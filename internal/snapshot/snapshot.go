@@ -250,6 +250,10 @@ func (s *Store) Prime() {
 	}()
 }
 
+// ReadInto makes the store read files into buffers that make returns (see
+// load.Cache.Buffers). Call it before the first capture or Prime.
+func (s *Store) ReadInto(make func(n int) []byte) { s.cache.Buffers(make) }
+
 // Wait waits for the compile cache's writes under way and for Prime's
 // read: a process waits before it exits, so that the next one finds its
 // compile and no clock probe of the read is left behind.
