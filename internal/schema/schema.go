@@ -95,19 +95,22 @@ var table = sync.OnceValue(func() opTable {
 // in its key order.
 func envelopeFields(b []byte) (opTable, error) {
 	t := opTable{envelope: map[string]Envelope{}}
-	d := json.NewDecoder(bytes.NewReader(b))
-	err := members(d, func(k string) error {
+	d := docDecoder{data: b}
+	err := d.object(func(k string) error {
 		if k != "x-envelope-fields" {
-			var skip json.RawMessage
-			return d.Decode(&skip)
+			_, err := d.value(1)
+			return err
 		}
-		return members(d, func(op string) error {
-			var e Envelope
-			if err := d.Decode(&e); err != nil {
-				return fmt.Errorf("%s: %v", op, err)
+		return d.object(func(op string) error {
+			v, err := d.value(2)
+			fields, ok := v.(map[string]any)
+			if err != nil || !ok {
+				return errDoc
 			}
+			presence := func(name string) Presence { s, _ := fields[name].(string); return Presence(s) }
 			t.names = append(t.names, op)
-			t.envelope[op] = e
+			t.envelope[op] = Envelope{Workspace: presence("workspace"), Snapshot: presence("snapshot"),
+				BaseSnapshot: presence("base_snapshot"), RequestID: presence("request_id")}
 			return nil
 		})
 	})
@@ -115,25 +118,6 @@ func envelopeFields(b []byte) (opTable, error) {
 		err = errors.New("no operations")
 	}
 	return t, err
-}
-
-// members reads a JSON object from d, calling member with each key for it
-// to read the value.
-func members(d *json.Decoder, member func(key string) error) error {
-	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
-		return errors.New("not an object")
-	}
-	for d.More() {
-		tok, err := d.Token()
-		if err != nil {
-			return err
-		}
-		if err := member(tok.(string)); err != nil {
-			return err
-		}
-	}
-	_, err := d.Token()
-	return err
 }
 
 // RequestFile and ResultFile name the schema files of one operation.
@@ -265,9 +249,11 @@ func (c *compiled) doc(file string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	doc, err := decodeDoc(data)
 	if err != nil {
-		return nil, fmt.Errorf("schema %s: %v", file, err)
+		if doc, err = jsonschema.UnmarshalJSON(bytes.NewReader(data)); err != nil {
+			return nil, fmt.Errorf("schema %s: %v", file, err)
+		}
 	}
 	obj, _ := doc.(map[string]any)
 	if id, _ := obj["$id"].(string); id != BaseID+file {
