@@ -13,7 +13,7 @@ import (
 
 // TestMain lets the benchmark start this binary to measure peak RSS.
 func TestMain(m *testing.M) {
-	bench.Child(project.ServiceOptions())
+	bench.Child(project.ServiceOptions(), serviceGC)
 	os.Exit(m.Run())
 }
 

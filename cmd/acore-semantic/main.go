@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"sync"
 
@@ -58,6 +59,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "acore-semantic: --root is required\n%s", usage)
 		return 2
 	}
+	if mode == "serve" {
+		serviceGC()
+	}
 	cfg := service.ProcessConfig(*root, os.Getenv)
 	reserveNow := false
 	if mode == "oneshot" && oneShotGC(*root) {
@@ -97,6 +101,33 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// serviceGC sets the collector of a process that serves agents, unless
+// the user set GOGC or GOMEMLIMIT: off from the start until the heap first
+// reaches serviceStartHeap, then at the default percent. A whole compile
+// allocates about twenty times its sources and keeps about half; collecting
+// while the first one runs marks a heap that is still growing, again and
+// again, and frees little. The collection at serviceStartHeap, or the first
+// one the program asks for, ends the start.
+func serviceGC() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	limit := debug.SetMemoryLimit(serviceStartHeap)
+	percent := debug.SetGCPercent(-1)
+	// Not a tiny allocation, which may share its block and never be
+	// collected.
+	start := new([32]byte)
+	runtime.AddCleanup(start, func(struct{}) {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}, struct{}{})
+}
+
+// serviceStartHeap is the heap a service process grows to before its
+// first collection: about what the first compile of a project at the
+// bounds (sources_bytes_max) allocates.
+const serviceStartHeap = 128 << 20
+
 // oneShotHeap bounds the heap of a one-shot process, which collects only
 // when it reaches it: one request allocates at most a few compiles of a
 // project within the bounds (sources_bytes_max), each about twenty times
@@ -106,15 +137,13 @@ const oneShotHeap = 512 << 20
 // oneShotGC turns the collector off in a process that answers one request
 // and exits, unless the user set GOGC or GOMEMLIMIT: its heap is freed
 // when it exits, and a collection after its compile would mark the whole
-// graph for nothing (a one-shot node.find on the wide bench shape spent
-// about a fifth of its CPU in that collection's assists and marking).
+// graph for nothing.
 //
 // It reports whether the heap the request allocates is to be backed by
 // huge pages where the kernel allows (hugeheap.Reserve, which the caller
 // calls once the service has started reading the project): when the
-// project's sources pass hugeSources. On the wide shape that took a
-// one-shot workspace.open from 22,000 page faults to 1,900, and from 280
-// to 120 ms.
+// project's sources pass hugeSources. A compile's first touch of each
+// small page is a fault, of several microseconds on a virtual machine.
 func oneShotGC(root string) (reserve bool) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return false
@@ -125,11 +154,9 @@ func oneShotGC(root string) (reserve bool) {
 }
 
 // hugeSources is the size of sources past which a one-shot process backs
-// its heap with huge pages. The reserve costs about 4 ms (a collection),
-// which a compile of about twenty times its sources' bytes in small pages
-// costs in faults at about 70 KB of sources on the bench machine; on the
-// task-app (685 bytes) a one-shot node.find was 2 to 4 ms faster without
-// it.
+// its heap with huge pages: the reserve costs a collection, which a
+// compile of a small project (about twenty times its sources' bytes) does
+// not save in faults.
 const hugeSources = 256 << 10
 
 // readBuffers is the memory a one-shot process reads the project's files
@@ -138,11 +165,10 @@ const hugeSources = 256 << 10
 // are read into the heap.
 const readBuffers = load.SourcesBytesMax + 1<<20
 
-// hugeReserve is the heap a one-shot process backs with huge pages: a
-// request on a project at the bounds allocates about 100 MB (workspace.open
-// on the wide bench shape 89 MB, node.find with its search index 101 MB);
-// more comes in small pages. Making the reserve costs more the larger it
-// is (its heap metadata): 1.1 ms for 256 MiB, 0.8 ms for 128 MiB.
+// hugeReserve is the heap a one-shot process backs with huge pages: about
+// what a request on a project at the bounds allocates (a node.find with
+// its search index the most); more comes in small pages. Making the
+// reserve costs more the larger it is (its heap metadata).
 const hugeReserve = 128 << 20
 
 // serve answers one request per line until end of input; a line that is

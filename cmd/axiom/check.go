@@ -57,9 +57,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	root := absRoot(dir)
-	// One compile, and the process exits: the collector waits while it
-	// runs (see project.CompileGC).
-	p, err := project.Options{GC: &project.CompileGC{Percent: -1, SmallHeap: 64 << 20}}.Open(dir)
+	p, err := project.Open(dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "axiom check: %v\n", err)
 		return exitFail

@@ -76,8 +76,29 @@ func init() {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "check" {
+		oneCompileGC()
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
+
+// oneCompileGC turns the collector off in axiom check, which compiles
+// once and exits, unless the user set GOGC or GOMEMLIMIT: collecting while
+// a compile runs marks a heap that is still growing, again and again, and
+// frees little of it; the heap is freed when the process exits. The
+// memory limit collects a compile that grows past what the bounds let one
+// allocate (sources_bytes_max: about twenty times its sources).
+func oneCompileGC() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetMemoryLimit(oneCompileHeap)
+	debug.SetGCPercent(-1)
+}
+
+// oneCompileHeap bounds the heap of axiom check, as acore-semantic's
+// one-shot heap does its.
+const oneCompileHeap = 512 << 20
 
 // run executes the command line args (without the program name).
 func run(args []string, stdout, stderr io.Writer) int {

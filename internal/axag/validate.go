@@ -7,11 +7,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 
 	axagschemas "github.com/axiomcore/acore/schemas/axag"
+	"github.com/axiomcore/acore/third_party/jsonschema"
 )
 
 // Schema $ids.

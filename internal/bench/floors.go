@@ -384,8 +384,10 @@ const (
 // Child runs the peak RSS measurement when this process was started for
 // it by Run (the environment says so), prints its figures and exits; it
 // returns otherwise. Call it first in main and TestMain, with the
-// choices for compiles the product's main makes.
-func Child(c project.Options) {
+// choices for compiles the product's main makes and its collector's
+// setting (start, called once the peak is reset, before the project is
+// opened, as the product's main sets it at its start).
+func Child(c project.Options, start func()) {
 	dir := os.Getenv(childEnv)
 	if dir == "" {
 		return
@@ -394,7 +396,7 @@ func Child(c project.Options) {
 	if os.Getenv(modeEnv) == "loop" {
 		measure = loopRSS
 	}
-	peak, base, err := measure(dir, 20, c)
+	peak, base, err := measure(dir, 20, c, start)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -436,10 +438,11 @@ func resetPeak() (float64, error) {
 // loopRSS resets the process's peak RSS, runs n rounds of what an agent
 // does on the project at dir (find a node on the latest snapshot, propose
 // a change, check and apply it), and reads VmHWM in MiB.
-func loopRSS(dir string, n int, c project.Options) (peak, base float64, err error) {
+func loopRSS(dir string, n int, c project.Options, start func()) (peak, base float64, err error) {
 	if base, err = resetPeak(); err != nil {
 		return 0, 0, err
 	}
+	start()
 	v, head, err := open(dir, c)
 	if err != nil {
 		return 0, 0, err
@@ -471,10 +474,11 @@ func loopRSS(dir string, n int, c project.Options) (peak, base float64, err erro
 
 // peakRSS resets the process's peak RSS, holds n snapshots and n
 // candidates alive on the project at dir, and reads VmHWM in MiB.
-func peakRSS(dir string, n int, c project.Options) (peak, base float64, err error) {
+func peakRSS(dir string, n int, c project.Options, start func()) (peak, base float64, err error) {
 	if base, err = resetPeak(); err != nil {
 		return 0, 0, err
 	}
+	start()
 	v, snap, err := open(dir, c)
 	if err != nil {
 		return 0, 0, err

@@ -40,12 +40,10 @@ type Project struct {
 
 // Options are the choices of the process that compiles: its main makes
 // them, and the projects compiled from one keep them (CompileFrom).
-// The zero value, which the package functions Open and Compile use,
-// leaves the GC alone and keeps no trees; ServiceOptions are a service
-// process's.
+// The zero value, which the package functions Open and Compile use, keeps
+// no trees; ServiceOptions are a service process's. The process's GC and
+// memory limit are its main's to set, once, as it starts.
 type Options struct {
-	// GC, when set, changes the GC percent while whole compiles run.
-	GC *CompileGC
 	// Trees, when set, keeps the whole trees that File parses and the
 	// contracts' trees, for the next reads and edits of the same files.
 	Trees *TreeCache
@@ -57,18 +55,10 @@ type Options struct {
 
 // ServiceOptions are the choices for compiles of a process that serves
 // agents (acore-semantic's main, and acore-bench, which measures it in
-// process). A whole compile allocates about twenty times its sources, of
-// which about half stays: collecting while it runs marks a heap that is
-// still growing, again and again, for about a fifth of a cold compile's
-// time, and frees little. So the collector waits while whole compiles run
-// in a heap of at most 64 MiB (the bounds limit what one adds to about
-// 90 MiB), unless the heap grows by 256 MiB (compiles at once). Whole
-// trees are kept for the few files an agent reads and edits again.
+// process): whole trees are kept for the few files an agent reads and
+// edits again.
 func ServiceOptions() Options {
-	return Options{
-		GC:    &CompileGC{Percent: -1, SmallHeap: 64 << 20, Headroom: 256 << 20},
-		Trees: NewTreeCache(),
-	}
+	return Options{Trees: NewTreeCache()}
 }
 
 // Open loads and compiles the project at root with the zero Options (see
@@ -120,9 +110,6 @@ func (o Options) Compile(in *load.Inputs) *Project {
 func (o Options) compile(in *load.Inputs, fresh map[string]*syntax.File) *Project {
 	if o.Before != nil {
 		o.Before()
-	}
-	if o.GC != nil {
-		defer o.GC.Begin()()
 	}
 	p, ci := o.parse(in, fresh, nil)
 	p.Result = check.Check(ci)

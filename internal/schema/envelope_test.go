@@ -11,7 +11,7 @@ import (
 	"testing/fstest"
 
 	"github.com/axiomcore/acore/schemas"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/axiomcore/acore/third_party/jsonschema"
 )
 
 // sameAsFile checks that ValidateRequest's envelope schema of the

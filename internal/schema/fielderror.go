@@ -8,10 +8,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/axiomcore/acore/third_party/jsonschema"
+	"github.com/axiomcore/acore/third_party/jsonschema/kind"
 )
 
 const (

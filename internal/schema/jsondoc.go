@@ -12,7 +12,7 @@ import (
 // (objects as map[string]any, arrays as []any, numbers as json.Number),
 // for the schema files this package embeds: a one-shot process decodes
 // the envelope, common.json and its operation's file for its request, and
-// encoding/json took two thirds of that request's validation. A document
+// encoding/json took most of that request's validation. A document
 // it cannot decode is left to the library, which says why.
 func decodeDoc(data []byte) (any, error) {
 	d := docDecoder{data: data}

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/axiomcore/acore/schemas"
+	"github.com/axiomcore/acore/third_party/jsonschema"
 )
 
 // decodeDoc decodes every embedded schema file, and the cases below, as the

@@ -3,7 +3,7 @@ package schema
 import (
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/axiomcore/acore/third_party/jsonschema"
 )
 
 // TestMetaschemaStillChecks: the JSON Schema library (patched to compile

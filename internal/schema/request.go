@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/axiomcore/acore/third_party/jsonschema"
 )
 
 // Requests are validated per operation, with schemas compiled for that

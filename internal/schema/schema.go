@@ -23,9 +23,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/axiomcore/acore/schemas"
+	"github.com/axiomcore/acore/third_party/jsonschema"
 )
 
 // Protocol is the only protocol the schemas describe.

@@ -78,7 +78,6 @@ func (f *File) DropBodies() {
 			}
 		}
 	}
-	var empty slab[Block]
 	for _, d := range f.Decls {
 		o, ok := d.(*OwnerDecl)
 		if !ok {
@@ -93,9 +92,7 @@ func (f *File) DropBodies() {
 				if m.Body != nil {
 					// An empty block of the file's own, so that the body's
 					// nodes go.
-					b := empty.new()
-					b.Span = m.Body.Span
-					m.Body = b
+					m.Body = &Block{Span: m.Body.Span}
 				}
 			}
 		}

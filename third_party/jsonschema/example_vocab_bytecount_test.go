@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/axiomcore/acore/third_party/jsonschema"
 	"golang.org/x/text/message"
 )
 

@@ -5,7 +5,7 @@ import (
 	"log"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/axiomcore/acore/third_party/jsonschema"
 	"golang.org/x/text/message"
 )
 

@@ -14,11 +14,11 @@ import (
 
 	gjs "github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/schema"
 	"github.com/axiomcore/acore/schemas"
+	"github.com/axiomcore/acore/third_party/jsonschema"
 )
 
 // facts collects what a schema requires of a request, by the path of

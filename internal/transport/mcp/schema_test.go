@@ -11,11 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/schema"
 	"github.com/axiomcore/acore/schemas"
+	"github.com/axiomcore/acore/third_party/jsonschema"
 )
 
 // offline refuses every URL, so a schema compiles only if it is
