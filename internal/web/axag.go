@@ -171,12 +171,10 @@ func (g *gen) pick(r *reach, intent string) int {
 }
 
 // elementAx sets the AXAG action of a catalog element from its handlers.
-func (g *gen) elementAx(o *owner, sc *scope, e *syntax.Element, id string, s *spec) {
-	if n := g.nodeOf(id); n != nil {
-		if ax, ok := g.siteAx[siteKey(n)]; ok {
-			s.ax = ax
-			return
-		}
+func (g *gen) elementAx(o *owner, sc *scope, e *syntax.Element, n *graph.Node, s *spec) {
+	if ax, ok := g.siteAx[siteKey(n)]; ok {
+		s.ax = ax
+		return
 	}
 	ce, _ := catalog.Lookup(e.Name.Name)
 	var hs []syntax.Expr

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/syntax"
+	"github.com/axiomcore/acore/internal/web/js"
 )
 
 // gen compiles one validated project. The checker has resolved every name
@@ -31,9 +33,12 @@ type gen struct {
 	ax     [][]string
 	siteAx map[string]int
 	opAx   map[int32]int // query and mutation nodes → action
-	// js is the compiled app; n numbers its DOM variables.
-	js strings.Builder
-	n  int
+	// items are the graph nodes of elements and conditionals, by the
+	// file and offset of their view item.
+	items map[itemKey]*graph.Node
+	// out is one owner's printed function; n numbers its DOM variables.
+	out []byte
+	n   int
 	// specs keeps each catalog element's spec from app.js for the static
 	// templates of index.html.
 	specs map[*syntax.Element]*spec
@@ -41,7 +46,13 @@ type gen struct {
 	expanded map[string]bool
 }
 
+type itemKey struct {
+	path string
+	pos  int32
+}
+
 type owner struct {
+	path    string
 	d       *syntax.OwnerDecl
 	members map[string]*member
 	order   []*member
@@ -135,6 +146,12 @@ func (e *env) typ(t *syntax.TypeExpr) *ty {
 
 func newGen(p *project.Project, opts Options) (*gen, error) {
 	g := &gen{p: p, g: p.Result.Graph, opts: opts, owners: map[string]*owner{}, externs: map[string]*externRef{}, envs: map[string]*env{}, specs: map[*syntax.Element]*spec{}, expanded: map[string]bool{}}
+	g.items = map[itemKey]*graph.Node{}
+	for i := range int32(g.g.Len()) {
+		if n := g.g.At(i); n.Kind == graph.KindElement || n.Kind == graph.KindConditional {
+			g.items[itemKey{n.Path, n.Pos}] = n
+		}
+	}
 	moduleModels := map[string]*model{}
 	contractEnvs := map[string]*env{} // by contract id
 	for _, cf := range p.Contracts {
@@ -209,7 +226,7 @@ func fieldsOf(md *syntax.ModelDecl, e *env) *model {
 }
 
 func (g *gen) addOwner(f *syntax.File, d *syntax.OwnerDecl, fe *env, contractEnvs map[string]*env) error {
-	o := &owner{d: d, members: map[string]*member{}, env: fe}
+	o := &owner{path: f.Path, d: d, members: map[string]*member{}, env: fe}
 	g.owners[d.Name.Name] = o
 	add := func(m *member, kind string) error {
 		i, ok := g.g.Lookup(kind + ":" + d.Name.Name + "." + m.name)
@@ -313,65 +330,96 @@ func (s *scope) lookup(name string) *scope {
 // or a JavaScript keyword.
 func jsName(n string) string { return "$" + n }
 
-// expr compiles an expression that reads values (never a call).
-func (g *gen) expr(o *owner, sc *scope, e syntax.Expr) (string, *ty) {
+func local(n string) *js.Ident { return js.Id(jsName(n)) }
+
+// internalError is a construct the backend has no case for: a checked
+// project never has one, so it is the compiler's fault, and the build
+// stops with it instead of writing code that does something else.
+type internalError struct{ msg string }
+
+func (e *internalError) Error() string { return "web backend: internal error: " + e.msg }
+
+func (g *gen) fail(n syntax.Node, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if n != nil {
+		msg = fmt.Sprintf("%T at offset %d: %s", n, n.Bounds().Pos, msg)
+	}
+	panic(&internalError{msg})
+}
+
+// catch turns an internalError raised below into *err.
+func catch(err *error) {
+	if r := recover(); r != nil {
+		ie, ok := r.(*internalError)
+		if !ok {
+			panic(r)
+		}
+		*err = ie
+	}
+}
+
+// expr lowers an expression that reads values (never a call).
+func (g *gen) expr(o *owner, sc *scope, e syntax.Expr) (js.Expr, *ty) {
 	switch e := e.(type) {
 	case *syntax.StringLit:
-		return jsString(e.Value), tString
+		return js.Str(e.Value), tString
 	case *syntax.NumberLit:
-		raw := strings.ReplaceAll(e.Raw, "_", "")
-		if e.Float {
-			if f, err := strconv.ParseFloat(raw, 64); err == nil {
-				return strconv.FormatFloat(f, 'g', -1, 64), tFloat
-			}
-			return raw, tFloat
+		f, err := strconv.ParseFloat(strings.ReplaceAll(e.Raw, "_", ""), 64)
+		if err != nil {
+			g.fail(e, "number %s: %v", e.Raw, err)
 		}
-		return raw, tInt
+		if e.Float {
+			return js.Num(f), tFloat
+		}
+		return js.Num(f), tInt
 	case *syntax.BoolLit:
-		return strconv.FormatBool(e.Value), tBool
+		return &js.Bool{Value: e.Value}, tBool
 	case *syntax.NullLit:
-		return "null", tUnknown
+		return &js.Null{}, tUnknown
 	case *syntax.ParenExpr:
-		s, t := g.expr(o, sc, e.X)
-		return "(" + s + ")", t
+		// The tree keeps the grouping; the printer writes the
+		// parentheses JavaScript needs.
+		return g.expr(o, sc, e.X)
 	case *syntax.ListLit:
-		parts := make([]string, len(e.Elems))
-		var et *ty = tUnknown
+		xs := make([]js.Expr, len(e.Elems))
+		var et = tUnknown
 		for i, x := range e.Elems {
 			var t *ty
-			parts[i], t = g.expr(o, sc, x)
+			xs[i], t = g.expr(o, sc, x)
 			if i == 0 || t.k == 'f' {
 				et = t
 			}
 		}
-		return "[" + strings.Join(parts, ",") + "]", &ty{k: 'l', elem: et}
+		return &js.Array{Elems: xs}, &ty{k: 'l', elem: et}
 	case *syntax.Ident:
 		if l := sc.lookup(e.Name); l != nil {
 			if l.sig {
-				return jsName(e.Name) + "()", l.t
+				return js.CallOf(local(e.Name)), l.t
 			}
-			return jsName(e.Name), l.t
+			return local(e.Name), l.t
 		}
 		if m := o.members[e.Name]; m != nil {
 			switch m.kind {
 			case mState:
-				return jsName(e.Name) + "()", m.t
+				return js.CallOf(local(e.Name)), m.t
 			case mProp:
 				if m.t.k == 'a' {
-					return jsName(e.Name), m.t
+					return local(e.Name), m.t
 				}
-				return jsName(e.Name) + "()", m.t
+				return js.CallOf(local(e.Name)), m.t
 			}
-			return jsName(e.Name), tUnknown
+			g.fail(e, "%s is not a value", e.Name)
 		}
-		return "undefined", tUnknown
+		g.fail(e, "unresolved name %s", e.Name)
 	case *syntax.UnaryExpr:
-		s, t := g.expr(o, sc, e.X)
-		if e.Op == syntax.Not {
-			return "!" + s, tBool
+		x, t := g.expr(o, sc, e.X)
+		switch e.Op {
+		case syntax.Not:
+			return &js.Unary{Op: js.Not, X: x}, tBool
+		case syntax.Minus:
+			return &js.Unary{Op: js.Neg, X: x}, t
 		}
-		// In parentheses: "a - -b" must not become the decrement a--b.
-		return "(-" + s + ")", t
+		g.fail(e, "unary operator %s", e.Op)
 	case *syntax.BinaryExpr:
 		return g.binary(o, sc, e)
 	case *syntax.MemberExpr:
@@ -384,16 +432,21 @@ func (g *gen) expr(o *owner, sc *scope, e syntax.Expr) (string, *ty) {
 			ps = append(ps, jsName(p.Name))
 		}
 		body, _ := g.expr(o, inner, e.Body)
-		return "(" + strings.Join(ps, ",") + ")=>" + body, tUnknown
+		return &js.Arrow{Params: ps, Body: body}, tUnknown
+	case *syntax.CallExpr:
+		g.fail(e, "a call where a value is read")
+	case *syntax.BadExpr:
+		g.fail(e, "an expression that did not parse")
 	}
-	return "undefined", tUnknown
+	g.fail(e, "no case for this expression form")
+	return nil, nil
 }
 
-func (g *gen) member(o *owner, sc *scope, e *syntax.MemberExpr) (string, *ty) {
+func (g *gen) member(o *owner, sc *scope, e *syntax.MemberExpr) (js.Expr, *ty) {
 	sel := e.Sel.Name
 	if id, ok := e.X.(*syntax.Ident); ok && sc.lookup(id.Name) == nil {
 		if m := o.members[id.Name]; m != nil && (m.kind == mQuery || m.kind == mMutation) {
-			t := tUnknown
+			var t *ty
 			switch sel {
 			case "pending", "error":
 				t = tBool
@@ -401,25 +454,35 @@ func (g *gen) member(o *owner, sc *scope, e *syntax.MemberExpr) (string, *ty) {
 				t = tString
 			case "data":
 				t = m.op.result
+			default:
+				g.fail(e, "%s has no signal %s", id.Name, sel)
 			}
-			return jsName(id.Name) + "." + sel + "()", t
+			return js.CallOf(js.DotOf(local(id.Name), sel)), t
 		}
 	}
 	x, xt := g.expr(o, sc, e.X)
 	switch {
 	case xt.k == 'm':
-		return x + "?." + sel, xt.m.env.typ(xt.m.fields[sel])
+		return &js.Dot{X: x, Name: sel, Optional: true}, xt.m.env.typ(xt.m.fields[sel])
 	case sel == "count" && xt.k != 's':
-		return "cnt(" + x + ")", tInt
+		return js.CallOf(rtCount, x), tInt
 	case sel == "length":
-		return "len(" + x + ")", tInt
+		return js.CallOf(rtLength, x), tInt
 	case sel == "is_empty":
-		return "emp(" + x + ")", tBool
+		return js.CallOf(rtIsEmpty, x), tBool
 	}
-	return x + "?." + sel, tUnknown
+	// A field of a value whose model this backend does not follow (a
+	// lambda's parameter).
+	return &js.Dot{X: x, Name: sel, Optional: true}, tUnknown
 }
 
-func (g *gen) binary(o *owner, sc *scope, e *syntax.BinaryExpr) (string, *ty) {
+var binaryOps = map[syntax.Kind]js.BinaryOp{
+	syntax.OrOr: js.Or, syntax.AndAnd: js.And,
+	syntax.Less: js.Less, syntax.LessEq: js.LessEq, syntax.Greater: js.Greater, syntax.GreatEq: js.GreaterEq,
+	syntax.Plus: js.Add, syntax.Minus: js.Sub, syntax.Star: js.Mul, syntax.Slash: js.Div, syntax.Percent: js.Rem,
+}
+
+func (g *gen) binary(o *owner, sc *scope, e *syntax.BinaryExpr) (js.Expr, *ty) {
 	a, at := g.expr(o, sc, e.X)
 	b, bt := g.expr(o, sc, e.Y)
 	num := tFloat
@@ -427,40 +490,42 @@ func (g *gen) binary(o *owner, sc *scope, e *syntax.BinaryExpr) (string, *ty) {
 		num = tInt
 	}
 	switch e.Op {
-	case syntax.OrOr:
-		return "(" + a + "||" + b + ")", tBool
-	case syntax.AndAnd:
-		return "(" + a + "&&" + b + ")", tBool
+	case syntax.OrOr, syntax.AndAnd:
+		return js.Bin(binaryOps[e.Op], a, b), tBool
 	case syntax.Eq:
-		return "eq(" + a + "," + b + ")", tBool
+		return js.CallOf(rtEqual, a, b), tBool
 	case syntax.NotEq:
-		return "!eq(" + a + "," + b + ")", tBool
+		return &js.Unary{Op: js.Not, X: js.CallOf(rtEqual, a, b)}, tBool
 	case syntax.Less, syntax.LessEq, syntax.Greater, syntax.GreatEq:
-		return "(" + a + e.Op.String() + b + ")", tBool
+		return js.Bin(binaryOps[e.Op], a, b), tBool
 	case syntax.Plus:
 		if at.k == 's' || bt.k == 's' {
 			// Concatenation: JavaScript's + turns the Int, Float or Bool
 			// side into its text (docs/web.md).
-			return "(" + str(a, at, e.X) + "+" + str(b, bt, e.Y) + ")", tString
+			return js.Bin(js.Add, str(a, at, e.X), str(b, bt, e.Y)), tString
 		}
-		return "(" + a + "+" + b + ")", num
+		return js.Bin(js.Add, a, b), num
 	case syntax.Slash:
 		if num == tInt {
-			return "dv(" + a + "," + b + ")", tInt
+			return js.CallOf(rtDiv, a, b), tInt
 		}
 	case syntax.Percent:
 		if num == tInt {
-			return "md(" + a + "," + b + ")", tInt
+			return js.CallOf(rtRem, a, b), tInt
 		}
 	}
-	return "(" + a + e.Op.String() + b + ")", num
+	op, ok := binaryOps[e.Op]
+	if !ok {
+		g.fail(e, "binary operator %s", e.Op)
+	}
+	return js.Bin(op, a, b), num
 }
 
 // str makes one side of a concatenation text: a number or a Bool as
 // JavaScript writes it, a value missing from a backend's answer as "".
 // Two numbers joined to a string on the right are then not added first.
 // A string literal or another concatenation is text already.
-func str(s string, t *ty, e syntax.Expr) string {
+func str(x js.Expr, t *ty, e syntax.Expr) js.Expr {
 	for {
 		p, ok := e.(*syntax.ParenExpr)
 		if !ok {
@@ -471,174 +536,183 @@ func str(s string, t *ty, e syntax.Expr) string {
 	if t.k == 's' {
 		switch e := e.(type) {
 		case *syntax.StringLit:
-			return s
+			return x
 		case *syntax.BinaryExpr:
 			if e.Op == syntax.Plus {
-				return s
+				return x
 			}
 		}
 	}
-	return "str(" + s + ")"
+	return js.CallOf(rtText, x)
 }
 
-// stmts compiles action statements.
-func (g *gen) stmts(o *owner, sc *scope, ss []syntax.Stmt, b *strings.Builder) {
+// stmts lowers action statements.
+func (g *gen) stmts(o *owner, sc *scope, ss []syntax.Stmt) []js.Stmt {
+	out := make([]js.Stmt, 0, len(ss))
 	for _, s := range ss {
-		g.stmt(o, sc, s, b)
+		out = append(out, g.stmt(o, sc, s))
 	}
+	return out
 }
 
-func (g *gen) stmt(o *owner, sc *scope, s syntax.Stmt, b *strings.Builder) {
+func (g *gen) stmt(o *owner, sc *scope, s syntax.Stmt) js.Stmt {
 	switch s := s.(type) {
 	case *syntax.AssignStmt:
-		if id, ok := s.Target.(*syntax.Ident); ok {
-			v, _ := g.expr(o, sc, s.Value)
-			b.WriteString(jsName(id.Name) + ".set(" + v + ");")
+		id, ok := s.Target.(*syntax.Ident)
+		if !ok {
+			g.fail(s, "assignment to something other than a state")
 		}
+		v, _ := g.expr(o, sc, s.Value)
+		return &js.ExprStmt{X: js.CallOf(js.DotOf(local(id.Name), "set"), v)}
 	case *syntax.ExprStmt:
-		if c, ok := s.X.(*syntax.CallExpr); ok {
-			b.WriteString(g.call(o, sc, c) + ";")
+		c, ok := s.X.(*syntax.CallExpr)
+		if !ok {
+			g.fail(s, "an expression statement that is not a call")
 		}
+		return &js.ExprStmt{X: g.call(o, sc, c)}
 	case *syntax.IfStmt:
 		c, _ := g.expr(o, sc, s.Cond)
-		b.WriteString("if(" + c + "){")
-		g.stmts(o, sc, s.Then.Stmts, b)
-		b.WriteString("}")
-		if s.Else != nil {
-			b.WriteString("else ")
-			if blk, ok := s.Else.(*syntax.Block); ok {
-				b.WriteString("{")
-				g.stmts(o, sc, blk.Stmts, b)
-				b.WriteString("}")
-			} else {
-				g.stmt(o, sc, s.Else, b)
-			}
+		st := &js.If{Cond: c, Then: g.stmts(o, sc, s.Then.Stmts)}
+		switch e := s.Else.(type) {
+		case nil:
+		case *syntax.Block:
+			st.Else = g.stmts(o, sc, e.Stmts)
+		default:
+			st.Else = []js.Stmt{g.stmt(o, sc, e)}
 		}
+		return st
 	case *syntax.Block:
-		b.WriteString("{")
-		g.stmts(o, sc, s.Stmts, b)
-		b.WriteString("}")
+		return &js.Block{Stmts: g.stmts(o, sc, s.Stmts)}
+	case *syntax.BadDecl:
+		g.fail(s, "a statement that did not parse")
 	}
+	g.fail(s, "no case for this statement form")
+	return nil
 }
 
-// call compiles a call statement: navigate, .run(), .refresh(), an
-// action, an Action prop or an extern action.
-func (g *gen) call(o *owner, sc *scope, c *syntax.CallExpr) string {
+// call lowers a call statement: navigate, .run(), .refresh(), an action,
+// an Action prop or an extern action.
+func (g *gen) call(o *owner, sc *scope, c *syntax.CallExpr) js.Expr {
 	switch f := c.Fun.(type) {
 	case *syntax.MemberExpr:
 		if id, ok := f.X.(*syntax.Ident); ok {
-			return jsName(id.Name) + "." + f.Sel.Name + "()"
+			if m := o.members[id.Name]; m != nil && sc.lookup(id.Name) == nil && (m.kind == mQuery && f.Sel.Name == "refresh" || m.kind == mMutation && f.Sel.Name == "run") {
+				return js.CallOf(js.DotOf(local(id.Name), f.Sel.Name))
+			}
 		}
 	case *syntax.Ident:
 		if sc.lookup(f.Name) == nil {
 			if m := o.members[f.Name]; m != nil {
 				switch m.kind {
 				case mAction:
-					return jsName(f.Name) + "(" + strings.Join(g.args(o, sc, c.Args, m.act.Params), ",") + ")"
+					return js.CallOf(local(f.Name), g.args(o, sc, c.Args, m.act.Params)...)
 				case mProp:
-					return jsName(f.Name) + "&&" + jsName(f.Name) + ".f()"
+					// An Action prop the user did not pass is absent.
+					return js.Bin(js.And, local(f.Name), js.CallOf(js.DotOf(local(f.Name), "f")))
 				}
 			}
 			if f.Name == "navigate" && len(c.Args) == 1 {
 				if s, ok := c.Args[0].Value.(*syntax.StringLit); ok {
-					return "nav(" + jsString(s.Value) + ")"
+					return js.CallOf(rtNavigate, js.Str(s.Value))
 				}
 			}
 			if x := g.externs[f.Name]; x != nil {
 				args := g.args(o, sc, c.Args, x.d.Params)
-				parts := make([]string, len(args))
+				obj := &js.Object{Props: make([]js.Prop, len(args))}
 				for i, p := range x.d.Params {
-					parts[i] = jsString(p.Name.Name) + ":" + args[i]
+					obj.Props[i] = js.Prop{Key: p.Name.Name, Value: args[i]}
 				}
-				return "X(" + jsString(f.Name) + ",{" + strings.Join(parts, ",") + "})"
+				return js.CallOf(rtExtern, js.Str(f.Name), obj)
 			}
 		}
 	}
-	return "void 0"
+	g.fail(c, "no case for this call")
+	return nil
 }
 
 // args orders call arguments, positional or named, by the parameters; a
 // parameter without an argument (an optional one) is null.
-func (g *gen) args(o *owner, sc *scope, args []*syntax.Arg, params []*syntax.Param) []string {
-	out := make([]string, len(params))
-	for i := range out {
-		out[i] = "null"
-	}
+func (g *gen) args(o *owner, sc *scope, args []*syntax.Arg, params []*syntax.Param) []js.Expr {
+	out := make([]js.Expr, len(params))
 	for i, a := range args {
 		v, _ := g.expr(o, sc, a.Value)
 		if a.Name == nil {
-			if i < len(out) {
-				out[i] = v
+			if i >= len(out) {
+				g.fail(a.Value, "argument %d of %d parameters", i+1, len(params))
 			}
+			out[i] = v
 			continue
 		}
-		for j, p := range params {
-			if p.Name != nil && p.Name.Name == a.Name.Name {
-				out[j] = v
-			}
+		j := slices.IndexFunc(params, func(p *syntax.Param) bool { return p.Name != nil && p.Name.Name == a.Name.Name })
+		if j < 0 {
+			g.fail(a.Value, "no parameter %s", a.Name.Name)
+		}
+		out[j] = v
+	}
+	for i := range out {
+		if out[i] == nil {
+			out[i] = &js.Null{}
 		}
 	}
 	return out
 }
 
-// handler compiles the value of an Action property into a function.
-func (g *gen) handler(o *owner, sc *scope, e syntax.Expr) string {
+// handler lowers the value of an Action property into a function.
+func (g *gen) handler(o *owner, sc *scope, e syntax.Expr) js.Expr {
 	switch e := e.(type) {
 	case *syntax.Ident:
 		if sc.lookup(e.Name) == nil {
 			if m := o.members[e.Name]; m != nil {
 				switch m.kind {
 				case mAction:
-					return "()=>" + jsName(e.Name) + "()"
+					return js.Thunk(js.CallOf(local(e.Name)))
 				case mProp:
-					return "()=>" + jsName(e.Name) + "&&" + jsName(e.Name) + ".f()"
+					return js.Thunk(js.Bin(js.And, local(e.Name), js.CallOf(js.DotOf(local(e.Name), "f"))))
 				}
 			}
 			if g.externs[e.Name] != nil {
-				return "()=>X(" + jsString(e.Name) + ",{})"
+				return js.Thunk(js.CallOf(rtExtern, js.Str(e.Name), &js.Object{}))
 			}
 		}
 	case *syntax.LambdaExpr:
 		if c, ok := e.Body.(*syntax.CallExpr); ok {
-			return "()=>{" + g.call(o, sc, c) + "}"
+			return &js.Arrow{Block: []js.Stmt{&js.ExprStmt{X: g.call(o, sc, c)}}}
 		}
 	}
-	return "()=>{}"
+	g.fail(e, "no case for this handler")
+	return nil
 }
 
-// contractArgs compiles a query's or mutation's arguments into a function
+// contractArgs lowers a query's or mutation's arguments into a function
 // returning the JSON object of the wire format: every parameter by name,
 // a missing optional one as null, a missing one with a default as its
 // default.
-func (g *gen) contractArgs(o *owner, m *member) string {
+func (g *gen) contractArgs(o *owner, m *member) js.Expr {
 	c, _ := m.data.Value.(*syntax.CallExpr)
-	var params []*syntax.Param
-	if m.op.decl != nil {
-		params = m.op.decl.Params
-	}
+	params := m.op.decl.Params
 	var args []*syntax.Arg
 	if c != nil {
 		args = c.Args
 	}
 	vals := g.args(o, nil, args, params)
-	parts := make([]string, len(params))
+	obj := &js.Object{Props: make([]js.Prop, len(params))}
 	for i, p := range params {
 		v := vals[i]
-		if v == "null" && p.Default != nil {
+		if _, null := v.(*js.Null); null && p.Default != nil {
 			v, _ = g.expr(o, nil, p.Default)
 		}
-		parts[i] = jsString(p.Name.Name) + ":" + v
+		obj.Props[i] = js.Prop{Key: p.Name.Name, Value: v}
 	}
-	return "()=>({" + strings.Join(parts, ",") + "})"
+	return js.Thunk(obj)
 }
 
 // emptyData is a query's data before its first answer: [] for a list
 // result, else null.
-func emptyData(m *member) string {
+func emptyData(m *member) js.Expr {
 	if m.kind == mQuery && m.op.result.k == 'l' {
-		return "[]"
+		return &js.Array{}
 	}
-	return "null"
+	return &js.Null{}
 }
 
 // parallel runs f(0) … f(n-1) on every core.

@@ -94,7 +94,10 @@ func Build(root string, opts Options) (*Output, error) {
 		return nil, fmt.Errorf("axag manifest: %w", err)
 	}
 	g.actions(m)
-	js, html := g.generate(externs != nil)
+	js, html, err := g.generate(externs != nil)
+	if err != nil {
+		return nil, err
+	}
 	out.Files = map[string][]byte{
 		"index.html":                     html,
 		"app.js":                         js,

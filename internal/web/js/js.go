@@ -64,6 +64,9 @@ type Dot struct {
 	Optional bool
 }
 
+// Cond is Test ? Yes : No.
+type Cond struct{ Test, Yes, No Expr }
+
 // Index is X[Index].
 type Index struct{ X, Index Expr }
 
@@ -138,6 +141,9 @@ type Function struct {
 	Body   []Stmt
 }
 
+// ImportAll is import * as Name from "From".
+type ImportAll struct{ Name, From string }
+
 // Return returns X (nil for none).
 type Return struct{ X Expr }
 
@@ -152,15 +158,17 @@ func (*Unary) expr()  {}
 func (*Binary) expr() {}
 func (*Dot) expr()    {}
 func (*Index) expr()  {}
+func (*Cond) expr()   {}
 func (*Call) expr()   {}
 func (*Arrow) expr()  {}
 
-func (*ExprStmt) stmt() {}
-func (*Const) stmt()    {}
-func (*If) stmt()       {}
-func (*Block) stmt()    {}
-func (*Function) stmt() {}
-func (*Return) stmt()   {}
+func (*ExprStmt) stmt()  {}
+func (*Const) stmt()     {}
+func (*If) stmt()        {}
+func (*Block) stmt()     {}
+func (*Function) stmt()  {}
+func (*Return) stmt()    {}
+func (*ImportAll) stmt() {}
 
 // Helpers that keep the compiler's tree building short.
 

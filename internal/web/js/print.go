@@ -18,6 +18,7 @@ const (
 	LLowest Level = iota
 	LComma
 	LAssign
+	LConditional
 	LNullish
 	LOr
 	LAnd
@@ -70,8 +71,10 @@ func (op BinaryOp) Level() Level { return binaries[op].level }
 // printer writes code into out. full parenthesises every compound
 // expression (the tests compare it with the minimal printing).
 type printer struct {
-	out  []byte
-	full bool
+	out   []byte
+	full  bool
+	lines bool
+	depth int // of functions
 }
 
 // Error is a tree the printer cannot write: a node of a type it does not
@@ -81,9 +84,11 @@ type Error struct{ What string }
 
 func (e *Error) Error() string { return "js: " + e.What }
 
-// Print appends the statements to out, one top-level statement a line.
+// Print appends the statements to out, one top-level statement a line;
+// the statements of a top-level function's body and blocks of statements
+// end their lines too, so that a diff of the output reads.
 func Print(out []byte, stmts []Stmt) (res []byte, err error) {
-	p := &printer{out: out}
+	p := &printer{out: out, lines: true}
 	defer p.recover(&err)
 	for _, s := range stmts {
 		p.stmt(s)
@@ -136,6 +141,12 @@ func (p *printer) op(s string) {
 	p.str(s)
 }
 
+func (p *printer) newline() {
+	if p.lines && len(p.out) > 0 && p.out[len(p.out)-1] != '\n' {
+		p.out = append(p.out, '\n')
+	}
+}
+
 func (p *printer) stmts(ss []Stmt) {
 	for _, s := range ss {
 		p.stmt(s)
@@ -181,12 +192,25 @@ func (p *printer) stmt(s Stmt) {
 		p.str("{")
 		p.stmts(s.Stmts)
 		p.str("}")
+		p.newline()
 	case *Function:
 		p.str("function " + s.Name)
 		p.params(s.Params, true)
 		p.str("{")
-		p.stmts(s.Body)
+		p.depth++
+		top := p.depth == 1
+		for _, s := range s.Body {
+			p.stmt(s)
+			if top {
+				p.newline()
+			}
+		}
+		p.depth--
 		p.str("}")
+	case *ImportAll:
+		p.str("import * as " + s.Name + " from ")
+		p.out = appendString(p.out, s.From)
+		p.str(";")
 	case *Return:
 		if s.X == nil {
 			p.str("return;")
@@ -401,6 +425,14 @@ func (p *printer) expr(e Expr, level Level) {
 			p.fail("member name %q", e.Name)
 		}
 		p.str(e.Name)
+		p.close(open)
+	case *Cond:
+		open := p.wrap(level >= LConditional)
+		p.expr(e.Test, LConditional)
+		p.str("?")
+		p.expr(e.Yes, LComma)
+		p.str(":")
+		p.expr(e.No, LComma)
 		p.close(open)
 	case *Index:
 		open := p.wrap(level >= LMember)

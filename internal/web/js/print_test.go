@@ -59,6 +59,10 @@ func TestPrintExpr(t *testing.T) {
 		{"arrow in or", Bin(Or, a, Thunk(b)), "a||(()=>b)"},
 		{"called arrow", CallOf(Thunk(n(1))), "(()=>1)()"},
 		{"arrow returning arrow", Thunk(Thunk(a)), "()=>()=>a"},
+		{"conditional", &Cond{Test: Bin(Or, a, b), Yes: Bin(Add, a, b), No: &Cond{Test: a, Yes: b, No: c}}, "a||b?a+b:a?b:c"},
+		{"conditional in test", &Cond{Test: &Cond{Test: a, Yes: b, No: c}, Yes: a, No: b}, "(a?b:c)?a:b"},
+		{"conditional operand", Bin(Add, a, &Cond{Test: a, Yes: b, No: c}), "a+(a?b:c)"},
+		{"arrow in conditional", &Cond{Test: a, Yes: Thunk(b), No: c}, "a?()=>b:c"},
 		{"assign right assoc", Bin(Assign, a, Bin(Assign, b, c)), "a=b=c"},
 		{"assign member", Bin(Assign, DotOf(a, "textContent"), Str("x")), `a.textContent="x"`},
 		{"assign in arg", CallOf(a, Bin(Assign, b, c)), "a(b=c)"},
@@ -91,7 +95,8 @@ func TestPrintStmts(t *testing.T) {
 		{"const", []Stmt{&Const{"v", CallOf(Id("h"), Str("p"))}}, "const v=h(\"p\");\n"},
 		{"object statement", []Stmt{&ExprStmt{CallOf(DotOf(&Object{}, "f"))}}, "({}.f());\n"},
 		{"if else if else", []Stmt{&If{Cond: a, Then: []Stmt{&ExprStmt{CallOf(a)}}, Else: []Stmt{&If{Cond: Id("b"), Then: nil, Else: []Stmt{&Return{}}}}}}, "if(a){a();}else if(b){}else{return;}\n"},
-		{"function", []Stmt{&Function{Name: "f", Params: []string{"x"}, Body: []Stmt{&Block{[]Stmt{&Return{Id("x")}}}}}}, "function f(x){{return x;}}\n"},
+		{"function", []Stmt{&Function{Name: "f", Params: []string{"x"}, Body: []Stmt{&Block{[]Stmt{&Return{Id("x")}}}}}}, "function f(x){{return x;}\n}\n"},
+		{"function body lines", []Stmt{&Function{Name: "f", Body: []Stmt{&Const{"a", Num(1)}, &Function{Name: "g", Body: []Stmt{&Return{}, &Return{}}}}}}, "function f(){const a=1;\nfunction g(){return;return;}\n}\n"},
 		{"two lines", []Stmt{&ExprStmt{a}, &ExprStmt{a}}, "a;\na;\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -181,6 +186,9 @@ func randExpr(r *rand.Rand, depth int, evaluable bool) Expr {
 		}
 		return &Arrow{Params: ps, Body: randExpr(r, d, evaluable)}
 	case 8:
+		if r.IntN(3) == 0 {
+			return &Cond{Test: randExpr(r, d, evaluable), Yes: randExpr(r, d, evaluable), No: randExpr(r, d, evaluable)}
+		}
 		xs := make([]Expr, r.IntN(3))
 		for i := range xs {
 			xs[i] = randExpr(r, d, evaluable)
