@@ -248,6 +248,8 @@ func startsWithObject(e Expr) bool {
 			return true
 		case *Binary:
 			e = x.X
+		case *Cond:
+			e = x.Test
 		case *Dot:
 			e = x.X
 		case *Index:

@@ -55,6 +55,7 @@ func TestPrintExpr(t *testing.T) {
 		{"arrow one param", &Arrow{Params: []string{"x"}, Body: Id("x")}, "x=>x"},
 		{"arrow two params", &Arrow{Params: []string{"x", "i"}, Body: Id("i")}, "(x,i)=>i"},
 		{"arrow object", Thunk(&Object{[]Prop{{"a", n(1)}, {"b-c", Null{}.ptr()}, {"__proto__", n(2)}}}), `()=>({a:1,"b-c":null,["__proto__"]:2})`},
+		{"arrow conditional on object", Thunk(&Cond{Test: &Object{}, Yes: a, No: b}), "()=>({}?a:b)"},
 		{"arrow block", &Arrow{Block: []Stmt{&ExprStmt{CallOf(a)}}}, "()=>{a();}"},
 		{"arrow in or", Bin(Or, a, Thunk(b)), "a||(()=>b)"},
 		{"called arrow", CallOf(Thunk(n(1))), "(()=>1)()"},
