@@ -2,9 +2,9 @@ package web
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/axiomcore/acore/internal/catalog"
+	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/syntax"
 	"github.com/axiomcore/acore/internal/web/js"
 )
@@ -34,7 +34,6 @@ type spec struct {
 type listSpec struct {
 	items, key, empty, end js.Expr
 	param                  string
-	t                      *ty
 }
 
 // dnode is one node of an element's static DOM: a tag, its attributes
@@ -77,21 +76,22 @@ func elemArgs(e *syntax.Element, primary string) map[string]syntax.Expr {
 	return m
 }
 
-// literal returns the text of a literal scalar value.
+// literal returns the text of a constant scalar (check.Constant): a
+// string, a number as JavaScript writes it, true or false.
 func literal(e syntax.Expr) (string, bool) {
-	switch e := e.(type) {
-	case *syntax.StringLit:
-		return e.Value, true
-	case *syntax.BoolLit:
-		return strconv.FormatBool(e.Value), true
-	case *syntax.NumberLit:
-		return strings.ReplaceAll(e.Raw, "_", ""), true
-	case *syntax.UnaryExpr:
-		if n, ok := e.X.(*syntax.NumberLit); ok && e.Op == syntax.Minus {
-			return "-" + strings.ReplaceAll(n.Raw, "_", ""), true
-		}
-	case *syntax.ParenExpr:
-		return literal(e.X)
+	v, ok := check.Constant(e)
+	if !ok {
+		return "", false
+	}
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case bool:
+		return strconv.FormatBool(v), true
+	case int64:
+		return strconv.FormatInt(v, 10), true
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64), true
 	}
 	return "", false
 }
@@ -109,7 +109,6 @@ var icons = map[string]string{"add": "+", "plus": "+", "close": "×", "delete": 
 type describer struct {
 	g  *gen
 	o  *owner
-	sc *scope
 	e  *syntax.Element
 	ce *catalog.Element
 	a  map[string]syntax.Expr
@@ -269,15 +268,10 @@ var elementSpecs = map[string]func(d *describer){
 			class += " ac-h"
 		}
 		s.attrs = append(s.attrs, "class", class)
-		ls := &listSpec{empty: &js.Null{}, end: &js.Null{}, t: tUnknown}
-		var it *ty
-		ls.items, it = d.g.expr(d.o, d.sc, d.a["items"])
-		if it.k == 'l' {
-			ls.t = it.elem
-		}
-		if k, ok := d.a["key"].(*syntax.LambdaExpr); ok && len(k.Params) == 1 {
-			body, _ := d.g.expr(d.o, d.sc.with(k.Params[0].Name, ls.t, false), k.Body)
-			ls.key = &js.Arrow{Params: []string{jsName(k.Params[0].Name)}, Body: body}
+		ls := &listSpec{empty: &js.Null{}, end: &js.Null{}}
+		ls.items = d.g.expr(d.a["items"])
+		if k, ok := d.a["key"]; ok {
+			ls.key = d.g.expr(k)
 		} else {
 			ls.key = &js.Arrow{Params: []string{"x", "i"}, Body: js.Id("i")}
 		}
@@ -285,7 +279,7 @@ var elementSpecs = map[string]func(d *describer){
 			ls.empty = js.Thunk(x)
 		}
 		if h, ok := d.a["on_end_reached"]; ok {
-			ls.end = d.g.handler(d.o, d.sc, h)
+			ls.end = d.g.handler(h)
 		}
 		if c := d.e.Children; c != nil && c.Param != nil {
 			ls.param = c.Param.Name
@@ -301,7 +295,7 @@ var elementSpecs = map[string]func(d *describer){
 			if l, ok := literal(x); ok {
 				d.bind(js.Bin(js.Assign, flex, js.Str("0 0 "+l+"px")))
 			} else {
-				v, _ := d.g.expr(d.o, d.sc, x)
+				v := d.g.expr(x)
 				d.bind(js.CallOf(rtBindStyle, d.v, js.Str("flex"), js.Thunk(js.Bin(js.Add, js.Bin(js.Add, js.Str("0 0 "), v), js.Str("px")))))
 			}
 		}
@@ -337,7 +331,7 @@ func (d *describer) val(name string) (js.Expr, bool) {
 	if !ok {
 		return nil, false
 	}
-	v, _ := d.g.expr(d.o, d.sc, x)
+	v := d.g.expr(x)
 	return v, true
 }
 
@@ -434,15 +428,15 @@ func (d *describer) label(wrap string) {
 // property names is written by user input, then on_change runs.
 func (d *describer) twoWay(prop string, fn *js.Ident) {
 	x := d.a[prop]
-	v, _ := d.g.expr(d.o, d.sc, x)
+	v := d.g.expr(x)
 	var signal, change js.Expr = &js.Null{}, &js.Null{}
-	if id, ok := x.(*syntax.Ident); ok && d.sc.lookup(id.Name) == nil {
-		if m := d.o.members[id.Name]; m != nil && m.kind == mState {
+	if id, ok := x.(*syntax.Ident); ok {
+		if obj := d.g.use(id); obj != nil && obj.Kind == check.ObjState {
 			signal = local(id.Name)
 		}
 	}
 	if h, ok := d.a["on_change"]; ok {
-		change = d.g.handler(d.o, d.sc, h)
+		change = d.g.handler(h)
 	}
 	d.bind(js.CallOf(fn, d.v, js.Thunk(v), signal, change))
 }
@@ -451,7 +445,7 @@ func (d *describer) twoWay(prop string, fn *js.Ident) {
 func (d *describer) on(prop, event string) bool {
 	h, ok := d.a[prop]
 	if ok {
-		d.bind(js.CallOf(rtOn, d.v, js.Str(event), d.g.handler(d.o, d.sc, h)))
+		d.bind(js.CallOf(rtOn, d.v, js.Str(event), d.g.handler(h)))
 	}
 	return ok
 }
@@ -478,7 +472,7 @@ func (d *describer) field() {
 	d.boolProp("disabled", "disabled", false)
 	d.twoWay("value", rtBindValue)
 	if h, ok := d.a["on_submit"]; ok {
-		d.bind(js.CallOf(rtOnEnter, d.v, d.g.handler(d.o, d.sc, h)))
+		d.bind(js.CallOf(rtOnEnter, d.v, d.g.handler(h)))
 	}
 }
 
@@ -495,12 +489,12 @@ func (d *describer) check(prop string) {
 }
 
 // spec describes a catalog element whose variable in app.js is v.
-func (g *gen) spec(o *owner, sc *scope, e *syntax.Element, id string, ce *catalog.Element, v js.Expr) *spec {
+func (g *gen) spec(o *owner, e *syntax.Element, id string, ce *catalog.Element, v js.Expr) *spec {
 	describe, ok := elementSpecs[ce.Name]
 	if !ok {
 		g.fail(e, "no description of the catalog element %s", ce.Name)
 	}
-	d := &describer{g: g, o: o, sc: sc, e: e, ce: ce, a: elemArgs(e, ce.Primary), s: &spec{attrs: []string{}, ax: -1}, v: v}
+	d := &describer{g: g, o: o, e: e, ce: ce, a: elemArgs(e, ce.Primary), s: &spec{attrs: []string{}, ax: -1}, v: v}
 	describe(d)
 	if _, ok := d.a["visible"]; ok {
 		d.boolProp("visible", "hidden", true)

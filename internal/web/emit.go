@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/axiomcore/acore/internal/catalog"
+	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/syntax"
 	"github.com/axiomcore/acore/internal/web/js"
@@ -120,14 +121,14 @@ func (g *gen) v() *js.Ident {
 	return js.Id("v" + strconv.Itoa(g.n))
 }
 
-// nodeOf returns the graph node of a view item of o: the checker made one
-// for each element and conditional, with the item's span.
+// nodeOf returns the graph node the checker recorded for a view item of
+// o.
 func (g *gen) nodeOf(o *owner, it syntax.Node) *graph.Node {
-	n := g.items[itemKey{o.path, it.Bounds().Pos}]
-	if n == nil {
+	i, ok := g.info.Nodes[it]
+	if !ok {
 		g.fail(it, "no graph node for this view item of %s", o.d.Name.Name)
 	}
-	return n
+	return g.g.At(i)
 }
 
 // owner lowers the function that renders a page or component into w.
@@ -145,17 +146,17 @@ func (g *gen) owner(o *owner) *js.Function {
 			// passed reads its default, an Action prop is absent.
 			var v js.Expr = js.DotOf(js.Id("P"), m.name)
 			if m.prop.Default != nil {
-				d, _ := g.expr(o, nil, m.prop.Default)
+				d := g.expr(m.prop.Default)
 				v = js.Bin(js.Or, v, js.Thunk(d))
-			} else if m.t.k != 'a' {
+			} else if m.t.Kind != check.TAction {
 				v = js.Bin(js.Or, v, js.Thunk(&js.Null{}))
 			}
 			*body = append(*body, &js.Const{Name: jsName(m.name), Value: v})
 		case mState:
 			var init js.Expr = &js.Null{}
 			if m.state.Init != nil {
-				init, _ = g.expr(o, nil, m.state.Init)
-			} else if m.t.k == 'l' {
+				init = g.expr(m.state.Init)
+			} else if m.t.Kind == check.TList {
 				init = &js.Array{}
 			}
 			*body = append(*body, &js.Const{Name: jsName(m.name), Value: js.CallOf(rtSignal, init)})
@@ -164,18 +165,16 @@ func (g *gen) owner(o *owner) *js.Function {
 	for _, m := range o.order {
 		switch m.kind {
 		case mQuery:
-			*body = append(*body, &js.Const{Name: jsName(m.name), Value: js.CallOf(rtQuery, js.Str(m.op.contract), js.Str(m.op.name), g.contractArgs(o, m), emptyData(m))})
+			*body = append(*body, &js.Const{Name: jsName(m.name), Value: js.CallOf(rtQuery, js.Str(m.op.contract), js.Str(m.op.op.Name), g.contractArgs(m), emptyData(m))})
 		case mMutation:
-			*body = append(*body, &js.Const{Name: jsName(m.name), Value: js.CallOf(rtMutation, js.Str(m.op.contract), js.Str(m.op.name), g.contractArgs(o, m))})
+			*body = append(*body, &js.Const{Name: jsName(m.name), Value: js.CallOf(rtMutation, js.Str(m.op.contract), js.Str(m.op.op.Name), g.contractArgs(m))})
 		case mAction:
-			var sc *scope
 			act := &js.Function{Name: jsName(m.name)}
 			for _, p := range m.act.Params {
-				sc = sc.with(p.Name.Name, o.env.typ(p.Type), false)
 				act.Params = append(act.Params, jsName(p.Name.Name))
 			}
 			if m.act.Body != nil {
-				act.Body = g.stmts(o, sc, m.act.Body.Stmts)
+				act.Body = g.stmts(m.act.Body.Stmts)
 			}
 			*body = append(*body, act)
 		}
@@ -191,28 +190,28 @@ func (g *gen) owner(o *owner) *js.Function {
 		}
 	}
 	if o.view != nil {
-		*body = append(*body, g.viewItems(o, nil, o.view.Items, w)...)
+		*body = append(*body, g.viewItems(o, o.view.Items, w)...)
 	}
 	return fn
 }
 
 // viewItems lowers view items rendered into the DOM variable parent.
-func (g *gen) viewItems(o *owner, sc *scope, items []syntax.ViewItem, parent js.Expr) []js.Stmt {
+func (g *gen) viewItems(o *owner, items []syntax.ViewItem, parent js.Expr) []js.Stmt {
 	var out []js.Stmt
 	for _, it := range items {
 		switch it := it.(type) {
 		case *syntax.Element:
-			out = append(out, g.element(o, sc, it, parent))
+			out = append(out, g.element(o, it, parent))
 		case *syntax.IfView:
 			v := g.v()
 			var bs []js.Expr
 			for _, br := range it.Branches {
 				var cond js.Expr = &js.Bool{Value: true}
 				if br.Cond != nil {
-					cond, _ = g.expr(o, sc, br.Cond)
+					cond = g.expr(br.Cond)
 				}
 				w := g.v()
-				bs = append(bs, js.Thunk(cond), &js.Arrow{Params: []string{w.Name}, Block: g.viewItems(o, sc, br.Items, w)})
+				bs = append(bs, js.Thunk(cond), &js.Arrow{Params: []string{w.Name}, Block: g.viewItems(o, br.Items, w)})
 			}
 			out = append(out, &js.Block{Stmts: []js.Stmt{
 				&js.Const{Name: v.Name, Value: js.CallOf(rtElement, js.Str("div"), strArray([]string{"class", "ac-if", "data-acore-id", g.nodeOf(o, it).ID}), parent)},
@@ -227,15 +226,15 @@ func (g *gen) viewItems(o *owner, sc *scope, items []syntax.ViewItem, parent js.
 	return out
 }
 
-func (g *gen) element(o *owner, sc *scope, e *syntax.Element, parent js.Expr) js.Stmt {
+func (g *gen) element(o *owner, e *syntax.Element, parent js.Expr) js.Stmt {
 	n := g.nodeOf(o, e)
 	ce, ok := catalog.Lookup(e.Name.Name)
 	if !ok {
-		return g.component(o, sc, e, n, parent)
+		return g.component(o, e, n, parent)
 	}
 	v := g.v()
-	s := g.spec(o, sc, e, n.ID, ce, v)
-	g.elementAx(o, sc, e, n, s)
+	s := g.spec(o, e, n.ID, ce, v)
+	g.elementAx(o, e, n, s)
 	g.specs[e] = s
 	var out []js.Stmt
 	g.domOf(s.dom(), v, parent, &out)
@@ -247,20 +246,18 @@ func (g *gen) element(o *owner, sc *scope, e *syntax.Element, parent js.Expr) js
 	}
 	if ls := s.list; ls != nil {
 		li := g.v()
-		inner := sc
 		pn := "$_"
 		if ls.param != "" {
-			inner = sc.with(ls.param, ls.t, true)
 			pn = jsName(ls.param)
 		}
 		var item []js.Stmt
 		if e.Children != nil {
-			item = g.viewItems(o, inner, e.Children.Items, li)
+			item = g.viewItems(o, e.Children.Items, li)
 		}
 		render := &js.Arrow{Params: []string{li.Name, pn}, Block: item}
 		out = append(out, &js.ExprStmt{X: js.CallOf(rtList, v, js.Thunk(ls.items), ls.key, render, ls.empty, ls.end)})
 	} else if e.Children != nil {
-		out = append(out, g.viewItems(o, sc, e.Children.Items, v)...)
+		out = append(out, g.viewItems(o, e.Children.Items, v)...)
 	}
 	return &js.Block{Stmts: out}
 }
@@ -304,7 +301,7 @@ func propAx(props []string) js.Expr {
 // that carries the element's id, and the component rendered into it with
 // its props as functions and its Action props as handlers with the AXAG
 // action they reach.
-func (g *gen) component(o *owner, sc *scope, e *syntax.Element, n *graph.Node, parent js.Expr) js.Stmt {
+func (g *gen) component(o *owner, e *syntax.Element, n *graph.Node, parent js.Expr) js.Stmt {
 	c := g.owners[e.Name.Name]
 	if c == nil {
 		g.fail(e, "no component %s", e.Name.Name)
@@ -319,18 +316,18 @@ func (g *gen) component(o *owner, sc *scope, e *syntax.Element, n *graph.Node, p
 		if m == nil || m.kind != mProp {
 			g.fail(a.Value, "%s is not a prop of %s", a.Name.Name, c.d.Name.Name)
 		}
-		if m.t.k == 'a' {
-			r := g.reachOf(o, sc, []syntax.Expr{a.Value})
+		if m.t.Kind == check.TAction {
+			r := g.reachOf(o, []syntax.Expr{a.Value})
 			var ax js.Expr = &js.Null{}
 			if i := g.pick(r, ""); i >= 0 {
 				ax = js.Num(float64(i))
 			} else if len(r.props) > 0 {
 				ax = propAx(r.props)
 			}
-			props.Props = append(props.Props, js.Prop{Key: a.Name.Name, Value: &js.Object{Props: []js.Prop{{Key: "f", Value: g.handler(o, sc, a.Value)}, {Key: "a", Value: ax}}}})
+			props.Props = append(props.Props, js.Prop{Key: a.Name.Name, Value: &js.Object{Props: []js.Prop{{Key: "f", Value: g.handler(a.Value)}, {Key: "a", Value: ax}}}})
 			continue
 		}
-		x, _ := g.expr(o, sc, a.Value)
+		x := g.expr(a.Value)
 		props.Props = append(props.Props, js.Prop{Key: a.Name.Name, Value: js.Thunk(x)})
 	}
 	return &js.Block{Stmts: []js.Stmt{

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/axiomcore/acore/internal/catalog"
+	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/syntax"
 	"github.com/axiomcore/acore/internal/web/js"
 )
@@ -57,13 +58,57 @@ func forms(t *testing.T, marker string) []string {
 	return out
 }
 
-// formGen is a gen with one owner: a String state s and an action a.
-func formGen() (*gen, *owner) {
-	o := &owner{members: map[string]*member{
-		"s": {kind: mState, name: "s", t: tString},
-		"a": {kind: mAction, name: "a", act: &syntax.ActionDecl{}},
-	}}
-	return &gen{owners: map[string]*owner{"O": o}, externs: map[string]*externRef{}}, o
+// formGen is a gen whose record knows a String state s and an action a,
+// and gives every expression the type String.
+type formInfo struct {
+	g *gen
+	s *check.Object
+	a *check.Object
+}
+
+func formGen() *formInfo {
+	info := &check.Info{Types: map[syntax.Expr]*check.Type{}, Uses: map[*syntax.Ident]*check.Object{}}
+	return &formInfo{
+		g: &gen{info: info, owners: map[string]*owner{}, externs: map[string]*externRef{}, items: map[*syntax.Ident]bool{}},
+		s: &check.Object{Kind: check.ObjState, Name: "s", Type: &check.Type{Kind: check.TString}},
+		a: &check.Object{Kind: check.ObjAction, Name: "a", Type: &check.Type{Kind: check.TAction}, Decl: &syntax.ActionDecl{}},
+	}
+}
+
+// record notes the types and uses of the expressions a sample holds.
+func (f *formInfo) record(exprs ...syntax.Expr) {
+	for _, e := range exprs {
+		if e == nil {
+			continue
+		}
+		f.g.info.Types[e] = &check.Type{Kind: check.TString}
+		switch e := e.(type) {
+		case *syntax.Ident:
+			switch e.Name {
+			case "s":
+				f.g.info.Uses[e] = f.s
+			case "a":
+				f.g.info.Uses[e] = f.a
+			}
+		case *syntax.ListLit:
+			f.record(e.Elems...)
+		case *syntax.MemberExpr:
+			f.record(e.X)
+		case *syntax.LambdaExpr:
+			f.record(e.Body)
+			if b, ok := e.Body.(*syntax.Ident); ok && len(e.Params) == 1 && b.Name == e.Params[0].Name {
+				f.g.info.Uses[b] = &check.Object{Kind: check.ObjLocal, Name: b.Name, Decl: e.Params[0]}
+			}
+		case *syntax.UnaryExpr:
+			f.record(e.X)
+		case *syntax.BinaryExpr:
+			f.record(e.X, e.Y)
+		case *syntax.ParenExpr:
+			f.record(e.X)
+		case *syntax.CallExpr:
+			f.record(e.Fun)
+		}
+	}
 }
 
 func id(n string) *syntax.Ident { return &syntax.Ident{Name: n} }
@@ -102,9 +147,10 @@ func TestExprForms(t *testing.T) {
 			if !ok {
 				t.Fatalf("syntax.%s has no sample here: add one, and a case to gen.expr", form)
 			}
-			g, o := formGen()
+			f := formGen()
+			f.record(e)
 			var x js.Expr
-			err := lower(func() { x, _ = g.expr(o, nil, e) })
+			err := lower(func() { x = f.g.expr(e) })
 			if want, ok := refused[form]; ok {
 				if err == nil || !strings.Contains(err.Error(), want) {
 					t.Fatalf("error %v, want one with %q", err, want)
@@ -120,9 +166,8 @@ func TestExprForms(t *testing.T) {
 		})
 	}
 	// A form the switch does not know is an internal error, never text.
-	g, o := formGen()
 	var ie *internalError
-	if err := lower(func() { g.expr(o, nil, nil) }); !errors.As(err, &ie) || !strings.Contains(err.Error(), "no case") {
+	if err := lower(func() { formGen().g.expr(nil) }); !errors.As(err, &ie) || !strings.Contains(err.Error(), "no case") {
 		t.Errorf("an unknown form gives %v", err)
 	}
 }
@@ -143,9 +188,16 @@ func TestStmtForms(t *testing.T) {
 			if !ok {
 				t.Fatalf("syntax.%s has no sample here: add one, and a case to gen.stmt", form)
 			}
-			g, o := formGen()
+			f := formGen()
+			switch s := s.(type) {
+			case *syntax.AssignStmt:
+				f.record(s.Target, s.Value)
+			case *syntax.IfStmt:
+				f.record(s.Cond)
+			}
+			f.record(call.X)
 			var st js.Stmt
-			err := lower(func() { st = g.stmt(o, nil, s) })
+			err := lower(func() { st = f.g.stmt(s) })
 			if form == "BadDecl" {
 				if err == nil || !strings.Contains(err.Error(), "did not parse") {
 					t.Fatalf("error %v, want one that says it did not parse", err)
@@ -170,9 +222,8 @@ func TestViewItemForms(t *testing.T) {
 			t.Errorf("syntax.%s has no case in viewItems and htmlItems", form)
 		}
 	}
-	g, o := formGen()
-	o.d = &syntax.OwnerDecl{Name: id("O")}
-	if err := lower(func() { g.viewItems(o, nil, []syntax.ViewItem{&syntax.BadDecl{}}, js.Id("w")) }); err == nil || !strings.Contains(err.Error(), "did not parse") {
+	o := &owner{d: &syntax.OwnerDecl{Name: id("O")}}
+	if err := lower(func() { formGen().g.viewItems(o, []syntax.ViewItem{&syntax.BadDecl{}}, js.Id("w")) }); err == nil || !strings.Contains(err.Error(), "did not parse") {
 		t.Errorf("a BadDecl view item gives %v", err)
 	}
 }

@@ -2,40 +2,38 @@ package web
 
 import (
 	"fmt"
-	"path"
 	"runtime"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/syntax"
 	"github.com/axiomcore/acore/internal/web/js"
 )
 
-// gen compiles one validated project. The checker has resolved every name
-// and type; gen looks names up with the same rules (locals, then the
-// owner's members, then the module's extern actions) in the whole trees,
-// and takes contract operations, ids and edges from the graph.
+// gen compiles one validated project from what the checker recorded of
+// it (check.Info): the type of each expression, the declaration each name
+// uses, the graph node of each declaration and view item, and the checked
+// contracts.
 type gen struct {
-	p       *project.Project
+	info    *check.Info
 	g       *graph.Graph
 	opts    Options
 	sources []*syntax.File
 	owners  map[string]*owner
 	externs map[string]*externRef
-	// envs are the model types visible in each file, by path.
-	envs map[string]*env
+	// items are the declarations of list items: a read of one is a read
+	// of the item's signal.
+	items map[*syntax.Ident]bool
+	// contractOf is the contract id of each checked operation.
+	contractOf map[*check.Operation]string
 	// The AXAG attribute sets, one per manifest action (see axag.go).
 	ax     [][]string
 	siteAx map[string]int
 	opAx   map[int32]int // query and mutation nodes → action
-	// items are the graph nodes of elements and conditionals, by the
-	// file and offset of their view item.
-	items map[itemKey]*graph.Node
 	// out is one owner's printed function; n numbers its DOM variables.
 	out []byte
 	n   int
@@ -46,18 +44,11 @@ type gen struct {
 	expanded map[string]bool
 }
 
-type itemKey struct {
-	path string
-	pos  int32
-}
-
 type owner struct {
-	path    string
 	d       *syntax.OwnerDecl
 	members map[string]*member
 	order   []*member
 	view    *syntax.ViewDecl
-	env     *env
 }
 
 // Member kinds.
@@ -72,7 +63,7 @@ const (
 type member struct {
 	kind  int
 	name  string
-	t     *ty
+	t     *check.Type
 	state *syntax.StateDecl
 	data  *syntax.DataDecl
 	act   *syntax.ActionDecl
@@ -83,9 +74,7 @@ type member struct {
 
 type opRef struct {
 	contract string // contract id
-	name     string
-	decl     *syntax.OpDecl
-	result   *ty
+	op       *check.Operation
 }
 
 type externRef struct {
@@ -93,118 +82,30 @@ type externRef struct {
 	d *syntax.ExternDecl
 }
 
-// ty is the part of an Acore type the generated code depends on: string
-// concatenation, integer division, member access.
-type ty struct {
-	k    byte // 's' String, 'i' Int, 'f' Float, 'b' Bool, 'l' list, 'm' model, 'a' Action, 'x' unknown
-	elem *ty
-	m    *model
-}
-
-type model struct {
-	fields map[string]*syntax.TypeExpr
-	env    *env
-}
-
-type env struct{ models map[string]*model }
-
-var (
-	tString  = &ty{k: 's'}
-	tInt     = &ty{k: 'i'}
-	tFloat   = &ty{k: 'f'}
-	tBool    = &ty{k: 'b'}
-	tUnknown = &ty{k: 'x'}
-)
-
-func (e *env) typ(t *syntax.TypeExpr) *ty {
-	if t == nil {
-		return tUnknown
-	}
-	if t.Elem != nil {
-		return &ty{k: 'l', elem: e.typ(t.Elem)}
-	}
-	if t.Name == nil {
-		return tUnknown
-	}
-	switch t.Name.Name {
-	case "String":
-		return tString
-	case "Int":
-		return tInt
-	case "Float":
-		return tFloat
-	case "Bool":
-		return tBool
-	case "Action":
-		return &ty{k: 'a'}
-	}
-	if m := e.models[t.Name.Name]; m != nil {
-		return &ty{k: 'm', m: m}
-	}
-	return tUnknown
-}
-
+// newGen reads the compile of p with its record (project.Recorded).
 func newGen(p *project.Project, opts Options) (*gen, error) {
-	g := &gen{p: p, g: p.Result.Graph, opts: opts, owners: map[string]*owner{}, externs: map[string]*externRef{}, envs: map[string]*env{}, specs: map[*syntax.Element]*spec{}, expanded: map[string]bool{}}
-	g.items = map[itemKey]*graph.Node{}
-	for i := range int32(g.g.Len()) {
-		if n := g.g.At(i); n.Kind == graph.KindElement || n.Kind == graph.KindConditional {
-			g.items[itemKey{n.Path, n.Pos}] = n
+	if p.Info == nil {
+		return nil, fmt.Errorf("web: the project was compiled without a record")
+	}
+	g := &gen{info: p.Info, g: p.Result.Graph, opts: opts, owners: map[string]*owner{}, externs: map[string]*externRef{},
+		items: map[*syntax.Ident]bool{}, contractOf: map[*check.Operation]string{}, specs: map[*syntax.Element]*spec{}, expanded: map[string]bool{}}
+	for id, k := range p.Info.Contracts {
+		for _, op := range k.Ops {
+			g.contractOf[op] = id
 		}
 	}
-	moduleModels := map[string]*model{}
-	contractEnvs := map[string]*env{} // by contract id
-	for _, cf := range p.Contracts {
-		ce := &env{models: map[string]*model{}}
-		for _, d := range cf.Decls {
-			if k, ok := d.(*syntax.ContractDecl); ok {
-				for _, md := range k.Models {
-					ce.models[md.Name.Name] = fieldsOf(md, ce)
-				}
-			}
-		}
-		contractEnvs[strings.TrimSuffix(path.Base(cf.Path), ".axiom")] = ce
-	}
-	// The compile kept only the sources' headers: parse them again, on
-	// every core.
-	g.sources = make([]*syntax.File, len(p.Inputs.Sources))
-	parallel(len(g.sources), func(k int) { g.sources[k] = p.File(p.Inputs.Sources[k].Path) })
-	for i, f := range g.sources {
+	for _, in := range p.Inputs.Sources {
+		f := p.Headers(in.Path)
 		if f == nil {
-			return nil, fmt.Errorf("%s: cannot read the source again", p.Inputs.Sources[i].Path)
+			return nil, fmt.Errorf("%s: the compile kept no tree", in.Path)
 		}
+		g.sources = append(g.sources, f)
 	}
 	for _, f := range g.sources {
-		fe := &env{models: map[string]*model{}}
-		g.envs[f.Path] = fe
-		for _, d := range f.Decls {
-			if md, ok := d.(*syntax.ModelDecl); ok && md.Name != nil {
-				moduleModels[md.Name.Name] = fieldsOf(md, fe)
-			}
-		}
-	}
-	for _, f := range g.sources {
-		fe := g.envs[f.Path]
-		// Module models are unique in the project; a contract's models
-		// are visible where the module imports the contract.
-		for n, m := range moduleModels {
-			fe.models[n] = m
-		}
-		for _, u := range f.Uses {
-			if u.Kind == syntax.UseContract && u.From != nil {
-				if ce := contractEnvs[u.From.Value]; ce != nil {
-					for n, m := range ce.models {
-						if _, taken := fe.models[n]; !taken {
-							fe.models[n] = m
-						}
-					}
-				}
-			}
-		}
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *syntax.OwnerDecl:
-				if err := g.addOwner(f, d, fe, contractEnvs); err != nil {
+				if err := g.addOwner(f, d); err != nil {
 					return nil, err
 				}
 			case *syntax.ExternDecl:
@@ -215,31 +116,27 @@ func newGen(p *project.Project, opts Options) (*gen, error) {
 	return g, nil
 }
 
-func fieldsOf(md *syntax.ModelDecl, e *env) *model {
-	m := &model{fields: map[string]*syntax.TypeExpr{}, env: e}
-	for _, fd := range md.Fields {
-		if fd.Name != nil {
-			m.fields[fd.Name.Name] = fd.Type
-		}
-	}
-	return m
-}
-
-func (g *gen) addOwner(f *syntax.File, d *syntax.OwnerDecl, fe *env, contractEnvs map[string]*env) error {
-	o := &owner{path: f.Path, d: d, members: map[string]*member{}, env: fe}
+func (g *gen) addOwner(f *syntax.File, d *syntax.OwnerDecl) error {
+	o := &owner{d: d, members: map[string]*member{}}
 	g.owners[d.Name.Name] = o
-	add := func(m *member, kind string) error {
-		i, ok := g.g.Lookup(kind + ":" + d.Name.Name + "." + m.name)
-		if !ok {
-			return fmt.Errorf("%s: no graph node for %s %s of %s", f.Path, kind, m.name, d.Name.Name)
+	add := func(m *member, name *syntax.Ident) error {
+		obj := g.info.Defs[name]
+		if obj == nil || obj.Node < 0 {
+			return fmt.Errorf("%s: the compile recorded nothing of %s of %s", f.Path, m.name, d.Name.Name)
 		}
-		m.node = i
+		m.t, m.node = obj.Type, obj.Node
+		if m.kind == mQuery || m.kind == mMutation {
+			if obj.Op == nil {
+				return fmt.Errorf("%s: %s of %s calls no contract operation", f.Path, m.name, d.Name.Name)
+			}
+			m.op = &opRef{contract: g.contractOf[obj.Op], op: obj.Op}
+		}
 		o.members[m.name] = m
 		o.order = append(o.order, m)
 		return nil
 	}
 	for _, pr := range d.Params {
-		if err := add(&member{kind: mProp, name: pr.Name.Name, t: fe.typ(pr.Type), prop: pr}, graph.KindProp); err != nil {
+		if err := add(&member{kind: mProp, name: pr.Name.Name, prop: pr}, pr.Name); err != nil {
 			return err
 		}
 	}
@@ -247,20 +144,18 @@ func (g *gen) addOwner(f *syntax.File, d *syntax.OwnerDecl, fe *env, contractEnv
 		var err error
 		switch m := mem.(type) {
 		case *syntax.StateDecl:
-			err = add(&member{kind: mState, name: m.Name.Name, t: fe.typ(m.Type), state: m}, graph.KindState)
+			err = add(&member{kind: mState, name: m.Name.Name, state: m}, m.Name)
 		case *syntax.DataDecl:
-			kind, mk := graph.KindQuery, mQuery
+			mk := mQuery
 			if m.Kind == syntax.Mutation {
-				kind, mk = graph.KindMutation, mMutation
+				mk = mMutation
 			}
-			mm := &member{kind: mk, name: m.Name.Name, data: m}
-			if err = add(mm, kind); err == nil {
-				mm.op, err = g.opOf(mm.node, contractEnvs)
-			}
+			err = add(&member{kind: mk, name: m.Name.Name, data: m}, m.Name)
 		case *syntax.ActionDecl:
-			err = add(&member{kind: mAction, name: m.Name.Name, act: m}, graph.KindAction)
+			err = add(&member{kind: mAction, name: m.Name.Name, act: m}, m.Name)
 		case *syntax.ViewDecl:
 			o.view = m
+			g.itemParams(m.Items)
 		}
 		if err != nil {
 			return err
@@ -269,61 +164,23 @@ func (g *gen) addOwner(f *syntax.File, d *syntax.OwnerDecl, fe *env, contractEnv
 	return nil
 }
 
-// opOf returns the contract operation a query or mutation node invokes.
-func (g *gen) opOf(i int32, contractEnvs map[string]*env) (*opRef, error) {
-	for _, ei := range g.g.Out(i) {
-		e := g.g.Edges[ei]
-		if e.Kind() != graph.EdgeInvokes {
-			continue
-		}
-		n := g.g.At(e.To)
-		if n.Kind != graph.KindOperation {
-			continue
-		}
-		id := strings.TrimSuffix(path.Base(n.Path), ".axiom")
-		op := &opRef{contract: id, name: n.Name, result: tUnknown}
-		if cf := g.p.File(n.Path); cf != nil {
-			for _, d := range cf.Decls {
-				if k, ok := d.(*syntax.ContractDecl); ok {
-					for _, od := range k.Ops {
-						if od.Pos == n.Pos || od.Name != nil && od.Name.Name == n.Name && od.Name.Pos <= n.Pos && n.Pos < od.End {
-							op.decl = od
-						}
-					}
+// itemParams notes the item parameters of the lists among items.
+func (g *gen) itemParams(items []syntax.ViewItem) {
+	for _, it := range items {
+		switch it := it.(type) {
+		case *syntax.Element:
+			if c := it.Children; c != nil {
+				if c.Param != nil {
+					g.items[c.Param] = true
 				}
+				g.itemParams(c.Items)
+			}
+		case *syntax.IfView:
+			for _, br := range it.Branches {
+				g.itemParams(br.Items)
 			}
 		}
-		if op.decl == nil {
-			return nil, fmt.Errorf("%s: contract operation %s not found", n.Path, n.Name)
-		}
-		if op.decl.Result != nil {
-			op.result = contractEnvs[id].typ(op.decl.Result)
-		}
-		return op, nil
 	}
-	return nil, fmt.Errorf("%s: no contract operation", g.g.At(i).ID)
-}
-
-// scope is a chain of local names: action parameters (plain values) and
-// item template parameters (signals, read by calling them).
-type scope struct {
-	up   *scope
-	name string
-	t    *ty
-	sig  bool
-}
-
-func (s *scope) with(name string, t *ty, sig bool) *scope {
-	return &scope{up: s, name: name, t: t, sig: sig}
-}
-
-func (s *scope) lookup(name string) *scope {
-	for ; s != nil; s = s.up {
-		if s.name == name {
-			return s
-		}
-	}
-	return nil
 }
 
 // js names: every user name gets a "$", so none clashes with the runtime
@@ -358,122 +215,138 @@ func catch(err *error) {
 	}
 }
 
+// typeOf returns the type the checker recorded for e.
+func (g *gen) typeOf(e syntax.Expr) *check.Type {
+	t := g.info.Types[e]
+	if t == nil {
+		g.fail(e, "the compile recorded no type")
+	}
+	return t
+}
+
+// use returns the declaration the name id uses, or nil for a name of the
+// language (navigate).
+func (g *gen) use(id *syntax.Ident) *check.Object { return g.info.Uses[id] }
+
 // expr lowers an expression that reads values (never a call).
-func (g *gen) expr(o *owner, sc *scope, e syntax.Expr) (js.Expr, *ty) {
+func (g *gen) expr(e syntax.Expr) js.Expr {
 	switch e := e.(type) {
 	case *syntax.StringLit:
-		return js.Str(e.Value), tString
-	case *syntax.NumberLit:
-		f, err := strconv.ParseFloat(strings.ReplaceAll(e.Raw, "_", ""), 64)
-		if err != nil {
-			g.fail(e, "number %s: %v", e.Raw, err)
+		return js.Str(e.Value)
+	case *syntax.NumberLit, *syntax.BoolLit, *syntax.NullLit:
+		v, ok := check.LiteralValue(e)
+		if !ok {
+			g.fail(e, "a literal without a value")
 		}
-		if e.Float {
-			return js.Num(f), tFloat
-		}
-		return js.Num(f), tInt
-	case *syntax.BoolLit:
-		return &js.Bool{Value: e.Value}, tBool
-	case *syntax.NullLit:
-		return &js.Null{}, tUnknown
+		return g.constant(e, v)
 	case *syntax.ParenExpr:
 		// The tree keeps the grouping; the printer writes the
 		// parentheses JavaScript needs.
-		return g.expr(o, sc, e.X)
+		return g.expr(e.X)
 	case *syntax.ListLit:
 		xs := make([]js.Expr, len(e.Elems))
-		var et = tUnknown
 		for i, x := range e.Elems {
-			var t *ty
-			xs[i], t = g.expr(o, sc, x)
-			if i == 0 || t.k == 'f' {
-				et = t
-			}
+			xs[i] = g.expr(x)
 		}
-		return &js.Array{Elems: xs}, &ty{k: 'l', elem: et}
+		return &js.Array{Elems: xs}
 	case *syntax.Ident:
-		if l := sc.lookup(e.Name); l != nil {
-			if l.sig {
-				return js.CallOf(local(e.Name)), l.t
-			}
-			return local(e.Name), l.t
+		obj := g.use(e)
+		if obj == nil {
+			g.fail(e, "%s names nothing", e.Name)
 		}
-		if m := o.members[e.Name]; m != nil {
-			switch m.kind {
-			case mState:
-				return js.CallOf(local(e.Name)), m.t
-			case mProp:
-				if m.t.k == 'a' {
-					return local(e.Name), m.t
-				}
-				return js.CallOf(local(e.Name)), m.t
+		switch obj.Kind {
+		case check.ObjState:
+			return js.CallOf(local(e.Name))
+		case check.ObjProp:
+			if obj.Type.Kind == check.TAction {
+				return local(e.Name)
 			}
-			g.fail(e, "%s is not a value", e.Name)
+			return js.CallOf(local(e.Name))
+		case check.ObjParam:
+			return local(e.Name)
+		case check.ObjLocal:
+			if id, ok := obj.Decl.(*syntax.Ident); ok && g.items[id] {
+				return js.CallOf(local(e.Name))
+			}
+			return local(e.Name)
 		}
-		g.fail(e, "unresolved name %s", e.Name)
+		g.fail(e, "%s is a %s, not a value", e.Name, obj.Kind)
 	case *syntax.UnaryExpr:
-		x, t := g.expr(o, sc, e.X)
+		x := g.expr(e.X)
 		switch e.Op {
 		case syntax.Not:
-			return &js.Unary{Op: js.Not, X: x}, tBool
+			return &js.Unary{Op: js.Not, X: x}
 		case syntax.Minus:
-			return &js.Unary{Op: js.Neg, X: x}, t
+			return &js.Unary{Op: js.Neg, X: x}
 		}
 		g.fail(e, "unary operator %s", e.Op)
 	case *syntax.BinaryExpr:
-		return g.binary(o, sc, e)
+		return g.binary(e)
 	case *syntax.MemberExpr:
-		return g.member(o, sc, e)
+		return g.member(e)
 	case *syntax.LambdaExpr:
-		inner := sc
-		var ps []string
-		for _, p := range e.Params {
-			inner = inner.with(p.Name, tUnknown, false)
-			ps = append(ps, jsName(p.Name))
+		ps := make([]string, len(e.Params))
+		for i, p := range e.Params {
+			ps[i] = jsName(p.Name)
 		}
-		body, _ := g.expr(o, inner, e.Body)
-		return &js.Arrow{Params: ps, Body: body}, tUnknown
+		return &js.Arrow{Params: ps, Body: g.expr(e.Body)}
 	case *syntax.CallExpr:
 		g.fail(e, "a call where a value is read")
 	case *syntax.BadExpr:
 		g.fail(e, "an expression that did not parse")
 	}
 	g.fail(e, "no case for this expression form")
-	return nil, nil
+	return nil
 }
 
-func (g *gen) member(o *owner, sc *scope, e *syntax.MemberExpr) (js.Expr, *ty) {
+// constant lowers a constant's value (check.Constant).
+func (g *gen) constant(at syntax.Node, v any) js.Expr {
+	switch v := v.(type) {
+	case nil:
+		return &js.Null{}
+	case string:
+		return js.Str(v)
+	case bool:
+		return &js.Bool{Value: v}
+	case int64:
+		return js.Num(float64(v))
+	case float64:
+		return js.Num(v)
+	case []any:
+		a := &js.Array{Elems: make([]js.Expr, len(v))}
+		for i, x := range v {
+			a.Elems[i] = g.constant(at, x)
+		}
+		return a
+	}
+	g.fail(at, "a constant of type %T", v)
+	return nil
+}
+
+func (g *gen) member(e *syntax.MemberExpr) js.Expr {
 	sel := e.Sel.Name
-	if id, ok := e.X.(*syntax.Ident); ok && sc.lookup(id.Name) == nil {
-		if m := o.members[id.Name]; m != nil && (m.kind == mQuery || m.kind == mMutation) {
-			var t *ty
+	if id, ok := e.X.(*syntax.Ident); ok {
+		if obj := g.use(id); obj != nil && (obj.Kind == check.ObjQuery || obj.Kind == check.ObjMutation) {
 			switch sel {
-			case "pending", "error":
-				t = tBool
-			case "error_message":
-				t = tString
-			case "data":
-				t = m.op.result
-			default:
-				g.fail(e, "%s has no signal %s", id.Name, sel)
+			case "pending", "error", "error_message", "data":
+				return js.CallOf(js.DotOf(local(id.Name), sel))
 			}
-			return js.CallOf(js.DotOf(local(id.Name), sel)), t
+			g.fail(e, "%s has no signal %s", id.Name, sel)
 		}
 	}
-	x, xt := g.expr(o, sc, e.X)
+	x, xt := g.expr(e.X), g.typeOf(e.X)
 	switch {
-	case xt.k == 'm':
-		return &js.Dot{X: x, Name: sel, Optional: true}, xt.m.env.typ(xt.m.fields[sel])
-	case sel == "count" && xt.k != 's':
-		return js.CallOf(rtCount, x), tInt
-	case sel == "length":
-		return js.CallOf(rtLength, x), tInt
-	case sel == "is_empty":
-		return js.CallOf(rtIsEmpty, x), tBool
+	case xt.Kind == check.TModel:
+		return &js.Dot{X: x, Name: sel, Optional: true}
+	case sel == "count" && xt.Kind == check.TList:
+		return js.CallOf(rtCount, x)
+	case sel == "length" && xt.Kind == check.TString:
+		return js.CallOf(rtLength, x)
+	case sel == "is_empty" && (xt.Kind == check.TList || xt.Kind == check.TString):
+		return js.CallOf(rtIsEmpty, x)
 	}
-	// A field of a value whose model this backend does not follow (a
-	// lambda's parameter).
-	return &js.Dot{X: x, Name: sel, Optional: true}, tUnknown
+	g.fail(e, "no case for the member %s of a %s", sel, xt)
+	return nil
 }
 
 var binaryOps = map[syntax.Kind]js.BinaryOp{
@@ -482,50 +355,42 @@ var binaryOps = map[syntax.Kind]js.BinaryOp{
 	syntax.Plus: js.Add, syntax.Minus: js.Sub, syntax.Star: js.Mul, syntax.Slash: js.Div, syntax.Percent: js.Rem,
 }
 
-func (g *gen) binary(o *owner, sc *scope, e *syntax.BinaryExpr) (js.Expr, *ty) {
-	a, at := g.expr(o, sc, e.X)
-	b, bt := g.expr(o, sc, e.Y)
-	num := tFloat
-	if at.k == 'i' && bt.k == 'i' {
-		num = tInt
-	}
+func (g *gen) binary(e *syntax.BinaryExpr) js.Expr {
+	a, b := g.expr(e.X), g.expr(e.Y)
+	at, bt := g.typeOf(e.X), g.typeOf(e.Y)
+	ints := at.Kind == check.TInt && bt.Kind == check.TInt
 	switch e.Op {
-	case syntax.OrOr, syntax.AndAnd:
-		return js.Bin(binaryOps[e.Op], a, b), tBool
 	case syntax.Eq:
-		return js.CallOf(rtEqual, a, b), tBool
+		return js.CallOf(rtEqual, a, b)
 	case syntax.NotEq:
-		return &js.Unary{Op: js.Not, X: js.CallOf(rtEqual, a, b)}, tBool
-	case syntax.Less, syntax.LessEq, syntax.Greater, syntax.GreatEq:
-		return js.Bin(binaryOps[e.Op], a, b), tBool
+		return &js.Unary{Op: js.Not, X: js.CallOf(rtEqual, a, b)}
 	case syntax.Plus:
-		if at.k == 's' || bt.k == 's' {
+		if at.Kind == check.TString || bt.Kind == check.TString {
 			// Concatenation: JavaScript's + turns the Int, Float or Bool
 			// side into its text (docs/web.md).
-			return js.Bin(js.Add, str(a, at, e.X), str(b, bt, e.Y)), tString
+			return js.Bin(js.Add, str(a, at, e.X), str(b, bt, e.Y))
 		}
-		return js.Bin(js.Add, a, b), num
 	case syntax.Slash:
-		if num == tInt {
-			return js.CallOf(rtDiv, a, b), tInt
+		if ints {
+			return js.CallOf(rtDiv, a, b)
 		}
 	case syntax.Percent:
-		if num == tInt {
-			return js.CallOf(rtRem, a, b), tInt
+		if ints {
+			return js.CallOf(rtRem, a, b)
 		}
 	}
 	op, ok := binaryOps[e.Op]
 	if !ok {
 		g.fail(e, "binary operator %s", e.Op)
 	}
-	return js.Bin(op, a, b), num
+	return js.Bin(op, a, b)
 }
 
 // str makes one side of a concatenation text: a number or a Bool as
 // JavaScript writes it, a value missing from a backend's answer as "".
 // Two numbers joined to a string on the right are then not added first.
 // A string literal or another concatenation is text already.
-func str(x js.Expr, t *ty, e syntax.Expr) js.Expr {
+func str(x js.Expr, t *check.Type, e syntax.Expr) js.Expr {
 	for {
 		p, ok := e.(*syntax.ParenExpr)
 		if !ok {
@@ -533,7 +398,7 @@ func str(x js.Expr, t *ty, e syntax.Expr) js.Expr {
 		}
 		e = p.X
 	}
-	if t.k == 's' {
+	if t.Kind == check.TString {
 		switch e := e.(type) {
 		case *syntax.StringLit:
 			return x
@@ -547,42 +412,40 @@ func str(x js.Expr, t *ty, e syntax.Expr) js.Expr {
 }
 
 // stmts lowers action statements.
-func (g *gen) stmts(o *owner, sc *scope, ss []syntax.Stmt) []js.Stmt {
+func (g *gen) stmts(ss []syntax.Stmt) []js.Stmt {
 	out := make([]js.Stmt, 0, len(ss))
 	for _, s := range ss {
-		out = append(out, g.stmt(o, sc, s))
+		out = append(out, g.stmt(s))
 	}
 	return out
 }
 
-func (g *gen) stmt(o *owner, sc *scope, s syntax.Stmt) js.Stmt {
+func (g *gen) stmt(s syntax.Stmt) js.Stmt {
 	switch s := s.(type) {
 	case *syntax.AssignStmt:
 		id, ok := s.Target.(*syntax.Ident)
-		if !ok {
+		if !ok || g.use(id) == nil || g.use(id).Kind != check.ObjState {
 			g.fail(s, "assignment to something other than a state")
 		}
-		v, _ := g.expr(o, sc, s.Value)
-		return &js.ExprStmt{X: js.CallOf(js.DotOf(local(id.Name), "set"), v)}
+		return &js.ExprStmt{X: js.CallOf(js.DotOf(local(id.Name), "set"), g.expr(s.Value))}
 	case *syntax.ExprStmt:
 		c, ok := s.X.(*syntax.CallExpr)
 		if !ok {
 			g.fail(s, "an expression statement that is not a call")
 		}
-		return &js.ExprStmt{X: g.call(o, sc, c)}
+		return &js.ExprStmt{X: g.call(c)}
 	case *syntax.IfStmt:
-		c, _ := g.expr(o, sc, s.Cond)
-		st := &js.If{Cond: c, Then: g.stmts(o, sc, s.Then.Stmts)}
+		st := &js.If{Cond: g.expr(s.Cond), Then: g.stmts(s.Then.Stmts)}
 		switch e := s.Else.(type) {
 		case nil:
 		case *syntax.Block:
-			st.Else = g.stmts(o, sc, e.Stmts)
+			st.Else = g.stmts(e.Stmts)
 		default:
-			st.Else = []js.Stmt{g.stmt(o, sc, e)}
+			st.Else = []js.Stmt{g.stmt(e)}
 		}
 		return st
 	case *syntax.Block:
-		return &js.Block{Stmts: g.stmts(o, sc, s.Stmts)}
+		return &js.Block{Stmts: g.stmts(s.Stmts)}
 	case *syntax.BadDecl:
 		g.fail(s, "a statement that did not parse")
 	}
@@ -592,35 +455,39 @@ func (g *gen) stmt(o *owner, sc *scope, s syntax.Stmt) js.Stmt {
 
 // call lowers a call statement: navigate, .run(), .refresh(), an action,
 // an Action prop or an extern action.
-func (g *gen) call(o *owner, sc *scope, c *syntax.CallExpr) js.Expr {
+func (g *gen) call(c *syntax.CallExpr) js.Expr {
 	switch f := c.Fun.(type) {
 	case *syntax.MemberExpr:
 		if id, ok := f.X.(*syntax.Ident); ok {
-			if m := o.members[id.Name]; m != nil && sc.lookup(id.Name) == nil && (m.kind == mQuery && f.Sel.Name == "refresh" || m.kind == mMutation && f.Sel.Name == "run") {
+			if obj := g.use(id); obj != nil && (obj.Kind == check.ObjQuery && f.Sel.Name == "refresh" || obj.Kind == check.ObjMutation && f.Sel.Name == "run") {
 				return js.CallOf(js.DotOf(local(id.Name), f.Sel.Name))
 			}
 		}
 	case *syntax.Ident:
-		if sc.lookup(f.Name) == nil {
-			if m := o.members[f.Name]; m != nil {
-				switch m.kind {
-				case mAction:
-					return js.CallOf(local(f.Name), g.args(o, sc, c.Args, m.act.Params)...)
-				case mProp:
-					// An Action prop the user did not pass is absent.
-					return js.Bin(js.And, local(f.Name), js.CallOf(js.DotOf(local(f.Name), "f")))
-				}
-			}
+		obj := g.use(f)
+		if obj == nil {
 			if f.Name == "navigate" && len(c.Args) == 1 {
 				if s, ok := c.Args[0].Value.(*syntax.StringLit); ok {
 					return js.CallOf(rtNavigate, js.Str(s.Value))
 				}
 			}
-			if x := g.externs[f.Name]; x != nil {
-				args := g.args(o, sc, c.Args, x.d.Params)
+			break
+		}
+		switch obj.Kind {
+		case check.ObjAction:
+			if d, ok := obj.Decl.(*syntax.ActionDecl); ok {
+				return js.CallOf(local(f.Name), g.args(c.Args, paramNames(d.Params))...)
+			}
+		case check.ObjProp:
+			// An Action prop the user did not pass is absent.
+			return js.Bin(js.And, local(f.Name), js.CallOf(js.DotOf(local(f.Name), "f")))
+		case check.ObjExtern:
+			if d, ok := obj.Decl.(*syntax.ExternDecl); ok {
+				names := paramNames(d.Params)
+				args := g.args(c.Args, names)
 				obj := &js.Object{Props: make([]js.Prop, len(args))}
-				for i, p := range x.d.Params {
-					obj.Props[i] = js.Prop{Key: p.Name.Name, Value: args[i]}
+				for i, n := range names {
+					obj.Props[i] = js.Prop{Key: n, Value: args[i]}
 				}
 				return js.CallOf(rtExtern, js.Str(f.Name), obj)
 			}
@@ -630,12 +497,20 @@ func (g *gen) call(o *owner, sc *scope, c *syntax.CallExpr) js.Expr {
 	return nil
 }
 
-// args orders call arguments, positional or named, by the parameters; a
-// parameter without an argument (an optional one) is null.
-func (g *gen) args(o *owner, sc *scope, args []*syntax.Arg, params []*syntax.Param) []js.Expr {
+func paramNames(ps []*syntax.Param) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.Name.Name
+	}
+	return out
+}
+
+// args orders call arguments, positional or named, by the parameters'
+// names; a parameter without an argument (an optional one) is null.
+func (g *gen) args(args []*syntax.Arg, params []string) []js.Expr {
 	out := make([]js.Expr, len(params))
 	for i, a := range args {
-		v, _ := g.expr(o, sc, a.Value)
+		v := g.expr(a.Value)
 		if a.Name == nil {
 			if i >= len(out) {
 				g.fail(a.Value, "argument %d of %d parameters", i+1, len(params))
@@ -643,7 +518,7 @@ func (g *gen) args(o *owner, sc *scope, args []*syntax.Arg, params []*syntax.Par
 			out[i] = v
 			continue
 		}
-		j := slices.IndexFunc(params, func(p *syntax.Param) bool { return p.Name != nil && p.Name.Name == a.Name.Name })
+		j := slices.Index(params, a.Name.Name)
 		if j < 0 {
 			g.fail(a.Value, "no parameter %s", a.Name.Name)
 		}
@@ -658,25 +533,22 @@ func (g *gen) args(o *owner, sc *scope, args []*syntax.Arg, params []*syntax.Par
 }
 
 // handler lowers the value of an Action property into a function.
-func (g *gen) handler(o *owner, sc *scope, e syntax.Expr) js.Expr {
+func (g *gen) handler(e syntax.Expr) js.Expr {
 	switch e := e.(type) {
 	case *syntax.Ident:
-		if sc.lookup(e.Name) == nil {
-			if m := o.members[e.Name]; m != nil {
-				switch m.kind {
-				case mAction:
-					return js.Thunk(js.CallOf(local(e.Name)))
-				case mProp:
-					return js.Thunk(js.Bin(js.And, local(e.Name), js.CallOf(js.DotOf(local(e.Name), "f"))))
-				}
-			}
-			if g.externs[e.Name] != nil {
+		if obj := g.use(e); obj != nil {
+			switch obj.Kind {
+			case check.ObjAction:
+				return js.Thunk(js.CallOf(local(e.Name)))
+			case check.ObjProp:
+				return js.Thunk(js.Bin(js.And, local(e.Name), js.CallOf(js.DotOf(local(e.Name), "f"))))
+			case check.ObjExtern:
 				return js.Thunk(js.CallOf(rtExtern, js.Str(e.Name), &js.Object{}))
 			}
 		}
 	case *syntax.LambdaExpr:
 		if c, ok := e.Body.(*syntax.CallExpr); ok {
-			return &js.Arrow{Block: []js.Stmt{&js.ExprStmt{X: g.call(o, sc, c)}}}
+			return &js.Arrow{Block: []js.Stmt{&js.ExprStmt{X: g.call(c)}}}
 		}
 	}
 	g.fail(e, "no case for this handler")
@@ -687,21 +559,29 @@ func (g *gen) handler(o *owner, sc *scope, e syntax.Expr) js.Expr {
 // returning the JSON object of the wire format: every parameter by name,
 // a missing optional one as null, a missing one with a default as its
 // default.
-func (g *gen) contractArgs(o *owner, m *member) js.Expr {
+func (g *gen) contractArgs(m *member) js.Expr {
 	c, _ := m.data.Value.(*syntax.CallExpr)
-	params := m.op.decl.Params
+	params := m.op.op.Params
+	names := make([]string, len(params))
+	for i, p := range params {
+		names[i] = p.Name
+	}
 	var args []*syntax.Arg
 	if c != nil {
 		args = c.Args
 	}
-	vals := g.args(o, nil, args, params)
+	vals := g.args(args, names)
 	obj := &js.Object{Props: make([]js.Prop, len(params))}
 	for i, p := range params {
 		v := vals[i]
 		if _, null := v.(*js.Null); null && p.Default != nil {
-			v, _ = g.expr(o, nil, p.Default)
+			d, ok := check.Constant(p.Default)
+			if !ok {
+				g.fail(p.Default, "a default that is not a constant")
+			}
+			v = g.constant(p.Default, d)
 		}
-		obj.Props[i] = js.Prop{Key: p.Name.Name, Value: v}
+		obj.Props[i] = js.Prop{Key: p.Name, Value: v}
 	}
 	return js.Thunk(obj)
 }
@@ -709,7 +589,7 @@ func (g *gen) contractArgs(o *owner, m *member) js.Expr {
 // emptyData is a query's data before its first answer: [] for a list
 // result, else null.
 func emptyData(m *member) js.Expr {
-	if m.kind == mQuery && m.op.result.k == 'l' {
+	if m.kind == mQuery && m.op.op.Result.Kind == check.TList {
 		return &js.Array{}
 	}
 	return &js.Null{}

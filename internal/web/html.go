@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/axiomcore/acore/internal/catalog"
+	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/syntax"
 )
 
@@ -115,8 +116,8 @@ func (g *gen) htmlElement(b *strings.Builder, o *owner, e *syntax.Element, x *hc
 			inner := &hctx{props: map[string]int{}, stack: append(slices.Clone(x.stack), c.d.Name.Name)}
 			key := c.d.Name.Name
 			for _, a := range e.Args {
-				if m := c.members[argName(a)]; m != nil && m.kind == mProp && m.t.k == 'a' {
-					inner.props[m.name] = g.staticAx(g.reachOf(o, nil, []syntax.Expr{a.Value}), "", x)
+				if m := c.members[argName(a)]; m != nil && m.kind == mProp && m.t.Kind == check.TAction {
+					inner.props[m.name] = g.staticAx(g.reachOf(o, []syntax.Expr{a.Value}), "", x)
 					key += " " + m.name + "=" + strconv.Itoa(inner.props[m.name])
 				}
 			}

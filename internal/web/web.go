@@ -72,7 +72,7 @@ func Build(root string, opts Options) (*Output, error) {
 		return out, nil
 	}
 	opts.Backend = strings.TrimSuffix(opts.Backend, "/")
-	g, err := newGen(p, opts)
+	g, err := newGen(p.Recorded(), opts)
 	if err != nil {
 		return nil, err
 	}
