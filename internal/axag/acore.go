@@ -35,9 +35,6 @@ const (
 	RuleAcoreConflict = "AXAG153"
 )
 
-// deleteVerbs are the first words of a deleting mutation's operation name.
-var deleteVerbs = []string{"delete", "remove", "archive"}
-
 // ScanAcore compiles the Acore UI project at root and returns the actions
 // its queries and mutations offer, with findings. The error is for a root
 // that cannot be read; a project that does not compile is a finding.
@@ -103,11 +100,6 @@ type acoreAction struct {
 	baseAt    map[string]string
 }
 
-type site struct {
-	path string
-	pos  int32
-}
-
 // AcoreActions returns the actions of a compiled project: one per contract
 // operation that a query or mutation member binds, inferred from the
 // contract and completed by @axag annotations (docs/language.md, section
@@ -143,8 +135,12 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 			Message: fmt.Sprintf("the project has %d compile errors (state %s); the manifest describes what resolves", errs, res.State),
 			Fix:     "fix the compile errors"})
 	}
-	anns := annotations(p)
-	g := res.Graph
+	// The record of the compile says which declaration or element each
+	// node is, and what its operation is.
+	p = p.Recorded()
+	info := p.Info
+	g := p.Result.Graph
+	anns := func(i int32) []*syntax.Annotation { return annotationsOf(info.Syntax[i]) }
 	byOp := map[int32]*acoreAction{}
 	byNode := map[int32]*acoreAction{}
 	var order []*acoreAction
@@ -159,17 +155,17 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 		}
 		x := byOp[op]
 		if x == nil {
-			x = infer(p, g, n, g.At(op), &fs)
+			x = infer(info, g, n, g.At(op), &fs)
 			byOp[op] = x
 			order = append(order, x)
 		}
 		byNode[int32(i)] = x
-		v := check.ReadAxag(anns[site{n.Path, n.Pos}])
+		v := check.ReadAxag(anns(i))
 		v, fs = inherit(g, anns, n, v, true, fs)
 		if v != nil {
 			fs = apply(x, v, n, fs)
 		}
-		fs = applyParams(x, check.ReadAxagParams(anns[site{n.Path, n.Pos}]), n, fs)
+		fs = applyParams(x, check.ReadAxagParams(anns(i)), n, fs)
 	}
 	// Elements and action members that trigger a query or mutation
 	// complete its action; their annotations come after the member's.
@@ -178,7 +174,7 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 		if n.Kind != graph.KindElement && n.Kind != graph.KindAction {
 			continue
 		}
-		v := check.ReadAxag(anns[site{n.Path, n.Pos}])
+		v := check.ReadAxag(anns(i))
 		if v == nil {
 			continue
 		}
@@ -235,12 +231,12 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 // n's may be more restrictive, never less (AXAG102, the owner's value is
 // kept), as on the web. With fill, what n does not give is taken from the
 // owner; without, n's own values are only checked.
-func inherit(g *graph.Graph, anns map[site][]*syntax.Annotation, n *graph.Node, v map[string]any, fill bool, fs []Finding) (map[string]any, []Finding) {
+func inherit(g *graph.Graph, anns func(int32) []*syntax.Annotation, n *graph.Node, v map[string]any, fill bool, fs []Finding) (map[string]any, []Finding) {
 	on, ok := g.Node(n.Owner)
 	if !ok {
 		return v, fs
 	}
-	ctx := check.ReadAxag(anns[site{on.Path, on.Pos}])
+	ctx := check.ReadAxag(anns(on.Index))
 	if ctx == nil {
 		return v, fs
 	}
@@ -360,69 +356,31 @@ func target(g *graph.Graph, i int32, kind, nodeKind string) int32 {
 	return -1
 }
 
-// annotations indexes the annotations of query, mutation and action
-// members and of elements by their file and start, from the sources' kept
-// trees (see syntax.File.Annotated).
-func annotations(p *project.Project) map[site][]*syntax.Annotation {
-	out := map[site][]*syntax.Annotation{}
-	for _, f := range p.SourceHeaders() {
-		for _, d := range f.Decls {
-			o, ok := d.(*syntax.OwnerDecl)
-			if !ok {
-				continue
-			}
-			if len(o.Annotations) > 0 {
-				out[site{f.Path, o.Pos}] = o.Annotations
-			}
-			for _, m := range o.Members {
-				switch m := m.(type) {
-				case *syntax.DataDecl:
-					if len(m.Annotations) > 0 {
-						out[site{f.Path, m.Pos}] = m.Annotations
-					}
-				case *syntax.ActionDecl:
-					if len(m.Annotations) > 0 {
-						out[site{f.Path, m.Pos}] = m.Annotations
-					}
-				}
-			}
-		}
-		for _, a := range f.Annotated {
-			out[site{f.Path, a.Pos}] = a.Annotations
-		}
+// annotationsOf returns the annotations of a page or component, a query,
+// mutation or action member, or an element.
+func annotationsOf(n syntax.Node) []*syntax.Annotation {
+	switch n := n.(type) {
+	case *syntax.OwnerDecl:
+		return n.Annotations
+	case *syntax.DataDecl:
+		return n.Annotations
+	case *syntax.ActionDecl:
+		return n.Annotations
+	case *syntax.Element:
+		return n.Annotations
 	}
-	return out
+	return nil
 }
 
 // infer builds the action of the contract operation op that member n
 // binds, from the contract alone.
-func infer(p *project.Project, g *graph.Graph, n, op *graph.Node, fs *[]Finding) *acoreAction {
-	contract := strings.TrimPrefix(op.ID, graph.KindOperation+":")
-	if i := strings.IndexByte(contract, '.'); i >= 0 {
-		contract = contract[:i]
-	}
-	var decl *syntax.OpDecl
-	if f := p.File(op.Path); f != nil {
-		for _, d := range f.Decls {
-			if k, ok := d.(*syntax.ContractDecl); ok {
-				for _, od := range k.Ops {
-					if int(od.Pos) == int(op.Pos) {
-						decl = od
-					}
-				}
-			}
-		}
-	}
+func infer(info *check.Info, g *graph.Graph, n, opn *graph.Node, fs *[]Finding) *acoreAction {
+	o := info.Defs[info.Syntax[opn.Index].(*syntax.OpDecl).Name]
+	op, contract := o.Op, o.Contract.Name
 	mutation := n.Kind == graph.KindMutation
 	model := ""
-	if mi := target(g, op.Index, graph.EdgeUsesType, graph.KindModel); mi >= 0 {
+	if mi := target(g, opn.Index, graph.EdgeUsesType, graph.KindModel); mi >= 0 {
 		model = g.At(mi).Name
-	}
-	result := ""
-	for _, pr := range op.Props {
-		if pr.Name == "result" {
-			result, _ = pr.Value.(string)
-		}
 	}
 	words := strings.Split(op.Name, "_")
 	verb, noun := words[0], strings.Join(words[1:], "_")
@@ -431,7 +389,7 @@ func infer(p *project.Project, g *graph.Graph, n, op *graph.Node, fs *[]Finding)
 		switch {
 		case mutation:
 			verb = op.Name
-		case strings.HasPrefix(result, "["):
+		case op.Result.Kind == check.TList:
 			verb = "list"
 		default:
 			verb = "get"
@@ -458,39 +416,39 @@ func infer(p *project.Project, g *graph.Graph, n, op *graph.Node, fs *[]Finding)
 		Description:  fmt.Sprintf("Runs the contract %s %s.%s, bound as %s in %s.", n.Kind, contract, op.Name, n.Name, strings.Replace(n.Owner, ":", " ", 1)),
 	}
 	if mutation {
+		// What the operation does is what the development backend
+		// implements for it (check.OperationKind).
 		a.ActionType = "write"
-		if slices.Contains(deleteVerbs, strings.ToLower(words[0])) || (result == "Bool" && decl != nil && hasParam(decl, "id")) {
+		if op.Does() == check.OpDelete {
 			a.ActionType = "delete"
 		}
 	} else {
 		a.Idempotent = Bool(true)
 	}
-	if decl != nil && len(decl.Params) > 0 {
-		a.Parameters = map[string]Parameter{}
-		for _, pd := range decl.Params {
-			if pd.Name == nil || pd.Type == nil {
-				continue
-			}
-			prm := paramOf(pd.Type)
-			prm.Required = pd.Default == nil && !pd.Type.Optional
-			if v, ok := literal(pd.Default); ok {
-				prm.Default, prm.HasDefault = v, true
-			}
-			a.Parameters[pd.Name.Name] = prm
+	for _, pd := range op.Params {
+		if pd.Type.Kind == check.Invalid {
+			continue
 		}
+		if a.Parameters == nil {
+			a.Parameters = map[string]Parameter{}
+		}
+		prm := paramOf(pd.Type)
+		prm.Required = pd.Required
+		if v, ok := info.Values[pd.Default]; ok && pd.Default != nil {
+			prm.Default, prm.HasDefault = v, true
+		}
+		a.Parameters[pd.Name] = prm
 	}
 	x := &acoreAction{a: a, mutation: mutation, set: map[string]string{}, setBy: map[string]any{}, inherited: map[string]string{}}
-	if decl != nil {
-		if v := check.ReadAxag(decl.Annotations); v != nil {
-			// The contract's facts come first; they become inherited, so
-			// that bindings may refine them but not weaken them.
-			at := &graph.Node{Path: op.Path, Line: op.Line, Column: op.Column}
-			*fs = apply(x, v, at, *fs)
-			x.inherited, x.baseAt, x.set = x.set, maps.Clone(x.set), map[string]string{}
-			x.base = maps.Clone(x.setBy)
-		}
-		*fs = applyParams(x, check.ReadAxagParams(decl.Annotations), &graph.Node{Path: op.Path, Line: op.Line, Column: op.Column}, *fs)
+	at := &graph.Node{Path: opn.Path, Line: opn.Line, Column: opn.Column}
+	if v := check.ReadAxag(op.Decl.Annotations); v != nil {
+		// The contract's facts come first; they become inherited, so
+		// that bindings may refine them but not weaken them.
+		*fs = apply(x, v, at, *fs)
+		x.inherited, x.baseAt, x.set = x.set, maps.Clone(x.set), map[string]string{}
+		x.base = maps.Clone(x.setBy)
 	}
+	*fs = applyParams(x, check.ReadAxagParams(op.Decl.Annotations), at, *fs)
 	return x
 }
 
@@ -557,58 +515,23 @@ func lessRestrictive(k string, old, val any) string {
 	return ""
 }
 
-func hasParam(d *syntax.OpDecl, name string) bool {
-	for _, p := range d.Params {
-		if p.Name != nil && p.Name.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-// paramOf maps an Acore type to a parameter: String string, Int integer,
-// Float number, Bool boolean, a list array (with its items), a model
-// object.
-func paramOf(t *syntax.TypeExpr) Parameter {
-	if t.Elem != nil {
+// paramOf maps a type to a parameter: String string, Int integer, Float
+// number, Bool boolean, a list array (with its items), a model object.
+func paramOf(t *check.Type) Parameter {
+	switch t.Kind {
+	case check.TList:
 		item := paramOf(t.Elem)
 		return Parameter{Type: "array", Items: map[string]any{"type": item.Type}}
-	}
-	if t.Name == nil {
-		return Parameter{}
-	}
-	switch t.Name.Name {
-	case "String":
+	case check.TString:
 		return Parameter{Type: "string"}
-	case "Int":
+	case check.TInt:
 		return Parameter{Type: "integer"}
-	case "Float":
+	case check.TFloat:
 		return Parameter{Type: "number"}
-	case "Bool":
+	case check.TBool:
 		return Parameter{Type: "boolean"}
 	}
 	return Parameter{Type: "object"}
-}
-
-// literal returns the value of a literal default.
-func literal(e syntax.Expr) (any, bool) {
-	switch e := e.(type) {
-	case *syntax.StringLit:
-		return e.Value, true
-	case *syntax.BoolLit:
-		return e.Value, true
-	case *syntax.NullLit:
-		return nil, true
-	case *syntax.NumberLit:
-		raw := strings.ReplaceAll(e.Raw, "_", "")
-		if e.Float {
-			f, err := strconv.ParseFloat(raw, 64)
-			return f, err == nil
-		}
-		i, err := strconv.ParseInt(raw, 10, 64)
-		return i, err == nil
-	}
-	return nil, false
 }
 
 // singular drops a plural s: tasks → task (not address → addres).

@@ -3,7 +3,6 @@ package check
 import (
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/axiomcore/acore/internal/diag"
@@ -208,12 +207,16 @@ func axagValue(k *AxagKey, e syntax.Expr) (any, bool) {
 	case AxagNumber:
 		return axagNumber(e)
 	case AxagCount:
-		n, ok := e.(*syntax.NumberLit)
-		if !ok || n.Float {
+		// A count is written as a whole number: 2.0 and -1 are not counts.
+		if n, ok := e.(*syntax.NumberLit); !ok || n.Float {
 			return nil, false
 		}
-		i, err := strconv.Atoi(strings.ReplaceAll(n.Raw, "_", ""))
-		return i, err == nil
+		v, ok := LiteralValue(e)
+		if !ok {
+			return nil, false
+		}
+		i := v.(int64)
+		return int(i), int64(int(i)) == i
 	case AxagValues:
 		l, ok := e.(*syntax.ListLit)
 		if !ok {
@@ -254,22 +257,13 @@ func axagValue(k *AxagKey, e syntax.Expr) (any, bool) {
 
 // axagNumber reads a number literal, maybe negated, as a float64.
 func axagNumber(e syntax.Expr) (any, bool) {
-	neg := false
-	if u, ok := e.(*syntax.UnaryExpr); ok && u.Op == syntax.Minus {
-		neg, e = true, u.X
+	switch v, _ := LiteralValue(e); v := v.(type) {
+	case int64:
+		return float64(v), true
+	case float64:
+		return v, true
 	}
-	n, ok := e.(*syntax.NumberLit)
-	if !ok {
-		return nil, false
-	}
-	f, err := strconv.ParseFloat(strings.ReplaceAll(n.Raw, "_", ""), 64)
-	if err != nil {
-		return nil, false
-	}
-	if neg {
-		f = -f
-	}
-	return f, true
+	return nil, false
 }
 
 // allowed returns why v is not an allowed value of k, or "".

@@ -63,6 +63,8 @@ type Input struct {
 	Limit string
 	// Pre holds diagnostics found before checking (load bounds).
 	Pre []diag.Diagnostic
+	// Info, when set, is filled with what the compile proves (see Info).
+	Info *Info
 	// NotRead lists the files with a source's or contract's name that the
 	// loader did not read (a symlink leading outside the root, a FIFO, a
 	// name the protocol cannot address), each with why.
@@ -190,6 +192,10 @@ type checker struct {
 	// pos converts the offsets of the nodes, which a walk adds in source
 	// order, to lines and columns.
 	pos syntax.Cursor
+	// info is the caller's record, or nil; objects then holds the objects
+	// of the declarations by what the checker knows them as (see object).
+	info    *Info
+	objects map[any]*Object
 }
 
 type module struct {
@@ -277,6 +283,9 @@ func Check(in *Input) *Result {
 		contracts:      map[string]*contract{},
 		contractByName: map[string]*contract{},
 	}
+	if in.Info != nil {
+		c.info, c.objects = in.Info, map[any]*Object{}
+	}
 	res := &Result{Status: StatusReady}
 	c.diags = append(c.diags, in.Pre...)
 	if in.Limit != "" {
@@ -343,6 +352,9 @@ func Check(in *Input) *Result {
 		<-done
 	} else {
 		c.summaries(res)
+	}
+	if c.info != nil {
+		c.finishInfo()
 	}
 	c.keepState(res)
 	return res
@@ -477,8 +489,24 @@ func DeclName(d syntax.Decl) string {
 
 // node adds a graph node for the declaration n of f.
 func (c *checker) node(f *syntax.File, kind, id, name string, n syntax.Node, nameAt syntax.Node, ownerID string) int32 {
-	i, _ := c.g.Add(c.nodeOf(f, kind, id, name, n, nameAt, ownerID))
+	i, added := c.g.Add(c.nodeOf(f, kind, id, name, n, nameAt, ownerID))
+	if added && c.info != nil {
+		c.recordNode(n, i)
+	}
 	return i
+}
+
+// recordNode notes that n has graph node i.
+func (c *checker) recordNode(n syntax.Node, i int32) {
+	if _, span := n.(syntax.Span); span {
+		return
+	}
+	if c.info.Nodes != nil {
+		c.info.Nodes[n] = i
+	}
+	if c.info.Syntax != nil {
+		c.info.Syntax[i] = n
+	}
 }
 
 // nodeOf is the graph node of the declaration n of f.
@@ -540,6 +568,9 @@ func (c *checker) declareModules() {
 		}
 		m.node = c.node(f, graph.KindModule, "module:"+f.Path, f.Path, syntax.Span{Pos: 0, End: int32(len(f.Src))}, at, "")
 		if f.Module != nil {
+			if c.info != nil {
+				c.recordNode(f.Module, m.node)
+			}
 			name := f.Text(f.Module.Name)
 			c.g.At(m.node).Name = name
 			if other, dup := moduleNames[name]; dup {
@@ -577,6 +608,10 @@ func (c *checker) declareModules() {
 				}
 				mod := &Model{Name: d.Name.Name, NodeID: "model:" + d.Name.Name}
 				m.models[d.Name.Name] = mod
+				if c.info != nil {
+					c.def(d.Name, c.modelObject(mod))
+					c.modelObject(mod).Decl = d
+				}
 				m.modelDecls = append(m.modelDecls, d)
 				if _, taken := c.g.Lookup(mod.NodeID); !taken {
 					mi := c.node(f, graph.KindModel, mod.NodeID, d.Name.Name, d, d.Name, "")
@@ -605,6 +640,9 @@ func (c *checker) declareModules() {
 				}
 				c.edge(ex.node, m.node, graph.EdgeDeclaredIn, graph.Declared)
 				m.externs[d.Name.Name] = ex
+				if c.info != nil {
+					c.def(d.Name, c.externObject(ex))
+				}
 			}
 		}
 	}
@@ -674,6 +712,9 @@ func (c *checker) declareOwner(m *module, d *syntax.OwnerDecl) {
 	o.node = c.node(f, kind, o.id, name, d, d.Name, "")
 	c.sig(o.node, d.Pos, min(d.LBrace, d.End))
 	c.edge(o.node, m.node, graph.EdgeDeclaredIn, graph.Declared)
+	if c.info != nil {
+		c.def(d.Name, c.ownerObject(o))
+	}
 	if c.derived {
 		c.shadow[name] = o
 	} else {
@@ -731,6 +772,11 @@ func (c *checker) entryPoints(res *Result, base *graph.Graph) {
 	f := m.file
 	a := m.app
 	appNode := c.node(f, graph.KindApp, "app:"+a.Name.Name, a.Name.Name, a, a.Name, "")
+	if c.info != nil {
+		for _, r := range a.Routes {
+			c.record(r.Path, stringType)
+		}
+	}
 	c.g.At(appNode).Signature = "app " + a.Name.Name
 	c.edge(appNode, m.node, graph.EdgeDeclaredIn, graph.Declared)
 	// seen marks the pages listed so far by their node index.
@@ -761,6 +807,9 @@ func (c *checker) entryPoints(res *Result, base *graph.Graph) {
 			c.errorf(f, r.Path, diag.Duplicate, "route %s is declared twice", syntax.Quote(r.Path.Value))
 			continue
 		}
+		if c.info != nil {
+			c.recordNode(r, rn)
+		}
 		switch {
 		case !strings.HasPrefix(r.Path.Value, "/"):
 			c.errorf(f, r.Path, diag.BadRoute, "a route path starts with /, as \"/%s\"", r.Path.Value)
@@ -786,6 +835,9 @@ func (c *checker) entryPoints(res *Result, base *graph.Graph) {
 			continue
 		}
 		c.edge(rn, o.node, graph.EdgeRenders, graph.Resolved)
+		if c.info != nil {
+			c.use(r.Target, c.ownerObject(o))
+		}
 		if w, bit := o.node/64, uint64(1)<<(o.node%64); seen[w]&bit == 0 {
 			seen[w] |= bit
 			switch {

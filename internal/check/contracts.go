@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -51,6 +52,7 @@ type opParam struct {
 	// prop and typName name the property of a query's or mutation's
 	// argument and its type, made once rather than per call.
 	prop, typName string
+	decl          *syntax.Param
 }
 
 // loadContracts reads every contract artifact: one contract per file, its
@@ -63,7 +65,7 @@ func (c *checker) loadContracts() {
 			switch d := d.(type) {
 			case *syntax.ContractDecl:
 				if decl != nil {
-					c.errorf(f, d.Name, diag.Misplaced, "a contract file declares one contract; %s is a second one", d.Name.Name)
+					c.errorf(f, d, diag.Misplaced, "a contract file holds exactly one contract declaration; %s is a second one", d.Name.Name)
 					continue
 				}
 				decl = d
@@ -73,14 +75,14 @@ func (c *checker) loadContracts() {
 			}
 		}
 		if f.Module != nil {
-			c.errorf(f, f.Module, diag.Misplaced, "a contract file has no module line")
+			c.errorf(f, f.Module, diag.Misplaced, "a contract file holds only a contract declaration, and no module line")
 		}
 		for _, u := range f.Uses {
-			c.errorf(f, u, diag.Misplaced, "a contract file has no use lines")
+			c.errorf(f, u, diag.Misplaced, "a contract file holds only a contract declaration, and no use lines")
 		}
 		if decl == nil {
 			if len(f.Errors) == 0 {
-				c.diags = append(c.diags, c.diagAt(f, 0, 0, diag.BadContract, fmt.Sprintf("contract artifact %s declares no contract", f.Path)))
+				c.diags = append(c.diags, c.diagAt(f, 0, 0, diag.BadContract, "the artifact declares no contract; a contract artifact holds one contract declaration"))
 			}
 			continue
 		}
@@ -88,17 +90,25 @@ func (c *checker) loadContracts() {
 		for _, a := range decl.Audiences {
 			k.audiences = append(k.audiences, a.Value)
 		}
+		// A repeated model is reported and left out, fields and all.
+		var first []*syntax.ModelDecl
 		for _, md := range decl.Models {
 			if _, dup := k.models[md.Name.Name]; dup {
 				c.errorf(f, md.Name, diag.Duplicate, "model %s is declared twice in contract %s", md.Name.Name, k.name)
 				continue
 			}
 			k.models[md.Name.Name] = &Model{Name: md.Name.Name, NodeID: "model:" + k.name + "." + md.Name.Name}
+			first = append(first, md)
 		}
-		for _, md := range decl.Models {
+		for _, md := range first {
 			mod := k.models[md.Name.Name]
 			for _, fd := range md.Fields {
-				mod.Fields = append(mod.Fields, Field{Name: fd.Name.Name, Type: c.contractType(k, fd.Type)})
+				t := c.contractType(k, fd.Type)
+				if mod.Index(fd.Name.Name) >= 0 {
+					c.errorf(f, fd.Name, diag.Duplicate, "field %s of %s is declared twice in contract %s", fd.Name.Name, md.Name.Name, k.name)
+					continue
+				}
+				mod.Fields = append(mod.Fields, Field{Name: fd.Name.Name, Type: t})
 			}
 		}
 		for _, md := range decl.Models {
@@ -115,8 +125,12 @@ func (c *checker) loadContracts() {
 			op := &operation{decl: od, kind: od.Kind, node: -1, ref: k.name + "." + od.Name.Name}
 			for _, p := range od.Params {
 				t := c.contractType(k, p.Type)
+				if slices.ContainsFunc(op.params, func(q opParam) bool { return q.name == p.Name.Name }) {
+					c.errorf(f, p.Name, diag.Duplicate, "parameter %s of %s is declared twice in contract %s", p.Name.Name, od.Name.Name, k.name)
+					continue
+				}
 				op.params = append(op.params, opParam{name: p.Name.Name, typ: t, required: p.Default == nil && (p.Type == nil || !p.Type.Optional),
-					prop: "arg." + p.Name.Name, typName: t.String()})
+					prop: "arg." + p.Name.Name, typName: t.String(), decl: p})
 			}
 			if od.Result != nil {
 				op.result = c.contractType(k, od.Result)
@@ -130,6 +144,9 @@ func (c *checker) loadContracts() {
 			k.ops[od.Name.Name] = op
 		}
 		c.contracts[id] = k
+		if c.info != nil {
+			c.publish(k)
+		}
 	}
 }
 
@@ -148,6 +165,9 @@ func (c *checker) contractType(k *contract, t *syntax.TypeExpr) *Type {
 			out = s
 		} else if m, ok := k.models[t.Name.Name]; ok {
 			out = &Type{Kind: TModel, Model: m}
+			if c.info != nil {
+				c.use(t.Name, c.modelObject(m))
+			}
 		} else {
 			c.errorf(k.file, t.Name, diag.UnknownType, "unknown type %s in contract %s; use String, Int, Float, Bool, a model of the contract or a list [T]", t.Name.Name, k.name)
 			return invalidType

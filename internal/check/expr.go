@@ -20,6 +20,9 @@ func (c *checker) expect(x ctx, e syntax.Expr, t *Type, what words) *Type {
 // from the wanted type.
 func (c *checker) exprWant(x ctx, e syntax.Expr, want *Type) *Type {
 	if l, ok := e.(*syntax.ListLit); ok && len(l.Elems) == 0 && want != nil && want.Kind == TList {
+		if c.info != nil {
+			c.record(e, want)
+		}
 		return want
 	}
 	return c.expr(x, e)
@@ -27,6 +30,14 @@ func (c *checker) exprWant(x ctx, e syntax.Expr, want *Type) *Type {
 
 // expr types an expression and records the reads it makes on x.from.
 func (c *checker) expr(x ctx, e syntax.Expr) *Type {
+	t := c.exprOf(x, e)
+	if c.info != nil {
+		c.record(e, t)
+	}
+	return t
+}
+
+func (c *checker) exprOf(x ctx, e syntax.Expr) *Type {
 	f := x.f
 	switch e := e.(type) {
 	case *syntax.StringLit:
@@ -89,7 +100,7 @@ func (c *checker) expr(x ctx, e syntax.Expr) *Type {
 	case *syntax.LambdaExpr:
 		y := x
 		for _, p := range e.Params {
-			y = c.with(y, p.Name, invalidType)
+			y = c.with(y, p, p, invalidType)
 		}
 		return &Type{Kind: TLambda, Params: len(e.Params), Elem: c.expr(y, e.Body)}
 	}
@@ -98,6 +109,9 @@ func (c *checker) expr(x ctx, e syntax.Expr) *Type {
 
 func (c *checker) ident(x ctx, id *syntax.Ident) *Type {
 	s := c.lookupLocalOrMember(x, id.Name)
+	if c.info != nil && s != nil {
+		c.use(id, c.symObject(s))
+	}
 	if s == nil {
 		if ex := x.o.mod.externs[id.Name]; ex != nil {
 			c.errorf(x.f, id, diag.BadCall, "extern action %s is called in actions or handlers, not read as a value", id.Name)

@@ -63,6 +63,9 @@ func (c *checker) useContract(m *module, u *syntax.UseDecl, sym *useSym) {
 		c.errorf(f, u.Audience, diag.BadAudience, "contract %s does not serve audience %s; it serves %s", k.name, syntax.Quote(u.Audience.Value), quoteList(k.audiences))
 	}
 	sym.contract = k
+	if c.info != nil {
+		c.use(u.Name, c.objects[k])
+	}
 	c.importContract(k)
 	sym.node = k.node
 	c.edge(m.node, k.node, graph.EdgeImports, graph.Declared)
@@ -109,6 +112,9 @@ func (c *checker) useModule(m *module, u *syntax.UseDecl, sym *useSym) {
 			return
 		}
 		sym.owner = o
+		if c.info != nil {
+			c.use(u.Name, c.ownerObject(o))
+		}
 		c.edge(sym.node, o.node, graph.EdgeImports, graph.Resolved)
 	case syntax.UseModel:
 		mod := tm.models[name]
@@ -117,6 +123,9 @@ func (c *checker) useModule(m *module, u *syntax.UseDecl, sym *useSym) {
 			return
 		}
 		sym.model = mod
+		if c.info != nil {
+			c.use(u.Name, c.modelObject(mod))
+		}
 		if mi, ok := c.g.Lookup(mod.NodeID); ok {
 			c.edge(sym.node, mi, graph.EdgeImports, graph.Resolved)
 		}

@@ -35,11 +35,21 @@ type ctx struct {
 	callEdge string
 }
 
-// with returns x with a local name of type t, its locals copied into the
-// checker's blocks of symbols.
-func (c *checker) with(x ctx, name string, t *Type) ctx {
+// with returns x with the local name id of type t, its locals copied into
+// the checker's blocks of symbols. decl declares it: id for a lambda's
+// parameter or a list's item, the *syntax.Param of an action's parameter.
+func (c *checker) with(x ctx, id *syntax.Ident, decl syntax.Node, t *Type) ctx {
 	l := append(c.syms.Make(len(x.locals)+1), x.locals...)
-	x.locals = append(l, symbol{kind: symLocal, name: name, typ: t, node: -1})
+	x.locals = append(l, symbol{kind: symLocal, name: id.Name, typ: t, node: -1, decl: id})
+	if c.info != nil {
+		kind := ObjLocal
+		if _, ok := decl.(*syntax.Param); ok {
+			kind = ObjParam
+		}
+		o := c.object(id, func() *Object { return &Object{Kind: kind, Name: id.Name, Decl: decl, Node: -1} })
+		o.Type = t
+		c.def(id, o)
+	}
 	return x
 }
 
@@ -59,7 +69,7 @@ func (c *checker) checkBodies() {
 			c.checkProps(o)
 		}
 	}
-	if c.derived || len(c.work) < 2 || runtime.GOMAXPROCS(0) < 2 {
+	if c.derived || c.info != nil || len(c.work) < 2 || runtime.GOMAXPROCS(0) < 2 {
 		for _, m := range c.work {
 			c.checkOwners(m)
 		}
@@ -113,6 +123,8 @@ func (c *checker) checkOwners(m *module) {
 	c.checkAnnotations(m)
 }
 
+var memberObjKinds = map[symKind]ObjKind{symState: ObjState, symQuery: ObjQuery, symMutation: ObjMutation, symAction: ObjAction, symProp: ObjProp}
+
 var memberKinds = map[symKind]string{symState: graph.KindState, symQuery: graph.KindQuery, symMutation: graph.KindMutation, symAction: graph.KindAction, symProp: graph.KindProp}
 
 func (c *checker) declareMember(o *owner, kind symKind, name *syntax.Ident, n syntax.Node) *symbol {
@@ -128,6 +140,9 @@ func (c *checker) declareMember(o *owner, kind symKind, name *syntax.Ident, n sy
 	s := c.newSymbol(symbol{kind: kind, name: name.Name, node: -1, decl: n})
 	s.node = c.node(f, k, c.strs.Concat(k, ":", o.decl.Name.Name, ".", name.Name), name.Name, n, name, o.id)
 	c.members = append(c.members, s)
+	if c.info != nil {
+		c.def(name, c.object(s, func() *Object { return &Object{Kind: memberObjKinds[kind], Name: name.Name, Decl: n, Node: s.node} }))
+	}
 	c.edge(s.node, o.node, graph.EdgeDeclaredIn, graph.Declared)
 	o.members[name.Name] = s
 	return s
@@ -241,7 +256,7 @@ func (c *checker) checkOwner(o *owner) {
 			x := base
 			x.from = s.node
 			for i, p := range mem.Params {
-				x = c.with(x, p.Name.Name, s.params[i].typ)
+				x = c.with(x, p.Name, p, s.params[i].typ)
 			}
 			c.block(x, mem.Body)
 		}
@@ -362,6 +377,11 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 			kname, _ = sel.X.(*syntax.Ident)
 		}
 	}
+	if c.info != nil {
+		// The declaration's value has its type once the operation is
+		// known; until then it is invalid.
+		c.record(d.Value, invalidType)
+	}
 	if kname == nil {
 		if _, bad := d.Value.(*syntax.BadExpr); !bad {
 			c.errorf(f, d.Value, diag.BadData, "a %s is a call of a contract operation, as %s %s = Tasks.list_tasks()", d.Kind, d.Kind, d.Name.Name)
@@ -378,6 +398,13 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 	u.used = true
 	k := u.contract
 	op := k.ops[sel.Sel.Name]
+	if c.info != nil {
+		c.use(kname, c.objects[k])
+		if op != nil {
+			c.use(sel.Sel, c.objects[op])
+			c.objects[s].Op = c.objects[op].Op
+		}
+	}
 	if op == nil {
 		c.errorf(f, sel.Sel, diag.UnknownOperation, "contract %s has no operation %s%s", k.name, sel.Sel.Name, suggest(sel.Sel.Name, keys(k.ops)))
 		return
@@ -391,6 +418,10 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 		s.typ = &Type{Kind: TQuery, Elem: op.result}
 	} else {
 		s.typ = &Type{Kind: TMutation, Elem: op.result}
+	}
+	if c.info != nil {
+		c.record(d.Value, s.typ)
+		c.record(sel, s.typ)
 	}
 	c.edge(s.node, op.node, graph.EdgeInvokes, graph.Resolved)
 	c.modelEdges(s.node, op.result)
@@ -472,6 +503,9 @@ func (c *checker) typeOf(m *module, t *syntax.TypeExpr) *Type {
 			out = s
 		} else if mod := c.lookupModel(m, name); mod != nil {
 			out = &Type{Kind: TModel, Model: mod}
+			if c.info != nil {
+				c.use(t.Name, c.modelObject(mod))
+			}
 		} else {
 			if !c.lockBroken || !c.contractModelMaybe(name) {
 				c.errorf(m.file, t.Name, diag.UnknownType, "unknown type %s; use String, Int, Float, Bool, Action, a model, or a list [T]%s", name, suggest(name, c.typeNames(m)))
@@ -557,6 +591,9 @@ func (c *checker) stmt(x ctx, st syntax.Stmt) {
 			return
 		}
 		s := c.lookupLocalOrMember(x, id.Name)
+		if c.info != nil {
+			c.recordName(id, s)
+		}
 		if s == nil {
 			c.unknownName(x, id)
 			c.expr(x, st.Value)
@@ -644,6 +681,9 @@ func (c *checker) condition(x ctx, e syntax.Expr) {
 // lambda) and records the edge it makes.
 func (c *checker) call(x ctx, call *syntax.CallExpr) {
 	f := x.f
+	if c.info != nil {
+		c.record(call, voidType)
+	}
 	switch fun := call.Fun.(type) {
 	case *syntax.MemberExpr:
 		id, ok := fun.X.(*syntax.Ident)
@@ -652,6 +692,10 @@ func (c *checker) call(x ctx, call *syntax.CallExpr) {
 			s = c.lookupLocalOrMember(x, id.Name)
 		}
 		if s != nil && (s.kind == symMutation && fun.Sel.Name == "run" || s.kind == symQuery && fun.Sel.Name == "refresh") {
+			if c.info != nil {
+				c.recordName(id, s)
+				c.record(fun, actionType)
+			}
 			if len(call.Args) > 0 {
 				c.errorf(f, call, diag.BadCall, "%s.%s() takes no arguments; the %s's arguments are in its declaration", id.Name, fun.Sel.Name, describeSym(s)[2:])
 			}
@@ -659,16 +703,25 @@ func (c *checker) call(x ctx, call *syntax.CallExpr) {
 			return
 		}
 		t := c.expr(x, fun.X)
+		if c.info != nil {
+			c.record(fun, invalidType)
+		}
 		if t.Kind != Invalid {
 			c.errorf(f, fun.Sel, diag.BadCall, "%s has no method %s; a mutation has run() and a query refresh()", f.Text(fun.X), fun.Sel.Name)
 		}
 		c.args(x, call.Args)
 	case *syntax.Ident:
 		if fun.Name == "navigate" && c.lookupLocalOrMember(x, "navigate") == nil {
+			if c.info != nil {
+				c.record(fun, actionType)
+			}
 			c.navigate(x, call)
 			return
 		}
 		s := c.lookupLocalOrMember(x, fun.Name)
+		if c.info != nil {
+			c.recordCallee(x, fun, s)
+		}
 		if s == nil {
 			if ex := x.o.mod.externs[fun.Name]; ex != nil {
 				c.checkArgs(x, call, fun.Name, c.externParams(ex))
@@ -783,6 +836,9 @@ func (c *checker) navigate(x ctx, call *syntax.CallExpr) {
 		c.expr(x, call.Args[0].Value)
 		c.errorf(x.f, call.Args[0], diag.BadCall, "navigate takes a route path literal, so the compiler knows where it leads")
 		return
+	}
+	if c.info != nil {
+		c.record(lit, stringType)
 	}
 	c.pendingNav = append(c.pendingNav, pendingNav{from: x.from, path: lit.Value, file: x.f, at: lit})
 }

@@ -17,6 +17,8 @@ import (
 // other node, the edges and the indexes with base's. Recheck returns nil
 // when that does not hold, and the caller compiles in whole.
 //
+// A recheck records nothing: for an input with an Info it returns nil.
+//
 // base must be a compile without errors; contracts and the lock must be
 // unchanged (the caller compares their hashes).
 func Recheck(base *Result, in *Input, changed []string) *Result {
@@ -24,7 +26,7 @@ func Recheck(base *Result, in *Input, changed []string) *Result {
 	// Rechecking more than a quarter of the modules costs about what a
 	// whole compile does, once the graph's edges are compared; one module
 	// is always rechecked, so that its graph shares the rest.
-	if old == nil || base.Graph == nil || in.Limit != "" || len(changed) == 0 || len(changed) > 1 && 4*len(changed) > len(old.order) {
+	if old == nil || base.Graph == nil || in.Limit != "" || in.Info != nil || len(changed) == 0 || len(changed) > 1 && 4*len(changed) > len(old.order) {
 		return nil
 	}
 	for _, d := range base.Diagnostics {

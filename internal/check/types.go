@@ -45,6 +45,16 @@ type Field struct {
 	Type *Type
 }
 
+// Index returns the index of the field called name in Fields, or -1.
+func (m *Model) Index(name string) int {
+	for i := range m.Fields {
+		if m.Fields[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
 // Field returns the field called name.
 func (m *Model) Field(name string) (*Field, bool) {
 	for i := range m.Fields {

@@ -82,6 +82,9 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path strin
 		props = ce.specs
 	} else if o := c.lookupOwner(x.o.mod, e.Name.Name); o != nil && o.decl.Kind == syntax.Component {
 		c.edge(n, o.node, graph.EdgeRenders, graph.Resolved)
+		if c.info != nil {
+			c.use(e.Name, c.ownerObject(o))
+		}
 		props = o.specs
 	} else {
 		known = false
@@ -192,7 +195,7 @@ func (c *checker) elementChildren(x ctx, e *syntax.Element, n int32, path string
 		if items != nil && items.Kind == TList {
 			elem = items.Elem
 		}
-		y = c.with(y, ch.Param.Name, elem)
+		y = c.with(y, ch.Param, ch.Param, elem)
 	}
 	c.viewItems(y, ch.Items, n, path)
 }
@@ -290,9 +293,12 @@ func (c *checker) property(x ctx, e *syntax.Element, a *syntax.Arg, spec *propSp
 				elem = t.Elem
 			}
 		}
-		t := c.expr(c.with(x, lam.Params[0].Name, elem), lam.Body)
+		t := c.expr(c.with(x, lam.Params[0], lam.Params[0], elem), lam.Body)
 		if t.Kind != Invalid && (t.Optional || t.Kind != TString && t.Kind != TInt) {
 			c.errorf(f, lam.Body, diag.TypeMismatch, "the key of an item is a String or an Int; this is %s", t)
+		}
+		if c.info != nil {
+			c.record(lam, c.keyType(t))
 		}
 		return "Key", c.keyType(t)
 	}
@@ -349,6 +355,9 @@ func (c *checker) handler(x ctx, v syntax.Expr, what words) {
 	switch v := v.(type) {
 	case *syntax.Ident:
 		s := c.lookupLocalOrMember(x, v.Name)
+		if c.info != nil {
+			c.recordCallee(x, v, s)
+		}
 		if s == nil {
 			if ex := x.o.mod.externs[v.Name]; ex != nil {
 				if len(ex.decl.Params) > 0 {
@@ -379,9 +388,18 @@ func (c *checker) handler(x ctx, v syntax.Expr, what words) {
 		if !ok {
 			c.expr(x, v.Body)
 			c.errorf(f, v.Body, diag.BadHandler, "a handler calls an action, as || select(item)")
+			if c.info != nil {
+				c.record(v, invalidType)
+			}
 			return
 		}
 		c.call(x, call)
+		if c.info != nil {
+			for p := v.Body; p != call; p = p.(*syntax.ParenExpr).X {
+				c.record(p, voidType)
+			}
+			c.record(v, &Type{Kind: TLambda, Params: len(v.Params), Elem: voidType})
+		}
 	default:
 		c.expr(x, v)
 		c.errorf(f, v, diag.BadHandler, "%s takes an action name or a handler || action(...)", what)

@@ -36,6 +36,38 @@ type Project struct {
 	// opts are those the project was compiled with, which the projects
 	// compiled from it keep.
 	opts Options
+	// Info is what the compile proves (see check.Info), for a project
+	// compiled by Recorded; nil for any other: a compile for agents
+	// records nothing.
+	Info *check.Info
+	// recorded is the compile of the same inputs with a record, made by
+	// Recorded on first use.
+	recordedOnce sync.Once
+	recorded     *Project
+}
+
+// Recorded returns the compile of p's inputs with a record in Info, every
+// map filled, and the whole trees of its sources, which the record refers
+// to: p itself when it has one, else a compile made on first use (its
+// graph and diagnostics are p's), or p when it has no graph. Consumers that read what the checker
+// proved (AXAG manifests, the web target) call it; a compile for agents
+// records nothing and pays nothing.
+func (p *Project) Recorded() *Project {
+	// A project without a graph (refused for a bound, or unprepared) has
+	// nothing for them to read.
+	if p.Info != nil || p.Inputs == nil || p.Result == nil || p.Result.Graph == nil {
+		return p
+	}
+	p.recordedOnce.Do(func() {
+		o := Options{Trees: p.opts.Trees}
+		r, ci := o.parse(p.Inputs, nil, nil)
+		r.Info = &check.Info{Types: map[syntax.Expr]*check.Type{}, Defs: map[*syntax.Ident]*check.Object{}, Uses: map[*syntax.Ident]*check.Object{},
+			Values: map[syntax.Expr]any{}, Nodes: map[syntax.Node]int32{}, Syntax: map[int32]syntax.Node{}, Contracts: map[string]*check.Contract{}}
+		ci.Info = r.Info
+		r.Result = check.Check(ci)
+		p.recorded = r
+	})
+	return p.recorded
 }
 
 // Options are the choices of the process that compiles: its main makes

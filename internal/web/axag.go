@@ -77,7 +77,7 @@ type reach struct {
 
 // reachOf follows handlers: the actions, props, queries and mutations
 // they name or call, then the graph's calls and invokes edges.
-func (g *gen) reachOf(o *owner, sc *scope, handlers []syntax.Expr) *reach {
+func (g *gen) reachOf(o *owner, handlers []syntax.Expr) *reach {
 	r := &reach{}
 	var queue []int32
 	seen := map[int32]bool{}
@@ -98,26 +98,26 @@ func (g *gen) reachOf(o *owner, sc *scope, handlers []syntax.Expr) *reach {
 			}
 		}
 	}
-	name := func(n string) {
-		if sc.lookup(n) != nil {
-			return
-		}
-		if m := o.members[n]; m != nil {
-			visit(m.node)
+	name := func(id *syntax.Ident) {
+		if obj := g.use(id); obj != nil && obj.Node >= 0 {
+			switch obj.Kind {
+			case check.ObjQuery, check.ObjMutation, check.ObjAction, check.ObjProp:
+				visit(obj.Node)
+			}
 		}
 	}
 	for _, h := range handlers {
 		switch h := h.(type) {
 		case *syntax.Ident:
-			name(h.Name)
+			name(h)
 		case *syntax.LambdaExpr:
 			if c, ok := h.Body.(*syntax.CallExpr); ok {
 				switch f := c.Fun.(type) {
 				case *syntax.Ident:
-					name(f.Name)
+					name(f)
 				case *syntax.MemberExpr:
 					if id, ok := f.X.(*syntax.Ident); ok {
-						name(id.Name)
+						name(id)
 					}
 				}
 			}
@@ -171,12 +171,10 @@ func (g *gen) pick(r *reach, intent string) int {
 }
 
 // elementAx sets the AXAG action of a catalog element from its handlers.
-func (g *gen) elementAx(o *owner, sc *scope, e *syntax.Element, id string, s *spec) {
-	if n := g.nodeOf(id); n != nil {
-		if ax, ok := g.siteAx[siteKey(n)]; ok {
-			s.ax = ax
-			return
-		}
+func (g *gen) elementAx(o *owner, e *syntax.Element, n *graph.Node, s *spec) {
+	if ax, ok := g.siteAx[siteKey(n)]; ok {
+		s.ax = ax
+		return
 	}
 	ce, _ := catalog.Lookup(e.Name.Name)
 	var hs []syntax.Expr
@@ -192,7 +190,7 @@ func (g *gen) elementAx(o *owner, sc *scope, e *syntax.Element, id string, s *sp
 		return
 	}
 	intent, _ := check.ReadAxag(e.Annotations)["intent"].(string)
-	r := g.reachOf(o, sc, hs)
+	r := g.reachOf(o, hs)
 	s.ax = g.pick(r, intent)
 	if s.ax < 0 {
 		s.props = r.props

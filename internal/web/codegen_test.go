@@ -99,29 +99,30 @@ page Done {
 	}
 	js := string(build(t, dir).Files["app.js"])
 	for _, want := range []string{
-		// Integer division and remainder truncate; a Float divides.
-		`tx(v,()=>((("i"+str(dv($n(),2)))+str(md($n(),3)))+str((($n()-(-$n()))))))`,
-		`tx(v,()=>(("f"+str(($x()/2)))+str((($n()+1)))))`,
+		// Integer division and remainder truncate; a Float divides; the
+		// printer adds only the parentheses precedence needs.
+		`tx(v1,()=>"i"+str(dv($n(),2))+str(md($n(),3))+str($n()- -$n()))`,
+		`tx(v2,()=>"f"+str($x()/2)+str($n()+1))`,
 		// Bools, String length in scalars, list count.
-		`tx(v,()=>((("b"+str($b()))+str(len($s())))+str(cnt($names()))))`,
+		`tx(v3,()=>"b"+str($b())+str(len($s()))+str(cnt($names())))`,
 		// A field of optional data.
-		`tx(v,()=>("t"+str((eq($one.data()?.title,null)))))`,
-		`tx(v,()=>(("e"+str(emp($names())))+str(emp($s()))))`,
-		`pr(v,"hidden",()=>!((!$one.pending()&&(cnt($tasks.data())>0))))`,
+		`tx(v4,()=>"t"+str(eq($one.data()?.title,null)))`,
+		`tx(v5,()=>"e"+str(emp($names()))+str(emp($s())))`,
+		`pr(v6,"hidden",()=>!(!$one.pending()&&cnt($tasks.data())>0))`,
 		// Contract arguments: every parameter, null for an optional one,
 		// the default for one with a default.
-		`Q("tasks","list_tasks",()=>({"done":null,"limit":20}),[])`,
-		`Q("tasks","get_task",()=>({"id":$s()}),null)`,
-		`M("tasks","create_task",()=>({"title":$s()}))`,
+		`Q("tasks","list_tasks",()=>({done:null,limit:20}),[])`,
+		`Q("tasks","get_task",()=>({id:$s()}),null)`,
+		`M("tasks","create_task",()=>({title:$s()}))`,
 		// Statements.
-		`function $step($by,$note){$n.set(($n()+$by));$s.set($note);}`,
-		`$step(2,"x");if(((dv($n(),2)>1)&&eq($b(),false))){nav("/done");}else if(eq($pick(),null)){X("share",{"text":$s(),"times":null});}else {$create.run();$tasks.refresh();}`,
+		`function $step($by,$note){$n.set($n()+$by);$s.set($note);}`,
+		`$step(2,"x");if(dv($n(),2)>1&&eq($b(),false)){nav("/done");}else if(eq($pick(),null)){X("share",{text:$s(),times:null});}else{$create.run();$tasks.refresh();}`,
 		// Handlers.
-		`on(v,"click",()=>$go())`,
-		`on(v,"click",()=>{$step(1,"y")})`,
-		`on(v,"click",()=>{X("share",{"text":"hi","times":2})})`,
+		`on(v7,"click",()=>$go())`,
+		`on(v8,"click",()=>{$step(1,"y");})`,
+		`on(v9,"click",()=>{X("share",{text:"hi",times:2});})`,
 		`const R={"/":P_Home,"/done":P_Done};`,
-		`const $pick=S(null);const $names=S([]);`,
+		"const $pick=S(null);\nconst $names=S([]);",
 	} {
 		if !strings.Contains(js, want) {
 			t.Errorf("app.js lacks %s", want)

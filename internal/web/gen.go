@@ -2,38 +2,41 @@ package web
 
 import (
 	"fmt"
-	"path"
 	"runtime"
-	"strconv"
-	"strings"
+	"slices"
 	"sync"
 	"sync/atomic"
 
+	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/graph"
 	"github.com/axiomcore/acore/internal/project"
 	"github.com/axiomcore/acore/internal/syntax"
+	"github.com/axiomcore/acore/internal/web/js"
 )
 
-// gen compiles one validated project. The checker has resolved every name
-// and type; gen looks names up with the same rules (locals, then the
-// owner's members, then the module's extern actions) in the whole trees,
-// and takes contract operations, ids and edges from the graph.
+// gen compiles one validated project from what the checker recorded of
+// it (check.Info): the type of each expression, the declaration each name
+// uses, the graph node of each declaration and view item, and the checked
+// contracts.
 type gen struct {
-	p       *project.Project
+	info    *check.Info
 	g       *graph.Graph
 	opts    Options
 	sources []*syntax.File
 	owners  map[string]*owner
 	externs map[string]*externRef
-	// envs are the model types visible in each file, by path.
-	envs map[string]*env
+	// items are the declarations of list items: a read of one is a read
+	// of the item's signal.
+	items map[*syntax.Ident]bool
+	// contractOf is the contract id of each checked operation.
+	contractOf map[*check.Operation]string
 	// The AXAG attribute sets, one per manifest action (see axag.go).
 	ax     [][]string
 	siteAx map[string]int
 	opAx   map[int32]int // query and mutation nodes → action
-	// js is the compiled app; n numbers its DOM variables.
-	js strings.Builder
-	n  int
+	// out is one owner's printed function; n numbers its DOM variables.
+	out []byte
+	n   int
 	// specs keeps each catalog element's spec from app.js for the static
 	// templates of index.html.
 	specs map[*syntax.Element]*spec
@@ -46,7 +49,6 @@ type owner struct {
 	members map[string]*member
 	order   []*member
 	view    *syntax.ViewDecl
-	env     *env
 }
 
 // Member kinds.
@@ -61,7 +63,7 @@ const (
 type member struct {
 	kind  int
 	name  string
-	t     *ty
+	t     *check.Type
 	state *syntax.StateDecl
 	data  *syntax.DataDecl
 	act   *syntax.ActionDecl
@@ -72,9 +74,7 @@ type member struct {
 
 type opRef struct {
 	contract string // contract id
-	name     string
-	decl     *syntax.OpDecl
-	result   *ty
+	op       *check.Operation
 }
 
 type externRef struct {
@@ -82,112 +82,30 @@ type externRef struct {
 	d *syntax.ExternDecl
 }
 
-// ty is the part of an Acore type the generated code depends on: string
-// concatenation, integer division, member access.
-type ty struct {
-	k    byte // 's' String, 'i' Int, 'f' Float, 'b' Bool, 'l' list, 'm' model, 'a' Action, 'x' unknown
-	elem *ty
-	m    *model
-}
-
-type model struct {
-	fields map[string]*syntax.TypeExpr
-	env    *env
-}
-
-type env struct{ models map[string]*model }
-
-var (
-	tString  = &ty{k: 's'}
-	tInt     = &ty{k: 'i'}
-	tFloat   = &ty{k: 'f'}
-	tBool    = &ty{k: 'b'}
-	tUnknown = &ty{k: 'x'}
-)
-
-func (e *env) typ(t *syntax.TypeExpr) *ty {
-	if t == nil {
-		return tUnknown
-	}
-	if t.Elem != nil {
-		return &ty{k: 'l', elem: e.typ(t.Elem)}
-	}
-	if t.Name == nil {
-		return tUnknown
-	}
-	switch t.Name.Name {
-	case "String":
-		return tString
-	case "Int":
-		return tInt
-	case "Float":
-		return tFloat
-	case "Bool":
-		return tBool
-	case "Action":
-		return &ty{k: 'a'}
-	}
-	if m := e.models[t.Name.Name]; m != nil {
-		return &ty{k: 'm', m: m}
-	}
-	return tUnknown
-}
-
+// newGen reads the compile of p with its record (project.Recorded).
 func newGen(p *project.Project, opts Options) (*gen, error) {
-	g := &gen{p: p, g: p.Result.Graph, opts: opts, owners: map[string]*owner{}, externs: map[string]*externRef{}, envs: map[string]*env{}, specs: map[*syntax.Element]*spec{}, expanded: map[string]bool{}}
-	moduleModels := map[string]*model{}
-	contractEnvs := map[string]*env{} // by contract id
-	for _, cf := range p.Contracts {
-		ce := &env{models: map[string]*model{}}
-		for _, d := range cf.Decls {
-			if k, ok := d.(*syntax.ContractDecl); ok {
-				for _, md := range k.Models {
-					ce.models[md.Name.Name] = fieldsOf(md, ce)
-				}
-			}
-		}
-		contractEnvs[strings.TrimSuffix(path.Base(cf.Path), ".axiom")] = ce
+	if p.Info == nil {
+		return nil, fmt.Errorf("web: the project was compiled without a record")
 	}
-	// The compile kept only the sources' headers: parse them again, on
-	// every core.
-	g.sources = make([]*syntax.File, len(p.Inputs.Sources))
-	parallel(len(g.sources), func(k int) { g.sources[k] = p.File(p.Inputs.Sources[k].Path) })
-	for i, f := range g.sources {
+	g := &gen{info: p.Info, g: p.Result.Graph, opts: opts, owners: map[string]*owner{}, externs: map[string]*externRef{},
+		items: map[*syntax.Ident]bool{}, contractOf: map[*check.Operation]string{}, specs: map[*syntax.Element]*spec{}, expanded: map[string]bool{}}
+	for id, k := range p.Info.Contracts {
+		for _, op := range k.Ops {
+			g.contractOf[op] = id
+		}
+	}
+	for _, in := range p.Inputs.Sources {
+		f := p.Headers(in.Path)
 		if f == nil {
-			return nil, fmt.Errorf("%s: cannot read the source again", p.Inputs.Sources[i].Path)
+			return nil, fmt.Errorf("%s: the compile kept no tree", in.Path)
 		}
+		g.sources = append(g.sources, f)
 	}
 	for _, f := range g.sources {
-		fe := &env{models: map[string]*model{}}
-		g.envs[f.Path] = fe
-		for _, d := range f.Decls {
-			if md, ok := d.(*syntax.ModelDecl); ok && md.Name != nil {
-				moduleModels[md.Name.Name] = fieldsOf(md, fe)
-			}
-		}
-	}
-	for _, f := range g.sources {
-		fe := g.envs[f.Path]
-		// Module models are unique in the project; a contract's models
-		// are visible where the module imports the contract.
-		for n, m := range moduleModels {
-			fe.models[n] = m
-		}
-		for _, u := range f.Uses {
-			if u.Kind == syntax.UseContract && u.From != nil {
-				if ce := contractEnvs[u.From.Value]; ce != nil {
-					for n, m := range ce.models {
-						if _, taken := fe.models[n]; !taken {
-							fe.models[n] = m
-						}
-					}
-				}
-			}
-		}
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *syntax.OwnerDecl:
-				if err := g.addOwner(f, d, fe, contractEnvs); err != nil {
+				if err := g.addOwner(f, d); err != nil {
 					return nil, err
 				}
 			case *syntax.ExternDecl:
@@ -198,31 +116,27 @@ func newGen(p *project.Project, opts Options) (*gen, error) {
 	return g, nil
 }
 
-func fieldsOf(md *syntax.ModelDecl, e *env) *model {
-	m := &model{fields: map[string]*syntax.TypeExpr{}, env: e}
-	for _, fd := range md.Fields {
-		if fd.Name != nil {
-			m.fields[fd.Name.Name] = fd.Type
-		}
-	}
-	return m
-}
-
-func (g *gen) addOwner(f *syntax.File, d *syntax.OwnerDecl, fe *env, contractEnvs map[string]*env) error {
-	o := &owner{d: d, members: map[string]*member{}, env: fe}
+func (g *gen) addOwner(f *syntax.File, d *syntax.OwnerDecl) error {
+	o := &owner{d: d, members: map[string]*member{}}
 	g.owners[d.Name.Name] = o
-	add := func(m *member, kind string) error {
-		i, ok := g.g.Lookup(kind + ":" + d.Name.Name + "." + m.name)
-		if !ok {
-			return fmt.Errorf("%s: no graph node for %s %s of %s", f.Path, kind, m.name, d.Name.Name)
+	add := func(m *member, name *syntax.Ident) error {
+		obj := g.info.Defs[name]
+		if obj == nil || obj.Node < 0 {
+			return fmt.Errorf("%s: the compile recorded nothing of %s of %s", f.Path, m.name, d.Name.Name)
 		}
-		m.node = i
+		m.t, m.node = obj.Type, obj.Node
+		if m.kind == mQuery || m.kind == mMutation {
+			if obj.Op == nil {
+				return fmt.Errorf("%s: %s of %s calls no contract operation", f.Path, m.name, d.Name.Name)
+			}
+			m.op = &opRef{contract: g.contractOf[obj.Op], op: obj.Op}
+		}
 		o.members[m.name] = m
 		o.order = append(o.order, m)
 		return nil
 	}
 	for _, pr := range d.Params {
-		if err := add(&member{kind: mProp, name: pr.Name.Name, t: fe.typ(pr.Type), prop: pr}, graph.KindProp); err != nil {
+		if err := add(&member{kind: mProp, name: pr.Name.Name, prop: pr}, pr.Name); err != nil {
 			return err
 		}
 	}
@@ -230,20 +144,18 @@ func (g *gen) addOwner(f *syntax.File, d *syntax.OwnerDecl, fe *env, contractEnv
 		var err error
 		switch m := mem.(type) {
 		case *syntax.StateDecl:
-			err = add(&member{kind: mState, name: m.Name.Name, t: fe.typ(m.Type), state: m}, graph.KindState)
+			err = add(&member{kind: mState, name: m.Name.Name, state: m}, m.Name)
 		case *syntax.DataDecl:
-			kind, mk := graph.KindQuery, mQuery
+			mk := mQuery
 			if m.Kind == syntax.Mutation {
-				kind, mk = graph.KindMutation, mMutation
+				mk = mMutation
 			}
-			mm := &member{kind: mk, name: m.Name.Name, data: m}
-			if err = add(mm, kind); err == nil {
-				mm.op, err = g.opOf(mm.node, contractEnvs)
-			}
+			err = add(&member{kind: mk, name: m.Name.Name, data: m}, m.Name)
 		case *syntax.ActionDecl:
-			err = add(&member{kind: mAction, name: m.Name.Name, act: m}, graph.KindAction)
+			err = add(&member{kind: mAction, name: m.Name.Name, act: m}, m.Name)
 		case *syntax.ViewDecl:
 			o.view = m
+			g.itemParams(m.Items)
 		}
 		if err != nil {
 			return err
@@ -252,215 +164,233 @@ func (g *gen) addOwner(f *syntax.File, d *syntax.OwnerDecl, fe *env, contractEnv
 	return nil
 }
 
-// opOf returns the contract operation a query or mutation node invokes.
-func (g *gen) opOf(i int32, contractEnvs map[string]*env) (*opRef, error) {
-	for _, ei := range g.g.Out(i) {
-		e := g.g.Edges[ei]
-		if e.Kind() != graph.EdgeInvokes {
-			continue
-		}
-		n := g.g.At(e.To)
-		if n.Kind != graph.KindOperation {
-			continue
-		}
-		id := strings.TrimSuffix(path.Base(n.Path), ".axiom")
-		op := &opRef{contract: id, name: n.Name, result: tUnknown}
-		if cf := g.p.File(n.Path); cf != nil {
-			for _, d := range cf.Decls {
-				if k, ok := d.(*syntax.ContractDecl); ok {
-					for _, od := range k.Ops {
-						if od.Pos == n.Pos || od.Name != nil && od.Name.Name == n.Name && od.Name.Pos <= n.Pos && n.Pos < od.End {
-							op.decl = od
-						}
-					}
+// itemParams notes the item parameters of the lists among items.
+func (g *gen) itemParams(items []syntax.ViewItem) {
+	for _, it := range items {
+		switch it := it.(type) {
+		case *syntax.Element:
+			if c := it.Children; c != nil {
+				if c.Param != nil {
+					g.items[c.Param] = true
 				}
+				g.itemParams(c.Items)
+			}
+		case *syntax.IfView:
+			for _, br := range it.Branches {
+				g.itemParams(br.Items)
 			}
 		}
-		if op.decl == nil {
-			return nil, fmt.Errorf("%s: contract operation %s not found", n.Path, n.Name)
-		}
-		if op.decl.Result != nil {
-			op.result = contractEnvs[id].typ(op.decl.Result)
-		}
-		return op, nil
 	}
-	return nil, fmt.Errorf("%s: no contract operation", g.g.At(i).ID)
-}
-
-// scope is a chain of local names: action parameters (plain values) and
-// item template parameters (signals, read by calling them).
-type scope struct {
-	up   *scope
-	name string
-	t    *ty
-	sig  bool
-}
-
-func (s *scope) with(name string, t *ty, sig bool) *scope {
-	return &scope{up: s, name: name, t: t, sig: sig}
-}
-
-func (s *scope) lookup(name string) *scope {
-	for ; s != nil; s = s.up {
-		if s.name == name {
-			return s
-		}
-	}
-	return nil
 }
 
 // js names: every user name gets a "$", so none clashes with the runtime
 // or a JavaScript keyword.
 func jsName(n string) string { return "$" + n }
 
-// expr compiles an expression that reads values (never a call).
-func (g *gen) expr(o *owner, sc *scope, e syntax.Expr) (string, *ty) {
+func local(n string) *js.Ident { return js.Id(jsName(n)) }
+
+// internalError is a construct the backend has no case for: a checked
+// project never has one, so it is the compiler's fault, and the build
+// stops with it instead of writing code that does something else.
+type internalError struct{ msg string }
+
+func (e *internalError) Error() string { return "web backend: internal error: " + e.msg }
+
+func (g *gen) fail(n syntax.Node, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if n != nil {
+		msg = fmt.Sprintf("%T at offset %d: %s", n, n.Bounds().Pos, msg)
+	}
+	panic(&internalError{msg})
+}
+
+// catch turns an internalError raised below into *err.
+func catch(err *error) {
+	if r := recover(); r != nil {
+		ie, ok := r.(*internalError)
+		if !ok {
+			panic(r)
+		}
+		*err = ie
+	}
+}
+
+// typeOf returns the type the checker recorded for e.
+func (g *gen) typeOf(e syntax.Expr) *check.Type {
+	t := g.info.Types[e]
+	if t == nil {
+		g.fail(e, "the compile recorded no type")
+	}
+	return t
+}
+
+// use returns the declaration the name id uses, or nil for a name of the
+// language (navigate).
+func (g *gen) use(id *syntax.Ident) *check.Object { return g.info.Uses[id] }
+
+// expr lowers an expression that reads values (never a call).
+func (g *gen) expr(e syntax.Expr) js.Expr {
 	switch e := e.(type) {
 	case *syntax.StringLit:
-		return jsString(e.Value), tString
-	case *syntax.NumberLit:
-		raw := strings.ReplaceAll(e.Raw, "_", "")
-		if e.Float {
-			if f, err := strconv.ParseFloat(raw, 64); err == nil {
-				return strconv.FormatFloat(f, 'g', -1, 64), tFloat
-			}
-			return raw, tFloat
+		return js.Str(e.Value)
+	case *syntax.NumberLit, *syntax.BoolLit, *syntax.NullLit:
+		v, ok := check.LiteralValue(e)
+		if !ok {
+			g.fail(e, "a literal without a value")
 		}
-		return raw, tInt
-	case *syntax.BoolLit:
-		return strconv.FormatBool(e.Value), tBool
-	case *syntax.NullLit:
-		return "null", tUnknown
+		return g.constant(e, v)
 	case *syntax.ParenExpr:
-		s, t := g.expr(o, sc, e.X)
-		return "(" + s + ")", t
+		// The tree keeps the grouping; the printer writes the
+		// parentheses JavaScript needs.
+		return g.expr(e.X)
 	case *syntax.ListLit:
-		parts := make([]string, len(e.Elems))
-		var et *ty = tUnknown
+		xs := make([]js.Expr, len(e.Elems))
 		for i, x := range e.Elems {
-			var t *ty
-			parts[i], t = g.expr(o, sc, x)
-			if i == 0 || t.k == 'f' {
-				et = t
-			}
+			xs[i] = g.expr(x)
 		}
-		return "[" + strings.Join(parts, ",") + "]", &ty{k: 'l', elem: et}
+		return &js.Array{Elems: xs}
 	case *syntax.Ident:
-		if l := sc.lookup(e.Name); l != nil {
-			if l.sig {
-				return jsName(e.Name) + "()", l.t
-			}
-			return jsName(e.Name), l.t
+		obj := g.use(e)
+		if obj == nil {
+			g.fail(e, "%s names nothing", e.Name)
 		}
-		if m := o.members[e.Name]; m != nil {
-			switch m.kind {
-			case mState:
-				return jsName(e.Name) + "()", m.t
-			case mProp:
-				if m.t.k == 'a' {
-					return jsName(e.Name), m.t
-				}
-				return jsName(e.Name) + "()", m.t
+		switch obj.Kind {
+		case check.ObjState:
+			return js.CallOf(local(e.Name))
+		case check.ObjProp:
+			if obj.Type.Kind == check.TAction {
+				return local(e.Name)
 			}
-			return jsName(e.Name), tUnknown
+			return js.CallOf(local(e.Name))
+		case check.ObjParam:
+			return local(e.Name)
+		case check.ObjLocal:
+			if id, ok := obj.Decl.(*syntax.Ident); ok && g.items[id] {
+				return js.CallOf(local(e.Name))
+			}
+			return local(e.Name)
 		}
-		return "undefined", tUnknown
+		g.fail(e, "%s is a %s, not a value", e.Name, obj.Kind)
 	case *syntax.UnaryExpr:
-		s, t := g.expr(o, sc, e.X)
-		if e.Op == syntax.Not {
-			return "!" + s, tBool
+		x := g.expr(e.X)
+		switch e.Op {
+		case syntax.Not:
+			return &js.Unary{Op: js.Not, X: x}
+		case syntax.Minus:
+			return &js.Unary{Op: js.Neg, X: x}
 		}
-		// In parentheses: "a - -b" must not become the decrement a--b.
-		return "(-" + s + ")", t
+		g.fail(e, "unary operator %s", e.Op)
 	case *syntax.BinaryExpr:
-		return g.binary(o, sc, e)
+		return g.binary(e)
 	case *syntax.MemberExpr:
-		return g.member(o, sc, e)
+		return g.member(e)
 	case *syntax.LambdaExpr:
-		inner := sc
-		var ps []string
-		for _, p := range e.Params {
-			inner = inner.with(p.Name, tUnknown, false)
-			ps = append(ps, jsName(p.Name))
+		ps := make([]string, len(e.Params))
+		for i, p := range e.Params {
+			ps[i] = jsName(p.Name)
 		}
-		body, _ := g.expr(o, inner, e.Body)
-		return "(" + strings.Join(ps, ",") + ")=>" + body, tUnknown
+		return &js.Arrow{Params: ps, Body: g.expr(e.Body)}
+	case *syntax.CallExpr:
+		g.fail(e, "a call where a value is read")
+	case *syntax.BadExpr:
+		g.fail(e, "an expression that did not parse")
 	}
-	return "undefined", tUnknown
+	g.fail(e, "no case for this expression form")
+	return nil
 }
 
-func (g *gen) member(o *owner, sc *scope, e *syntax.MemberExpr) (string, *ty) {
+// constant lowers a constant's value (check.Constant).
+func (g *gen) constant(at syntax.Node, v any) js.Expr {
+	switch v := v.(type) {
+	case nil:
+		return &js.Null{}
+	case string:
+		return js.Str(v)
+	case bool:
+		return &js.Bool{Value: v}
+	case int64:
+		return js.Num(float64(v))
+	case float64:
+		return js.Num(v)
+	case []any:
+		a := &js.Array{Elems: make([]js.Expr, len(v))}
+		for i, x := range v {
+			a.Elems[i] = g.constant(at, x)
+		}
+		return a
+	}
+	g.fail(at, "a constant of type %T", v)
+	return nil
+}
+
+func (g *gen) member(e *syntax.MemberExpr) js.Expr {
 	sel := e.Sel.Name
-	if id, ok := e.X.(*syntax.Ident); ok && sc.lookup(id.Name) == nil {
-		if m := o.members[id.Name]; m != nil && (m.kind == mQuery || m.kind == mMutation) {
-			t := tUnknown
+	if id, ok := e.X.(*syntax.Ident); ok {
+		if obj := g.use(id); obj != nil && (obj.Kind == check.ObjQuery || obj.Kind == check.ObjMutation) {
 			switch sel {
-			case "pending", "error":
-				t = tBool
-			case "error_message":
-				t = tString
-			case "data":
-				t = m.op.result
+			case "pending", "error", "error_message", "data":
+				return js.CallOf(js.DotOf(local(id.Name), sel))
 			}
-			return jsName(id.Name) + "." + sel + "()", t
+			g.fail(e, "%s has no signal %s", id.Name, sel)
 		}
 	}
-	x, xt := g.expr(o, sc, e.X)
+	x, xt := g.expr(e.X), g.typeOf(e.X)
 	switch {
-	case xt.k == 'm':
-		return x + "?." + sel, xt.m.env.typ(xt.m.fields[sel])
-	case sel == "count" && xt.k != 's':
-		return "cnt(" + x + ")", tInt
-	case sel == "length":
-		return "len(" + x + ")", tInt
-	case sel == "is_empty":
-		return "emp(" + x + ")", tBool
+	case xt.Kind == check.TModel:
+		return &js.Dot{X: x, Name: sel, Optional: true}
+	case sel == "count" && xt.Kind == check.TList:
+		return js.CallOf(rtCount, x)
+	case sel == "length" && xt.Kind == check.TString:
+		return js.CallOf(rtLength, x)
+	case sel == "is_empty" && (xt.Kind == check.TList || xt.Kind == check.TString):
+		return js.CallOf(rtIsEmpty, x)
 	}
-	return x + "?." + sel, tUnknown
+	g.fail(e, "no case for the member %s of a %s", sel, xt)
+	return nil
 }
 
-func (g *gen) binary(o *owner, sc *scope, e *syntax.BinaryExpr) (string, *ty) {
-	a, at := g.expr(o, sc, e.X)
-	b, bt := g.expr(o, sc, e.Y)
-	num := tFloat
-	if at.k == 'i' && bt.k == 'i' {
-		num = tInt
-	}
+var binaryOps = map[syntax.Kind]js.BinaryOp{
+	syntax.OrOr: js.Or, syntax.AndAnd: js.And,
+	syntax.Less: js.Less, syntax.LessEq: js.LessEq, syntax.Greater: js.Greater, syntax.GreatEq: js.GreaterEq,
+	syntax.Plus: js.Add, syntax.Minus: js.Sub, syntax.Star: js.Mul, syntax.Slash: js.Div, syntax.Percent: js.Rem,
+}
+
+func (g *gen) binary(e *syntax.BinaryExpr) js.Expr {
+	a, b := g.expr(e.X), g.expr(e.Y)
+	at, bt := g.typeOf(e.X), g.typeOf(e.Y)
+	ints := at.Kind == check.TInt && bt.Kind == check.TInt
 	switch e.Op {
-	case syntax.OrOr:
-		return "(" + a + "||" + b + ")", tBool
-	case syntax.AndAnd:
-		return "(" + a + "&&" + b + ")", tBool
 	case syntax.Eq:
-		return "eq(" + a + "," + b + ")", tBool
+		return js.CallOf(rtEqual, a, b)
 	case syntax.NotEq:
-		return "!eq(" + a + "," + b + ")", tBool
-	case syntax.Less, syntax.LessEq, syntax.Greater, syntax.GreatEq:
-		return "(" + a + e.Op.String() + b + ")", tBool
+		return &js.Unary{Op: js.Not, X: js.CallOf(rtEqual, a, b)}
 	case syntax.Plus:
-		if at.k == 's' || bt.k == 's' {
+		if at.Kind == check.TString || bt.Kind == check.TString {
 			// Concatenation: JavaScript's + turns the Int, Float or Bool
 			// side into its text (docs/web.md).
-			return "(" + str(a, at, e.X) + "+" + str(b, bt, e.Y) + ")", tString
+			return js.Bin(js.Add, str(a, at, e.X), str(b, bt, e.Y))
 		}
-		return "(" + a + "+" + b + ")", num
 	case syntax.Slash:
-		if num == tInt {
-			return "dv(" + a + "," + b + ")", tInt
+		if ints {
+			return js.CallOf(rtDiv, a, b)
 		}
 	case syntax.Percent:
-		if num == tInt {
-			return "md(" + a + "," + b + ")", tInt
+		if ints {
+			return js.CallOf(rtRem, a, b)
 		}
 	}
-	return "(" + a + e.Op.String() + b + ")", num
+	op, ok := binaryOps[e.Op]
+	if !ok {
+		g.fail(e, "binary operator %s", e.Op)
+	}
+	return js.Bin(op, a, b)
 }
 
 // str makes one side of a concatenation text: a number or a Bool as
 // JavaScript writes it, a value missing from a backend's answer as "".
 // Two numbers joined to a string on the right are then not added first.
 // A string literal or another concatenation is text already.
-func str(s string, t *ty, e syntax.Expr) string {
+func str(x js.Expr, t *check.Type, e syntax.Expr) js.Expr {
 	for {
 		p, ok := e.(*syntax.ParenExpr)
 		if !ok {
@@ -468,177 +398,201 @@ func str(s string, t *ty, e syntax.Expr) string {
 		}
 		e = p.X
 	}
-	if t.k == 's' {
+	if t.Kind == check.TString {
 		switch e := e.(type) {
 		case *syntax.StringLit:
-			return s
+			return x
 		case *syntax.BinaryExpr:
 			if e.Op == syntax.Plus {
-				return s
+				return x
 			}
 		}
 	}
-	return "str(" + s + ")"
+	return js.CallOf(rtText, x)
 }
 
-// stmts compiles action statements.
-func (g *gen) stmts(o *owner, sc *scope, ss []syntax.Stmt, b *strings.Builder) {
+// stmts lowers action statements.
+func (g *gen) stmts(ss []syntax.Stmt) []js.Stmt {
+	out := make([]js.Stmt, 0, len(ss))
 	for _, s := range ss {
-		g.stmt(o, sc, s, b)
+		out = append(out, g.stmt(s))
 	}
+	return out
 }
 
-func (g *gen) stmt(o *owner, sc *scope, s syntax.Stmt, b *strings.Builder) {
+func (g *gen) stmt(s syntax.Stmt) js.Stmt {
 	switch s := s.(type) {
 	case *syntax.AssignStmt:
-		if id, ok := s.Target.(*syntax.Ident); ok {
-			v, _ := g.expr(o, sc, s.Value)
-			b.WriteString(jsName(id.Name) + ".set(" + v + ");")
+		id, ok := s.Target.(*syntax.Ident)
+		if !ok || g.use(id) == nil || g.use(id).Kind != check.ObjState {
+			g.fail(s, "assignment to something other than a state")
 		}
+		return &js.ExprStmt{X: js.CallOf(js.DotOf(local(id.Name), "set"), g.expr(s.Value))}
 	case *syntax.ExprStmt:
-		if c, ok := s.X.(*syntax.CallExpr); ok {
-			b.WriteString(g.call(o, sc, c) + ";")
+		c, ok := s.X.(*syntax.CallExpr)
+		if !ok {
+			g.fail(s, "an expression statement that is not a call")
 		}
+		return &js.ExprStmt{X: g.call(c)}
 	case *syntax.IfStmt:
-		c, _ := g.expr(o, sc, s.Cond)
-		b.WriteString("if(" + c + "){")
-		g.stmts(o, sc, s.Then.Stmts, b)
-		b.WriteString("}")
-		if s.Else != nil {
-			b.WriteString("else ")
-			if blk, ok := s.Else.(*syntax.Block); ok {
-				b.WriteString("{")
-				g.stmts(o, sc, blk.Stmts, b)
-				b.WriteString("}")
-			} else {
-				g.stmt(o, sc, s.Else, b)
-			}
+		st := &js.If{Cond: g.expr(s.Cond), Then: g.stmts(s.Then.Stmts)}
+		switch e := s.Else.(type) {
+		case nil:
+		case *syntax.Block:
+			st.Else = g.stmts(e.Stmts)
+		default:
+			st.Else = []js.Stmt{g.stmt(e)}
 		}
+		return st
 	case *syntax.Block:
-		b.WriteString("{")
-		g.stmts(o, sc, s.Stmts, b)
-		b.WriteString("}")
+		return &js.Block{Stmts: g.stmts(s.Stmts)}
+	case *syntax.BadDecl:
+		g.fail(s, "a statement that did not parse")
 	}
+	g.fail(s, "no case for this statement form")
+	return nil
 }
 
-// call compiles a call statement: navigate, .run(), .refresh(), an
-// action, an Action prop or an extern action.
-func (g *gen) call(o *owner, sc *scope, c *syntax.CallExpr) string {
+// call lowers a call statement: navigate, .run(), .refresh(), an action,
+// an Action prop or an extern action.
+func (g *gen) call(c *syntax.CallExpr) js.Expr {
 	switch f := c.Fun.(type) {
 	case *syntax.MemberExpr:
 		if id, ok := f.X.(*syntax.Ident); ok {
-			return jsName(id.Name) + "." + f.Sel.Name + "()"
+			if obj := g.use(id); obj != nil && (obj.Kind == check.ObjQuery && f.Sel.Name == "refresh" || obj.Kind == check.ObjMutation && f.Sel.Name == "run") {
+				return js.CallOf(js.DotOf(local(id.Name), f.Sel.Name))
+			}
 		}
 	case *syntax.Ident:
-		if sc.lookup(f.Name) == nil {
-			if m := o.members[f.Name]; m != nil {
-				switch m.kind {
-				case mAction:
-					return jsName(f.Name) + "(" + strings.Join(g.args(o, sc, c.Args, m.act.Params), ",") + ")"
-				case mProp:
-					return jsName(f.Name) + "&&" + jsName(f.Name) + ".f()"
-				}
-			}
+		obj := g.use(f)
+		if obj == nil {
 			if f.Name == "navigate" && len(c.Args) == 1 {
 				if s, ok := c.Args[0].Value.(*syntax.StringLit); ok {
-					return "nav(" + jsString(s.Value) + ")"
+					return js.CallOf(rtNavigate, js.Str(s.Value))
 				}
 			}
-			if x := g.externs[f.Name]; x != nil {
-				args := g.args(o, sc, c.Args, x.d.Params)
-				parts := make([]string, len(args))
-				for i, p := range x.d.Params {
-					parts[i] = jsString(p.Name.Name) + ":" + args[i]
+			break
+		}
+		switch obj.Kind {
+		case check.ObjAction:
+			if d, ok := obj.Decl.(*syntax.ActionDecl); ok {
+				return js.CallOf(local(f.Name), g.args(c.Args, paramNames(d.Params))...)
+			}
+		case check.ObjProp:
+			// An Action prop the user did not pass is absent.
+			return js.Bin(js.And, local(f.Name), js.CallOf(js.DotOf(local(f.Name), "f")))
+		case check.ObjExtern:
+			if d, ok := obj.Decl.(*syntax.ExternDecl); ok {
+				names := paramNames(d.Params)
+				args := g.args(c.Args, names)
+				obj := &js.Object{Props: make([]js.Prop, len(args))}
+				for i, n := range names {
+					obj.Props[i] = js.Prop{Key: n, Value: args[i]}
 				}
-				return "X(" + jsString(f.Name) + ",{" + strings.Join(parts, ",") + "})"
+				return js.CallOf(rtExtern, js.Str(f.Name), obj)
 			}
 		}
 	}
-	return "void 0"
+	g.fail(c, "no case for this call")
+	return nil
 }
 
-// args orders call arguments, positional or named, by the parameters; a
-// parameter without an argument (an optional one) is null.
-func (g *gen) args(o *owner, sc *scope, args []*syntax.Arg, params []*syntax.Param) []string {
-	out := make([]string, len(params))
-	for i := range out {
-		out[i] = "null"
+func paramNames(ps []*syntax.Param) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.Name.Name
 	}
+	return out
+}
+
+// args orders call arguments, positional or named, by the parameters'
+// names; a parameter without an argument (an optional one) is null.
+func (g *gen) args(args []*syntax.Arg, params []string) []js.Expr {
+	out := make([]js.Expr, len(params))
 	for i, a := range args {
-		v, _ := g.expr(o, sc, a.Value)
+		v := g.expr(a.Value)
 		if a.Name == nil {
-			if i < len(out) {
-				out[i] = v
+			if i >= len(out) {
+				g.fail(a.Value, "argument %d of %d parameters", i+1, len(params))
 			}
+			out[i] = v
 			continue
 		}
-		for j, p := range params {
-			if p.Name != nil && p.Name.Name == a.Name.Name {
-				out[j] = v
-			}
+		j := slices.Index(params, a.Name.Name)
+		if j < 0 {
+			g.fail(a.Value, "no parameter %s", a.Name.Name)
+		}
+		out[j] = v
+	}
+	for i := range out {
+		if out[i] == nil {
+			out[i] = &js.Null{}
 		}
 	}
 	return out
 }
 
-// handler compiles the value of an Action property into a function.
-func (g *gen) handler(o *owner, sc *scope, e syntax.Expr) string {
+// handler lowers the value of an Action property into a function.
+func (g *gen) handler(e syntax.Expr) js.Expr {
 	switch e := e.(type) {
 	case *syntax.Ident:
-		if sc.lookup(e.Name) == nil {
-			if m := o.members[e.Name]; m != nil {
-				switch m.kind {
-				case mAction:
-					return "()=>" + jsName(e.Name) + "()"
-				case mProp:
-					return "()=>" + jsName(e.Name) + "&&" + jsName(e.Name) + ".f()"
-				}
-			}
-			if g.externs[e.Name] != nil {
-				return "()=>X(" + jsString(e.Name) + ",{})"
+		if obj := g.use(e); obj != nil {
+			switch obj.Kind {
+			case check.ObjAction:
+				return js.Thunk(js.CallOf(local(e.Name)))
+			case check.ObjProp:
+				return js.Thunk(js.Bin(js.And, local(e.Name), js.CallOf(js.DotOf(local(e.Name), "f"))))
+			case check.ObjExtern:
+				return js.Thunk(js.CallOf(rtExtern, js.Str(e.Name), &js.Object{}))
 			}
 		}
 	case *syntax.LambdaExpr:
 		if c, ok := e.Body.(*syntax.CallExpr); ok {
-			return "()=>{" + g.call(o, sc, c) + "}"
+			return &js.Arrow{Block: []js.Stmt{&js.ExprStmt{X: g.call(c)}}}
 		}
 	}
-	return "()=>{}"
+	g.fail(e, "no case for this handler")
+	return nil
 }
 
-// contractArgs compiles a query's or mutation's arguments into a function
+// contractArgs lowers a query's or mutation's arguments into a function
 // returning the JSON object of the wire format: every parameter by name,
 // a missing optional one as null, a missing one with a default as its
 // default.
-func (g *gen) contractArgs(o *owner, m *member) string {
+func (g *gen) contractArgs(m *member) js.Expr {
 	c, _ := m.data.Value.(*syntax.CallExpr)
-	var params []*syntax.Param
-	if m.op.decl != nil {
-		params = m.op.decl.Params
+	params := m.op.op.Params
+	names := make([]string, len(params))
+	for i, p := range params {
+		names[i] = p.Name
 	}
 	var args []*syntax.Arg
 	if c != nil {
 		args = c.Args
 	}
-	vals := g.args(o, nil, args, params)
-	parts := make([]string, len(params))
+	vals := g.args(args, names)
+	obj := &js.Object{Props: make([]js.Prop, len(params))}
 	for i, p := range params {
 		v := vals[i]
-		if v == "null" && p.Default != nil {
-			v, _ = g.expr(o, nil, p.Default)
+		if _, null := v.(*js.Null); null && p.Default != nil {
+			d, ok := check.Constant(p.Default)
+			if !ok {
+				g.fail(p.Default, "a default that is not a constant")
+			}
+			v = g.constant(p.Default, d)
 		}
-		parts[i] = jsString(p.Name.Name) + ":" + v
+		obj.Props[i] = js.Prop{Key: p.Name, Value: v}
 	}
-	return "()=>({" + strings.Join(parts, ",") + "})"
+	return js.Thunk(obj)
 }
 
 // emptyData is a query's data before its first answer: [] for a list
 // result, else null.
-func emptyData(m *member) string {
-	if m.kind == mQuery && m.op.result.k == 'l' {
-		return "[]"
+func emptyData(m *member) js.Expr {
+	if m.kind == mQuery && m.op.op.Result.Kind == check.TList {
+		return &js.Array{}
 	}
-	return "null"
+	return &js.Null{}
 }
 
 // parallel runs f(0) … f(n-1) on every core.

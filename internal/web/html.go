@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/axiomcore/acore/internal/catalog"
+	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/syntax"
 )
 
@@ -29,7 +30,7 @@ var voidTags = map[string]bool{"input": true, "img": true, "hr": true}
 
 func (g *gen) html(app *syntax.AppDecl) []byte {
 	var b strings.Builder
-	b.Grow(g.js.Len() / 2)
+	b.Grow(len(g.specs) * 200)
 	title := "App"
 	if app != nil && app.Name != nil {
 		title = app.Name.Name
@@ -59,7 +60,7 @@ func (g *gen) html(app *syntax.AppDecl) []byte {
 			}
 			b.WriteString("<template data-acore-page=\"" + escAttr(o.d.Name.Name) + "\" data-acore-routes=\"" + escAttr(strings.Join(paths, " ")) + "\">\n<main class=\"ac-page\">")
 			if o.view != nil {
-				g.htmlItems(&b, o, o.view.Items, o.d.Name.Name+"/view", &hctx{}, emitted)
+				g.htmlItems(&b, o, o.view.Items, &hctx{}, emitted)
 			}
 			b.WriteString("</main>\n</template>\n")
 		}
@@ -84,36 +85,39 @@ func (g *gen) html(app *syntax.AppDecl) []byte {
 	return []byte(b.String())
 }
 
-func (g *gen) htmlItems(b *strings.Builder, o *owner, items []syntax.ViewItem, path string, x *hctx, emitted []bool) {
-	for i, it := range items {
-		p := path + "/" + strconv.Itoa(i)
+func (g *gen) htmlItems(b *strings.Builder, o *owner, items []syntax.ViewItem, x *hctx, emitted []bool) {
+	for _, it := range items {
 		switch it := it.(type) {
 		case *syntax.Element:
-			g.htmlElement(b, o, it, p, x, emitted)
+			g.htmlElement(b, o, it, x, emitted)
 		case *syntax.IfView:
-			b.WriteString("<div class=\"ac-if\" data-acore-id=\"" + escAttr("conditional:"+p) + "\">")
+			b.WriteString("<div class=\"ac-if\" data-acore-id=\"" + escAttr(g.nodeOf(o, it).ID) + "\">")
 			for bi, br := range it.Branches {
 				b.WriteString("<template data-acore-branch=\"" + strconv.Itoa(bi) + "\">")
-				g.htmlItems(b, o, br.Items, p+"/"+strconv.Itoa(bi), x, emitted)
+				g.htmlItems(b, o, br.Items, x, emitted)
 				b.WriteString("</template>")
 			}
 			b.WriteString("</div>")
+		case *syntax.BadDecl:
+			g.fail(it, "a view item that did not parse")
+		default:
+			g.fail(it, "no case for this view item")
 		}
 	}
 }
 
-func (g *gen) htmlElement(b *strings.Builder, o *owner, e *syntax.Element, path string, x *hctx, emitted []bool) {
-	id := "element:" + path
-	ce, ok := catalog.Lookup(e.Name.Name)
+func (g *gen) htmlElement(b *strings.Builder, o *owner, e *syntax.Element, x *hctx, emitted []bool) {
+	n := g.nodeOf(o, e)
+	_, ok := catalog.Lookup(e.Name.Name)
 	if !ok {
-		b.WriteString("<div class=\"ac-comp\" data-acore-id=\"" + escAttr(id) + "\" data-acore-component=\"" + escAttr(e.Name.Name) + "\">")
+		b.WriteString("<div class=\"ac-comp\" data-acore-id=\"" + escAttr(n.ID) + "\" data-acore-component=\"" + escAttr(e.Name.Name) + "\">")
 		c := g.owners[e.Name.Name]
 		if c != nil && c.view != nil && !slices.Contains(x.stack, c.d.Name.Name) {
 			inner := &hctx{props: map[string]int{}, stack: append(slices.Clone(x.stack), c.d.Name.Name)}
 			key := c.d.Name.Name
 			for _, a := range e.Args {
-				if m := c.members[argName(a)]; m != nil && m.kind == mProp && m.t.k == 'a' {
-					inner.props[m.name] = g.staticAx(g.reachOf(o, nil, []syntax.Expr{a.Value}), "", x)
+				if m := c.members[argName(a)]; m != nil && m.kind == mProp && m.t.Kind == check.TAction {
+					inner.props[m.name] = g.staticAx(g.reachOf(o, []syntax.Expr{a.Value}), "", x)
 					key += " " + m.name + "=" + strconv.Itoa(inner.props[m.name])
 				}
 			}
@@ -123,7 +127,7 @@ func (g *gen) htmlElement(b *strings.Builder, o *owner, e *syntax.Element, path 
 			// multiply the page.
 			if !g.expanded[key] {
 				g.expanded[key] = true
-				g.htmlItems(b, c, c.view.Items, c.d.Name.Name+"/view", inner, emitted)
+				g.htmlItems(b, c, c.view.Items, inner, emitted)
 			}
 		}
 		b.WriteString("</div>")
@@ -131,64 +135,67 @@ func (g *gen) htmlElement(b *strings.Builder, o *owner, e *syntax.Element, path 
 	}
 	s := g.specs[e]
 	if s == nil {
-		s = g.spec(o, nil, e, id, ce)
-		g.elementAx(o, nil, e, id, s)
+		g.fail(e, "an element app.js does not render")
 	}
 	ax := s.ax
 	if ax < 0 {
 		ax = g.staticAx(&reach{props: s.props}, "", x)
 	}
-	switch s.wrap {
-	case "field":
-		b.WriteString("<label class=\"ac-field\"><span>" + escText(s.label) + "</span>")
-	case "check":
-		b.WriteString("<label class=\"ac-check\">")
+	g.htmlDOM(b, s.dom(), o, e, s, ax, x, emitted)
+}
+
+// htmlDOM writes the static DOM d of the element e (the one its spec
+// describes for app.js too).
+func (g *gen) htmlDOM(b *strings.Builder, d *dnode, o *owner, e *syntax.Element, s *spec, ax int, x *hctx, emitted []bool) {
+	if !d.self {
+		b.WriteString("<" + d.tag)
+		writeAttrs(b, d.attrs)
+		b.WriteString(">" + escText(d.text))
+		for _, k := range d.kids {
+			g.htmlDOM(b, k, o, e, s, ax, x, emitted)
+		}
+		b.WriteString("</" + d.tag + ">")
+		return
 	}
 	// The children first: an action that a child also carries (a Form's
 	// submit and its button) stands on the child, which a user presses,
 	// rather than on the container, whose scope would pass to its
 	// children.
-	if ax < 0 || emitted[ax] || voidTags[s.tag] {
-		b.WriteString("<" + s.tag)
-		writeAttrs(b, s.attrs)
+	if ax < 0 || emitted[ax] || voidTags[d.tag] {
+		b.WriteString("<" + d.tag)
+		writeAttrs(b, d.attrs)
 		b.WriteString(">")
-		g.htmlContent(b, o, e, s, path, x, emitted)
-	} else {
-		var inner strings.Builder
-		g.htmlContent(&inner, o, e, s, path, x, emitted)
-		b.WriteString("<" + s.tag)
-		writeAttrs(b, s.attrs)
-		if !emitted[ax] {
-			emitted[ax] = true
-			writeAttrs(b, g.ax[ax])
-		}
-		b.WriteString(">")
-		b.WriteString(inner.String())
+		g.htmlContent(b, o, e, d, s, x, emitted)
+		return
 	}
-	switch s.wrap {
-	case "field":
-		b.WriteString("</label>")
-	case "check":
-		b.WriteString("<span>" + escText(s.label) + "</span></label>")
+	var inner strings.Builder
+	g.htmlContent(&inner, o, e, d, s, x, emitted)
+	b.WriteString("<" + d.tag)
+	writeAttrs(b, d.attrs)
+	if !emitted[ax] {
+		emitted[ax] = true
+		writeAttrs(b, g.ax[ax])
 	}
+	b.WriteString(">")
+	b.WriteString(inner.String())
 }
 
 // htmlContent writes an element's text, children and end tag.
-func (g *gen) htmlContent(b *strings.Builder, o *owner, e *syntax.Element, s *spec, path string, x *hctx, emitted []bool) {
-	if voidTags[s.tag] {
+func (g *gen) htmlContent(b *strings.Builder, o *owner, e *syntax.Element, d *dnode, s *spec, x *hctx, emitted []bool) {
+	if voidTags[d.tag] {
 		return
 	}
-	b.WriteString(escText(s.text))
+	b.WriteString(escText(d.text))
 	if s.list != nil {
 		b.WriteString("<template data-acore-item><li>")
 		if e.Children != nil {
-			g.htmlItems(b, o, e.Children.Items, path, x, emitted)
+			g.htmlItems(b, o, e.Children.Items, x, emitted)
 		}
 		b.WriteString("</li></template>")
 	} else if e.Children != nil {
-		g.htmlItems(b, o, e.Children.Items, path, x, emitted)
+		g.htmlItems(b, o, e.Children.Items, x, emitted)
 	}
-	b.WriteString("</" + s.tag + ">")
+	b.WriteString("</" + d.tag + ">")
 }
 
 func argName(a *syntax.Arg) string {

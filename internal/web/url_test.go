@@ -181,8 +181,8 @@ page Home {
 		{html, `<img src="/logo.png" alt="Logo"`, true},
 		{html, "javascript:", false},
 		{html, `<img alt="Value"`, true},
-		{js, `at(v,"href",()=>$s(),rp)`, true},
-		{js, `at(v,"src",()=>$s(),ri)`, true},
+		{js, `,"href",()=>$s(),rp)`, true},
+		{js, `,"src",()=>$s(),ri)`, true},
 		{js, `"href",$s()`, false},
 		{js, `"src",$s()`, false},
 	} {

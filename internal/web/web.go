@@ -7,9 +7,6 @@
 package web
 
 import (
-	"bytes"
-	_ "embed"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,13 +16,14 @@ import (
 	"github.com/axiomcore/acore/internal/check"
 	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/web/assets"
 )
 
-//go:embed assets/runtime.js
-var runtimeJS string
-
-//go:embed assets/app.css
-var appCSS []byte
+// The runtime (minified from assets/runtime.js) and the stylesheet.
+var (
+	runtimeJS = assets.RuntimeJS
+	appCSS    = assets.AppCSS
+)
 
 // Options configure a build.
 type Options struct {
@@ -74,7 +72,7 @@ func Build(root string, opts Options) (*Output, error) {
 		return out, nil
 	}
 	opts.Backend = strings.TrimSuffix(opts.Backend, "/")
-	g, err := newGen(p, opts)
+	g, err := newGen(p.Recorded(), opts)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +92,10 @@ func Build(root string, opts Options) (*Output, error) {
 		return nil, fmt.Errorf("axag manifest: %w", err)
 	}
 	g.actions(m)
-	js, html := g.generate(externs != nil)
+	js, html, err := g.generate(externs != nil)
+	if err != nil {
+		return nil, err
+	}
 	out.Files = map[string][]byte{
 		"index.html":                     html,
 		"app.js":                         js,
@@ -106,24 +107,4 @@ func Build(root string, opts Options) (*Output, error) {
 		out.Files["externs.js"] = externs
 	}
 	return out, nil
-}
-
-// jsString writes s as a JavaScript string literal: JSON, without the
-// HTML escaping a script file does not need.
-func jsString(s string) string {
-	plain := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return "\"" + s + "\""
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
 }

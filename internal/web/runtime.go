@@ -1,0 +1,53 @@
+package web
+
+import "github.com/axiomcore/acore/internal/web/js"
+
+// The runtime's API towards the generated code: the names of the table at
+// the head of assets/runtime.js, which docs/web.md ("The runtime's API")
+// describes. The generated code calls nothing else of the runtime;
+// TestRuntimeAPI checks that the runtime defines each of them.
+var (
+	rtSignal      = js.Id("S")    // S(v): a signal
+	rtQuery       = js.Id("Q")    // Q(contract, op, args, empty): a query
+	rtMutation    = js.Id("M")    // M(contract, op, args): a mutation
+	rtExtern      = js.Id("X")    // X(name, args): run an extern action
+	rtNavigate    = js.Id("nav")  // nav(path)
+	rtElement     = js.Id("h")    // h(tag, attrs, parent): a new element
+	rtAction      = js.Id("ax")   // ax(el, i): set AXAG action i's attributes
+	rtText        = js.Id("str")  // str(v): Acore text of a value
+	rtDiv         = js.Id("dv")   // dv(a, b): integer division
+	rtRem         = js.Id("md")   // md(a, b): integer remainder
+	rtLength      = js.Id("len")  // len(s): String length in scalars
+	rtCount       = js.Id("cnt")  // cnt(xs): list count
+	rtIsEmpty     = js.Id("emp")  // emp(x): is_empty
+	rtEqual       = js.Id("eq")   // eq(a, b): structural equality
+	rtBindText    = js.Id("tx")   // tx(el, f): textContent follows f
+	rtBindProp    = js.Id("pr")   // pr(el, name, f): a DOM property follows f
+	rtBindStyle   = js.Id("st")   // st(el, name, f, unit): a style follows f
+	rtBindAttr    = js.Id("at")   // at(el, name, f), rule): an attribute follows f, a URL only when rule allows it
+	rtRoutePath   = js.Id("rp")   // rp(v): the rule of a Link's href (docs/web.md, "URLs")
+	rtImageSource = js.Id("ri")   // ri(v): the rule of an Image's src
+	rtOn          = js.Id("on")   // on(el, event, f): a handler
+	rtOnEnter     = js.Id("ky")   // ky(el, f): Enter runs f
+	rtBindValue   = js.Id("bv")   // bv(el, f, state, change): a field's value
+	rtBindCheck   = js.Id("bc")   // bc(el, f, state, change): a checkbox
+	rtOptions     = js.Id("opts") // opts(el, f): a Select's options
+	rtLink        = js.Id("lk")   // lk(a): a link navigates in the app
+	rtList        = js.Id("L")    // L(ul, items, key, render, empty, end)
+	rtIf          = js.Id("IF")   // IF(el, [cond, render, ...])
+	rtFlex        = js.Id("FX")   // FX[value]: a flex alignment's CSS
+	rtShow        = js.Id("show") // show(focus): render the current route
+)
+
+// The names the generated code defines for the runtime.
+var (
+	genExterns = js.Id("XS") // the module's extern actions
+	genBackend = js.Id("B")  // the backend's base URL
+	genActions = js.Id("AX") // AXAG attribute sets
+	genRoutes  = js.Id("R")  // path → page function
+)
+
+// runtimeAPI lists the runtime's names, for TestRuntimeAPI.
+var runtimeAPI = []*js.Ident{rtSignal, rtQuery, rtMutation, rtExtern, rtNavigate, rtElement, rtAction, rtText, rtDiv, rtRem,
+	rtLength, rtCount, rtIsEmpty, rtEqual, rtBindText, rtBindProp, rtBindStyle, rtBindAttr, rtRoutePath, rtImageSource, rtOn, rtOnEnter, rtBindValue,
+	rtBindCheck, rtOptions, rtLink, rtList, rtIf, rtFlex, rtShow}
