@@ -200,8 +200,8 @@ func TestDevHostileContracts(t *testing.T) {
 			case <-time.After(within):
 				t.Fatalf("no URL in %v\nstderr: %s", within, p.stderr)
 			}
-			// The refusal is logged by the build, which may finish after
-			// the URL is printed.
+			// The refusal is logged before the URL is printed, but stderr
+			// and stdout reach the test through two pipes, in either order.
 			want := "axiom dev: development contract not read: " + rel
 			for deadline := time.Now().Add(within); !strings.Contains(p.stderr.String(), want); {
 				if time.Now().After(deadline) {
