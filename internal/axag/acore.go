@@ -132,7 +132,7 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 	}
 	if errs > 0 {
 		fs = append(fs, Finding{Rule: RuleAcoreCompile, Severity: SeverityWarning, File: check.Entry, Line: 1, Column: 1,
-			Message: fmt.Sprintf("the project has %d compile errors (state %s); the manifest describes what resolves", errs, res.State),
+			Message: fmt.Sprintf("the project has %s (state %s); the manifest describes what resolves", strings.Replace(diag.Errors(errs), "error", "compile error", 1), res.State),
 			Fix:     "fix the compile errors"})
 	}
 	// The record of the compile says which declaration or element each

@@ -49,7 +49,7 @@ func Risks(cand *candidate.Candidate, cc *Compiled, diff []DiffEntry, data *Data
 		}
 	}
 	if data.BaseState != "" && data.BaseState != check.StateValidated {
-		out = append(out, Risk{Kind: "repair", Detail: fmt.Sprintf("the base is %s with %d errors; the candidate is a bounded repair", data.BaseState, data.BaseErrors)})
+		out = append(out, Risk{Kind: "repair", Detail: fmt.Sprintf("the base is %s with %s; the candidate is a bounded repair", data.BaseState, diag.Errors(data.BaseErrors))})
 	}
 	return out
 }

@@ -824,6 +824,10 @@ func (c *checker) entryPoints(res *Result, base *graph.Graph) {
 		}
 		c.g.At(rn).Props = props
 		c.edge(rn, appNode, graph.EdgeChildOf, graph.Declared)
+		if r.Target.Name == "" {
+			// The parser reported the missing target (AC101).
+			continue
+		}
 		// Pages cannot be imported: a route names any page of the project.
 		o := c.ownerNamed(r.Target.Name)
 		if o == nil || o.decl.Kind != syntax.Page {

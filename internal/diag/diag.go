@@ -5,6 +5,7 @@ package diag
 
 import (
 	"sort"
+	"strconv"
 
 	"github.com/axiomcore/acore/internal/reason"
 )
@@ -101,6 +102,14 @@ func Count(ds []Diagnostic) (errors, warnings int) {
 		}
 	}
 	return
+}
+
+// Errors says n errors in English: "1 error", "2 errors".
+func Errors(n int) string {
+	if n == 1 {
+		return "1 error"
+	}
+	return strconv.Itoa(n) + " errors"
 }
 
 // Syntax (AC1xx).

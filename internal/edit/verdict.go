@@ -24,12 +24,12 @@ func Judge(base, result *check.Result, touched []string) (*Repair, *Error) {
 			return nil, nil
 		}
 		return nil, compileFailed(reason.CandidateErrors, ErrorDiagnostics(result), nil,
-			"the edited project does not compile: %d errors (first: %s); nothing was created", resErrs, firstError(result))
+			"the edited project does not compile: %s (first: %s); nothing was created", diag.Errors(resErrs), firstError(result))
 	}
 	rep := &Repair{BaseState: base.State, BaseErrors: baseErrs, ResultState: result.State, ResultErrors: resErrs, Touched: capList(touched, 50)}
 	regressed := regressedDecls(base, result, touched)
 	if len(regressed) > 0 || resErrs >= baseErrs {
-		msg := "the repair leaves " + strconv.Itoa(resErrs) + " errors, the base had " + strconv.Itoa(baseErrs) + "; a repair must leave fewer"
+		msg := "the repair leaves " + diag.Errors(resErrs) + ", the base had " + strconv.Itoa(baseErrs) + "; a repair must leave fewer"
 		if len(regressed) > 0 {
 			msg = "the repair adds errors outside the declarations it changes: " + strings.Join(capList(regressed, 5), ", ")
 		}

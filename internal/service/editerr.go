@@ -9,8 +9,9 @@ import (
 // editError is the one place the edit engine's errors become wire errors:
 // the reason names the code (read_only_origin, which has none, is named by
 // the kind), the targets become a target, the next request a next action.
-// A compile error takes compile_failed's one shape.
-func editError(e *edit.Error) *protocol.Error {
+// A compile error takes compile_failed's one shape; its node.edits names
+// nodes, the base nodes the batch's operations edit.
+func editError(e *edit.Error, nodes []string) *protocol.Error {
 	var pe *protocol.Error
 	switch {
 	case e.Kind == edit.Compile:
@@ -23,6 +24,9 @@ func editError(e *edit.Error) *protocol.Error {
 			repair = e.Repair
 		}
 		pe = protocol.CompileFailed(e.Reason, diags, repair, "%s", e.Message)
+		if e.Reason == reason.CandidateErrors && len(nodes) > 0 {
+			pe.NextActions[0].Params = map[string]any{"nodes": nodes}
+		}
 	case e.Reason == reason.None:
 		pe = protocol.CodeErrorf(e.Kind, "%s", e.Message)
 	default:
@@ -45,7 +49,7 @@ func editError(e *edit.Error) *protocol.Error {
 	case edit.Refind:
 		pe.Next("node.find", "Re-find the node on this snapshot", nil)
 	case edit.Reread:
-		pe.Next("node.get", "Re-read the node and rebuild the operation", nil)
+		pe.Next("node.get", "Re-read the node and rebuild the operation", nodeParams(n))
 	case edit.ReadOptions:
 		pe.Next("node.edits", "Read the node's current options and rebuild the operation", map[string]any{"nodes": []string{n}})
 	case edit.ReadText:
@@ -58,4 +62,48 @@ func editError(e *edit.Error) *protocol.Error {
 		pe.Next("node.edits", "Read the module's current region options", map[string]any{"nodes": []string{n}, "kinds": []string{"replace_region"}})
 	}
 	return pe
+}
+
+// nodeParams are the params of a node.get or node.edits of node n, or nil
+// when the error names no node.
+func nodeParams(n string) map[string]any {
+	if n == "" {
+		return nil
+	}
+	return map[string]any{"nodes": []string{n}}
+}
+
+// opNodes are the base nodes a batch's operations edit or anchor on, in
+// order, each once, at most the node.get request's 100; handles name
+// nodes of the batch, which no snapshot holds.
+func opNodes(ops []edit.Op) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, o := range ops {
+		var r edit.NodeRef
+		switch o := o.(type) {
+		case *edit.SetProperty:
+			r = o.Node
+		case *edit.BindProperty:
+			r = o.Node
+		case *edit.SetReference:
+			r = o.Node
+		case *edit.ListRemove:
+			r = o.Node
+		case *edit.ListInsert:
+			r = o.Anchor
+		case *edit.DeclCreate:
+			r = o.Anchor
+		case *edit.DeclUpdate:
+			r = o.Node
+		case *edit.DeclRemove:
+			r = o.Node
+		}
+		if r.IsHandle || r.ID == "" || seen[r.ID] || len(out) == 100 {
+			continue
+		}
+		seen[r.ID] = true
+		out = append(out, r.ID)
+	}
+	return out
 }

@@ -317,7 +317,9 @@ func applicable(cand *candidate.Candidate, p *applyParams, checks []string, requ
 	if cand.State == candidate.Applied {
 		return protocol.Errorf(reason.CandidateApplied,
 			"candidate %s was applied by another request (receipt %s); a new request_id does not apply it again", cand.ID, cand.Receipt).
-			WithTarget("candidate", cand.ID).WithTarget("request_id", requestID).Detail("receipt_id", cand.Receipt)
+			WithTarget("candidate", cand.ID).WithTarget("request_id", requestID).Detail("receipt_id", cand.Receipt).
+			Next("change.inspect", "Read the applied candidate and its receipt", map[string]any{"candidate": cand.ID}).
+			Next("changes.since", "Read what the apply changed since the candidate's base, on latest", map[string]any{"since": cand.Base})
 	}
 	if e := candidateOpen(cand); e != nil {
 		return e

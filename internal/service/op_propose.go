@@ -227,18 +227,19 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 	res, ee := edit.Apply(b.from, decoded, opt)
 	latest := <-captured
 	if ee != nil {
-		return nil, editError(ee)
+		return nil, editError(ee, opNodes(decoded))
 	}
 	b.res = res
-	if e := c.staleBase(b, latest); e != nil {
+	if e := c.staleBase(b, latest, opNodes(decoded)); e != nil {
 		return nil, e
 	}
 	return b, nil
 }
 
 // staleBase refuses a base that is not latest, the current snapshot, when
-// a file the batch changes differs there.
-func (c *call) staleBase(b *batch, latest *snapshot.Snapshot) *protocol.Error {
+// a file the batch changes differs there. Its next actions map the nodes
+// the batch edits, then read them again.
+func (c *call) staleBase(b *batch, latest *snapshot.Snapshot, nodes []string) *protocol.Error {
 	if latest == nil || latest.Files == nil {
 		return nil
 	}
@@ -256,10 +257,19 @@ func (c *call) staleBase(b *batch, latest *snapshot.Snapshot) *protocol.Error {
 		return nil
 	}
 	c.snap = latest
+	since := map[string]any{"since": b.base.ID}
+	if len(nodes) > 0 {
+		since["scope"] = map[string]any{"nodes": nodes}
+	}
+	var get map[string]any
+	if len(nodes) > 0 {
+		get = map[string]any{"nodes": nodes}
+	}
 	return protocol.Errorf(reason.BaseNotHead,
 		"base_snapshot %s is not the current snapshot of the workspace (%s) and the files this request changes differ there", b.base.ID, latest.ID).
 		WithTarget("snapshot", b.base.ID).
-		Next("node.get", "Re-read the nodes on the current snapshot (snapshot.id of this response) and rebuild the request", nil)
+		Next("changes.since", "Map the ids you hold to the current snapshot (snapshot.id of this response)", since).
+		Next("node.get", "Re-read the nodes on the current snapshot (snapshot.id of this response) and rebuild the request", get)
 }
 
 func candidateOpen(cand *candidate.Candidate) *protocol.Error {
@@ -269,7 +279,10 @@ func candidateOpen(cand *candidate.Candidate) *protocol.Error {
 	case candidate.Applied:
 		return protocol.Errorf(reason.CandidateApplied,
 			"candidate %s was applied; it cannot change any more (propose a new change on latest)", cand.ID).
-			WithTarget("candidate", cand.ID).Next("change.propose", "Propose a new change on latest", nil)
+			WithTarget("candidate", cand.ID).
+			Next("change.inspect", "Read the applied candidate and its receipt", map[string]any{"candidate": cand.ID}).
+			Next("changes.since", "Read what the apply changed since the candidate's base, on latest", map[string]any{"since": cand.Base}).
+			Next("change.propose", "Propose a new change on latest", nil)
 	case candidate.Expired:
 		return protocol.Errorf(reason.CandidateClosed,
 			"candidate %s expired at %s", cand.ID, cand.ExpiresAt.UTC().Format(time.RFC3339)).

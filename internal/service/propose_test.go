@@ -79,7 +79,7 @@ func TestReferenceEditExamples(t *testing.T) {
 		"target": {"node": "element:Home/view/0/1", "property": "label"},
 		"diagnostics": [],
 		"retryable": "after_refresh",
-		"next_actions": [{"operation": "node.get", "reason": "Re-read the node and rebuild the operation"}]}`)
+		"next_actions": [{"operation": "node.get", "reason": "Re-read the node and rebuild the operation", "params": {"nodes": ["element:Home/view/0/1"]}}]}`)
 
 	// With the current value.
 	o = do(t, s, propose(ws, snap, "rename-add-1", setLabel("Add", "Add task")))
@@ -191,7 +191,11 @@ func TestReferenceEditExamples(t *testing.T) {
 		"target": {"snapshot": "`+snap+`"},
 		"diagnostics": [],
 		"retryable": "after_refresh",
-		"next_actions": [{"operation": "node.get", "reason": "Re-read the nodes on the current snapshot (snapshot.id of this response) and rebuild the request"}]}`)
+		"next_actions": [
+			{"operation": "changes.since", "reason": "Map the ids you hold to the current snapshot (snapshot.id of this response)",
+				"params": {"since": "`+snap+`", "scope": {"nodes": ["element:Home/view/0/1"]}}},
+			{"operation": "node.get", "reason": "Re-read the nodes on the current snapshot (snapshot.id of this response) and rebuild the request",
+				"params": {"nodes": ["element:Home/view/0/1"]}}]}`)
 	expect(t, o, "snapshot.id", head)
 }
 

@@ -489,7 +489,7 @@ func (c *call) resolveSnapshot(id string) *protocol.Error {
 	case check.StateSyntax, check.StateResolved:
 		errs, _ := diag.Count(snap.Project.Result.Diagnostics)
 		c.coverage = protocol.Coverage{Completeness: "partial", Exhaustive: false,
-			Gaps: []protocol.Gap{{Reason: "broken_source", Detail: fmt.Sprintf("the snapshot is %s: %d errors", snap.Project.Result.State, errs)}}}
+			Gaps: []protocol.Gap{{Reason: "broken_source", Detail: fmt.Sprintf("the snapshot is %s: %s", snap.Project.Result.State, diag.Errors(errs))}}}
 	}
 	return nil
 }
