@@ -11,18 +11,18 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
+
+	"github.com/axiomcore/acore/internal/gcpolicy"
 
 	"github.com/axiomcore/acore/internal/bench"
 	"github.com/axiomcore/acore/internal/project"
 )
 
 func main() {
-	bench.Child(project.ServiceOptions(), serviceGC)
-	serviceGC()
+	bench.Child(project.ServiceOptions(), gcpolicy.Service)
+	gcpolicy.Service()
 	os.Exit(run(os.Args[1:]))
 }
 
@@ -73,31 +73,3 @@ func run(args []string) int {
 	}
 	return 0
 }
-
-// serviceGC sets the collector as acore-semantic serve's main does, for
-// the service this process measures (and its peak RSS children), unless
-// the user set GOGC or GOMEMLIMIT: off from the start until the heap first
-// reaches serviceStartHeap, then at the default percent. A whole compile
-// allocates about twenty times its sources and keeps about half; collecting
-// while the first one runs marks a heap that is still growing, again and
-// again, and frees little. The collection at serviceStartHeap, or the first
-// one the program asks for, ends the start.
-func serviceGC() {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	limit := debug.SetMemoryLimit(serviceStartHeap)
-	percent := debug.SetGCPercent(-1)
-	// Not a tiny allocation, which may share its block and never be
-	// collected.
-	start := new([32]byte)
-	runtime.AddCleanup(start, func(struct{}) {
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
-	}, struct{}{})
-}
-
-// serviceStartHeap is the heap a service process grows to before its
-// first collection: about what the first compile of a project at the
-// bounds (sources_bytes_max) allocates.
-const serviceStartHeap = 128 << 20

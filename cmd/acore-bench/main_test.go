@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/axiomcore/acore/internal/bench"
+	"github.com/axiomcore/acore/internal/gcpolicy"
 	"github.com/axiomcore/acore/internal/project"
 )
 
 // TestMain lets the benchmark start this binary to measure peak RSS.
 func TestMain(m *testing.M) {
-	bench.Child(project.ServiceOptions(), serviceGC)
+	bench.Child(project.ServiceOptions(), gcpolicy.Service)
 	os.Exit(m.Run())
 }
 

@@ -15,9 +15,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
-	"runtime/debug"
 	"syscall"
+
+	"github.com/axiomcore/acore/internal/gcpolicy"
 
 	"github.com/axiomcore/acore/internal/service"
 	"github.com/axiomcore/acore/internal/transport/mcp"
@@ -29,37 +29,9 @@ const usage = `usage:
 `
 
 func main() {
-	serviceGC()
+	gcpolicy.Service()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
-
-// serviceGC sets the collector of a process that serves agents, as
-// acore-semantic serve's main does, unless
-// the user set GOGC or GOMEMLIMIT: off from the start until the heap first
-// reaches serviceStartHeap, then at the default percent. A whole compile
-// allocates about twenty times its sources and keeps about half; collecting
-// while the first one runs marks a heap that is still growing, again and
-// again, and frees little. The collection at serviceStartHeap, or the first
-// one the program asks for, ends the start.
-func serviceGC() {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	limit := debug.SetMemoryLimit(serviceStartHeap)
-	percent := debug.SetGCPercent(-1)
-	// Not a tiny allocation, which may share its block and never be
-	// collected.
-	start := new([32]byte)
-	runtime.AddCleanup(start, func(struct{}) {
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
-	}, struct{}{})
-}
-
-// serviceStartHeap is the heap a service process grows to before its
-// first collection: about what the first compile of a project at the
-// bounds (sources_bytes_max) allocates.
-const serviceStartHeap = 128 << 20
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("acore-semantic-mcp", flag.ContinueOnError)

@@ -11,9 +11,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"runtime/debug"
 	"sync"
+
+	"github.com/axiomcore/acore/internal/gcpolicy"
 
 	"github.com/axiomcore/acore/internal/hugeheap"
 	"github.com/axiomcore/acore/internal/load"
@@ -60,7 +61,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if mode == "serve" {
-		serviceGC()
+		gcpolicy.Service()
 	}
 	cfg := service.ProcessConfig(*root, os.Getenv)
 	reserveNow := false
@@ -100,33 +101,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	io.WriteString(stdout, "\n")
 	return 0
 }
-
-// serviceGC sets the collector of a process that serves agents, unless
-// the user set GOGC or GOMEMLIMIT: off from the start until the heap first
-// reaches serviceStartHeap, then at the default percent. A whole compile
-// allocates about twenty times its sources and keeps about half; collecting
-// while the first one runs marks a heap that is still growing, again and
-// again, and frees little. The collection at serviceStartHeap, or the first
-// one the program asks for, ends the start.
-func serviceGC() {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return
-	}
-	limit := debug.SetMemoryLimit(serviceStartHeap)
-	percent := debug.SetGCPercent(-1)
-	// Not a tiny allocation, which may share its block and never be
-	// collected.
-	start := new([32]byte)
-	runtime.AddCleanup(start, func(struct{}) {
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
-	}, struct{}{})
-}
-
-// serviceStartHeap is the heap a service process grows to before its
-// first collection: about what the first compile of a project at the
-// bounds (sources_bytes_max) allocates.
-const serviceStartHeap = 128 << 20
 
 // oneShotHeap bounds the heap of a one-shot process, which collects only
 // when it reaches it: one request allocates at most a few compiles of a
