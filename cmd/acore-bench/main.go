@@ -17,7 +17,7 @@ import (
 	"github.com/axiomcore/acore/internal/gcpolicy"
 
 	"github.com/axiomcore/acore/internal/bench"
-	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/lang/project"
 )
 
 func main() {

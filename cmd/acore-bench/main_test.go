@@ -9,7 +9,7 @@ import (
 
 	"github.com/axiomcore/acore/internal/bench"
 	"github.com/axiomcore/acore/internal/gcpolicy"
-	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/lang/project"
 )
 
 // TestMain lets the benchmark start this binary to measure peak RSS.

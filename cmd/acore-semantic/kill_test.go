@@ -23,8 +23,8 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/candidate"
+	"github.com/axiomcore/acore/internal/lang/scaffold"
 	"github.com/axiomcore/acore/internal/publish"
-	"github.com/axiomcore/acore/internal/scaffold"
 	"github.com/axiomcore/acore/internal/schema"
 	"github.com/axiomcore/acore/internal/service"
 )

@@ -17,7 +17,7 @@ import (
 	"github.com/axiomcore/acore/internal/gcpolicy"
 
 	"github.com/axiomcore/acore/internal/hugeheap"
-	"github.com/axiomcore/acore/internal/load"
+	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/service"
 )

@@ -17,7 +17,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/axiomcore/acore/internal/scaffold"
+	"github.com/axiomcore/acore/internal/lang/scaffold"
 )
 
 // binary is acore-semantic, built once by TestMain with acore-semantic-mcp

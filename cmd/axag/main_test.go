@@ -15,8 +15,8 @@ import (
 	"testing"
 
 	"github.com/axiomcore/acore/internal/axag"
-	"github.com/axiomcore/acore/internal/prepare"
-	"github.com/axiomcore/acore/internal/scaffold"
+	"github.com/axiomcore/acore/internal/lang/prepare"
+	"github.com/axiomcore/acore/internal/lang/scaffold"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/outdir"
 	"github.com/axiomcore/acore/internal/web"
 )

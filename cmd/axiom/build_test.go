@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axiomcore/acore/internal/scaffold"
+	"github.com/axiomcore/acore/internal/lang/scaffold"
 )
 
 // runAxiom runs axiom as a process (the test binary stands in for it, see

@@ -8,9 +8,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/diag"
-	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/project"
 )
 
 const checkUsage = `usage: axiom check [dir] [--json]

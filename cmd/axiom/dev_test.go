@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axiomcore/acore/internal/scaffold"
+	"github.com/axiomcore/acore/internal/lang/scaffold"
 )
 
 // lockedBuffer collects a process's output while the test reads it; line

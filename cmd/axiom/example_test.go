@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/scaffold"
+	"github.com/axiomcore/acore/internal/lang/scaffold"
 )
 
 // exampleDir is the committed sample project; it must be exactly what

@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/format"
 	"github.com/axiomcore/acore/internal/fsutil"
-	"github.com/axiomcore/acore/internal/syntax"
+	"github.com/axiomcore/acore/internal/lang/format"
+	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
 const fmtUsage = `usage: axiom fmt [--check] [paths...]
@@ -132,7 +132,7 @@ func fmtFiles(path string) ([]fmtTarget, error) {
 }
 
 // skipDir reports whether a walk must not enter a directory with this
-// name. It is the rule internal/load applies to project roots, so that fmt
+// name. It is the rule internal/lang/load applies to project roots, so that fmt
 // touches the files check reads.
 func skipDir(name string) bool {
 	switch name {

@@ -24,8 +24,8 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/catalog"
-	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/lang/catalog"
+	"github.com/axiomcore/acore/internal/lang/diag"
 )
 
 // Exit statuses. Usage errors are distinct from failures so that scripts

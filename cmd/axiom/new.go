@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/axiomcore/acore/internal/scaffold"
+	"github.com/axiomcore/acore/internal/lang/scaffold"
 )
 
 const newUsage = `usage: axiom new <dir>

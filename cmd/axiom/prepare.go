@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/axiomcore/acore/internal/prepare"
+	"github.com/axiomcore/acore/internal/lang/prepare"
 )
 
 const prepareUsage = `usage: axiom prepare [dir]

@@ -9,11 +9,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/diag"
-	"github.com/axiomcore/acore/internal/graph"
-	"github.com/axiomcore/acore/internal/project"
-	"github.com/axiomcore/acore/internal/syntax"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
 // Rules of Acore UI sources (AXAG15x). The checker's AC401–AC404

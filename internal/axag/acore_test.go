@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/prepare"
-	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/prepare"
+	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
@@ -280,7 +280,7 @@ func copyTree(t *testing.T, from, to string) {
 // checker's test corpus (broken ones included): no panic, and every action
 // it returns has an intent, an entity and an action type.
 func TestAcoreCheckCorpus(t *testing.T) {
-	files, _ := filepath.Glob("../project/testdata/check/*.txtar")
+	files, _ := filepath.Glob("../lang/project/testdata/check/*.txtar")
 	if len(files) == 0 {
 		t.Fatal("no corpus")
 	}

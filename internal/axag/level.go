@@ -4,7 +4,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/lang/check"
 )
 
 // Level returns the conformance level a single action reaches from what it

@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/axiomcore/acore/internal/check"
+	"github.com/axiomcore/acore/internal/lang/check"
 )
 
 // Rule ids. AXAG001–AXAG013 follow the numbering of the reference linter

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/axiomcore/acore/internal/suggest"
+	"github.com/axiomcore/acore/internal/lang/suggest"
 	"io/fs"
 	"math"
 	"os"

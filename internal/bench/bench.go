@@ -22,7 +22,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/service"
 )
 

@@ -20,10 +20,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/axiomcore/acore/internal/load"
-	"github.com/axiomcore/acore/internal/project"
-	"github.com/axiomcore/acore/internal/scaffold"
-	"github.com/axiomcore/acore/internal/syntax"
+	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/lang/scaffold"
+	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
 func mbps(bytes int, d time.Duration) float64 {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/snapshot"
 )
 

@@ -2,10 +2,10 @@ package change
 
 import (
 	"github.com/axiomcore/acore/internal/axag"
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/edit"
-	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/protocol"
 )
 

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/candidate"
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/edit"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/diag"
 )
 
 // Data is what the service records in candidate.Candidate.Data: the edits

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/lang/graph"
 )
 
 // DiffEntry is one entry of a semantic diff.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/axiomcore/acore/internal/candidate"
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/diag"
 )
 
 // Risk is something to review.

@@ -3,7 +3,7 @@ package change
 import (
 	"sort"
 
-	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/lang/graph"
 	"github.com/axiomcore/acore/internal/publish"
 	"github.com/axiomcore/acore/internal/snapshot"
 )

@@ -6,7 +6,7 @@ import (
 
 	"github.com/axiomcore/acore/internal/candidate"
 	"github.com/axiomcore/acore/internal/edit"
-	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/lang/graph"
 	"github.com/axiomcore/acore/internal/protocol"
 )
 

@@ -64,10 +64,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/catalog"
-	"github.com/axiomcore/acore/internal/diag"
-	"github.com/axiomcore/acore/internal/graph"
-	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/lang/catalog"
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/protocol"
 )
 

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/lang/scaffold"
 	"github.com/axiomcore/acore/internal/protocol"
-	"github.com/axiomcore/acore/internal/scaffold"
 )
 
 // Build on the task app: the focus is required and first, the recipe adds

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/prepare"
+	"github.com/axiomcore/acore/internal/lang/prepare"
 )
 
 // TestTaskAppPersists drives the project of `axiom new`: a created task is

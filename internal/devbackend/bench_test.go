@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/scaffold"
+	"github.com/axiomcore/acore/internal/lang/scaffold"
 )
 
 // benchBackend is the task-app's backend holding n tasks.

@@ -10,12 +10,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/fsutil"
-	"github.com/axiomcore/acore/internal/load"
-	"github.com/axiomcore/acore/internal/lock"
-	"github.com/axiomcore/acore/internal/reason"
-	"github.com/axiomcore/acore/internal/syntax"
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/lang/lock"
+	"github.com/axiomcore/acore/internal/lang/reason"
+	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
 // kind is the shape of a contract type.
@@ -194,7 +194,7 @@ func loadContracts(root string) (map[string]*contract, error) {
 }
 
 // readArtifact reads the artifact rel as the compiler reads it
-// (internal/load): through the project's confined root, so a symlink
+// (internal/lang/load): through the project's confined root, so a symlink
 // leads nowhere outside the project; opened without blocking, so a FIFO
 // is refused instead of waited on; and never more than the compiler's
 // source_file_bytes_max, even from a file that grows meanwhile. What it

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/axiomcore/acore/internal/syntax"
+	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
 // verb is what an operation does to its model's rows.

@@ -25,11 +25,11 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/devbackend"
-	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/fsutil"
-	"github.com/axiomcore/acore/internal/load"
-	"github.com/axiomcore/acore/internal/lock"
-	"github.com/axiomcore/acore/internal/prepare"
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/lang/lock"
+	"github.com/axiomcore/acore/internal/lang/prepare"
 	"github.com/axiomcore/acore/internal/web"
 )
 

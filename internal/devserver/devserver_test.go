@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axiomcore/acore/internal/diag"
-	"github.com/axiomcore/acore/internal/scaffold"
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/scaffold"
 	"github.com/axiomcore/acore/internal/web"
 )
 

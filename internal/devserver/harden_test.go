@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axiomcore/acore/internal/load"
+	"github.com/axiomcore/acore/internal/lang/load"
 )
 
 // TestSecurityHeaders: every answer, whatever its status, forbids framing

@@ -8,12 +8,12 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/diag"
-	"github.com/axiomcore/acore/internal/graph"
-	"github.com/axiomcore/acore/internal/load"
-	"github.com/axiomcore/acore/internal/project"
-	"github.com/axiomcore/acore/internal/reason"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/lang/reason"
 )
 
 // How a batch is applied.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/project"
-	"github.com/axiomcore/acore/internal/reason"
+	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/lang/reason"
 )
 
 const rowModule = `module tasks.components.row

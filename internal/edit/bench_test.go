@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/axiomcore/acore/internal/gen"
-	"github.com/axiomcore/acore/internal/graph"
-	"github.com/axiomcore/acore/internal/prepare"
-	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/prepare"
+	"github.com/axiomcore/acore/internal/lang/project"
 )
 
 // boundsProject writes and prepares a generated project at the service

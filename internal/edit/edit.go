@@ -9,8 +9,8 @@ package edit
 import (
 	"time"
 
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/project"
 )
 
 // Options tune one batch.

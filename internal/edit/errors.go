@@ -3,9 +3,9 @@ package edit
 import (
 	"fmt"
 
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/diag"
-	"github.com/axiomcore/acore/internal/reason"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/reason"
 )
 
 // Kind is what went wrong with a batch: the code its reason refines, so

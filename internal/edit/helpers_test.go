@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/load"
-	"github.com/axiomcore/acore/internal/project"
-	"github.com/axiomcore/acore/internal/scaffold"
+	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/lang/scaffold"
 )
 
 const testSnap = "snap-test"

@@ -3,8 +3,8 @@ package edit
 import (
 	"sort"
 
-	"github.com/axiomcore/acore/internal/graph"
-	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/project"
 )
 
 // Id maps. A node keeps its identity across one splice when it lies

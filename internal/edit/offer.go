@@ -8,12 +8,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/diag"
-	"github.com/axiomcore/acore/internal/graph"
-	"github.com/axiomcore/acore/internal/project"
-	"github.com/axiomcore/acore/internal/reason"
-	"github.com/axiomcore/acore/internal/syntax"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/lang/reason"
+	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
 // The edit rules of node.edits (edit rules acore-edit-rules/1), family by

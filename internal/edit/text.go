@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/axiomcore/acore/internal/syntax"
+	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
 // splice replaces [pos, end) of a file with text.

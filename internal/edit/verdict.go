@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/diag"
-	"github.com/axiomcore/acore/internal/reason"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/reason"
 )
 
 // Judge is the one repair verdict of an edited project against its base.

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/prepare"
+	"github.com/axiomcore/acore/internal/lang/prepare"
 )
 
 // Contract is the backend contract every generated page uses.

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/axiomcore/acore/internal/gen"
-	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/lang/project"
 )
 
 // write lays a generated project out on disk and prepares it.

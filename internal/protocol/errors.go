@@ -3,8 +3,8 @@ package protocol
 import (
 	"fmt"
 
-	"github.com/axiomcore/acore/internal/diag"
-	"github.com/axiomcore/acore/internal/reason"
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/reason"
 )
 
 // ErrorCodes lists every code in the reference's order, as the manifest

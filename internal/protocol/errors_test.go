@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/reason"
+	"github.com/axiomcore/acore/internal/lang/reason"
 )
 
 // TestCompileFailedShape: every compile_failed has its reason, the

@@ -1054,7 +1054,7 @@ func (p *Publisher) Sweep(ttl time.Duration) {
 // Guarantees are the guarantees of this publication (the protocol's
 // local_filesystem profile) as the capability manifest lists them; the kill tests (cmd/acore-semantic) prove
 // the process-kill ones, the race tests of internal/publish and
-// internal/load the ones against other processes.
+// internal/lang/load the ones against other processes.
 var Guarantees = []string{
 	"rechecks the candidate version, the required checks and every written file's base content before writing",
 	"each file replaced atomically: temp file, fsync, rename, fsync of the directory",

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/axiomcore/acore/internal/gen"
-	"github.com/axiomcore/acore/internal/graph"
-	"github.com/axiomcore/acore/internal/scaffold"
+	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/scaffold"
 )
 
 // TestCompileCacheAnswers compares a service that compiled its project

@@ -2,8 +2,8 @@ package service
 
 import (
 	"github.com/axiomcore/acore/internal/edit"
+	"github.com/axiomcore/acore/internal/lang/reason"
 	"github.com/axiomcore/acore/internal/protocol"
-	"github.com/axiomcore/acore/internal/reason"
 )
 
 // editError is the one place the edit engine's errors become wire errors:

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/diag"
 	"github.com/axiomcore/acore/internal/edit"
-	"github.com/axiomcore/acore/internal/reason"
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/reason"
 )
 
 // editError gives the engine's errors the wire's shapes: the reference's

@@ -10,8 +10,8 @@ import (
 
 	"github.com/axiomcore/acore/internal/edit"
 	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/lang/reason"
 	"github.com/axiomcore/acore/internal/protocol"
-	"github.com/axiomcore/acore/internal/reason"
 )
 
 // The operations of change.propose and edit.plan are decoded here, strictly

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/axiomcore/acore/internal/edit"
-	"github.com/axiomcore/acore/internal/reason"
+	"github.com/axiomcore/acore/internal/lang/reason"
 	"github.com/axiomcore/acore/internal/service"
 )
 

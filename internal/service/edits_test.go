@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/scaffold"
+	"github.com/axiomcore/acore/internal/lang/scaffold"
 )
 
 // opsTaskApp writes the task-app of the protocol reference into a temp

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/scaffold"
+	"github.com/axiomcore/acore/internal/lang/scaffold"
 	"github.com/axiomcore/acore/internal/service"
 )
 

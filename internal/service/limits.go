@@ -3,11 +3,11 @@ package service
 import (
 	"errors"
 
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/diag"
-	"github.com/axiomcore/acore/internal/load"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/lang/reason"
 	"github.com/axiomcore/acore/internal/protocol"
-	"github.com/axiomcore/acore/internal/reason"
 )
 
 // The service bounds on a project's inputs map to resource_limit here,

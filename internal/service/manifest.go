@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"github.com/axiomcore/acore/internal/publish"
 
-	"github.com/axiomcore/acore/internal/load"
+	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/lang/syntax"
 	"github.com/axiomcore/acore/internal/protocol"
-	"github.com/axiomcore/acore/internal/syntax"
 )
 
 // EditKinds are the edit families of v1.

@@ -13,9 +13,9 @@ import (
 	"github.com/axiomcore/acore/internal/candidate"
 	"github.com/axiomcore/acore/internal/change"
 	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/lang/reason"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/publish"
-	"github.com/axiomcore/acore/internal/reason"
 )
 
 // change.apply publishes a candidate through internal/publish. The rules,

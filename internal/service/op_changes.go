@@ -9,9 +9,9 @@ import (
 
 	"github.com/axiomcore/acore/internal/candidate"
 	"github.com/axiomcore/acore/internal/change"
-	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/reason"
 	"github.com/axiomcore/acore/internal/protocol"
-	"github.com/axiomcore/acore/internal/reason"
 	"github.com/axiomcore/acore/internal/snapshot"
 )
 

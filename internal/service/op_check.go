@@ -2,11 +2,11 @@ package service
 
 import (
 	"github.com/axiomcore/acore/internal/change"
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/lang/reason"
+	"github.com/axiomcore/acore/internal/lang/syntax"
 	"github.com/axiomcore/acore/internal/protocol"
-	"github.com/axiomcore/acore/internal/reason"
-	"github.com/axiomcore/acore/internal/syntax"
 )
 
 // check.run runs the checks compile, repair and axag (see runChecks) on a

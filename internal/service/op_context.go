@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/axiomcore/acore/internal/ctxbuild"
+	"github.com/axiomcore/acore/internal/lang/reason"
 	"github.com/axiomcore/acore/internal/protocol"
-	"github.com/axiomcore/acore/internal/reason"
 )
 
 // context.build: opContextBuild checks the params and the expansion refs

@@ -3,8 +3,8 @@ package service
 import (
 	"github.com/axiomcore/acore/internal/candidate"
 	"github.com/axiomcore/acore/internal/change"
+	"github.com/axiomcore/acore/internal/lang/reason"
 	"github.com/axiomcore/acore/internal/protocol"
-	"github.com/axiomcore/acore/internal/reason"
 )
 
 // change.discard closes an open candidate: its state becomes discarded

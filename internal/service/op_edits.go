@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/axiomcore/acore/internal/edit"
+	"github.com/axiomcore/acore/internal/lang/reason"
 	"github.com/axiomcore/acore/internal/protocol"
-	"github.com/axiomcore/acore/internal/reason"
 	"github.com/axiomcore/acore/internal/snapshot"
 )
 

@@ -3,7 +3,7 @@ package service
 import (
 	"github.com/axiomcore/acore/internal/candidate"
 	"github.com/axiomcore/acore/internal/change"
-	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/lang/graph"
 	"github.com/axiomcore/acore/internal/protocol"
 	"github.com/axiomcore/acore/internal/textdiff"
 )

@@ -3,9 +3,9 @@ package service
 import (
 	"strings"
 
-	"github.com/axiomcore/acore/internal/graph"
+	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/reason"
 	"github.com/axiomcore/acore/internal/protocol"
-	"github.com/axiomcore/acore/internal/reason"
 )
 
 type findParams struct {

@@ -3,10 +3,10 @@ package service
 import (
 	"path/filepath"
 
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/reason"
 	"github.com/axiomcore/acore/internal/protocol"
-	"github.com/axiomcore/acore/internal/reason"
 )
 
 func opCapabilities(c *call) (any, *protocol.Error) {

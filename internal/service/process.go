@@ -2,7 +2,7 @@ package service
 
 import (
 	"github.com/axiomcore/acore/internal/change"
-	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/publish"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axiomcore/acore/internal/scaffold"
+	"github.com/axiomcore/acore/internal/lang/scaffold"
 	"github.com/axiomcore/acore/internal/service"
 )
 

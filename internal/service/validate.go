@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 
 	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/lang/reason"
 	"github.com/axiomcore/acore/internal/protocol"
-	"github.com/axiomcore/acore/internal/reason"
 	"github.com/axiomcore/acore/internal/schema"
 )
 

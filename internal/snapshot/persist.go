@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/fsutil"
-	"github.com/axiomcore/acore/internal/load"
+	"github.com/axiomcore/acore/internal/lang/load"
 )
 
 // Snapshots are persisted under .axiom/state so that a later process (a

@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/axiomcore/acore/internal/load"
-	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/lang/project"
 )
 
 // Identity names the compiler build, profile and target in snapshot ids,
@@ -215,7 +215,7 @@ func (s *Store) Latest() (*Snapshot, error) {
 }
 
 // CompileCache keeps compiled projects by their inputs across processes
-// (the compile cache, internal/compilecache).
+// (the compile cache, internal/lang/compilecache).
 type CompileCache interface {
 	// Load returns the compile of in, or nil.
 	Load(in *load.Inputs) *project.Project

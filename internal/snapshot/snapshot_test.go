@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axiomcore/acore/internal/load"
-	"github.com/axiomcore/acore/internal/project"
-	"github.com/axiomcore/acore/internal/scaffold"
+	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/lang/scaffold"
 )
 
 // TestEvictionAnswersExpired captures snapshots past a small budget: the

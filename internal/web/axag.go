@@ -5,10 +5,10 @@ import (
 	"slices"
 
 	"github.com/axiomcore/acore/internal/axag"
-	"github.com/axiomcore/acore/internal/catalog"
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/graph"
-	"github.com/axiomcore/acore/internal/syntax"
+	"github.com/axiomcore/acore/internal/lang/catalog"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
 // actions takes the manifest's actions as attribute sets. An action is

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/prepare"
+	"github.com/axiomcore/acore/internal/lang/prepare"
 )
 
 // TestCodegen compiles one page that uses each form of expression and

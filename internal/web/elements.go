@@ -3,9 +3,9 @@ package web
 import (
 	"strconv"
 
-	"github.com/axiomcore/acore/internal/catalog"
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/syntax"
+	"github.com/axiomcore/acore/internal/lang/catalog"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/syntax"
 	"github.com/axiomcore/acore/internal/web/js"
 )
 

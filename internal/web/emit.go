@@ -4,10 +4,10 @@ import (
 	"maps"
 	"strconv"
 
-	"github.com/axiomcore/acore/internal/catalog"
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/graph"
-	"github.com/axiomcore/acore/internal/syntax"
+	"github.com/axiomcore/acore/internal/lang/catalog"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/syntax"
 	"github.com/axiomcore/acore/internal/web/js"
 )
 

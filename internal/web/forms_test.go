@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/catalog"
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/syntax"
+	"github.com/axiomcore/acore/internal/lang/catalog"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/syntax"
 	"github.com/axiomcore/acore/internal/web/js"
 )
 
@@ -32,13 +32,13 @@ func TestElementSpecs(t *testing.T) {
 	}
 }
 
-// forms returns the types of internal/syntax that have the marker method
+// forms returns the types of internal/lang/syntax that have the marker method
 // (expr, stmt or viewItem), read from its source, so that a form added
 // there shows here.
 func forms(t *testing.T, marker string) []string {
 	t.Helper()
 	fs := token.NewFileSet()
-	f, err := parser.ParseFile(fs, "../syntax/ast.go", nil, 0)
+	f, err := parser.ParseFile(fs, "../lang/syntax/ast.go", nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func forms(t *testing.T, marker string) []string {
 		}
 	}
 	if len(out) == 0 {
-		t.Fatalf("no %s forms in internal/syntax/ast.go", marker)
+		t.Fatalf("no %s forms in internal/lang/syntax/ast.go", marker)
 	}
 	return out
 }

@@ -7,10 +7,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/graph"
-	"github.com/axiomcore/acore/internal/project"
-	"github.com/axiomcore/acore/internal/syntax"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/lang/syntax"
 	"github.com/axiomcore/acore/internal/web/js"
 )
 

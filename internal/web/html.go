@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/catalog"
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/syntax"
+	"github.com/axiomcore/acore/internal/lang/catalog"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
 // The static markup of index.html: one inert <template> per page with its

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/browsertest"
-	"github.com/axiomcore/acore/internal/catalog"
-	"github.com/axiomcore/acore/internal/prepare"
+	"github.com/axiomcore/acore/internal/lang/catalog"
+	"github.com/axiomcore/acore/internal/lang/prepare"
 )
 
 // urlPieces are what the random inputs of TestURLRuleInChromium are made
@@ -32,7 +32,7 @@ var urlPieces = []string{"/", "//", "\\", "\t", "\n", "\r", " ", "\x00", "\x01",
 // it, an http(s) URL or a raster data: URL; a refused value must leave
 // the attribute off and warn on the console.
 func TestURLRuleInChromium(t *testing.T) {
-	data, err := os.ReadFile("../catalog/testdata/urls.json")
+	data, err := os.ReadFile("../lang/catalog/testdata/urls.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestURLRuleInChromium(t *testing.T) {
 
 // TestURLLiterals: index.html writes the literals the URL rule allows
 // (the checker refuses the others: AC217 for a route, AC305 for an
-// Image's src, internal/project's testdata/check/urls.txtar), and app.js
+// Image's src, internal/lang/project's testdata/check/urls.txtar), and app.js
 // binds every value through the runtime's rule, which leaves the
 // attribute off and warns.
 func TestURLLiterals(t *testing.T) {

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/axag"
-	"github.com/axiomcore/acore/internal/check"
-	"github.com/axiomcore/acore/internal/diag"
-	"github.com/axiomcore/acore/internal/project"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/web/assets"
 )
 

@@ -14,9 +14,9 @@ import (
 	"testing"
 
 	"github.com/axiomcore/acore/internal/axag"
-	"github.com/axiomcore/acore/internal/diag"
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/outdir"
-	"github.com/axiomcore/acore/internal/project"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")

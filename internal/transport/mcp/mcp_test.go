@@ -16,8 +16,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/axiomcore/acore/internal/lang/scaffold"
 	"github.com/axiomcore/acore/internal/protocol"
-	"github.com/axiomcore/acore/internal/scaffold"
 	"github.com/axiomcore/acore/internal/schema"
 	"github.com/axiomcore/acore/internal/service"
 )
