@@ -1,7 +1,7 @@
 // Package schemas embeds the published JSON Schema files of the
 // axiom-agent-semantic/v1 protocol, so that they ship inside the binaries.
 // The files are the authoritative definition of the wire format; package
-// internal/schema compiles and applies them.
+// internal/agent/schema compiles and applies them.
 package schemas
 
 import "embed"

@@ -19,8 +19,8 @@ import (
 
 	"github.com/axiomcore/acore/internal/gcpolicy"
 
-	"github.com/axiomcore/acore/internal/service"
-	"github.com/axiomcore/acore/internal/transport/mcp"
+	"github.com/axiomcore/acore/internal/agent/service"
+	"github.com/axiomcore/acore/internal/agent/transport/mcp"
 )
 
 const usage = `usage:

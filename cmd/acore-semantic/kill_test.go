@@ -22,11 +22,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axiomcore/acore/internal/candidate"
+	"github.com/axiomcore/acore/internal/agent/candidate"
+	"github.com/axiomcore/acore/internal/agent/publish"
+	"github.com/axiomcore/acore/internal/agent/schema"
+	"github.com/axiomcore/acore/internal/agent/service"
 	"github.com/axiomcore/acore/internal/lang/scaffold"
-	"github.com/axiomcore/acore/internal/publish"
-	"github.com/axiomcore/acore/internal/schema"
-	"github.com/axiomcore/acore/internal/service"
 )
 
 // The kill tests run the real acore-semantic (one-shot) on a change.apply

@@ -16,10 +16,10 @@ import (
 
 	"github.com/axiomcore/acore/internal/gcpolicy"
 
+	"github.com/axiomcore/acore/internal/agent/protocol"
+	"github.com/axiomcore/acore/internal/agent/service"
 	"github.com/axiomcore/acore/internal/hugeheap"
 	"github.com/axiomcore/acore/internal/lang/load"
-	"github.com/axiomcore/acore/internal/protocol"
-	"github.com/axiomcore/acore/internal/service"
 )
 
 const usage = `usage:

@@ -7,8 +7,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/axiomcore/acore/internal/schema"
-	"github.com/axiomcore/acore/internal/transport/mcp"
+	"github.com/axiomcore/acore/internal/agent/schema"
+	"github.com/axiomcore/acore/internal/agent/transport/mcp"
 )
 
 // toolsListMaxBytes bounds what the tool list costs an agent: an MCP client

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/snapshot"
+	"github.com/axiomcore/acore/internal/agent/snapshot"
 )
 
 // The reference's prose rules, each sent through the one-shot command,

@@ -22,8 +22,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/axiomcore/acore/internal/agent/service"
 	"github.com/axiomcore/acore/internal/lang/project"
-	"github.com/axiomcore/acore/internal/service"
 )
 
 // MaxBytes is the source total of the largest project: the service bounds.

@@ -9,7 +9,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/axiomcore/acore/internal/transport/mcp"
+	"github.com/axiomcore/acore/internal/agent/transport/mcp"
 )
 
 // toolsList measures what the tool list of acore-semantic mcp costs an

@@ -16,9 +16,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/protocol"
-	"github.com/axiomcore/acore/internal/schema"
-	"github.com/axiomcore/acore/internal/service"
+	"github.com/axiomcore/acore/internal/agent/protocol"
+	"github.com/axiomcore/acore/internal/agent/schema"
+	"github.com/axiomcore/acore/internal/agent/service"
 )
 
 //go:generate go run . -root ../..

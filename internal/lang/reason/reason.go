@@ -3,7 +3,7 @@
 // registry of diagnostic codes. Every error the service answers names its
 // reason with one of these constants; Reason is not a string, so no
 // literal can stand in for one. The edit engine's typed errors carry them
-// too, which is why they live below internal/protocol.
+// too, which is why they live below internal/agent/protocol.
 //
 // Most reasons are the reference's own; the others refine a code where the
 // reference names no reason (reason is an open string that "can gain

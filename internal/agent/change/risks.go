@@ -1,0 +1,55 @@
+package change
+
+import (
+	"fmt"
+
+	"github.com/axiomcore/acore/internal/agent/candidate"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/diag"
+)
+
+// Risk is something to review.
+type Risk struct {
+	Kind   string `json:"kind"`
+	Detail string `json:"detail"`
+	Node   string `json:"node,omitempty"`
+}
+
+// Risks are what to review in candidate cand compiled as cc, whose
+// semantic diff is diff: changes no operation asked for, new diagnostics,
+// files it writes that changed on disk since its base (diskChanged), and
+// a bounded repair.
+func Risks(cand *candidate.Candidate, cc *Compiled, diff []DiffEntry, data *Data, diskChanged []string) []Risk {
+	out := []Risk{}
+	for _, d := range diff {
+		if !d.Expected {
+			out = append(out, Risk{Kind: "unexpected_change", Detail: fmt.Sprintf("%s is %s though no operation asked for it", d.Node, d.Change), Node: d.Node})
+		}
+	}
+	seen := map[string]int{}
+	key := func(d diag.Diagnostic) string { return d.Code + "\x00" + d.Path + "\x00" + d.Decl + "\x00" + d.Message }
+	for _, d := range cc.Base.Project.Result.Diagnostics {
+		seen[key(d)]++
+	}
+	n := 0
+	for _, d := range cc.Project.Result.Diagnostics {
+		if seen[key(d)] > 0 {
+			seen[key(d)]--
+			continue
+		}
+		if n++; n > 20 {
+			break
+		}
+		out = append(out, Risk{Kind: "new_diagnostic", Detail: fmt.Sprintf("%s %s at %s:%d:%d: %s", d.Severity, d.Code, d.Path, d.Line, d.Column, d.Message)})
+	}
+	set := stringSet(diskChanged)
+	for _, f := range cand.Files {
+		if set[f.Path] {
+			out = append(out, Risk{Kind: "disk_changed", Detail: f.Path + " changed on disk since the base snapshot; change.apply will refuse to overwrite it"})
+		}
+	}
+	if data.BaseState != "" && data.BaseState != check.StateValidated {
+		out = append(out, Risk{Kind: "repair", Detail: fmt.Sprintf("the base is %s with %s; the candidate is a bounded repair", data.BaseState, diag.Errors(data.BaseErrors))})
+	}
+	return out
+}

@@ -1,0 +1,312 @@
+package service
+
+import (
+	"sort"
+
+	"github.com/axiomcore/acore/internal/agent/protocol"
+	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/reason"
+)
+
+type graphParams struct {
+	From       []string `json:"from"`
+	Mode       string   `json:"mode"`
+	To         []string `json:"to,omitempty"`
+	EdgeKinds  []string `json:"edge_kinds,omitempty"`
+	Layers     []string `json:"layers,omitempty"`
+	Transitive bool     `json:"transitive,omitempty"`
+}
+
+// GraphEdge is one relationship found by a walk.
+type GraphEdge struct {
+	From  string         `json:"from"`
+	Kind  string         `json:"kind"`
+	To    string         `json:"to"`
+	Layer string         `json:"layer"`
+	Depth int            `json:"depth"`
+	Site  graph.Location `json:"site"`
+}
+
+// Boundary is where a walk met code it cannot see through.
+type Boundary struct {
+	Node   string `json:"node"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail"`
+	Via    string `json:"via,omitempty"`
+}
+
+func defaultKinds(list []string) ([]string, map[string]bool) {
+	if len(list) == 0 {
+		list = graph.DependencyKinds
+	}
+	return list, stringSet(list)
+}
+
+func defaultLayers(list []string) ([]string, map[string]bool) {
+	if len(list) == 0 {
+		list = []string{graph.Declared, graph.Resolved}
+	}
+	return list, stringSet(list)
+}
+
+func opGraphQuery(c *call) (any, *protocol.Error) {
+	var p graphParams
+	if e := c.params(&p); e != nil {
+		return nil, e
+	}
+	if e := c.readSnapshot(true); e != nil {
+		return nil, e
+	}
+	from, e := c.lookup(p.From)
+	if e != nil {
+		return nil, e
+	}
+	kindList, kinds := defaultKinds(p.EdgeKinds)
+	layerList, layers := defaultLayers(p.Layers)
+	if layers["observed"] {
+		c.coverage.Gaps = append(c.coverage.Gaps, protocol.Gap{Reason: "no_observed_layer", Detail: "this build has declared and resolved facts only"})
+	}
+	depth := 1
+	if p.Transitive {
+		depth = c.limits.MaxDepth
+	}
+	g := c.graph()
+	direction := "outgoing"
+	incoming := false
+	switch p.Mode {
+	case "dependents", "references":
+		direction, incoming = "incoming", true
+	case "paths":
+		if len(p.To) == 0 {
+			return nil, protocol.Errorf(reason.Schema, "params.to: required for mode paths")
+		}
+	}
+	if p.Mode != "paths" && len(p.To) > 0 {
+		return nil, protocol.Errorf(reason.Schema, "params.to: only for mode paths")
+	}
+	res := map[string]any{"traversed": map[string]any{"direction": direction, "edge_kinds": kindList, "layers": layerList}}
+	w := &graphWalk{g: g, incoming: incoming, mentioned: map[int32]bool{}}
+	for _, f := range from {
+		w.mentioned[f] = true
+	}
+	if p.Mode == "paths" {
+		to, e := c.lookup(p.To)
+		if e != nil {
+			return nil, e
+		}
+		res["paths"] = w.paths(g.Paths(from, to, kinds, layers, c.limits.MaxDepth, c.limits.MaxItems))
+	} else {
+		steps, _ := g.Walk(from, incoming, kinds, layers, depth)
+		for _, st := range steps {
+			w.add(st.Edge, st.Depth)
+		}
+	}
+	if len(w.boundaries) > 0 {
+		c.coverage.Completeness = "partial"
+		c.coverage.Gaps = append(c.coverage.Gaps, protocol.Gap{Reason: "foreign_implementation", Detail: "the walk reached code the compiler cannot see"})
+	}
+	nodes := c.mentionedNodes(g, w.mentioned)
+	if w.edges == nil {
+		w.edges = []GraphEdge{}
+	}
+	if w.boundaries == nil {
+		w.boundaries = []Boundary{}
+	}
+	res["nodes"], res["edges"], res["boundaries"] = nodes, w.edges, w.boundaries
+	c.trimEdges(res, g, nodes, w.edges, p.From)
+	return c.fit(res)
+}
+
+// graphWalk collects the edges a graph.query meets, the nodes they
+// mention and the boundaries they reach.
+type graphWalk struct {
+	g          *graph.Graph
+	incoming   bool
+	mentioned  map[int32]bool
+	edges      []GraphEdge
+	boundaries []Boundary
+}
+
+func (w *graphWalk) add(ei int32, d int) {
+	g := w.g
+	e := &g.Edges[ei]
+	w.edges = append(w.edges, GraphEdge{From: g.At(e.From).ID, Kind: e.Kind(), To: g.At(e.To).ID, Layer: e.Layer(), Depth: d, Site: g.EdgeSite(e)})
+	w.mentioned[e.From], w.mentioned[e.To] = true, true
+	if t := g.At(e.To); t.Foreign && !w.incoming {
+		w.boundaries = append(w.boundaries, Boundary{Node: t.ID, Reason: "foreign_implementation", Via: g.At(e.From).ID,
+			Detail: t.ID + " is implemented outside the project; the compiler cannot see what it reads or writes"})
+	}
+}
+
+// paths adds the edges of paths, each once, and returns the paths as
+// answered.
+func (w *graphWalk) paths(paths []graph.Path) []map[string]any {
+	seen := map[int32]bool{}
+	for _, path := range paths {
+		for d, ei := range path.Edges {
+			if !seen[ei] {
+				seen[ei] = true
+				w.add(ei, d+1)
+			}
+		}
+	}
+	out := make([]map[string]any, 0, len(paths))
+	for _, path := range paths {
+		ids := make([]string, len(path.Nodes))
+		for i, n := range path.Nodes {
+			ids[i] = w.g.At(n).ID
+		}
+		out = append(out, map[string]any{"nodes": ids})
+	}
+	return out
+}
+
+// mentionedNodes summarizes the mentioned nodes in index order, at most
+// limits.max_nodes.
+func (c *call) mentionedNodes(g *graph.Graph, mentioned map[int32]bool) []graph.Summary {
+	nodes := []graph.Summary{}
+	ids := make([]int32, 0, len(mentioned))
+	for i := range mentioned {
+		ids = append(ids, i)
+	}
+	sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
+	var omitted []string
+	for _, i := range ids {
+		if len(nodes) == c.limits.MaxNodes {
+			if len(omitted) < 50 {
+				omitted = append(omitted, g.At(i).ID)
+			}
+			continue
+		}
+		nodes = append(nodes, g.Summary(g.At(i)))
+	}
+	if extra := len(ids) - len(nodes); extra > 0 {
+		c.trunc.Truncated = true
+		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_nodes", Count: extra, Nodes: omitted})
+	}
+	return nodes
+}
+
+// trimEdges cuts res to max_bytes: the farthest edges go first; the nodes
+// only they mention go with them.
+func (c *call) trimEdges(res map[string]any, g *graph.Graph, nodes []graph.Summary, edges []GraphEdge, from []string) {
+	k := c.trimToFit(len(edges), func(k int) int {
+		res["edges"], res["nodes"] = edges[:k], nodesOf(g, nodes, edges[:k], from)
+		return jsonSize(res)
+	})
+	res["edges"], res["nodes"] = edges[:k], nodesOf(g, nodes, edges[:k], from)
+	var cut []string
+	seen := map[string]bool{}
+	for _, e := range edges[k:] {
+		for _, id := range []string{e.From, e.To} {
+			if !seen[id] {
+				seen[id] = true
+				cut = append(cut, id)
+			}
+		}
+	}
+	if len(edges) > k {
+		// Count the edges left out; name the nodes they reach.
+		c.omit("max_bytes", cut)
+		c.trunc.Omissions[len(c.trunc.Omissions)-1].Count = len(edges) - k
+	}
+}
+
+type impactParams struct {
+	Targets   []string `json:"targets"`
+	Direction string   `json:"direction"`
+	EdgeKinds []string `json:"edge_kinds,omitempty"`
+}
+
+// Impacted is one node a change would affect.
+type Impacted struct {
+	Node     graph.Summary  `json:"node"`
+	Depth    int            `json:"depth"`
+	From     string         `json:"from"`
+	EdgeKind string         `json:"edge_kind"`
+	Layer    string         `json:"layer"`
+	Site     graph.Location `json:"site"`
+}
+
+func opImpactAnalyze(c *call) (any, *protocol.Error) {
+	var p impactParams
+	if e := c.params(&p); e != nil {
+		return nil, e
+	}
+	if e := c.readSnapshot(true); e != nil {
+		return nil, e
+	}
+	targets, e := c.lookup(p.Targets)
+	if e != nil {
+		return nil, e
+	}
+	var kinds map[string]bool
+	if len(p.EdgeKinds) > 0 {
+		kinds = stringSet(p.EdgeKinds)
+	}
+	g := c.graph()
+	reached := map[int32]bool{}
+	for _, t := range targets {
+		reached[t] = true
+	}
+	impacted := []Impacted{}
+	var omitted []string
+	extra := 0
+	collect := func(incoming bool) {
+		steps, _ := g.Walk(targets, incoming, kinds, nil, c.limits.MaxDepth)
+		for _, st := range steps {
+			e := &g.Edges[st.Edge]
+			node, from := e.From, e.To
+			if !incoming {
+				node, from = e.To, e.From
+			}
+			if reached[node] {
+				continue
+			}
+			reached[node] = true
+			if len(impacted) == c.limits.MaxNodes {
+				extra++
+				if len(omitted) < 50 {
+					omitted = append(omitted, g.At(node).ID)
+				}
+				continue
+			}
+			impacted = append(impacted, Impacted{Node: g.Summary(g.At(node)), Depth: st.Depth, From: g.At(from).ID,
+				EdgeKind: e.Kind(), Layer: e.Layer(), Site: g.EdgeSite(e)})
+		}
+	}
+	if p.Direction == "dependents" || p.Direction == "both" {
+		collect(true)
+	}
+	if p.Direction == "dependencies" || p.Direction == "both" {
+		collect(false)
+	}
+	if extra > 0 {
+		c.trunc.Truncated = true
+		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_nodes", Count: extra, Nodes: omitted})
+		c.coverage.Exhaustive = false
+	}
+	k := c.trimToFit(len(impacted), func(k int) int { return jsonSize(map[string]any{"impacted": impacted[:k]}) })
+	var cut []string
+	for _, im := range impacted[k:] {
+		cut = append(cut, im.Node.ID)
+	}
+	c.omit("max_bytes", cut)
+	return c.fit(map[string]any{"impacted": impacted[:k]})
+}
+
+// nodesOf keeps the summaries of the start nodes and of the nodes the
+// kept edges mention.
+func nodesOf(g *graph.Graph, all []graph.Summary, edges []GraphEdge, from []string) []graph.Summary {
+	keep := stringSet(from)
+	for _, e := range edges {
+		keep[e.From], keep[e.To] = true, true
+	}
+	out := make([]graph.Summary, 0, len(keep))
+	for _, n := range all {
+		if keep[n.ID] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
