@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/lang/diag"
-	"github.com/axiomcore/acore/internal/outdir"
-	"github.com/axiomcore/acore/internal/web"
+	"github.com/axiomcore/acore/internal/webapp/outdir"
+	"github.com/axiomcore/acore/internal/webapp/web"
 )
 
 const buildUsage = `usage: axiom build [dir] [--out DIR] [--backend URL]

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/axiomcore/acore/internal/devserver"
+	"github.com/axiomcore/acore/internal/webapp/devserver"
 )
 
 const devUsage = `usage: axiom dev [dir] [--addr HOST:PORT] [--allow-host NAME]...

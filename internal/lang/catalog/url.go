@@ -4,8 +4,8 @@ import "strings"
 
 // The URLs an element takes from a value (docs/web.md, "URLs"): data is
 // text and never becomes a navigable URL or a script. The runtime
-// (internal/web/assets/runtime.js, rp and ri) applies the same rule; the
-// tests of internal/web compare the two in Chromium.
+// (internal/webapp/web/assets/runtime.js, rp and ri) applies the same rule; the
+// tests of internal/webapp/web compare the two in Chromium.
 
 // RoutePath reports whether a Link's to is a path of the app: it starts
 // with one "/" (not "//", which names another host) and holds no space,

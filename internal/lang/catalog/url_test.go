@@ -9,7 +9,7 @@ import (
 )
 
 // urlCase is one row of testdata/urls.json, the inputs the Go rule and the
-// runtime's (internal/web, TestURLRuleInChromium) must answer alike.
+// runtime's (internal/webapp/web, TestURLRuleInChromium) must answer alike.
 type urlCase struct {
 	In    string `json:"in"`
 	Link  bool   `json:"link"`

@@ -11,7 +11,7 @@ import (
 	"github.com/axiomcore/acore/internal/lang/graph"
 	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/lang/syntax"
-	"github.com/axiomcore/acore/internal/web/js"
+	"github.com/axiomcore/acore/internal/webapp/web/js"
 )
 
 // gen compiles one validated project from what the checker recorded of

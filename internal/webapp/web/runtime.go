@@ -1,6 +1,6 @@
 package web
 
-import "github.com/axiomcore/acore/internal/web/js"
+import "github.com/axiomcore/acore/internal/webapp/web/js"
 
 // The runtime's API towards the generated code: the names of the table at
 // the head of assets/runtime.js, which docs/web.md ("The runtime's API")

@@ -1,6 +1,6 @@
 // Package devserver is `axiom dev`: it builds a project for the web
-// (internal/web), serves the app from memory and the development backend
-// (internal/devbackend) on one address, watches the sources, rebuilds on
+// (internal/webapp/web), serves the app from memory and the development backend
+// (internal/webapp/devbackend) on one address, watches the sources, rebuilds on
 // change and reloads open pages over server-sent events. While the sources
 // do not compile, pages show an overlay listing the diagnostics and the last
 // good build keeps running.
@@ -24,13 +24,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/axiomcore/acore/internal/devbackend"
 	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/lang/lock"
 	"github.com/axiomcore/acore/internal/lang/prepare"
-	"github.com/axiomcore/acore/internal/web"
+	"github.com/axiomcore/acore/internal/webapp/devbackend"
+	"github.com/axiomcore/acore/internal/webapp/web"
 )
 
 // DefaultAddr is where Run listens when Config.Addr is empty: loopback, a

@@ -200,7 +200,7 @@ func tree(t *testing.T, root string) map[string]string {
 
 // docPath is the page that documents the backend; its request and answer
 // examples must be real answers.
-const docPath = "../../docs/web.md"
+const docPath = "../../../docs/web.md"
 
 // TestDocExamples checks that every "> request" line of the doc, with the
 // "< answer" line after it, is a pair of consecutive lines of shop.golden.

@@ -20,7 +20,7 @@ import (
 
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/scaffold"
-	"github.com/axiomcore/acore/internal/web"
+	"github.com/axiomcore/acore/internal/webapp/web"
 )
 
 // timeout bounds every wait: generous, because the machine may be busy;

@@ -32,7 +32,7 @@ var urlPieces = []string{"/", "//", "\\", "\t", "\n", "\r", " ", "\x00", "\x01",
 // it, an http(s) URL or a raster data: URL; a refused value must leave
 // the attribute off and warn on the console.
 func TestURLRuleInChromium(t *testing.T) {
-	data, err := os.ReadFile("../lang/catalog/testdata/urls.json")
+	data, err := os.ReadFile("../../lang/catalog/testdata/urls.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ func TestMinifiedIsUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	if RuntimeJS != want {
-		t.Errorf("runtime.min.js is not runtime.js minified (%d bytes, want %d): run go generate ./internal/web/assets", len(RuntimeJS), len(want))
+		t.Errorf("runtime.min.js is not runtime.js minified (%d bytes, want %d): run go generate ./internal/webapp/web/assets", len(RuntimeJS), len(want))
 	}
 }
 

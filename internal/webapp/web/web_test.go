@@ -16,7 +16,7 @@ import (
 	"github.com/axiomcore/acore/internal/axag"
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/project"
-	"github.com/axiomcore/acore/internal/outdir"
+	"github.com/axiomcore/acore/internal/webapp/outdir"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -25,7 +25,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // one (two pages, a component with an Action prop and a delete mutation,
 // externs, a form, every kind of element, @axag at the full level).
 var fixtures = []struct{ name, dir string }{
-	{"task-app", "../../examples/task-app"},
+	{"task-app", "../../../examples/task-app"},
 	{"rich", "testdata/rich"},
 }
 
@@ -70,7 +70,7 @@ func TestGolden(t *testing.T) {
 					if !ok {
 						t.Fatal("app.js does not hold the runtime")
 					}
-					data = slices.Concat(head, []byte("/* the runtime, internal/web/assets/runtime.js */\n"), app)
+					data = slices.Concat(head, []byte("/* the runtime, internal/webapp/web/assets/runtime.js */\n"), app)
 				}
 				want = append(want, n)
 				golden := filepath.Join("testdata", "golden", fx.name, n)
@@ -104,7 +104,7 @@ func TestGolden(t *testing.T) {
 // TestSize keeps the task-app's page (HTML, JS and CSS, runtime included)
 // under 25 KiB.
 func TestSize(t *testing.T) {
-	out := build(t, "../../examples/task-app")
+	out := build(t, "../../../examples/task-app")
 	n := len(out.Files["index.html"]) + len(out.Files["app.js"]) + len(out.Files["app.css"])
 	if n >= 25<<10 {
 		t.Errorf("the task-app's page is %d bytes, want under %d", n, 25<<10)
@@ -166,7 +166,7 @@ func readTree(t *testing.T, dir string) map[string]string {
 // TestFailureKeepsDist: a build of a broken project fails with its
 // diagnostics, has no files, and the previous output stays as it was.
 func TestFailureKeepsDist(t *testing.T) {
-	dir := copyDir(t, "../../examples/task-app")
+	dir := copyDir(t, "../../../examples/task-app")
 	dist := filepath.Join(dir, "dist")
 	if err := outdir.Write(dist, dir, build(t, dir).Files); err != nil {
 		t.Fatal(err)
@@ -281,7 +281,7 @@ func TestExports(t *testing.T) {
 // in app.js, escaped text in index.html, and the runtime never parses
 // HTML.
 func TestTextIsText(t *testing.T) {
-	dir := copyDir(t, "../../examples/task-app")
+	dir := copyDir(t, "../../../examples/task-app")
 	main := filepath.Join(dir, "main.acore")
 	src, _ := os.ReadFile(main)
 	evil := `<img src=x onerror=alert(1)></script><!-- \" & ${x}`

@@ -1,12 +1,12 @@
 // Command minify writes runtime.min.js from runtime.js (go generate in
-// internal/web/assets).
+// internal/webapp/web/assets).
 package main
 
 import (
 	"fmt"
 	"os"
 
-	"github.com/axiomcore/acore/internal/web/assets"
+	"github.com/axiomcore/acore/internal/webapp/web/assets"
 )
 
 func main() {

@@ -6,7 +6,7 @@ import (
 	"github.com/axiomcore/acore/internal/lang/catalog"
 	"github.com/axiomcore/acore/internal/lang/check"
 	"github.com/axiomcore/acore/internal/lang/syntax"
-	"github.com/axiomcore/acore/internal/web/js"
+	"github.com/axiomcore/acore/internal/webapp/web/js"
 )
 
 // spec is what one catalog element becomes, the one description that

@@ -8,7 +8,7 @@ import (
 	"github.com/axiomcore/acore/internal/lang/check"
 	"github.com/axiomcore/acore/internal/lang/graph"
 	"github.com/axiomcore/acore/internal/lang/syntax"
-	"github.com/axiomcore/acore/internal/web/js"
+	"github.com/axiomcore/acore/internal/webapp/web/js"
 )
 
 // generate writes app.js and index.html: the app lowered to a JavaScript

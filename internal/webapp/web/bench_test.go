@@ -5,7 +5,7 @@ import (
 
 	"github.com/axiomcore/acore/internal/bench"
 	projgen "github.com/axiomcore/acore/internal/gen"
-	"github.com/axiomcore/acore/internal/outdir"
+	"github.com/axiomcore/acore/internal/webapp/outdir"
 )
 
 // BenchmarkBuild4MiB builds the largest bench project (64 files, about

@@ -16,7 +16,7 @@ import (
 	"github.com/axiomcore/acore/internal/lang/check"
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/project"
-	"github.com/axiomcore/acore/internal/web/assets"
+	"github.com/axiomcore/acore/internal/webapp/web/assets"
 )
 
 // The runtime (minified from assets/runtime.js) and the stylesheet.

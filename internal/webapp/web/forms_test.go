@@ -12,7 +12,7 @@ import (
 	"github.com/axiomcore/acore/internal/lang/catalog"
 	"github.com/axiomcore/acore/internal/lang/check"
 	"github.com/axiomcore/acore/internal/lang/syntax"
-	"github.com/axiomcore/acore/internal/web/js"
+	"github.com/axiomcore/acore/internal/webapp/web/js"
 )
 
 // TestElementSpecs: every catalog element has a description, and every
@@ -38,7 +38,7 @@ func TestElementSpecs(t *testing.T) {
 func forms(t *testing.T, marker string) []string {
 	t.Helper()
 	fs := token.NewFileSet()
-	f, err := parser.ParseFile(fs, "../lang/syntax/ast.go", nil, 0)
+	f, err := parser.ParseFile(fs, "../../lang/syntax/ast.go", nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
