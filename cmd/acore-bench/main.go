@@ -16,8 +16,8 @@ import (
 
 	"github.com/axiomcore/acore/internal/gcpolicy"
 
-	"github.com/axiomcore/acore/internal/bench"
 	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/tools/bench"
 )
 
 func main() {

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/bench"
 	"github.com/axiomcore/acore/internal/gcpolicy"
 	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/tools/bench"
 )
 
 // TestMain lets the benchmark start this binary to measure peak RSS.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/gen"
+	"github.com/axiomcore/acore/internal/tools/projgen"
 )
 
 // oneShot runs one request as its own process, as the quick start does.

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/agent/service"
-	"github.com/axiomcore/acore/internal/gen"
+	"github.com/axiomcore/acore/internal/tools/projgen"
 )
 
 // boundsService serves a generated project at the service bounds whose

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/gen"
 	"github.com/axiomcore/acore/internal/lang/graph"
 	"github.com/axiomcore/acore/internal/lang/scaffold"
+	"github.com/axiomcore/acore/internal/tools/projgen"
 )
 
 // TestCompileCacheAnswers compares a service that compiled its project

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/gen"
+	"github.com/axiomcore/acore/internal/tools/projgen"
 )
 
 type contextResultWire struct {

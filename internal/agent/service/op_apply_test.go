@@ -17,7 +17,7 @@ import (
 	"github.com/axiomcore/acore/internal/agent/candidate"
 	"github.com/axiomcore/acore/internal/agent/publish"
 	"github.com/axiomcore/acore/internal/agent/service"
-	"github.com/axiomcore/acore/internal/gen"
+	"github.com/axiomcore/acore/internal/tools/projgen"
 )
 
 func hexSum(s string) *string {

@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axiomcore/acore/internal/gen"
 	"github.com/axiomcore/acore/internal/lang/graph"
 	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/tools/projgen"
 )
 
 // newProject writes a generated project of three modules and returns its

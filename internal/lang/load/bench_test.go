@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axiomcore/acore/internal/gen"
 	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/tools/projgen"
 )
 
 // BenchmarkLoadBounds reads and hashes the generated project at the

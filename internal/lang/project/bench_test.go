@@ -3,10 +3,10 @@ package project_test
 import (
 	"testing"
 
-	"github.com/axiomcore/acore/internal/gen"
 	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/lang/syntax"
+	"github.com/axiomcore/acore/internal/tools/projgen"
 )
 
 // boundsProject writes a generated project at the service bounds (64

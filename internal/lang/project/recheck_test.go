@@ -12,10 +12,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/gen"
 	"github.com/axiomcore/acore/internal/lang/graph"
 	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/tools/projgen"
 )
 
 // genInputs writes a small generated project and loads it.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/browsertest"
+	"github.com/axiomcore/acore/internal/tools/browsertest"
 )
 
 // overlayJS reads the overlay the dev client shows, "" when there is none.

@@ -3,8 +3,8 @@ package web
 import (
 	"testing"
 
-	"github.com/axiomcore/acore/internal/bench"
-	projgen "github.com/axiomcore/acore/internal/gen"
+	"github.com/axiomcore/acore/internal/tools/bench"
+	projgen "github.com/axiomcore/acore/internal/tools/projgen"
 	"github.com/axiomcore/acore/internal/webapp/outdir"
 )
 

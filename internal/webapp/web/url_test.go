@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axiomcore/acore/internal/browsertest"
 	"github.com/axiomcore/acore/internal/lang/catalog"
 	"github.com/axiomcore/acore/internal/lang/prepare"
+	"github.com/axiomcore/acore/internal/tools/browsertest"
 )
 
 // urlPieces are what the random inputs of TestURLRuleInChromium are made

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axiomcore/acore/internal/browsertest"
+	"github.com/axiomcore/acore/internal/tools/browsertest"
 )
 
 // TestPrintEvaluatesInChromium: on random trees (the seed is logged), the

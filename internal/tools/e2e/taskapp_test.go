@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/browsertest"
+	"github.com/axiomcore/acore/internal/tools/browsertest"
 )
 
 const (

@@ -38,7 +38,7 @@ func run(m *testing.M) int {
 	bin.dir = dir
 	bin.axiom = filepath.Join(dir, "axiom")
 	bin.axag = filepath.Join(dir, "axag")
-	for out, pkg := range map[string]string{bin.axiom: "../../cmd/axiom", bin.axag: "../../cmd/axag"} {
+	for out, pkg := range map[string]string{bin.axiom: "../../../cmd/axiom", bin.axag: "../../../cmd/axag"} {
 		cmd := exec.Command("go", "build", "-o", out, pkg)
 		if b, err := cmd.CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "go build %s: %v\n%s", pkg, err, b)

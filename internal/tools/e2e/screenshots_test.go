@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/browsertest"
+	"github.com/axiomcore/acore/internal/tools/browsertest"
 )
 
 // ScreenshotsEnv names the variable that makes TestScreenshots rewrite

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/browsertest"
+	"github.com/axiomcore/acore/internal/tools/browsertest"
 )
 
 // listTexts returns the text of every list item of the page, in document

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/axiomcore/acore/internal/gen"
+	"github.com/axiomcore/acore/internal/tools/projgen"
 )
 
 // Shape is a generated project layout the bench measures.

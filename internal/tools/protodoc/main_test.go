@@ -8,7 +8,7 @@ import (
 // TestDocsAreFresh fails when docs/protocol.md or docs/support-matrix.md
 // differ from what the schemas and the manifest generate.
 func TestDocsAreFresh(t *testing.T) {
-	for name, gen := range map[string]func() (string, error){"../../docs/protocol.md": protocolDoc, "../../docs/support-matrix.md": supportMatrix} {
+	for name, gen := range map[string]func() (string, error){"../../../docs/protocol.md": protocolDoc, "../../../docs/support-matrix.md": supportMatrix} {
 		want, err := gen()
 		if err != nil {
 			t.Fatal(err)
@@ -18,7 +18,7 @@ func TestDocsAreFresh(t *testing.T) {
 			t.Fatal(err)
 		}
 		if string(got) != want {
-			t.Errorf("%s is stale; run go generate ./internal/protodoc", name)
+			t.Errorf("%s is stale; run go generate ./internal/tools/protodoc", name)
 		}
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/browsertest"
+	"github.com/axiomcore/acore/internal/tools/browsertest"
 )
 
 // row is a JavaScript expression for the list item that contains text.

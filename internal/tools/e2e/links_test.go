@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/browsertest"
+	"github.com/axiomcore/acore/internal/tools/browsertest"
 )
 
 // warnRecorder keeps the page's console warnings in window.__warn.
