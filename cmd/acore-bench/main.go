@@ -14,7 +14,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/gcpolicy"
+	"github.com/axiomcore/acore/internal/platform/gcpolicy"
 
 	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/tools/bench"

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/gcpolicy"
 	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/platform/gcpolicy"
 	"github.com/axiomcore/acore/internal/tools/bench"
 )
 

@@ -17,7 +17,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/axiomcore/acore/internal/gcpolicy"
+	"github.com/axiomcore/acore/internal/platform/gcpolicy"
 
 	"github.com/axiomcore/acore/internal/agent/service"
 	"github.com/axiomcore/acore/internal/agent/transport/mcp"

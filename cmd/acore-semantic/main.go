@@ -14,12 +14,12 @@ import (
 	"runtime/debug"
 	"sync"
 
-	"github.com/axiomcore/acore/internal/gcpolicy"
+	"github.com/axiomcore/acore/internal/platform/gcpolicy"
 
 	"github.com/axiomcore/acore/internal/agent/protocol"
 	"github.com/axiomcore/acore/internal/agent/service"
-	"github.com/axiomcore/acore/internal/hugeheap"
 	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/platform/hugeheap"
 )
 
 const usage = `usage:

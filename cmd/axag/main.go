@@ -29,7 +29,7 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/axag"
-	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 const (

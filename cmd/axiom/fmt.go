@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/lang/format"
 	"github.com/axiomcore/acore/internal/lang/syntax"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 const fmtUsage = `usage: axiom fmt [--check] [paths...]

@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // MaxManifestBytes bounds the manifest ReadManifest reads: far above what

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/axiomcore/acore/internal/agent/publish"
-	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // Candidate states.

@@ -38,7 +38,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // Folders under the project root.

@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axiomcore/acore/internal/fsutil"
-	"github.com/axiomcore/acore/internal/fsutil/swaptest"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
+	"github.com/axiomcore/acore/internal/platform/fsutil/swaptest"
 )
 
 // applyOnce applies the change of rel from its content on disk (read

@@ -10,8 +10,8 @@ import (
 
 	"github.com/axiomcore/acore/internal/agent/edit"
 	"github.com/axiomcore/acore/internal/agent/protocol"
-	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/lang/reason"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // The operations of change.propose and edit.plan are decoded here, strictly

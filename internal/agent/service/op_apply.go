@@ -14,8 +14,8 @@ import (
 	"github.com/axiomcore/acore/internal/agent/change"
 	"github.com/axiomcore/acore/internal/agent/protocol"
 	"github.com/axiomcore/acore/internal/agent/publish"
-	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/lang/reason"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // change.apply publishes a candidate through internal/agent/publish. The rules,

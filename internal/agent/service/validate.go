@@ -6,8 +6,8 @@ import (
 
 	"github.com/axiomcore/acore/internal/agent/protocol"
 	"github.com/axiomcore/acore/internal/agent/schema"
-	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/lang/reason"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // validateRequest checks the envelope, including the per-operation table of

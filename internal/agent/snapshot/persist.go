@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // Snapshots are persisted under .axiom/state so that a later process (a

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axiomcore/acore/internal/fsutil/swaptest"
+	"github.com/axiomcore/acore/internal/platform/fsutil/swaptest"
 )
 
 // TestCaptureRacingSymlinkSwaps captures and persists snapshots while a

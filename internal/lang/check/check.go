@@ -12,7 +12,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/lang/arena"
 	"github.com/axiomcore/acore/internal/lang/catalog"
 	"github.com/axiomcore/acore/internal/lang/diag"
@@ -20,6 +19,7 @@ import (
 	"github.com/axiomcore/acore/internal/lang/lock"
 	"github.com/axiomcore/acore/internal/lang/reason"
 	"github.com/axiomcore/acore/internal/lang/syntax"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // Semantic states, as the protocol defines them.

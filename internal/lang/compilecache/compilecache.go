@@ -36,12 +36,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/lang/check"
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/graph"
 	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // Dir is the cache's folder, relative to the project root.

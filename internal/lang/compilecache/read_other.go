@@ -2,7 +2,7 @@
 
 package compilecache
 
-import "github.com/axiomcore/acore/internal/fsutil"
+import "github.com/axiomcore/acore/internal/platform/fsutil"
 
 // readEntry reads the entry rel whole.
 func readEntry(r *fsutil.Root, rel string) ([]byte, error) { return r.ReadFile(rel) }

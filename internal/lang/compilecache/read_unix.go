@@ -6,7 +6,7 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // readEntry maps the entry rel read-only: the pages are the file system's

@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // errOver ends SourcesOver's walk once the sources pass its bound.

@@ -22,9 +22,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/lang/lock"
 	"github.com/axiomcore/acore/internal/lang/reason"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // Service bounds (see the protocol's Limits section).

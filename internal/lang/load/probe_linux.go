@@ -4,7 +4,7 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 	"golang.org/x/sys/unix"
 )
 

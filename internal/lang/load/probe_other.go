@@ -6,7 +6,7 @@ import (
 	"errors"
 	"io/fs"
 
-	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // stampUnnamed fails: only Linux creates files without a name (O_TMPFILE).

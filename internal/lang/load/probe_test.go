@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // probesIn lists the clock probes left in dir.

@@ -15,7 +15,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // Path is the project-relative location of the UI lock.

@@ -13,12 +13,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/lang/catalog"
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/lang/lock"
 	"github.com/axiomcore/acore/internal/lang/syntax"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // Report says what Run did.

@@ -11,8 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/lang/prepare"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 //go:embed taskapp

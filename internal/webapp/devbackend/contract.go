@@ -10,12 +10,12 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/lang/lock"
 	"github.com/axiomcore/acore/internal/lang/reason"
 	"github.com/axiomcore/acore/internal/lang/syntax"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // kind is the shape of a contract type.

@@ -18,7 +18,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // DatabasePath is the project-relative path of the development database.

@@ -24,11 +24,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/lang/lock"
 	"github.com/axiomcore/acore/internal/lang/prepare"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 	"github.com/axiomcore/acore/internal/webapp/devbackend"
 	"github.com/axiomcore/acore/internal/webapp/web"
 )

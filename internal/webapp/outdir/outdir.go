@@ -24,7 +24,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // MarkerName is the marker's file name, at the top of the output.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/fsutil"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // tree returns every regular file under root by slash path, and "/" after

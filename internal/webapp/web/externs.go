@@ -10,9 +10,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/axiomcore/acore/internal/fsutil"
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/syntax"
+	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // MaxExternsBytes bounds web/externs.js.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axiomcore/acore/internal/fsutil/swaptest"
+	"github.com/axiomcore/acore/internal/platform/fsutil/swaptest"
 )
 
 // TestExternsRefused: web/externs.js is read as the loader reads a
