@@ -73,7 +73,7 @@ func TestOneShotChainsAcrossProcesses(t *testing.T) {
 // GOGC, which it then keeps. gctrace prints a line for each collection.
 func TestOneShotCollectsNothing(t *testing.T) {
 	root := t.TempDir()
-	if err := gen.Write(root, gen.Project(8, 512<<10)); err != nil {
+	if err := projgen.Write(root, projgen.Project(8, 512<<10)); err != nil {
 		t.Fatal(err)
 	}
 	find := `{"protocol": "axiom-agent-semantic/v1", "operation": "node.find", "snapshot": "latest", "params": {"query": "Add", "kind": "element", "limit": 5}}`

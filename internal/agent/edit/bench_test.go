@@ -18,7 +18,7 @@ import (
 func boundsProject(b *testing.B) *project.Project {
 	b.Helper()
 	dir := b.TempDir()
-	for p, data := range gen.Project(64, 4<<20-64<<10) {
+	for p, data := range projgen.Project(64, 4<<20-64<<10) {
 		abs := filepath.Join(dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 			b.Fatal(err)

@@ -20,7 +20,7 @@ import (
 func boundsService(b *testing.B) (*service.Service, string) {
 	dir := b.TempDir()
 	old := time.Now().Add(-time.Hour)
-	if err := gen.Write(dir, gen.Project(64, 4<<20-64<<10)); err != nil {
+	if err := projgen.Write(dir, projgen.Project(64, 4<<20-64<<10)); err != nil {
 		b.Fatal(err)
 	}
 	filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
@@ -45,7 +45,7 @@ func boundsService(b *testing.B) (*service.Service, string) {
 
 func BenchmarkWorkspaceOpenCold(b *testing.B) {
 	dir := b.TempDir()
-	if err := gen.Write(dir, gen.Project(64, 4<<20-64<<10)); err != nil {
+	if err := projgen.Write(dir, projgen.Project(64, 4<<20-64<<10)); err != nil {
 		b.Fatal(err)
 	}
 	req := []byte(`{"protocol":"axiom-agent-semantic/v1","operation":"workspace.open","params":{"roots":[{"path":"` + dir + `"}]}}`)
@@ -91,7 +91,7 @@ func BenchmarkReads(b *testing.B) {
 // component Card<file>_<k>), whose answers follow from the generator.
 func TestNodeFindFilters(t *testing.T) {
 	dir := t.TempDir()
-	if err := gen.Write(dir, gen.Project(3, 3*6<<10)); err != nil {
+	if err := projgen.Write(dir, projgen.Project(3, 3*6<<10)); err != nil {
 		t.Fatal(err)
 	}
 	s, err := newService(t, service.Config{Root: dir})

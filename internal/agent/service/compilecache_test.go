@@ -28,8 +28,8 @@ func TestCompileCacheAnswers(t *testing.T) {
 		every int // node.find's nodes read: every n-th
 	}{
 		{"task-app", func(dir string) error { _, err := scaffold.New(dir); return err }, 1},
-		{"generated", func(dir string) error { return gen.Write(dir, gen.Project(3, 48<<10)) }, 7},
-		{"wide", func(dir string) error { return gen.Write(dir, gen.Wide(5, 64<<10)) }, 11},
+		{"generated", func(dir string) error { return projgen.Write(dir, projgen.Project(3, 48<<10)) }, 7},
+		{"wide", func(dir string) error { return projgen.Write(dir, projgen.Wide(5, 64<<10)) }, 11},
 		{"broken", func(dir string) error {
 			if _, err := scaffold.New(dir); err != nil {
 				return err

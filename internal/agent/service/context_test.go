@@ -261,7 +261,7 @@ func TestContextRecipes(t *testing.T) {
 func TestContextEconomy(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	if err := gen.Write(dir, gen.Project(64, 4<<20-64<<10)); err != nil {
+	if err := projgen.Write(dir, projgen.Project(64, 4<<20-64<<10)); err != nil {
 		t.Fatal(err)
 	}
 	s, err := newForTest(t, Config{Root: dir})

@@ -473,7 +473,7 @@ func TestCapabilitiesListApply(t *testing.T) {
 // backups, fsyncs, receipt and the result snapshot's capture.
 func BenchmarkChangeApply(b *testing.B) {
 	dir := b.TempDir()
-	if err := gen.Write(dir, gen.Project(64, 4<<20-64<<10)); err != nil {
+	if err := projgen.Write(dir, projgen.Project(64, 4<<20-64<<10)); err != nil {
 		b.Fatal(err)
 	}
 	s, err := newService(b, service.Config{Root: dir})

@@ -24,7 +24,7 @@ import (
 func newProject(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "p")
-	if err := gen.Write(dir, gen.Project(3, 24<<10)); err != nil {
+	if err := projgen.Write(dir, projgen.Project(3, 24<<10)); err != nil {
 		t.Fatal(err)
 	}
 	return dir

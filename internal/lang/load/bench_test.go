@@ -15,7 +15,7 @@ import (
 // capture does.
 func BenchmarkLoadBounds(b *testing.B) {
 	dir := b.TempDir()
-	if err := gen.Write(dir, gen.Project(64, 4<<20-64<<10)); err != nil {
+	if err := projgen.Write(dir, projgen.Project(64, 4<<20-64<<10)); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
@@ -31,7 +31,7 @@ func BenchmarkLoadBounds(b *testing.B) {
 // the state of the disk.
 func BenchmarkLoadWarm(b *testing.B) {
 	dir := b.TempDir()
-	if err := gen.Write(dir, gen.Project(64, 4<<20-64<<10)); err != nil {
+	if err := projgen.Write(dir, projgen.Project(64, 4<<20-64<<10)); err != nil {
 		b.Fatal(err)
 	}
 	old := time.Now().Add(-time.Hour)

@@ -13,7 +13,7 @@ import (
 // files, just under 4 MiB of sources) and loads it.
 func boundsProject(b *testing.B) *load.Inputs {
 	dir := b.TempDir()
-	if err := gen.Write(dir, gen.Project(64, 4<<20-64<<10)); err != nil {
+	if err := projgen.Write(dir, projgen.Project(64, 4<<20-64<<10)); err != nil {
 		b.Fatal(err)
 	}
 	in, err := load.Load(dir)

@@ -22,7 +22,7 @@ import (
 func genInputs(t testing.TB, files, size int) *load.Inputs {
 	t.Helper()
 	dir := t.TempDir()
-	if err := gen.Write(dir, gen.Project(files, size)); err != nil {
+	if err := projgen.Write(dir, projgen.Project(files, size)); err != nil {
 		t.Fatal(err)
 	}
 	in, err := load.Load(dir)

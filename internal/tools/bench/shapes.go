@@ -11,7 +11,7 @@ import (
 
 // Shape is a generated project layout the bench measures.
 type Shape struct {
-	Name  string // "" for gen.Project's layout, "wide" for gen.Wide's
+	Name  string // "" for projgen.Project's layout, "wide" for projgen.Wide's
 	Files int
 	// Page is a page laid out as gen's pages are: its Input is element
 	// <Page>/view/0/1/0 and its Add button <Page>/view/0/1/1.
@@ -27,13 +27,13 @@ const (
 )
 
 // Wide is the second shape: screen modules importing a shared component
-// nested gen.NestDepth deep, and a main.acore routing every page.
-var Wide = Shape{Name: "wide", Files: WideFiles, Page: "S1_0", gen: gen.Wide}
+// nested projgen.NestDepth deep, and a main.acore routing every page.
+var Wide = Shape{Name: "wide", Files: WideFiles, Page: "S1_0", gen: projgen.Wide}
 
 // Pages is the first shape at files files: each file a module of pages
 // with their components, main.acore routing them.
 func Pages(files int) Shape {
-	return Shape{Files: files, Page: "P0_0", gen: gen.Project}
+	return Shape{Files: files, Page: "P0_0", gen: projgen.Project}
 }
 
 func (s Shape) bytes() int {
@@ -45,7 +45,7 @@ func (s Shape) bytes() int {
 
 // write generates the shape's project under dir, its files written now.
 func (s Shape) write(dir string) error {
-	return gen.Write(dir, s.gen(s.Files, s.bytes()))
+	return projgen.Write(dir, s.gen(s.Files, s.bytes()))
 }
 
 // writeOld generates the shape's project with files old enough for the

@@ -20,7 +20,7 @@ func TestExamplesCheck(t *testing.T) {
 		{"reading-list", "full"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := filepath.Join("..", "..", "examples", c.name)
+			dir := filepath.Join("..", "..", "..", "examples", c.name)
 			var report struct {
 				SemanticState string `json:"semantic_state"`
 				Status        string `json:"status"`

@@ -86,7 +86,7 @@ func newTaskApp(t *testing.T) string {
 // the lock, so that each test starts from the committed project.
 func copyExample(t *testing.T, name string) string {
 	t.Helper()
-	src := filepath.Join("..", "..", "examples", name)
+	src := filepath.Join("..", "..", "..", "examples", name)
 	dst := filepath.Join(t.TempDir(), name)
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

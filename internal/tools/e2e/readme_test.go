@@ -16,7 +16,7 @@ import (
 // site pointed at the backend given. The images and files the section
 // links to exist.
 func TestReadmeRunYourApp(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	readme, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestReadmeRunYourApp(t *testing.T) {
 		}
 	}
 	for _, link := range regexp.MustCompile(`\]\(((?:docs|examples)/[^)]+)\)`).FindAllStringSubmatch(section, -1) {
-		if _, err := os.Stat(filepath.Join("..", "..", filepath.FromSlash(link[1]))); err != nil {
+		if _, err := os.Stat(filepath.Join("..", "..", "..", filepath.FromSlash(link[1]))); err != nil {
 			t.Errorf("README links to %s: %v", link[1], err)
 		}
 	}

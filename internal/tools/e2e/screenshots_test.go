@@ -19,7 +19,7 @@ func TestScreenshots(t *testing.T) {
 	if os.Getenv(ScreenshotsEnv) != "1" {
 		t.Skipf("%s=1 rewrites docs/screenshots", ScreenshotsEnv)
 	}
-	shots := filepath.Join("..", "..", "docs", "screenshots")
+	shots := filepath.Join("..", "..", "..", "docs", "screenshots")
 	t.Run("task-app", func(t *testing.T) {
 		d := startDev(t, newTaskApp(t))
 		p := browsertest.New(t)

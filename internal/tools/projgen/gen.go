@@ -1,7 +1,7 @@
 // Package gen generates deterministic Acore UI projects of a chosen size
 // for benchmarks and soak tests. Every generated project compiles to the
 // validated state, so benchmarks measure the work real projects cause.
-package gen
+package projgen
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package gen_test
+package projgen_test
 
 import (
 	"path/filepath"
@@ -12,7 +12,7 @@ import (
 func write(t testing.TB, files map[string][]byte) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := gen.Write(dir, files); err != nil {
+	if err := projgen.Write(dir, files); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -24,11 +24,11 @@ func TestGeneratedProjectsValidate(t *testing.T) {
 		shape        func(files, bytes int) map[string][]byte
 		files, bytes int
 	}{
-		{"project", gen.Project, 1, 4 << 10},
-		{"project", gen.Project, 8, 256 << 10},
-		{"project", gen.Project, 64, 4<<20 - 64<<10},
-		{"wide", gen.Wide, 4, 64 << 10},
-		{"wide", gen.Wide, 50, 3800 << 10},
+		{"project", projgen.Project, 1, 4 << 10},
+		{"project", projgen.Project, 8, 256 << 10},
+		{"project", projgen.Project, 64, 4<<20 - 64<<10},
+		{"wide", projgen.Wide, 4, 64 << 10},
+		{"wide", projgen.Wide, 50, 3800 << 10},
 	} {
 		files := size.shape(size.files, size.bytes)
 		total := 0

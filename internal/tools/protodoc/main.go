@@ -21,7 +21,7 @@ import (
 	"github.com/axiomcore/acore/internal/agent/service"
 )
 
-//go:generate go run . -root ../..
+//go:generate go run . -root ../../..
 
 func main() {
 	root := "."

@@ -49,7 +49,7 @@ func TestBrowserOverlay(t *testing.T) {
 	}
 	if os.Getenv("ACORE_SCREENSHOTS") == "1" {
 		p.SetViewport(1024, 640)
-		p.Screenshot(filepath.Join("..", "..", "docs", "screenshots", "dev-overlay.png"))
+		p.Screenshot(filepath.Join("..", "..", "..", "docs", "screenshots", "dev-overlay.png"))
 	}
 
 	src := readFile(t, filepath.Join(root, "main.acore"))

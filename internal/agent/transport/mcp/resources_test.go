@@ -18,7 +18,7 @@ import (
 func TestSkillAndSchemasAreOffered(t *testing.T) {
 	cs := connect(t, taskApp(t))
 	ctx := context.Background()
-	skill, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "agent-skill.md"))
+	skill, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "docs", "agent-skill.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
