@@ -39,7 +39,8 @@ const (
 // its queries and mutations offer, with findings. The error is for a root
 // that cannot be read; a project that does not compile is a finding.
 func ScanAcore(root string) ([]Action, []Finding, error) {
-	p, err := project.Open(root)
+	// One compile, with the record AcoreActions reads.
+	p, err := project.Options{Record: true}.Open(root)
 	if err != nil {
 		return nil, nil, err
 	}

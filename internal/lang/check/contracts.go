@@ -129,6 +129,9 @@ func (c *checker) loadContracts() {
 					c.errorf(f, p.Name, diag.Duplicate, "parameter %s of %s is declared twice in contract %s", p.Name.Name, od.Name.Name, k.name)
 					continue
 				}
+				if p.Default != nil {
+					c.contractDefault(k, od, p, t)
+				}
 				op.params = append(op.params, opParam{name: p.Name.Name, typ: t, required: p.Default == nil && (p.Type == nil || !p.Type.Optional),
 					prop: "arg." + p.Name.Name, typName: t.String(), decl: p})
 			}
@@ -150,6 +153,66 @@ func (c *checker) loadContracts() {
 	}
 }
 
+// contractDefault checks the default of the parameter p of operation od,
+// of type t: a constant that fits t, which is what a backend passes for
+// the missing argument.
+func (c *checker) contractDefault(k *contract, od *syntax.OpDecl, p *syntax.Param, t *Type) {
+	v, ok := Constant(p.Default)
+	if !ok {
+		c.errorf(k.file, p.Default, diag.BadValue, "the default of parameter %s of %s cannot be used: only literals (strings, numbers in range, true, false, null and lists of them) can be defaults", p.Name.Name, od.Name.Name)
+		return
+	}
+	if !constantFits(v, t) {
+		c.errorf(k.file, p.Default, diag.TypeMismatch, "the default of parameter %s of %s must be %s, got %s", p.Name.Name, od.Name.Name, t, describeConstant(v))
+	}
+}
+
+// constantFits reports whether a value of Constant may stand where t is
+// expected: an Int fits a Float, null an optional.
+func constantFits(v any, t *Type) bool {
+	if t.Kind == Invalid {
+		return true
+	}
+	switch v := v.(type) {
+	case nil:
+		return t.Optional
+	case string:
+		return t.Kind == TString
+	case bool:
+		return t.Kind == TBool
+	case int64:
+		return t.Kind == TInt || t.Kind == TFloat
+	case float64:
+		return t.Kind == TFloat
+	case []any:
+		if t.Kind != TList {
+			return false
+		}
+		for _, e := range v {
+			if !constantFits(e, t.Elem) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// describeConstant names a value of Constant for messages.
+func describeConstant(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case bool:
+		return fmt.Sprint(v)
+	case int64, float64:
+		return fmt.Sprint("the number ", v)
+	}
+	return "a list"
+}
+
 // contractType resolves a type written in a contract: scalars, the
 // contract's own models, lists and optionals.
 func (c *checker) contractType(k *contract, t *syntax.TypeExpr) *Type {
@@ -160,6 +223,9 @@ func (c *checker) contractType(k *contract, t *syntax.TypeExpr) *Type {
 	switch {
 	case t.Elem != nil:
 		out = listOf(c.contractType(k, t.Elem))
+	case t.Name != nil && t.Name.Name == "":
+		// The parser reported the missing type.
+		return invalidType
 	case t.Name != nil:
 		if s, ok := scalarTypes[t.Name.Name]; ok && t.Name.Name != "Action" {
 			out = s

@@ -156,3 +156,16 @@ func assignable(t, v *Type) bool {
 }
 
 func isNumeric(t *Type) bool { return !t.Optional && (t.Kind == TInt || t.Kind == TFloat) }
+
+// Identical reports whether a and b are the same type: the same kind,
+// optionality and model, and for lists, queries, mutations and lambdas
+// identical elements.
+func Identical(a, b *Type) bool {
+	if a.Kind != b.Kind || a.Optional != b.Optional || a.Model != b.Model || a.Params != b.Params {
+		return false
+	}
+	if a.Elem == nil || b.Elem == nil {
+		return a.Elem == b.Elem
+	}
+	return Identical(a.Elem, b.Elem)
+}

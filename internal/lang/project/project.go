@@ -59,15 +59,15 @@ func (p *Project) Recorded() *Project {
 		return p
 	}
 	p.recordedOnce.Do(func() {
-		o := Options{Trees: p.opts.Trees}
-		r, ci := o.parse(p.Inputs, nil, nil)
-		r.Info = &check.Info{Types: map[syntax.Expr]*check.Type{}, Defs: map[*syntax.Ident]*check.Object{}, Uses: map[*syntax.Ident]*check.Object{},
-			Values: map[syntax.Expr]any{}, Nodes: map[syntax.Node]int32{}, Syntax: map[int32]syntax.Node{}, Contracts: map[string]*check.Contract{}}
-		ci.Info = r.Info
-		r.Result = check.Check(ci)
-		p.recorded = r
+		p.recorded = Options{Trees: p.opts.Trees, Record: true}.compile(p.Inputs, nil)
 	})
 	return p.recorded
+}
+
+// newInfo is a record with every map.
+func newInfo() *check.Info {
+	return &check.Info{Types: map[syntax.Expr]*check.Type{}, Defs: map[*syntax.Ident]*check.Object{}, Uses: map[*syntax.Ident]*check.Object{},
+		Values: map[syntax.Expr]any{}, Nodes: map[syntax.Node]int32{}, Syntax: map[int32]syntax.Node{}, Contracts: map[string]*check.Contract{}}
 }
 
 // Options are the choices of the process that compiles: its main makes
@@ -83,6 +83,12 @@ type Options struct {
 	// recheck): a one-shot process prepares its heap then, and not when
 	// it reads a compile from the cache.
 	Before func()
+	// Record, when set, makes every compile a recorded one (see
+	// Recorded): its check fills Info and it keeps its sources' whole
+	// trees, so a consumer that reads the record (the web compiler)
+	// compiles once. A record is never rechecked: CompileFrom compiles
+	// whole.
+	Record bool
 }
 
 // ServiceOptions are the choices for compiles of a process that serves
@@ -144,6 +150,13 @@ func (o Options) compile(in *load.Inputs, fresh map[string]*syntax.File) *Projec
 		o.Before()
 	}
 	p, ci := o.parse(in, fresh, nil)
+	if o.Record {
+		// The record refers to the whole trees, which are kept.
+		p.Info = newInfo()
+		ci.Info = p.Info
+		p.Result = check.Check(ci)
+		return p
+	}
 	p.Result = check.Check(ci)
 	// Dropping walks every view to keep its annotations: files are
 	// dropped on every core.
@@ -165,7 +178,7 @@ func (o Options) CompileFrom(base *Project, in *load.Inputs) *Project {
 		o = base.opts
 	}
 	changed, ok := changedSources(base, in)
-	if !ok {
+	if !ok || o.Record {
 		return o.Compile(in)
 	}
 	if len(changed) == 0 {

@@ -47,3 +47,33 @@ func TestRecorded(t *testing.T) {
 		}
 	}
 }
+
+// A compile with Options.Record is recorded in its one compile: it has
+// the record and whole trees, is its own Recorded, gives the graph and
+// diagnostics of a compile without a record, and is never rechecked.
+func TestRecordOption(t *testing.T) {
+	in := genInputs(t, 3, 24<<10)
+	compiles := 0
+	opts := project.Options{Record: true, Before: func() { compiles++ }}
+	p := opts.Compile(in)
+	if p.Info == nil || len(p.Info.Types) == 0 || len(p.Info.Syntax) != p.Result.Graph.Len() || p.Recorded() != p {
+		t.Fatalf("record %+v", p.Info)
+	}
+	if compiles != 1 {
+		t.Errorf("%d compiles, want 1", compiles)
+	}
+	for _, f := range p.SourceHeaders() {
+		if f.Headers || viewItems(f) == 0 {
+			t.Errorf("%s: the recorded compile dropped its bodies", f.Path)
+		}
+	}
+	plain := project.Compile(in)
+	if !reflect.DeepEqual(plain.Result.Diagnostics, p.Result.Diagnostics) || plain.Result.Graph.Len() != p.Result.Graph.Len() {
+		t.Error("the recorded compile differs from a plain one")
+	}
+	const path = "pages/p1.acore"
+	next := project.CompileFrom(p, withSources(in, map[string][]byte{path: bytes.Replace(source(in, path), []byte(`label: "Add"`), []byte(`label: "Plus"`), 1)}))
+	if next.Changed != nil || next.Info == nil || compiles != 2 {
+		t.Errorf("CompileFrom a recorded compile: Changed %v, record %v, %d compiles", next.Changed, next.Info != nil, compiles)
+	}
+}

@@ -64,9 +64,10 @@ func confined(rel string, err error) error {
 // OpenRegular opens the project file rel for reading and returns it with
 // its metadata, taken from the open descriptor. It opens without blocking
 // (a FIFO would otherwise wait for a writer) and refuses anything that is
-// not a regular file once opened, with an error wrapping ErrNotRegular. A
-// path leading outside the root wraps ErrEscape; a missing file wraps
-// fs.ErrNotExist.
+// not a regular file once opened, with an error wrapping ErrNotRegular and
+// the metadata of what it opened, so a caller names what it refused
+// without looking the path up again. A path leading outside the root wraps
+// ErrEscape; a missing file wraps fs.ErrNotExist.
 func (r *Root) OpenRegular(rel string) (*os.File, fs.FileInfo, error) {
 	if err := ValidRelPath(rel); err != nil {
 		return nil, nil, err
@@ -82,7 +83,7 @@ func (r *Root) OpenRegular(rel string) (*os.File, fs.FileInfo, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, fmt.Errorf("%s: %s: %w", rel, FileType(fi.Mode()), ErrNotRegular)
+		return nil, fi, fmt.Errorf("%s: %s: %w", rel, FileType(fi.Mode()), ErrNotRegular)
 	}
 	return f, fi, nil
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/axiomcore/acore/internal/lang/check"
 	"github.com/axiomcore/acore/internal/lang/prepare"
 )
 
@@ -330,7 +331,7 @@ func TestAfterClose(t *testing.T) {
 func TestNamedModel(t *testing.T) {
 	c := &contract{name: "K"}
 	for _, n := range []string{"Task", "TodoItem", "Category", "Box", "HTTPLog"} {
-		c.models = append(c.models, &model{name: n})
+		c.models = append(c.models, &check.Model{Name: n})
 	}
 	for _, tc := range []struct{ rest, want string }{
 		{"task", "Task"},
@@ -346,7 +347,7 @@ func TestNamedModel(t *testing.T) {
 	} {
 		got := ""
 		if m := namedModel(c, tc.rest); m != nil {
-			got = m.name
+			got = m.Name
 		}
 		if got != tc.want {
 			t.Errorf("namedModel(%q) = %q, want %q", tc.rest, got, tc.want)

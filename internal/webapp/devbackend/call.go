@@ -55,7 +55,7 @@ func decodeArgs(c *contract, o *op, body []byte) (map[string]any, *callError) {
 			case p.hasDef:
 				args[p.name] = p.def
 				continue
-			case p.typ.optional:
+			case p.typ.Optional:
 				args[p.name] = nil
 				continue
 			case !given:
@@ -135,7 +135,7 @@ func (s *store) call(ctx context.Context, c *contract, o *op, args map[string]an
 		}
 		for _, f := range p.fields {
 			if v := args[f]; v != nil {
-				r.rec.vals[p.model.byName[f]] = v
+				r.rec.vals[p.model.Index(f)] = v
 			}
 		}
 		out = result(p.shape, r.rec)
@@ -149,10 +149,10 @@ func (s *store) call(ctx context.Context, c *contract, o *op, args map[string]an
 func create(ctx context.Context, tx *sql.Tx, c *contract, o *op, table string, args map[string]any) (any, error) {
 	p := &o.plan
 	m := p.model
-	rec := zero(&typ{kind: kModel, model: m}, nil).(*record)
+	rec := zero(modelType(m), nil).(*record)
 	for _, f := range p.fields {
 		if v := args[f]; v != nil {
-			rec.vals[m.byName[f]] = v
+			rec.vals[m.Index(f)] = v
 		}
 	}
 	if p.key {
@@ -162,7 +162,7 @@ func create(ctx context.Context, tx *sql.Tx, c *contract, o *op, table string, a
 				return nil, err
 			}
 			if taken {
-				return nil, fail(http.StatusConflict, "%s: a %s with %s %s already exists", c.qual(o), m.name, keyField, show(id))
+				return nil, fail(http.StatusConflict, "%s: a %s with %s %s already exists", c.qual(o), m.Name, keyField, show(id))
 			}
 			if n, ok := numericID(id); ok {
 				if err := countID(ctx, tx, table, n); err != nil {
@@ -174,7 +174,7 @@ func create(ctx context.Context, tx *sql.Tx, c *contract, o *op, table string, a
 			if err != nil {
 				return nil, err
 			}
-			rec.vals[m.byName[keyField]] = keyValue(m, n)
+			rec.vals[m.Index(keyField)] = keyValue(m, n)
 		}
 	}
 	if _, err := insertRow(ctx, tx, table, rec); err != nil {
@@ -213,7 +213,7 @@ func missing(c *contract, o *op, fields []string, args map[string]any) (any, err
 	if len(conds) > 0 {
 		what = " with " + strings.Join(conds, " and ")
 	}
-	return nil, fail(http.StatusNotFound, "%s: there is no %s%s", c.qual(o), o.plan.model.name, what)
+	return nil, fail(http.StatusNotFound, "%s: there is no %s%s", c.qual(o), o.plan.model.Name, what)
 }
 
 // show writes a value as JSON for messages.
@@ -258,14 +258,13 @@ func sortRows(c *contract, o *op, rs []row, arg any) error {
 	}
 	name, desc := strings.CutPrefix(by, "-")
 	m := o.plan.model
-	f := m.field(name)
-	if f == nil {
-		return fail(http.StatusBadRequest, "%s: sort %q names no field of %s (fields: %s; put - before a field for descending order)", c.qual(o), by, m.name, m.fieldList())
+	i := m.Index(name)
+	if i < 0 {
+		return fail(http.StatusBadRequest, "%s: sort %q names no field of %s (fields: %s; put - before a field for descending order)", c.qual(o), by, m.Name, fieldList(m))
 	}
-	if !f.typ.scalar() {
-		return fail(http.StatusBadRequest, "%s: sort %q names %s.%s, which is %s; only String, Int, Float and Bool fields sort", c.qual(o), by, m.name, name, f.typ)
+	if t := m.Fields[i].Type; !scalar(t) {
+		return fail(http.StatusBadRequest, "%s: sort %q names %s.%s, which is %s; only String, Int, Float and Bool fields sort", c.qual(o), by, m.Name, name, t)
 	}
-	i := m.byName[name]
 	slices.SortStableFunc(rs, func(a, b row) int {
 		n := compare(a.rec.vals[i], b.rec.vals[i])
 		if desc {

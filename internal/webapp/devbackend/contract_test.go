@@ -5,20 +5,27 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
-// parsed parses an artifact text as contract k.
-func parsed(t *testing.T, src string) *contract {
-	t.Helper()
-	c := &contract{id: "k", name: "k", path: ".axiom/dev/contracts/k.axiom"}
-	parseContract(c, []byte(src))
+// parsed checks an artifact text as contract k, as loadContracts does.
+func parsed(src string) *contract {
+	return checked("k", []byte(src))
+}
+
+// checked checks the artifact text src as contract id.
+func checked(id string, src []byte) *contract {
+	c := &contract{id: id, name: id, path: ".axiom/dev/contracts/" + id + ".axiom"}
+	useChecked(map[string]*contract{id: c}, []*syntax.File{syntax.Parse(c.path, src)})
 	return c
 }
 
 // TestInfer checks what each operation shape becomes: the verb and model
 // it is implemented with, or why it is not.
 func TestInfer(t *testing.T) {
-	c := parsed(t, `contract K {
+	c := parsed(`contract K {
   model Task { id: String, title: String, done: Bool, tags: [String], sort: String }
   model TodoItem { id: Int, text: String? }
   model Note { text: String }
@@ -45,6 +52,8 @@ func TestInfer(t *testing.T) {
   mutation delete_task(id: String)
   mutation delete_todo_items(id: Int, force: Bool): Bool
   mutation delete_nothing(id: String): Bool
+  mutation remove_task(id: String): Task?
+  mutation remove_todo_item(id: Int, why: String): Bool
   query list_(): [Task]
   query search(q: String): [Task]
   query list_todo_items_by_text(sort: Int): [TodoItem]
@@ -78,8 +87,10 @@ func TestInfer(t *testing.T) {
 		{"update_tasks", vNone, "update_* finds the row by its id, and update_tasks has no parameter id"},
 		{"delete_task", vDelete, "Task 4 [] sort=false"},
 		{"delete_todo_items", vNone, "delete_* takes only the parameter id; delete_todo_items has force"},
+		{"remove_task", vDelete, "Task 2 [] sort=false"},
+		{"remove_todo_item", vNone, "remove_* takes only the parameter id; remove_todo_item has why"},
 		{"delete_nothing", vNone, `"nothing" names no model of K (models: Task, TodoItem, Note)`},
-		{"list_", vNone, "its name does not start with list_, get_, create_, update_ or delete_ followed by a name"},
+		{"list_", vNone, "its name does not start with list_, get_, create_, update_, delete_ or remove_ followed by a name"},
 		{"search", vNone, "its name does not start with"},
 		{"list_todo_items_by_text", vNone, "its parameter sort orders the rows by a field name and must be String or String?, not Int"},
 	} {
@@ -90,7 +101,7 @@ func TestInfer(t *testing.T) {
 		p := o.plan
 		got := p.why
 		if p.verb != vNone {
-			got = fmt.Sprintf("%s %d [%s] sort=%v", p.model.name, p.shape, strings.Join(p.fields, " "), p.sort)
+			got = fmt.Sprintf("%s %d [%s] sort=%v", p.model.Name, p.shape, strings.Join(p.fields, " "), p.sort)
 		}
 		if p.verb != tc.verb || !strings.Contains(got, tc.want) {
 			t.Errorf("%s: verb %d, %q; want verb %d, %q", tc.op, p.verb, got, tc.verb, tc.want)
@@ -108,14 +119,14 @@ func TestBrokenArtifact(t *testing.T) {
 		{"contract K {\n  model A { x: Int, x: String }\n}", "field x of A is declared twice"},
 		{"contract K {\n  query q(): Int\n  query q(): Int\n}", "operation q is declared twice"},
 		{"contract K {\n  query q(a: Int, a: Int): Int\n}", "parameter a of q is declared twice"},
-		{"contract K {\n  query q(a: Int = \"x\"): Int\n}", "the default of parameter a cannot be used: the default of a must be Int, got a string"},
+		{"contract K {\n  query q(a: Int = \"x\"): Int\n}", "k.axiom:2:20: the default of parameter a of q must be Int, got a string [AC301]"},
 		{"contract K {\n  query q(a: Int = b): Int\n}", "only literals"},
 		{"contract K {}\ncontract L {}", "k.axiom:2:1: a contract file holds exactly one contract declaration"},
 		{"module x\ncontract K {}", "a contract file holds only a contract declaration"},
 		{"// nothing\n", "the artifact declares no contract"},
 		{"contract K {\n  model A { x: }\n}", "k.axiom:2:"},
 	} {
-		c := parsed(t, tc.src)
+		c := parsed(tc.src)
 		if !strings.Contains(c.broken, tc.want) || !strings.HasSuffix(c.broken, "; fix the contract source and run `axiom prepare`") {
 			t.Errorf("%q: broken = %q, want it to contain %q", tc.src, c.broken, tc.want)
 		}
@@ -124,7 +135,7 @@ func TestBrokenArtifact(t *testing.T) {
 
 // TestDefaults: literal defaults of every type become argument values.
 func TestDefaults(t *testing.T) {
-	c := parsed(t, `contract K {
+	c := parsed(`contract K {
   model Task { id: Int, n: Int, f: Float, s: String, b: Bool, l: [Float], o: Int? }
   query list_tasks(n: Int = -1_000, f: Float = (2), s: String = "a\n", b: Bool = true, l: [Float] = [1, -2.5e1], o: Int? = null): [Task]
 }`)
@@ -143,7 +154,7 @@ func TestDefaults(t *testing.T) {
 }
 
 func TestEqualAndCompare(t *testing.T) {
-	m := &model{name: "A", fields: []field{{name: "x", typ: &typ{kind: kInt}}}, byName: map[string]int{"x": 0}}
+	m := &check.Model{Name: "A", Fields: []check.Field{{Name: "x", Type: &check.Type{Kind: check.TInt}}}}
 	rec := func(x int64) *record { return &record{model: m, vals: []any{x}} }
 	for _, tc := range []struct {
 		a, b any

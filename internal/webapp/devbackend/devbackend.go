@@ -1,9 +1,11 @@
 // Package devbackend is the development backend of `axiom dev`: it
-// implements every contract of a project from its models, by naming
-// conventions on the operations (list_*, get_*, create_*, update_*,
-// delete_*), over the HTTP wire format of the web target, and keeps the
-// data in an SQLite database under .axiom/dev so that it survives a
-// restart. docs/web.md describes what it does.
+// implements every contract of a project from its models, as the
+// checker's contract-only check (check.CheckContracts) gives them, by what
+// the names of the operations say they do (check.OperationKind: list_*,
+// get_*, create_*, update_*, delete_*, remove_*), over the HTTP wire
+// format of the web target, and keeps the data in an SQLite database under
+// .axiom/dev so that it survives a restart. docs/web.md describes what it
+// does.
 package devbackend
 
 import (

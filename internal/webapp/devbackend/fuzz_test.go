@@ -4,6 +4,8 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/axiomcore/acore/internal/lang/check"
 )
 
 // FuzzDecodeArgs feeds request bodies to the argument decoder of every
@@ -15,8 +17,7 @@ func FuzzDecodeArgs(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	c := &contract{id: "shop", path: ".axiom/dev/contracts/shop.axiom"}
-	parseContract(c, src)
+	c := checked("shop", src)
 	if c.broken != "" {
 		f.Fatal(c.broken)
 	}
@@ -75,41 +76,41 @@ func FuzzDecodeArgs(f *testing.F) {
 
 // fits reports whether a normalized value has the Go type its contract
 // type calls for.
-func fits(v any, t *typ) bool {
+func fits(v any, t *check.Type) bool {
 	if v == nil {
-		return t.optional
+		return t.Optional
 	}
-	switch t.kind {
-	case kString:
+	switch t.Kind {
+	case check.TString:
 		_, ok := v.(string)
 		return ok
-	case kInt:
+	case check.TInt:
 		_, ok := v.(int64)
 		return ok
-	case kFloat:
+	case check.TFloat:
 		_, ok := v.(float64)
 		return ok
-	case kBool:
+	case check.TBool:
 		_, ok := v.(bool)
 		return ok
-	case kList:
+	case check.TList:
 		list, ok := v.([]any)
 		if !ok {
 			return false
 		}
 		for _, e := range list {
-			if !fits(e, t.elem) {
+			if !fits(e, t.Elem) {
 				return false
 			}
 		}
 		return true
-	case kModel:
+	case check.TModel:
 		r, ok := v.(*record)
-		if !ok || r.model != t.model || len(r.vals) != len(t.model.fields) {
+		if !ok || r.model != t.Model || len(r.vals) != len(t.Model.Fields) {
 			return false
 		}
-		for i, f := range t.model.fields {
-			if !fits(r.vals[i], f.typ) {
+		for i, f := range t.Model.Fields {
+			if !fits(r.vals[i], f.Type) {
 				return false
 			}
 		}

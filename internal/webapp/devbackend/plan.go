@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/axiomcore/acore/internal/lang/check"
 	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
@@ -39,11 +40,12 @@ const keyField = "id"
 // has a field of that name (then it filters, like any field).
 const sortParam = "sort"
 
-// plan is what the backend does for one operation, inferred from its name,
-// kind, parameters and result type.
+// plan is what the backend does for one operation: what its name says it
+// does (check.OperationKind, which AXAG manifests read too), checked
+// against its kind, parameters and result type.
 type plan struct {
 	verb  verb
-	model *model
+	model *check.Model
 	shape shape
 	// fields lists the parameters named like fields of the model: equality
 	// filters for list_* and get_*, the values to write for create_* and
@@ -63,22 +65,24 @@ func infer(c *contract, o *op) plan {
 	no := func(format string, a ...any) plan {
 		return plan{why: fmt.Sprintf(format, a...)}
 	}
-	prefix, rest, _ := strings.Cut(o.name, "_")
+	prefix := check.OperationVerb(o.name)
+	_, rest, _ := strings.Cut(o.name, "_")
 	var p plan
-	switch prefix {
-	case "list":
-		p.verb = vList
-	case "get":
+	switch o.does {
+	case check.OpRead:
 		p.verb = vGet
-	case "create":
+		if prefix == "list" {
+			p.verb = vList
+		}
+	case check.OpCreate:
 		p.verb = vCreate
-	case "update":
+	case check.OpUpdate:
 		p.verb = vUpdate
-	case "delete":
+	case check.OpDelete:
 		p.verb = vDelete
 	}
-	if p.verb == vNone || rest == "" {
-		return no("its name does not start with list_, get_, create_, update_ or delete_ followed by a name")
+	if p.verb == vNone {
+		return no("its name does not start with list_, get_, create_, update_, delete_ or remove_ followed by a name")
 	}
 	query := p.verb == vList || p.verb == vGet
 	if query && o.kind != syntax.Query {
@@ -96,57 +100,57 @@ func infer(c *contract, o *op) plan {
 		return no("its result names no model, and %q names no model of %s (models: %s)", rest, c.name, modelList(c))
 	}
 	m := p.model
-	p.key = m.keyed()
+	p.key = keyed(m)
 
 	r := o.result
 	switch {
 	case p.verb == vList:
-		if r == nil || r.kind != kList || r.elem.optional || r.elem.kind != kModel || r.elem.model != m {
-			return no("list_* returns a list of a model, like [%s]; %s returns %s", m.name, o.name, resultName(r))
+		if r == nil || r.Kind != check.TList || r.Elem.Optional || r.Elem.Kind != check.TModel || r.Elem.Model != m {
+			return no("list_* returns a list of a model, like [%s]; %s returns %s", m.Name, o.name, resultName(r))
 		}
 		p.shape = sList
 	case p.verb == vGet:
-		if r == nil || r.kind != kModel || r.model != m {
-			return no("get_* returns a model, like %s or %s?; %s returns %s", m.name, m.name, o.name, resultName(r))
+		if r == nil || r.Kind != check.TModel || r.Model != m {
+			return no("get_* returns a model, like %s or %s?; %s returns %s", m.Name, m.Name, o.name, resultName(r))
 		}
 		p.shape = sModel
-		if r.optional {
+		if r.Optional {
 			p.shape = sOptModel
 		}
 	case r == nil:
 		p.shape = sNone
-	case r.kind == kModel && r.model == m:
+	case r.Kind == check.TModel && r.Model == m:
 		p.shape = sModel
-		if r.optional {
+		if r.Optional {
 			p.shape = sOptModel
 		}
-	case r.kind == kBool:
+	case r.Kind == check.TBool:
 		p.shape = sBool
 	default:
-		return no("%s_* returns %s, %s?, Bool or nothing; %s returns %s", prefix, m.name, m.name, o.name, resultName(r))
+		return no("%s_* returns %s, %s?, Bool or nothing; %s returns %s", prefix, m.Name, m.Name, o.name, resultName(r))
 	}
 
 	if (p.verb == vUpdate || p.verb == vDelete) && !p.key {
-		return no("%s_* finds the row by its %s, and %s has no field %s: String or %s: Int", prefix, keyField, m.name, keyField, keyField)
+		return no("%s_* finds the row by its %s, and %s has no field %s: String or %s: Int", prefix, keyField, m.Name, keyField, keyField)
 	}
 	for _, pr := range o.params {
 		switch {
-		case p.verb == vList && pr.name == sortParam && m.field(sortParam) == nil:
-			if pr.typ.kind != kString {
+		case p.verb == vList && pr.name == sortParam && m.Index(sortParam) < 0:
+			if pr.typ.Kind != check.TString {
 				return no("its parameter sort orders the rows by a field name and must be String or String?, not %s", pr.typ)
 			}
 			p.sort = true
 		case (p.verb == vUpdate || p.verb == vDelete) && pr.name == keyField:
 			// checked below, with the model's key
 		case p.verb == vDelete:
-			return no("delete_* takes only the parameter %s; %s has %s", keyField, o.name, pr.name)
+			return no("%s_* takes only the parameter %s; %s has %s", prefix, keyField, o.name, pr.name)
 		default:
-			f := m.field(pr.name)
-			if f == nil {
-				return no("its parameter %s names no field of %s (fields: %s)", pr.name, m.name, m.fieldList())
+			f, ok := m.Field(pr.name)
+			if !ok {
+				return no("its parameter %s names no field of %s (fields: %s)", pr.name, m.Name, fieldList(m))
 			}
-			if !same(pr.typ.required(), f.typ.required()) {
-				return no("its parameter %s is %s, but %s.%s is %s", pr.name, pr.typ, m.name, f.name, f.typ)
+			if !check.Identical(required(pr.typ), required(f.Type)) {
+				return no("its parameter %s is %s, but %s.%s is %s", pr.name, pr.typ, m.Name, f.Name, f.Type)
 			}
 			p.fields = append(p.fields, pr.name)
 		}
@@ -154,16 +158,16 @@ func infer(c *contract, o *op) plan {
 	switch p.verb {
 	case vGet:
 		if len(p.fields) == 0 {
-			return no("get_* needs a parameter named like a field of %s, such as %s, to find the row", m.name, keyField)
+			return no("get_* needs a parameter named like a field of %s, such as %s, to find the row", m.Name, keyField)
 		}
 	case vUpdate, vDelete:
 		i, ok := o.byName[keyField]
 		if !ok {
 			return no("%s_* finds the row by its %s, and %s has no parameter %s", prefix, keyField, o.name, keyField)
 		}
-		want := m.field(keyField).typ
-		if got := o.params[i].typ; !same(got, want) {
-			return no("its parameter %s is %s, but %s.%s is %s", keyField, got, m.name, keyField, want)
+		want := keyType(m)
+		if got := o.params[i].typ; !check.Identical(got, want) {
+			return no("its parameter %s is %s, but %s.%s is %s", keyField, got, m.Name, keyField, want)
 		}
 	}
 	return p
@@ -171,19 +175,27 @@ func infer(c *contract, o *op) plan {
 
 // keyed reports whether a model has an id: a field id of type String or
 // Int, not optional.
-func (m *model) keyed() bool {
-	f := m.field(keyField)
-	return f != nil && !f.typ.optional && (f.typ.kind == kString || f.typ.kind == kInt)
+func keyed(m *check.Model) bool {
+	t := keyType(m)
+	return t != nil && !t.Optional && (t.Kind == check.TString || t.Kind == check.TInt)
+}
+
+// keyType is the type of m's field id, or nil.
+func keyType(m *check.Model) *check.Type {
+	if f, ok := m.Field(keyField); ok {
+		return f.Type
+	}
+	return nil
 }
 
 // resultModel is the model a result type mentions, inside lists and
 // optionals, or nil.
-func resultModel(t *typ) *model {
-	for t != nil && t.kind == kList {
-		t = t.elem
+func resultModel(t *check.Type) *check.Model {
+	for t != nil && t.Kind == check.TList {
+		t = t.Elem
 	}
-	if t != nil && t.kind == kModel {
-		return t.model
+	if t != nil && t.Kind == check.TModel {
+		return t.Model
 	}
 	return nil
 }
@@ -191,10 +203,10 @@ func resultModel(t *typ) *model {
 // namedModel is the model that the rest of an operation's name names: its
 // name in snake case (TodoItem → todo_item) or that name's plural (+s,
 // +es, y → ies), compared without regard to case.
-func namedModel(c *contract, rest string) *model {
+func namedModel(c *contract, rest string) *check.Model {
 	rest = strings.ToLower(rest)
 	for _, m := range c.models {
-		s := snake(m.name)
+		s := snake(m.Name)
 		forms := []string{s, s + "s", s + "es"}
 		if strings.HasSuffix(s, "y") {
 			forms = append(forms, strings.TrimSuffix(s, "y")+"ies")
@@ -228,12 +240,12 @@ func modelList(c *contract) string {
 	}
 	names := make([]string, len(c.models))
 	for i, m := range c.models {
-		names[i] = m.name
+		names[i] = m.Name
 	}
 	return strings.Join(names, ", ")
 }
 
-func resultName(t *typ) string {
+func resultName(t *check.Type) string {
 	if t == nil {
 		return "nothing"
 	}

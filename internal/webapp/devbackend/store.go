@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/axiomcore/acore/internal/lang/check"
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver: no C toolchain needed
 )
 
@@ -147,7 +148,7 @@ func (s *store) close() error { return s.db.Close() }
 
 // tableName is the table of a contract's model: "<contract-id>/<Model>",
 // which no other pair gives since neither part can hold a slash.
-func tableName(c *contract, m *model) string { return c.id + "/" + m.name }
+func tableName(c *contract, m *check.Model) string { return c.id + "/" + m.Name }
 
 // quote makes an SQL identifier of any table name.
 func quote(name string) string { return `"` + strings.ReplaceAll(name, `"`, `""`) + `"` }
@@ -168,7 +169,7 @@ func (s *store) ensure(ctx context.Context, c *contract) error {
 			if _, err := tx.ExecContext(ctx, q); err != nil {
 				return err
 			}
-			if !m.keyed() {
+			if !keyed(m) {
 				continue
 			}
 			// Two slashes: no table's name, nor another index's.
@@ -193,7 +194,7 @@ type queryer interface {
 }
 
 // rows reads every row of a model's table in insertion order.
-func rows(ctx context.Context, q queryer, table string, m *model) ([]row, error) {
+func rows(ctx context.Context, q queryer, table string, m *check.Model) ([]row, error) {
 	rs, err := q.QueryContext(ctx, `SELECT seq, data FROM `+quote(table)+` ORDER BY seq`)
 	if err != nil {
 		return nil, err
@@ -214,8 +215,8 @@ func rows(ctx context.Context, q queryer, table string, m *model) ([]row, error)
 // decodeRow reads a stored row under the current model. A stored value
 // that no longer fits the model (the contract changed) reads as its
 // field's zero value.
-func decodeRow(seq int64, data string, m *model) row {
-	t := &typ{kind: kModel, model: m}
+func decodeRow(seq int64, data string, m *check.Model) row {
+	t := modelType(m)
 	v, err := readStored([]byte(data))
 	if err != nil {
 		v = nil // an unreadable row reads as zero values
@@ -250,7 +251,7 @@ func (s *store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 // findByID returns the first row, in insertion order, whose id is id,
 // through the table's index: a write reads the rows it touches, never the
 // whole table. ok is false when there is none.
-func findByID(ctx context.Context, tx *sql.Tx, table string, m *model, id any) (r row, ok bool, err error) {
+func findByID(ctx context.Context, tx *sql.Tx, table string, m *check.Model, id any) (r row, ok bool, err error) {
 	rs, err := tx.QueryContext(ctx, `SELECT seq, data FROM `+quote(table)+` WHERE `+keyExpr+` = ? ORDER BY seq`, id)
 	if err != nil {
 		return row{}, false, err
@@ -276,7 +277,7 @@ func findByID(ctx context.Context, tx *sql.Tx, table string, m *model, id any) (
 // its counter, and records it. The counter stays above the ids callers gave
 // (countID), so a generated id repeats none of them; one above maxCountedID
 // is skipped if the counter ever gets there.
-func nextID(ctx context.Context, tx *sql.Tx, table string, m *model) (int64, error) {
+func nextID(ctx context.Context, tx *sql.Tx, table string, m *check.Model) (int64, error) {
 	var last int64
 	err := tx.QueryRowContext(ctx, `SELECT last FROM axiom_ids WHERE tbl = ?`, table).Scan(&last)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -311,8 +312,8 @@ func countID(ctx context.Context, tx *sql.Tx, table string, n int64) error {
 
 // keyValue is the id value of a generated id number: the number for an
 // Int id, its decimal digits for a String one.
-func keyValue(m *model, n int64) any {
-	if m.field(keyField).typ.kind == kInt {
+func keyValue(m *check.Model, n int64) any {
+	if keyType(m).Kind == check.TInt {
 		return n
 	}
 	return strconv.FormatInt(n, 10)

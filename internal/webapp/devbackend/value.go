@@ -9,6 +9,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/axiomcore/acore/internal/lang/check"
 )
 
 // Values inside the backend are normalized to: nil, string, int64,
@@ -18,15 +20,15 @@ import (
 // record is a value of a contract model: one value per field, in the
 // model's field order, which is also the order it is written in JSON.
 type record struct {
-	model *model
+	model *check.Model
 	vals  []any
 }
 
 // get returns the value of the named field; ok is false when the model has
 // no such field.
 func (r *record) get(name string) (any, bool) {
-	i, ok := r.model.byName[name]
-	if !ok {
+	i := r.model.Index(name)
+	if i < 0 {
 		return nil, false
 	}
 	return r.vals[i], true
@@ -36,11 +38,11 @@ func (r *record) get(name string) (any, bool) {
 func (r *record) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
-	for i, f := range r.model.fields {
+	for i, f := range r.model.Fields {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		k, _ := json.Marshal(f.name)
+		k, _ := json.Marshal(f.Name)
 		b.Write(k)
 		b.WriteByte(':')
 		v, err := marshal(r.vals[i])
@@ -203,7 +205,7 @@ func (e *typeError) Error() string { return e.path + " " + e.msg }
 // *typeError; leniently (stored rows read by readStored under a possibly
 // changed model), it becomes the zero value of its type, missing fields get
 // zero values and unknown fields are dropped.
-func conform(v any, t *typ, path string, strict bool) (any, error) {
+func conform(v any, t *check.Type, path string, strict bool) (any, error) {
 	bad := func(format string, a ...any) (any, error) {
 		if !strict {
 			return zero(t, nil), nil
@@ -211,21 +213,21 @@ func conform(v any, t *typ, path string, strict bool) (any, error) {
 		return nil, &typeError{path: path, msg: fmt.Sprintf(format, a...)}
 	}
 	if v == nil {
-		if t.optional {
+		if t.Optional {
 			return nil, nil
 		}
 		return bad("must be %s, got null", t)
 	}
-	switch t.kind {
-	case kString:
+	switch t.Kind {
+	case check.TString:
 		if s, ok := v.(string); ok {
 			return s, nil
 		}
-	case kBool:
+	case check.TBool:
 		if b, ok := v.(bool); ok {
 			return b, nil
 		}
-	case kInt:
+	case check.TInt:
 		if n, ok := v.(json.Number); ok {
 			i, err := strconv.ParseInt(string(n), 10, 64)
 			if err == nil {
@@ -236,7 +238,7 @@ func conform(v any, t *typ, path string, strict bool) (any, error) {
 			}
 			return bad("must be %s, an integer; got %s", t, n)
 		}
-	case kFloat:
+	case check.TFloat:
 		if n, ok := v.(json.Number); ok {
 			f, err := strconv.ParseFloat(string(n), 64)
 			if err != nil || math.IsInf(f, 0) {
@@ -244,11 +246,11 @@ func conform(v any, t *typ, path string, strict bool) (any, error) {
 			}
 			return f, nil
 		}
-	case kList:
+	case check.TList:
 		if list, ok := v.([]any); ok {
 			out := make([]any, len(list))
 			for i, e := range list {
-				c, err := conform(e, t.elem, path+"["+strconv.Itoa(i)+"]", strict)
+				c, err := conform(e, t.Elem, path+"["+strconv.Itoa(i)+"]", strict)
 				if err != nil {
 					return nil, err
 				}
@@ -256,30 +258,30 @@ func conform(v any, t *typ, path string, strict bool) (any, error) {
 			}
 			return out, nil
 		}
-	case kModel:
+	case check.TModel:
 		if stored, ok := v.(map[string]any); ok && !strict {
 			v = &jsonObject{vals: stored}
 		}
 		if obj, ok := v.(*jsonObject); ok {
-			m := t.model
+			m := t.Model
 			if strict {
 				for _, k := range obj.keys {
-					if _, known := m.byName[k]; !known {
-						return nil, &typeError{path: path, msg: fmt.Sprintf("has the field %q, which %s does not declare (fields: %s)", k, m.name, m.fieldList())}
+					if m.Index(k) < 0 {
+						return nil, &typeError{path: path, msg: fmt.Sprintf("has the field %q, which %s does not declare (fields: %s)", k, m.Name, fieldList(m))}
 					}
 				}
 			}
-			r := &record{model: m, vals: make([]any, len(m.fields))}
-			for i, f := range m.fields {
-				fv, given := obj.vals[f.name]
-				if !given && !f.typ.optional {
+			r := &record{model: m, vals: make([]any, len(m.Fields))}
+			for i, f := range m.Fields {
+				fv, given := obj.vals[f.Name]
+				if !given && !f.Type.Optional {
 					if strict {
-						return nil, &typeError{path: path, msg: fmt.Sprintf("misses the field %q (%s)", f.name, f.typ)}
+						return nil, &typeError{path: path, msg: fmt.Sprintf("misses the field %q (%s)", f.Name, f.Type)}
 					}
-					r.vals[i] = zero(f.typ, nil)
+					r.vals[i] = zero(f.Type, nil)
 					continue
 				}
-				c, err := conform(fv, f.typ, path+"."+f.name, strict)
+				c, err := conform(fv, f.Type, path+"."+f.Name, strict)
 				if err != nil {
 					return nil, err
 				}
@@ -296,33 +298,33 @@ func conform(v any, t *typ, path string, strict bool) (any, error) {
 // optional, and a record of zero values for a model. inside holds the
 // models being built, so that a model that contains itself without an
 // optional or a list in between ends the recursion with null.
-func zero(t *typ, inside map[*model]bool) any {
-	if t.optional {
+func zero(t *check.Type, inside map[*check.Model]bool) any {
+	if t.Optional {
 		return nil
 	}
-	switch t.kind {
-	case kString:
+	switch t.Kind {
+	case check.TString:
 		return ""
-	case kInt:
+	case check.TInt:
 		return int64(0)
-	case kFloat:
+	case check.TFloat:
 		return float64(0)
-	case kBool:
+	case check.TBool:
 		return false
-	case kList:
+	case check.TList:
 		return []any{}
-	case kModel:
-		if inside[t.model] {
+	case check.TModel:
+		if inside[t.Model] {
 			return nil
 		}
 		if inside == nil {
-			inside = map[*model]bool{}
+			inside = map[*check.Model]bool{}
 		}
-		inside[t.model] = true
-		defer delete(inside, t.model)
-		r := &record{model: t.model, vals: make([]any, len(t.model.fields))}
-		for i, f := range t.model.fields {
-			r.vals[i] = zero(f.typ, inside)
+		inside[t.Model] = true
+		defer delete(inside, t.Model)
+		r := &record{model: t.Model, vals: make([]any, len(t.Model.Fields))}
+		for i, f := range t.Model.Fields {
+			r.vals[i] = zero(f.Type, inside)
 		}
 		return r
 	}

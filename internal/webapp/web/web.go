@@ -60,7 +60,8 @@ const ExternsPath = "web/externs.js"
 // be read at all; a project that does not compile is a Failed output with
 // its diagnostics.
 func Build(root string, opts Options) (*Output, error) {
-	p, err := project.Open(root)
+	// One compile, which records what the generator and the manifest read.
+	p, err := project.Options{Record: true}.Open(root)
 	if err != nil {
 		return nil, err
 	}
