@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/axiomcore/acore/internal/agent/service"
+	"github.com/axiomcore/acore/internal/lang/catalog"
+	"github.com/axiomcore/acore/internal/lang/graph"
 )
 
 // openReadingList serves a copy of examples/reading-list and opens it.
@@ -51,5 +53,36 @@ func TestPropDefaultIsNoUnexpectedChange(t *testing.T) {
 		if r := obj(r.(map[string]any)); r.str("kind") == "unexpected_change" {
 			t.Errorf("risk %s", r.str("detail"))
 		}
+	}
+}
+
+// capabilities lists the language of each profile it lists: every
+// catalog element with every property, and the graph's kinds; a profiles
+// filter without acore-ui lists none.
+func TestCapabilitiesLanguages(t *testing.T) {
+	s, _ := taskApp(t)
+	o := do(t, s, v1+`"operation": "capabilities", "params": {}}`)
+	expect(t, o, "result.languages.0.profile", "acore-ui")
+	expect(t, o, "result.languages.0.catalog_version", catalog.Version)
+	els := o.list("result.languages.0.elements")
+	if len(els) != len(catalog.All()) {
+		t.Fatalf("%d elements, the catalog has %d", len(els), len(catalog.All()))
+	}
+	for i, ce := range catalog.All() {
+		e := obj(els[i].(map[string]any))
+		if e.str("name") != ce.Name || len(e.list("properties")) != len(ce.Props) {
+			t.Errorf("element %d is %s with %d properties, want %s with %d", i, e.str("name"), len(e.list("properties")), ce.Name, len(ce.Props))
+		}
+	}
+	expect(t, o, "result.languages.0.elements.15.children", "item_template") // List
+	if got := len(o.list("result.languages.0.edge_kinds")); got != len(graph.EdgeKinds) {
+		t.Errorf("%d edge kinds, want %d", got, len(graph.EdgeKinds))
+	}
+	if got := len(o.list("result.languages.0.node_kinds")); got != len(graph.Kinds) {
+		t.Errorf("%d node kinds, want %d", got, len(graph.Kinds))
+	}
+	o = do(t, s, v1+`"operation": "capabilities", "params": {"profiles": ["acore-backend"]}}`)
+	if l := o.get("result.languages"); l == nil || len(o.list("result.languages")) != 0 {
+		t.Errorf("languages %v for a filter without acore-ui", l)
 	}
 }
