@@ -308,3 +308,21 @@ func TestRuleCompileFailedShape(t *testing.T) {
 		})
 	})
 }
+
+// TestRuleDiagnosticsOnce: change.propose lists the diagnostics its base
+// does not have, once, and counts the others (the task-app's unsigned
+// contract warning is in every compile of a session).
+func TestRuleDiagnosticsOnce(t *testing.T) {
+	want := map[string]any{
+		"error":                                       nil,
+		"result.diagnostics.#":                        0.0,
+		"result.diagnostics_omitted.#":                1.0,
+		"result.diagnostics_omitted.0.reason":         "in_base",
+		"result.diagnostics_omitted.0.warnings":       1.0,
+		"result.checks.0.check":                       "compile",
+		"result.checks.0.diagnostics.#":               0.0,
+		"result.checks.0.diagnostics_omitted.0.count": 1.0,
+	}
+	runRule(t, nil, []ruleStep{{req: openWS, want: ok}, {req: `"operation": "change.propose", "workspace": "<workspace>", "base_snapshot": "<snapshot>", "request_id": "once-1", "params": {"operations": [
+		{"kind": "set_property", "node": "element:Home/view/0/1", "property": "label", "old_value": "Add", "new_value": "Add task"}]}}`, want: want}})
+}

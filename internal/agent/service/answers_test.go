@@ -1,8 +1,11 @@
 package service_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/axiomcore/acore/internal/agent/service"
@@ -85,4 +88,61 @@ func TestCapabilitiesLanguages(t *testing.T) {
 	if l := o.get("result.languages"); l == nil || len(o.list("result.languages")) != 0 {
 		t.Errorf("languages %v for a filter without acore-ui", l)
 	}
+}
+
+// change.propose and change.inspect list the diagnostics the base does
+// not have, once, and count the rest: reading-list's four AC503 warnings
+// are in every compile of a session.
+func TestProposeListsNewDiagnosticsOnce(t *testing.T) {
+	s, _, ws, snap := openReadingList(t)
+	inBase := map[string]any{"reason": "in_base", "count": 4.0, "errors": 0.0, "warnings": 4.0}
+	inResult := map[string]any{"reason": "in_result", "count": 1.0, "errors": 0.0, "warnings": 1.0}
+	cases := []struct {
+		name, op string
+		listed   []string // codes of result.diagnostics
+		omitted  []any    // result.diagnostics_omitted
+		check    []any    // checks.0.diagnostics_omitted
+	}{
+		{"no new diagnostic",
+			`{"kind": "set_property", "node": "prop:PageTitle.subtitle", "property": "default", "old_value": "", "new_value": "More"}`,
+			nil, []any{inBase}, []any{inBase}},
+		{"an unused import",
+			`{"kind": "import", "op": "add", "path": "pages/about.acore", "import_kind": "component", "symbol": "BookRow", "from": "../components/book_row"}`,
+			[]string{"AC215"}, []any{inBase}, []any{inBase, inResult}},
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			o := do(t, s, propose(ws, snap, fmt.Sprintf("diag-%d", i), tc.op))
+			if o["error"] != nil {
+				t.Fatalf("refused: %v", o["error"])
+			}
+			var codes []string
+			for _, d := range o.list("result.diagnostics") {
+				codes = append(codes, obj(d.(map[string]any)).str("code"))
+			}
+			if strings.Join(codes, " ") != strings.Join(tc.listed, " ") {
+				t.Errorf("diagnostics listed %v, want %v", codes, tc.listed)
+			}
+			same(t, "diagnostics_omitted", o.get("result.diagnostics_omitted"), mustJSON(t, tc.omitted))
+			expect(t, o, "result.checks.0.check", "compile")
+			same(t, "compile check diagnostics", o.get("result.checks.0.diagnostics"), `[]`)
+			same(t, "compile check diagnostics_omitted", o.get("result.checks.0.diagnostics_omitted"), mustJSON(t, tc.check))
+
+			cand := o.str("result.candidate.id")
+			o = do(t, s, v1+`"operation": "change.inspect", "workspace": "`+ws+`", "params": {"candidate": "`+cand+`", "include": ["checks"]}}`)
+			same(t, "inspect's compile check diagnostics_omitted", o.get("result.checks.0.diagnostics_omitted"), `[`+mustJSON(t, inBase)+`]`)
+			if got := len(o.list("result.checks.0.diagnostics")); got != len(tc.listed) {
+				t.Errorf("inspect's compile check lists %d diagnostics, want %d", got, len(tc.listed))
+			}
+		})
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
