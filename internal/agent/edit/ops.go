@@ -341,9 +341,16 @@ func (fr fragment) refuse(errs []syntax.Error) *Error {
 		return errorf(reason.Schema, "%s must be the source of exactly one %s", fr.field, fr.what)
 	}
 	if stray, ok := strayCloser(fr.text, fr.field); ok {
-		// The wrapper's brackets would absorb it and the parser would
-		// blame a bracket the agent never wrote.
-		errs = []syntax.Error{stray}
+		// The wrapper's brackets absorb it, and the parser blames one the
+		// agent never wrote: the errors before it stand, the stray closer
+		// replaces the rest.
+		before := []syntax.Error{}
+		for _, err := range errs {
+			if err.Pos < stray.Pos {
+				before = append(before, err)
+			}
+		}
+		errs = append(before, stray)
 	}
 	diags := make([]diag.Diagnostic, 0, min(len(errs), maxDiagnostics))
 	for _, err := range errs[:min(len(errs), maxDiagnostics)] {
