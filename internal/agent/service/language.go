@@ -51,7 +51,7 @@ type LanguageEdge struct {
 }
 
 // ProfileLanguage is the language of the acore-ui profile, this build's
-// one profile.
+// one profile. Callers must not modify it.
 var ProfileLanguage = func() Language {
 	l := Language{Profile: "acore-ui", CatalogVersion: catalog.Version, NodeKinds: slices.Clone(graph.Kinds)}
 	children := map[catalog.Children]string{catalog.NoChildren: "none", catalog.AnyChildren: "elements", catalog.ItemTemplate: "item_template"}
