@@ -268,6 +268,26 @@ func TestRuleCompileFailedShape(t *testing.T) {
 		want["error.next_actions.0.operation"] = "node.edits"
 		runRule(t, nil, []ruleStep{{req: openWS, want: ok}, {req: insertNope, want: want}})
 	})
+	t.Run("element that does not parse", func(t *testing.T) {
+		// The agent's text, not a bracket around it, is what the answer
+		// describes: the parser's code, where the text lands in
+		// main.acore, and where in the text the error is.
+		want := refused("compile_failed", "candidate_errors", "none")
+		want["error.operation_index"] = 0.0
+		want["error.diagnostics.#"] = 1.0
+		want["error.diagnostics.0.code"] = "AC107"
+		want["error.diagnostics.0.path"] = "main.acore"
+		want["error.diagnostics.0.line"] = 21.0
+		want["error.diagnostics.0.column"] = 38.0
+		want["error.diagnostics.0.message"] = "expected `)` to close the arguments, found the end of the element"
+		want["error.details.source.field"] = "element"
+		want["error.details.source.line"] = 1.0
+		want["error.details.source.column"] = 32.0
+		want["error.next_actions.0.operation"] = "node.edits"
+		want["error.next_actions.0.params.nodes.0"] = "element:Home/view/0/1"
+		runRule(t, nil, []ruleStep{{req: openWS, want: ok}, {req: `"operation": "change.propose", "workspace": "<workspace>", "base_snapshot": "<snapshot>", "request_id": "cf-3", "params": {"operations": [
+			{"kind": "list_element", "op": "insert", "anchor": "element:Home/view/0/1", "position": "after", "old_text": "Button(label: \"Add\", on_press: submit)", "element": "Button(\"Oops\", on_press: submit"}]}}`, want: want}})
+	})
 	t.Run("broken base", func(t *testing.T) {
 		root := taskApp(t)
 		b, err := os.ReadFile(filepath.Join(root, "main.acore"))
@@ -287,4 +307,22 @@ func TestRuleCompileFailedShape(t *testing.T) {
 				{"kind": "set_property", "node": "element:Home/view/0/1", "property": "label", "old_value": "Add", "new_value": "Add task"}]}}`, want: want},
 		})
 	})
+}
+
+// TestRuleDiagnosticsOnce: change.propose lists the diagnostics its base
+// does not have, once, and counts the others (the task-app's unsigned
+// contract warning is in every compile of a session).
+func TestRuleDiagnosticsOnce(t *testing.T) {
+	want := map[string]any{
+		"error":                                       nil,
+		"result.diagnostics.#":                        0.0,
+		"result.diagnostics_omitted.#":                1.0,
+		"result.diagnostics_omitted.0.reason":         "in_base",
+		"result.diagnostics_omitted.0.warnings":       1.0,
+		"result.checks.0.check":                       "compile",
+		"result.checks.0.diagnostics.#":               0.0,
+		"result.checks.0.diagnostics_omitted.0.count": 1.0,
+	}
+	runRule(t, nil, []ruleStep{{req: openWS, want: ok}, {req: `"operation": "change.propose", "workspace": "<workspace>", "base_snapshot": "<snapshot>", "request_id": "once-1", "params": {"operations": [
+		{"kind": "set_property", "node": "element:Home/view/0/1", "property": "label", "old_value": "Add", "new_value": "Add task"}]}}`, want: want}})
 }

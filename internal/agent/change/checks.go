@@ -17,6 +17,9 @@ type CheckResult struct {
 	// Axag is the summary of the axag check (checkResult allows more
 	// properties than the schema names).
 	Axag *AxagSummary `json:"axag,omitempty"`
+	// DiagnosticsOmitted counts the diagnostics of the check that the
+	// answer does not list in it (see Known).
+	DiagnosticsOmitted []DiagnosticsOmitted `json:"diagnostics_omitted,omitempty"`
 }
 
 // Checks this build runs.

@@ -77,7 +77,10 @@ func SemanticDiff(base, cand *graph.Graph, paths []string, data *Data) []DiffEnt
 		}
 		props := propertyDiff(on, n)
 		if len(props) > 0 || !sameSignature(base, on, cand, n) || on.Kind != n.Kind {
-			out = append(out, DiffEntry{Node: n.ID, Change: "modified", Expected: expected[n.ID], Properties: props})
+			// A component whose signature changed only inside a prop an
+			// operation changed (its default) changed as asked.
+			exp := expected[n.ID] || len(props) == 0 && on.Kind == n.Kind && sameOutside(base, on, cand, n, expected)
+			out = append(out, DiffEntry{Node: n.ID, Change: "modified", Expected: exp, Properties: props})
 		}
 	}
 	for _, i := range nodesOf(base, gone) {
@@ -107,6 +110,42 @@ func sameSignature(ga *graph.Graph, a *graph.Node, gb *graph.Graph, b *graph.Nod
 		}
 	}
 	return ga.Signature(a) == gb.Signature(b)
+}
+
+// sameOutside reports whether the signature source of a in ga and of b
+// in gb is the same once the nodes inside it that expected names are left
+// out of both.
+func sameOutside(ga *graph.Graph, a *graph.Node, gb *graph.Graph, b *graph.Node, expected map[string]bool) bool {
+	ta, oka := signatureOutside(ga, a, expected)
+	tb, okb := signatureOutside(gb, b, expected)
+	return oka && okb && ta == tb
+}
+
+// signatureOutside is n's signature source with each node of expected
+// inside it replaced by a mark; ok is false when the signature is not
+// source text or leaves out no node.
+func signatureOutside(g *graph.Graph, n *graph.Node, expected map[string]bool) (string, bool) {
+	f := g.File(n.Path)
+	if n.Signature != "" || n.SigEnd <= n.SigPos || f == nil || int(n.SigEnd) > len(f.Src) {
+		return "", false
+	}
+	var inside []*graph.Node
+	for _, i := range g.NodesIn(n.Path) {
+		if c := g.At(i); c != n && expected[c.ID] && c.Pos >= n.SigPos && c.End <= n.SigEnd && c.End > c.Pos {
+			inside = append(inside, c)
+		}
+	}
+	slices.SortFunc(inside, func(x, y *graph.Node) int { return int(x.Pos - y.Pos) })
+	var b []byte
+	at := int(n.SigPos)
+	for _, c := range inside {
+		if int(c.Pos) < at {
+			continue // inside one already left out
+		}
+		b = append(append(b, f.Src[at:c.Pos]...), 0)
+		at = int(c.End)
+	}
+	return string(append(b, f.Src[at:n.SigEnd]...)), len(inside) > 0
 }
 
 // propertyDiff lists the properties whose value differs, in the new

@@ -665,3 +665,60 @@ func TestLayouts(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// An element or declaration that does not parse is refused as the
+// candidate it would make: compile_failed with the parser's diagnostic
+// where the text lands in the file, and details.source at the place in
+// the agent's own text, never at a bracket the wrapper around it added.
+func TestFragmentThatDoesNotParse(t *testing.T) {
+	p := taskApp(t)
+	const button = `Button(label: \"Add\", on_press: submit)`
+	cases := []struct {
+		name, op        string
+		code            string
+		line, column    int // in main.acore
+		srcLine, srcCol int // in the agent's text
+		message         string
+	}{
+		{"element cut short",
+			`{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","position":"after","old_text":"` + button + `","element":"Button(\"Oops\", on_press: submit"}`,
+			"AC107", 21, 38, 1, 32, "expected `)` to close the arguments, found the end of the element"},
+		{"element over lines, after a blank first line",
+			`{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","position":"before","old_text":"` + button + `","element":"\n  Row {\n    Text(\"a\"\n  }"}`,
+			"AC107", 22, 9, 4, 3, "expected `)` to close the arguments, found `}`"},
+		{"element with a stray brace",
+			`{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","position":"after","old_text":"` + button + `","element":"Text(\"a\") }"}`,
+			"AC101", 21, 17, 1, 11, "`}` closes a bracket the element did not open"},
+		{"declaration create cut short",
+			`{"kind":"declaration","op":"create","anchor":"state:Home.draft","position":"after","old_text":"state draft: String = \"\"","declaration":"state n: Int = "}`,
+			"AC101", 9, 17, 1, 15, "expected an expression, found the end of the declaration"},
+		{"declaration update with an unclosed call",
+			`{"kind":"declaration","op":"update","node":"action:Home.submit","old_text":"action submit() {\n    create.run()\n    draft = \"\"\n  }","declaration":"action submit() {\n  create.run(\n}"}`,
+			"AC101", 14, 1, 3, 1, "expected an expression, found `}`"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, e := run(t, p, c.op)
+			if e == nil {
+				t.Fatal("accepted")
+			}
+			if e.Kind != Compile || e.Reason != reason.CandidateErrors || idx(e) != 0 {
+				t.Fatalf("got %s/%s at %d: %s", e.Kind, e.Reason, idx(e), e.Message)
+			}
+			if len(e.Diagnostics) != 1 {
+				t.Fatalf("diagnostics %+v, want one", e.Diagnostics)
+			}
+			d := e.Diagnostics[0]
+			if d.Code != c.code || d.Path != "main.acore" || d.Line != c.line || d.Column != c.column || d.Message != c.message {
+				t.Errorf("diagnostic %s %s:%d:%d %q, want %s main.acore:%d:%d %q", d.Code, d.Path, d.Line, d.Column, d.Message, c.code, c.line, c.column, c.message)
+			}
+			src, _ := e.Details["source"].(map[string]any)
+			if src["line"] != c.srcLine || src["column"] != c.srcCol {
+				t.Errorf("details.source %v, want line %d column %d", src, c.srcLine, c.srcCol)
+			}
+			if e.Node == "" {
+				t.Error("no target node")
+			}
+		})
+	}
+}

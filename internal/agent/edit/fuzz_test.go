@@ -6,6 +6,7 @@ import (
 
 	"github.com/axiomcore/acore/internal/lang/check"
 	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/lang/reason"
 )
 
 // FuzzApply decodes arbitrary batches as the service does and applies
@@ -73,6 +74,47 @@ func FuzzApply(f *testing.F) {
 			if m.NewID != nil {
 				if _, ok := r.Project.Result.Graph.Node(*m.NewID); !ok {
 					t.Fatalf("id_map names %s, not a final node", *m.NewID)
+				}
+			}
+		}
+	})
+}
+
+// FuzzFragment inserts any text as an element and as a declaration: it is
+// accepted, or refused with a specific error; a text that does not parse
+// has diagnostics inside the file it would land in and a position inside
+// the text.
+func FuzzFragment(f *testing.F) {
+	for _, seed := range []string{`Text("a")`, `Button("Oops", on_press: submit`, "Row {\n  Text(\"a\"\n}", `Text("a") }`, `) (`, "state n: Int = ", "action a() {\n  draft = \n}", "\n\n  Text(\"é\" ,"} {
+		f.Add(seed)
+	}
+	p := taskApp(f)
+	f.Fuzz(func(t *testing.T, text string) {
+		js, _ := json.Marshal(text)
+		for _, op := range []string{
+			`{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","position":"after","old_text":"Button(label: \"Add\", on_press: submit)","element":` + string(js) + `}`,
+			`{"kind":"declaration","op":"create","anchor":"state:Home.draft","position":"after","old_text":"state draft: String = \"\"","declaration":` + string(js) + `}`,
+		} {
+			_, e := run(t, p, op)
+			if e == nil {
+				continue
+			}
+			if e.Message == "" {
+				t.Fatalf("%q: %s without a message", text, e.Kind)
+			}
+			if e.Reason != reason.CandidateErrors || e.Details["source"] == nil {
+				continue
+			}
+			if len(e.Diagnostics) == 0 {
+				t.Fatalf("%q: candidate_errors without diagnostics", text)
+			}
+			src := e.Details["source"].(map[string]any)
+			if src["line"].(int) < 1 || src["column"].(int) < 1 {
+				t.Fatalf("%q: source position %v", text, src)
+			}
+			for _, d := range e.Diagnostics {
+				if d.Path != "main.acore" || d.Line < 1 || d.Column < 1 || d.Code == "" {
+					t.Fatalf("%q: diagnostic %+v", text, d)
 				}
 			}
 		}

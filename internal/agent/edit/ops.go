@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/axiomcore/acore/internal/lang/check"
 	"github.com/axiomcore/acore/internal/lang/diag"
@@ -309,24 +310,118 @@ func (a *applier) listRemove(o *ListRemove) (*change, *Error) {
 	return &change{path: n.Path, sp: removal(a.data(n.Path), int(n.Pos), int(n.End)), createdAt: -1, node: n.ID, owner: ownerOf(n), removes: true}, nil
 }
 
-// fragmentError refuses an operation's source text that does not parse as
-// what. A text over a parser bound (nesting, brackets) is that bound's
-// resource_limit, as the same text in a file is: a limit violation is
-// never invalid_arguments or compile_failed.
-func fragmentError(what string, errs []syntax.Error, text string) *Error {
+// fragment is an operation's source text where the batch would put it:
+// the field that holds it, what the agent sent, and the file after the
+// splice, with the trimmed text's first byte at at and its later lines
+// indented by indent (reindent).
+type fragment struct {
+	field, what string
+	sent, text  string
+	path        string
+	file        []byte
+	at          int
+	indent      string
+}
+
+// refuse answers a fragment that is not what its field must hold. A text
+// over a parser bound (nesting, brackets) is that bound's resource_limit,
+// as the same text in a file is: a limit violation is never
+// invalid_arguments or compile_failed. A text that does not parse is
+// compile_failed (candidate_errors), as the candidate it makes would be:
+// the parser's diagnostics sit where the text lands in the file, and
+// details.source says where in the agent's own text the first one is. A
+// text that parses but is not one such item is invalid_arguments.
+func (fr fragment) refuse(errs []syntax.Error) *Error {
 	for _, err := range errs {
 		if info, ok := diag.Lookup(err.Code); ok && info.Reason != reason.None {
 			return errorf(info.Reason, "the operation's source text is over a service bound: %s [%s]", err.Msg, err.Code)
 		}
 	}
-	msg := what
-	if len(errs) > 0 {
-		pos := int(errs[0].Pos)
-		pos = max(0, min(pos, len(text)))
-		line := strings.Count(text[:pos], "\n") + 1
-		msg += fmt.Sprintf(": line %d: %s [%s]", line, errs[0].Msg, errs[0].Code)
+	if len(errs) == 0 {
+		return errorf(reason.Schema, "%s must be the source of exactly one %s", fr.field, fr.what)
 	}
-	return errorf(reason.Schema, "%s", msg)
+	if stray, ok := strayCloser(fr.text, fr.field); ok {
+		// The wrapper's brackets absorb it, and the parser blames one the
+		// agent never wrote: the errors before it stand, the stray closer
+		// replaces the rest.
+		before := []syntax.Error{}
+		for _, err := range errs {
+			if err.Pos < stray.Pos {
+				before = append(before, err)
+			}
+		}
+		errs = append(before, stray)
+	}
+	diags := make([]diag.Diagnostic, 0, min(len(errs), maxDiagnostics))
+	for _, err := range errs[:min(len(errs), maxDiagnostics)] {
+		k := max(0, min(int(err.Pos), len(fr.text)))
+		end := max(k, min(int(err.End), len(fr.text)))
+		msg := err.Msg
+		if int(err.Pos) >= len(fr.text) {
+			// The token the parser found is the wrapper's, after the
+			// text: what the agent wrote ended there.
+			if m, ok := strings.CutSuffix(msg, "found `}`"); ok {
+				msg = m + "found the end of the " + fr.field
+			}
+		}
+		off := fr.fileOffset(k)
+		p := position(fr.file, off)
+		diags = append(diags, diag.Diagnostic{Code: err.Code, Severity: diag.Error, Path: fr.path, Line: p.Line, Column: p.Column,
+			Length: utf8.RuneCountInString(fr.text[k:end]), Message: msg, Pos: off, End: fr.fileOffset(end)})
+	}
+	first := errs[0]
+	k := max(0, min(int(first.Pos), len(fr.text)))
+	skip := strings.Index(fr.sent, fr.text)
+	sp := position([]byte(fr.sent), skip+k)
+	e := compileFailed(reason.CandidateErrors, diags, nil, "the %s does not parse: at line %d, column %d of it: %s [%s]",
+		fr.field, sp.Line, sp.Column, diags[0].Message, first.Code)
+	return e.detail("source", map[string]any{"field": fr.field, "line": sp.Line, "column": sp.Column})
+}
+
+// strayCloser finds the first closing bracket of text that closes nothing
+// text opened; field names the text.
+func strayCloser(text, field string) (syntax.Error, bool) {
+	depth := 0
+	for _, t := range syntax.Parse("fragment.acore", []byte(text)).Tokens {
+		switch t.Kind {
+		case syntax.LBrace, syntax.LParen, syntax.LBrack:
+			depth++
+		case syntax.RBrace, syntax.RParen, syntax.RBrack:
+			if depth == 0 {
+				return syntax.Error{Span: syntax.Span{Pos: t.Pos, End: t.End}, Code: diag.UnexpectedToken,
+					Msg: fmt.Sprintf("`%s` closes a bracket the %s did not open", t.Kind, field)}, true
+			}
+			depth--
+		}
+	}
+	return syntax.Error{}, false
+}
+
+// fileOffset maps offset k of the trimmed text to the file after the
+// splice: reindent put indent before each later line that is not blank.
+func (fr fragment) fileOffset(k int) int {
+	if fr.indent == "" {
+		return fr.at + k
+	}
+	lines := strings.Split(fr.text, "\n")
+	shift := 0
+	for i := 1; i <= strings.Count(fr.text[:k], "\n"); i++ {
+		if strings.TrimSpace(lines[i]) != "" {
+			shift += len(fr.indent)
+		}
+	}
+	return fr.at + k + shift
+}
+
+// position is the line and column of byte offset off of src.
+func position(src []byte, off int) syntax.Pos {
+	lines := []int32{0}
+	for i, c := range src[:min(off, len(src))] {
+		if c == '\n' {
+			lines = append(lines, int32(i+1))
+		}
+	}
+	return syntax.Position(src, lines, off)
 }
 
 // trimFragment drops blank lines and blanks around a source fragment.
@@ -347,15 +442,18 @@ func (a *applier) listInsert(o *ListInsert) (*change, *Error) {
 		return nil, e
 	}
 	text := trimFragment(o.Element)
+	d := a.data(n.Path)
+	sp, at := insertion(d, int(n.Pos), int(n.End), o.Position == "after", text, " ")
 	item, errs := parseItem(text)
 	if item == nil {
-		return nil, fragmentError("element must be the source of exactly one view element or conditional", errs, text)
+		fr := fragment{field: "element", what: "view element or conditional", sent: o.Element, text: text,
+			path: n.Path, file: sp.apply(d), at: at, indent: indentAt(d, int(n.Pos))}
+		return nil, fr.refuse(errs).withNode(n.ID)
 	}
 	kind := graph.KindElement
 	if _, ok := item.(*syntax.IfView); ok {
 		kind = graph.KindConditional
 	}
-	sp, at := insertion(a.data(n.Path), int(n.Pos), int(n.End), o.Position == "after", text, " ")
 	return &change{path: n.Path, sp: sp, createdAt: at, createdKinds: []string{kind}, node: n.ID, owner: ownerOf(n)}, nil
 }
 
@@ -419,11 +517,7 @@ func (a *applier) declCreate(o *DeclCreate) (*change, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	text, m, e := declarationSource(o.Declaration)
-	if e != nil {
-		return nil, e
-	}
-	kind, _ := memberKindName(m)
+	text := trimFragment(o.Declaration)
 	d := a.data(n.Path)
 	var sp splice
 	var at int
@@ -436,6 +530,12 @@ func (a *applier) declCreate(o *DeclCreate) (*change, *Error) {
 	} else {
 		sp, at = insertion(d, int(n.Pos), int(n.End), o.Position == "after", text, "\n"+indentAt(d, int(n.Pos)))
 	}
+	file := sp.apply(d)
+	m, e := declarationSource(o.Declaration, text, fragment{path: n.Path, file: file, at: at, indent: indentAt(file, at)})
+	if e != nil {
+		return nil, e.withNode(n.ID)
+	}
+	kind, _ := memberKindName(m)
 	return &change{path: n.Path, sp: sp, createdAt: at, createdKinds: []string{kind}, node: n.ID, owner: ownerOf(n)}, nil
 }
 
@@ -483,9 +583,11 @@ func (a *applier) declUpdate(o *DeclUpdate) (*change, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	text, m, e := declarationSource(o.Declaration)
+	text := trimFragment(o.Declaration)
+	sp := splice{pos: int(n.Pos), end: int(n.End), text: text}
+	m, e := declarationSource(o.Declaration, text, fragment{path: n.Path, file: sp.apply(a.data(n.Path)), at: int(n.Pos)})
 	if e != nil {
-		return nil, e
+		return nil, e.withNode(n.ID)
 	}
 	kind, name := memberKindName(m)
 	if kind != n.Kind || name != n.Name {
@@ -493,7 +595,7 @@ func (a *applier) declUpdate(o *DeclUpdate) (*change, *Error) {
 			"declaration update keeps kind and name: %s is %s %s, the new declaration is %s %s; create and remove instead", n.ID, n.Kind, n.Name, kind, name).
 			withNode(n.ID)
 	}
-	return &change{path: n.Path, sp: splice{pos: int(n.Pos), end: int(n.End), text: text}, createdAt: -1, node: n.ID, owner: ownerOf(n)}, nil
+	return &change{path: n.Path, sp: sp, createdAt: -1, node: n.ID, owner: ownerOf(n)}, nil
 }
 
 func (a *applier) declRemove(o *DeclRemove) (*change, *Error) {
@@ -692,15 +794,16 @@ func findElement(f *syntax.File, pos int32) *syntax.Element {
 	return nil
 }
 
-// declarationSource parses the declaration of a create or update: exactly
-// one state or action.
-func declarationSource(src string) (string, syntax.Member, *Error) {
-	text := trimFragment(src)
+// declarationSource parses the trimmed declaration text of a create or
+// update, sent as src: exactly one state or action. fr places it in the
+// file.
+func declarationSource(src, text string, fr fragment) (syntax.Member, *Error) {
 	m, errs := parseMember(text)
 	if m == nil {
-		return "", nil, fragmentError("declaration must be the source of exactly one state or action", errs, text)
+		fr.field, fr.what, fr.sent, fr.text = "declaration", "state or action", src, text
+		return nil, fr.refuse(errs)
 	}
-	return text, m, nil
+	return m, nil
 }
 
 // hasDiagnostic reports whether p's compile has a diagnostic of code in

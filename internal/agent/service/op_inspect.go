@@ -33,7 +33,9 @@ import (
 //     new_diagnostic (a diagnostic the base did not have), disk_changed (a
 //     file the candidate writes differs on disk from its base: apply will
 //     refuse it) and repair (the base is not validated).
-//   - checks are the results recorded on the current version.
+//   - checks are the results recorded on the current version; a
+//     diagnostic the base has too is counted in the check's
+//     diagnostics_omitted (in_base), not listed.
 //
 // The answer is cut to limits.max_bytes, content first, then source_diff
 // hunks, affected and semantic_diff entries from the end; truncation
@@ -129,7 +131,14 @@ func opChangeInspect(c *call) (any, *protocol.Error) {
 	}
 	out["risks"] = change.Risks(cand, cc, diff, data, diskChanged)
 	if inc["checks"] {
-		out["checks"] = change.VersionChecks(cand)
+		// The risks name the diagnostics the base did not have; the
+		// checks count, not list, the ones it had.
+		known := change.KnownFrom(cc.Base.Project.Result.Diagnostics, cc.Project.Result.Diagnostics)
+		checks := change.VersionChecks(cand)
+		for i := range checks {
+			checks[i] = known.Thin(checks[i])
+		}
+		out["checks"] = checks
 	}
 	return c.fitInspect(out, contents, diffs, affected, diff)
 }

@@ -130,10 +130,13 @@ type ProposeResult struct {
 	IDMap       []change.WireIDMap    `json:"id_map"`
 	Files       []change.FileChange   `json:"files"`
 	Diagnostics []protocol.Diagnostic `json:"diagnostics"`
-	Checks      []change.CheckResult  `json:"checks"`
-	Evidence    Evidence              `json:"evidence"`
-	Impact      *Impact               `json:"impact,omitempty"`
-	Repair      *RepairOutcome        `json:"repair,omitempty"`
+	// DiagnosticsOmitted counts the candidate's diagnostics that its base
+	// has too, which Diagnostics leaves out (change.Known).
+	DiagnosticsOmitted []change.DiagnosticsOmitted `json:"diagnostics_omitted,omitempty"`
+	Checks             []change.CheckResult        `json:"checks"`
+	Evidence           Evidence                    `json:"evidence"`
+	Impact             *Impact                     `json:"impact,omitempty"`
+	Repair             *RepairOutcome              `json:"repair,omitempty"`
 }
 
 // batch is a batch of edits applied to a base: what change.propose and
@@ -416,9 +419,15 @@ func (c *call) newVersion(b *batch, in *load.Inputs, files []candidate.File, dat
 // proposeResult is change.propose's answer for cand, version of batch b
 // compiled to proj.
 func (c *call) proposeResult(b *batch, cand *candidate.Candidate, proj *project.Project, in *load.Inputs, checkResults []change.CheckResult, repair *RepairOutcome, data *change.Data) *ProposeResult {
+	// The diagnostics the base has too are counted, not listed, and a
+	// check lists none its result lists already.
+	known := change.KnownFrom(b.base.Project.Result.Diagnostics, proj.Result.Diagnostics)
 	out := &ProposeResult{Candidate: change.ToWire(cand), Operations: make([]OperationOutcome, 0, len(b.res.Operations)),
-		IDMap: change.ToWireIDMap(b.res.IDMap), Files: change.FileChangesOf(cand.Files), Diagnostics: wireDiagnostics(proj.Result, 200),
-		Checks: checkResults, Evidence: Evidence{Toolchain: c.s.toolchain, Inputs: evidenceInputs(in)}, Repair: repair}
+		IDMap: change.ToWireIDMap(b.res.IDMap), Files: change.FileChangesOf(cand.Files), Diagnostics: known.List(200),
+		DiagnosticsOmitted: known.Omitted, Evidence: Evidence{Toolchain: c.s.toolchain, Inputs: evidenceInputs(in)}, Repair: repair}
+	for _, r := range checkResults {
+		out.Checks = append(out.Checks, known.Thin(r))
+	}
 	for _, o := range b.res.Operations {
 		out.Operations = append(out.Operations, OperationOutcome{Index: o.Index, Kind: o.Kind, Op: o.Op, Created: o.Created,
 			Handle: o.Handle, IDMap: change.ToWireIDMap(o.IDMap)})

@@ -2,6 +2,7 @@ package service
 
 import (
 	"path/filepath"
+	"slices"
 
 	"github.com/axiomcore/acore/internal/agent/protocol"
 	"github.com/axiomcore/acore/internal/lang/check"
@@ -17,6 +18,10 @@ func opCapabilities(c *call) (any, *protocol.Error) {
 		return nil, e
 	}
 	m := c.s.manifest
+	languages := []Language{ProfileLanguage}
+	if p.Profiles != nil && !slices.Contains(p.Profiles, ProfileLanguage.Profile) {
+		languages = []Language{}
+	}
 	if p.Profiles != nil {
 		want := stringSet(p.Profiles)
 		cp := make(map[string]any, len(m))
@@ -35,7 +40,7 @@ func opCapabilities(c *call) (any, *protocol.Error) {
 		cp["profiles"] = profiles
 		m = cp
 	}
-	return map[string]any{"manifest": m, "manifest_fingerprint": c.s.manifestFingerprint}, nil
+	return map[string]any{"manifest": m, "manifest_fingerprint": c.s.manifestFingerprint, "languages": languages}, nil
 }
 
 type openParams struct {

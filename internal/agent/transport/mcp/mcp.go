@@ -44,6 +44,7 @@ const instructions = `acore-semantic serves axiom-agent-semantic/v1 for one Acor
 	`request_id is an idempotency key you choose; limits (max_bytes, max_depth, max_items, max_nodes) take the defaults capabilities lists; params are the operation's arguments. ` +
 	`The result's structured content is the response envelope. Call capabilities first and use only what it lists. ` +
 	`The workflow, request_id and what to do on each error are in the agent skill (resource ` + SkillURI + `, prompt ` + SkillPrompt + `); ` +
+	`the element catalog (each element's properties, types and allowed values) and the graph's node and edge kinds are the resource ` + LanguageURI + ` (and capabilities' languages); ` +
 	`the full published schemas, with every field's description, are resources under ` + SchemaBase + `.`
 
 // ToolName is the MCP tool of an operation: node.find is node_find.

@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/axiomcore/acore/docs"
+	"github.com/axiomcore/acore/internal/agent/service"
 	"github.com/axiomcore/acore/schemas"
 )
 
@@ -23,6 +24,11 @@ const SkillURI = "acore-semantic:///docs/agent-skill.md"
 
 // SkillPrompt is the prompt that hands an agent the skill.
 const SkillPrompt = "acore_semantic_skill"
+
+// LanguageURI is the resource of the acore-ui profile's language: its
+// element catalog and its graph's node and edge kinds, as capabilities
+// returns them in languages.
+const LanguageURI = "acore-semantic:///languages/acore-ui.json"
 
 // SchemaBase is the $id prefix of the published schemas, which are
 // resources at their $id.
@@ -53,8 +59,23 @@ func addResources(srv *sdk.Server) error {
 		}, nil
 	})
 
+	lang, err := json.MarshalIndent(service.ProfileLanguage, "", "  ")
+	if err != nil {
+		return err
+	}
+	srv.AddResource(&sdk.Resource{
+		URI:         LanguageURI,
+		Name:        "language-acore-ui",
+		Title:       "The acore-ui element catalog and graph kinds",
+		Description: "Every built-in element with its properties, their types, whether required, allowed values and minimums; the node kinds and edge kinds of graph answers (a language entry of common.json).",
+		MIMEType:    "application/json",
+		Size:        int64(len(lang)),
+	}, func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+		return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: LanguageURI, MIMEType: "application/json", Text: string(lang)}}}, nil
+	})
+
 	var files []string
-	err := fs.WalkDir(schemas.FS, ".", func(p string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(schemas.FS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") {
 			files = append(files, p)
 		}

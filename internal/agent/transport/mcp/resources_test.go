@@ -2,8 +2,10 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -82,4 +84,69 @@ func readSchema(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestLanguageIsOffered reads the element catalog and the graph kinds as
+// the resource and through the capabilities tool: the same document, with
+// what an agent needs to write a Button without docs/language.md.
+func TestLanguageIsOffered(t *testing.T) {
+	cs := connect(t, taskApp(t))
+	ctx := context.Background()
+	if ins := cs.InitializeResult().Instructions; !strings.Contains(ins, LanguageURI) {
+		t.Errorf("the instructions do not name %s", LanguageURI)
+	}
+	res, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: LanguageURI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var resource map[string]any
+	if len(res.Contents) != 1 || res.Contents[0].MIMEType != "application/json" {
+		t.Fatalf("contents %+v", res.Contents)
+	}
+	if err := json.Unmarshal([]byte(res.Contents[0].Text), &resource); err != nil {
+		t.Fatal(err)
+	}
+	call, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "capabilities", Arguments: map[string]any{"params": map[string]any{}}})
+	if err != nil || call.IsError {
+		t.Fatalf("capabilities: %v %v", err, call)
+	}
+	b, _ := json.Marshal(call.StructuredContent)
+	var env struct {
+		Result struct {
+			Languages []map[string]any `json:"languages"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(b, &env); err != nil {
+		t.Fatal(err)
+	}
+	if len(env.Result.Languages) != 1 || !reflect.DeepEqual(env.Result.Languages[0], resource) {
+		t.Fatalf("capabilities' languages differ from the resource:\n%s\n%s", b, res.Contents[0].Text)
+	}
+	var button map[string]any
+	for _, e := range resource["elements"].([]any) {
+		if e := e.(map[string]any); e["name"] == "Button" {
+			button = e
+		}
+	}
+	props := map[string]map[string]any{}
+	for _, p := range button["properties"].([]any) {
+		p := p.(map[string]any)
+		props[p["name"].(string)] = p
+	}
+	if button["primary"] != "label" || props["label"]["type"] != "String" || props["label"]["required"] != true ||
+		props["on_press"]["type"] != "Action" || !reflect.DeepEqual(props["variant"]["values"], []any{"primary", "secondary", "danger", "link"}) {
+		t.Errorf("Button is %v", button)
+	}
+	kinds := map[string]bool{}
+	for _, k := range resource["node_kinds"].([]any) {
+		kinds[k.(string)] = true
+	}
+	deps := map[string]bool{}
+	for _, k := range resource["edge_kinds"].([]any) {
+		k := k.(map[string]any)
+		deps[k["kind"].(string)] = k["dependency"].(bool)
+	}
+	if !kinds["element"] || !kinds["prop"] || !deps["triggers"] || deps["child_of"] {
+		t.Errorf("node kinds %v, edge kinds %v", resource["node_kinds"], resource["edge_kinds"])
+	}
 }
