@@ -1,0 +1,276 @@
+// Package cache holds what the language server knows of the projects it
+// serves: for each project root, the files on disk, the overlays of the
+// documents the editor has open (their unsaved text), and immutable
+// snapshots, each one compile of the disk under the overlays. As in
+// gopls, a feature is a function of a snapshot; an edit makes a new
+// snapshot and never changes one a request is reading.
+package cache
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/lang/project"
+)
+
+// Overlay is the text of an open document and its version.
+type Overlay struct {
+	Text    []byte
+	Version int32
+}
+
+// View is one project: a directory holding main.acore.
+type View struct {
+	Root string // absolute, symlinks resolved
+
+	opts  project.Options
+	files *load.Cache
+
+	mu       sync.Mutex
+	overlays map[string]Overlay // by project-relative path
+	disk     *load.Inputs       // nil: read the disk again
+	diskErr  error
+	snap     *Snapshot // nil: compile again
+	last     *Snapshot // the last compile, the base of the next
+	seq      uint64
+}
+
+// NewView returns the view of the project at root.
+func NewView(root string, opts project.Options) (*View, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	return &View{Root: abs, opts: opts, files: load.NewCache(), overlays: map[string]Overlay{}}, nil
+}
+
+// Rel returns the project-relative path of the absolute file name, or
+// false when it is not inside the root.
+func (v *View) Rel(name string) (string, bool) {
+	if r, err := filepath.EvalSymlinks(filepath.Dir(name)); err == nil {
+		name = filepath.Join(r, filepath.Base(name))
+	}
+	rel, err := filepath.Rel(v.Root, name)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// Abs is the absolute file name of a project-relative path.
+func (v *View) Abs(rel string) string { return filepath.Join(v.Root, filepath.FromSlash(rel)) }
+
+// SetOverlay records the editor's text of the document at rel.
+func (v *View) SetOverlay(rel string, text []byte, version int32) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.overlays[rel] = Overlay{Text: text, Version: version}
+	v.snap = nil
+}
+
+// Overlay returns the open document at rel.
+func (v *View) Overlay(rel string) (Overlay, bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	o, ok := v.overlays[rel]
+	return o, ok
+}
+
+// CloseOverlay forgets the open document at rel: the disk's text counts
+// again.
+func (v *View) CloseOverlay(rel string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	delete(v.overlays, rel)
+	v.snap = nil
+}
+
+// DiskChanged makes the next snapshot read the disk again (files changed
+// by other programs: an agent, git checkout). The load cache re-reads only
+// the files whose stamps changed.
+func (v *View) DiskChanged() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.disk, v.diskErr, v.snap = nil, nil, nil
+}
+
+// Snapshot returns the current snapshot, compiling when something changed
+// since the last.
+func (v *View) Snapshot() *Snapshot {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.snap != nil {
+		return v.snap
+	}
+	if v.disk == nil && v.diskErr == nil {
+		v.disk, v.diskErr = load.LoadCached(v.Root, load.DefaultLimits(), v.files)
+	}
+	v.seq++
+	s := &Snapshot{ID: v.seq, View: v, Overlays: make(map[string]Overlay, len(v.overlays))}
+	changes := map[string][]byte{}
+	for p, o := range v.overlays {
+		s.Overlays[p] = o
+		if isInput(p) {
+			changes[p] = o.Text
+		}
+	}
+	switch {
+	case v.diskErr != nil:
+		s.Err = v.diskErr
+	default:
+		in, err := v.disk.With(changes)
+		var limit *load.LimitError
+		switch {
+		case errors.As(err, &limit):
+			s.Err = err
+		case err != nil:
+			s.Err = err
+		default:
+			if v.last != nil && v.last.Project != nil {
+				s.Project = v.opts.CompileFrom(v.last.Project, in)
+			} else {
+				s.Project = v.opts.Compile(in)
+			}
+		}
+	}
+	if s.Project != nil {
+		v.last = s
+	}
+	v.snap = s
+	return s
+}
+
+// isInput reports whether an open document at rel is one the compile
+// reads (With accepts no other).
+func isInput(rel string) bool {
+	return strings.HasSuffix(rel, ".acore") || (strings.HasSuffix(rel, ".axiom") &&
+		(strings.HasPrefix(rel, "contracts/") || strings.HasPrefix(rel, ".axiom/dev/contracts/")))
+}
+
+// Snapshot is one compile of a view: immutable.
+type Snapshot struct {
+	ID       uint64
+	View     *View
+	Overlays map[string]Overlay
+	// Project is the compile, nil when the inputs could not be read
+	// (Err says why).
+	Project *project.Project
+	Err     error
+
+	indexOnce sync.Once
+	index     *Index
+}
+
+// Text returns the text of the file at rel as this snapshot sees it: the
+// overlay, else the compiled input, else the disk.
+func (s *Snapshot) Text(rel string) ([]byte, bool) {
+	if o, ok := s.Overlays[rel]; ok {
+		return o.Text, true
+	}
+	if s.Project != nil && s.Project.Inputs != nil {
+		if d := s.Project.Inputs.Data(rel); d != nil {
+			return d, true
+		}
+	}
+	data, err := os.ReadFile(s.View.Abs(rel))
+	return data, err == nil
+}
+
+// Sources are the project-relative paths of the sources compiled, sorted.
+func (s *Snapshot) Sources() []string {
+	if s.Project == nil || s.Project.Inputs == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range s.Project.Inputs.Sources {
+		out = append(out, f.Path)
+	}
+	for _, f := range s.Project.Inputs.Contracts {
+		out = append(out, f.Path)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Session is every view of one server.
+type Session struct {
+	opts project.Options
+
+	mu    sync.Mutex
+	views map[string]*View
+}
+
+// NewSession returns a session whose compiles use opts.
+func NewSession(opts project.Options) *Session {
+	return &Session{opts: opts, views: map[string]*View{}}
+}
+
+// AddRoot adds the project at dir (a workspace folder) when it holds
+// main.acore.
+func (s *Session) AddRoot(dir string) (*View, bool) {
+	if _, err := os.Stat(filepath.Join(dir, "main.acore")); err != nil {
+		return nil, false
+	}
+	return s.view(dir), true
+}
+
+// ViewOf returns the view of the project that holds the file name: a
+// known root that contains it, else the nearest directory above it that
+// holds main.acore.
+func (s *Session) ViewOf(name string) (*View, string, bool) {
+	s.mu.Lock()
+	var best *View
+	for _, v := range s.views {
+		if _, ok := v.Rel(name); ok && (best == nil || len(v.Root) > len(best.Root)) {
+			best = v
+		}
+	}
+	s.mu.Unlock()
+	if best == nil {
+		for dir := filepath.Dir(name); ; dir = filepath.Dir(dir) {
+			if _, err := os.Stat(filepath.Join(dir, "main.acore")); err == nil {
+				best = s.view(dir)
+				break
+			}
+			if filepath.Dir(dir) == dir {
+				return nil, "", false
+			}
+		}
+	}
+	rel, ok := best.Rel(name)
+	return best, rel, ok
+}
+
+// Views returns every view, by root.
+func (s *Session) Views() []*View {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*View, 0, len(s.views))
+	for _, v := range s.views {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Root < out[j].Root })
+	return out
+}
+
+func (s *Session) view(dir string) *View {
+	v, err := NewView(dir, s.opts)
+	if err != nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old, ok := s.views[v.Root]; ok {
+		return old
+	}
+	s.views[v.Root] = v
+	return v
+}

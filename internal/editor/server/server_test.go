@@ -1,0 +1,209 @@
+package server_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/axiomcore/acore/internal/lang/format"
+	"github.com/axiomcore/acore/internal/lang/syntax"
+)
+
+var twoFiles = map[string]string{
+	"main.acore": `module shop
+
+use component Card from "./card"
+
+app Shop {
+  route "/" => Home
+}
+
+page Home {
+  state draft: String = "😀"
+  view {
+    Card(label: draft)
+  }
+}
+`,
+	"card.acore": `module card
+
+component Card(label: String) {
+  view { Text(label) }
+}
+`,
+}
+
+func codes(ds []protocol.Diagnostic) string {
+	var out []string
+	for _, d := range ds {
+		c, _ := d.Code.(protocol.String)
+		out = append(out, string(c))
+	}
+	return strings.Join(out, " ")
+}
+
+func change(c *client, rel string, version int32, changes ...protocol.TextDocumentContentChangeEvent) {
+	c.t.Helper()
+	if err := c.server.DidChange(c.ctx, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: c.uri(rel)}, Version: version},
+		ContentChanges: changes}); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func rng(l1, c1, l2, c2 uint32) protocol.Range {
+	return protocol.Range{Start: protocol.Position{Line: l1, Character: c1}, End: protocol.Position{Line: l2, Character: c2}}
+}
+
+// An edit in one file that breaks another is reported in the other, and
+// an edit that mends it clears it with an empty list.
+func TestDiagnosticsAcrossFiles(t *testing.T) {
+	c, _ := start(t, writeProject(t, twoFiles), protocol.ClientCapabilities{})
+	c.open("main.acore")
+	c.open("card.acore")
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	// Rename the prop in card.acore: Home's `label:` no longer exists.
+	change(c, "card.acore", 2, &protocol.TextDocumentContentChangePartial{Range: rng(2, 15, 2, 20), Text: "title"},
+		&protocol.TextDocumentContentChangePartial{Range: rng(3, 14, 3, 19), Text: "title"})
+	ds := c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return len(ds) > 0 })
+	if !strings.Contains(codes(ds), "AC302") && !strings.Contains(codes(ds), "AC303") {
+		t.Fatalf("main.acore after the rename: %v", ds)
+	}
+	if ds[0].Range.Start.Line != 11 {
+		t.Errorf("diagnostic on line %d, want 12: %+v", ds[0].Range.Start.Line+1, ds[0])
+	}
+	c.waitDiags("card.acore", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	// Undo it with a whole-document change.
+	change(c, "card.acore", 3, &protocol.TextDocumentContentChangeWholeDocument{Text: twoFiles["card.acore"]})
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+}
+
+// A request after a didChange sees the change: messages are handled in
+// the order the client sent them.
+func TestHoverSeesTheChange(t *testing.T) {
+	c, _ := start(t, writeProject(t, twoFiles), protocol.ClientCapabilities{})
+	c.open("main.acore")
+	// state draft: String -> state draft: Int
+	change(c, "main.acore", 2, &protocol.TextDocumentContentChangePartial{Range: rng(9, 15, 9, 25), Text: "Int = 1"})
+	h, err := c.server.Hover(c.ctx, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("main.acore")}, Position: protocol.Position{Line: 9, Character: 9}}})
+	if err != nil || h == nil {
+		t.Fatalf("hover: %v %v", h, err)
+	}
+	if got := h.Contents.(*protocol.MarkupContent).Value; !strings.Contains(got, "Int") {
+		t.Fatalf("hover after the change:\n%s", got)
+	}
+}
+
+// The server takes UTF-8 when the client prefers it and counts columns in
+// it; UTF-16 otherwise.
+func TestPositionEncoding(t *testing.T) {
+	root := writeProject(t, map[string]string{"main.acore": `module m
+
+app A {
+  route "/" => Home
+}
+
+page Home {
+  state s: String = "😀😀"
+  view { Text("😀" + nope) }
+}
+`})
+	for _, c := range []struct {
+		offer []protocol.PositionEncodingKind
+		want  protocol.PositionEncodingKind
+		col   uint32 // of nope on line 9
+	}{
+		{nil, "utf-16", 21},
+		{[]protocol.PositionEncodingKind{"utf-8", "utf-16"}, "utf-8", 23},
+		{[]protocol.PositionEncodingKind{"utf-32"}, "utf-32", 20},
+	} {
+		cl, res := start(t, root, protocol.ClientCapabilities{General: &protocol.GeneralClientCapabilities{PositionEncodings: c.offer}})
+		if res.Capabilities.PositionEncoding != c.want {
+			t.Errorf("offered %v: got %q, want %q", c.offer, res.Capabilities.PositionEncoding, c.want)
+		}
+		cl.open("main.acore")
+		ds := cl.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return len(ds) > 0 })
+		if got := ds[0].Range.Start; got.Line != 8 || got.Character != c.col {
+			t.Errorf("%s: diagnostic at %d:%d, want 9:%d", c.want, got.Line+1, got.Character, c.col)
+		}
+	}
+}
+
+// Files changed on disk by other programs are read again on
+// didChangeWatchedFiles; the watcher is registered when the client can.
+func TestWatchedFiles(t *testing.T) {
+	root := writeProject(t, twoFiles)
+	yes := true
+	c, _ := start(t, root, protocol.ClientCapabilities{Workspace: &protocol.WorkspaceClientCapabilities{
+		DidChangeWatchedFiles: &protocol.DidChangeWatchedFilesClientCapabilities{DynamicRegistration: &yes}}})
+	c.open("main.acore")
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	c.mu.Lock()
+	for len(c.registrations) == 0 {
+		c.cond.Wait()
+	}
+	if c.registrations[0].Method != protocol.MethodWorkspaceDidChangeWatchedFiles {
+		t.Errorf("registered %+v", c.registrations)
+	}
+	c.mu.Unlock()
+	// An agent rewrites card.acore, which is not open.
+	card := filepath.Join(root, "card.acore")
+	if err := os.WriteFile(card, []byte(strings.ReplaceAll(twoFiles["card.acore"], "label", "title")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.server.DidChangeWatchedFiles(c.ctx, &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: c.uri("card.acore"), Type: protocol.FileChangeTypeChanged}}}); err != nil {
+		t.Fatal(err)
+	}
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return len(ds) > 0 })
+}
+
+// Formatting gives exactly what axiom fmt writes.
+func TestFormatting(t *testing.T) {
+	messy := "module m\napp A {\n      route \"/\" => Home\n}\npage Home {\n view {   Text(\"a\") }\n}\n"
+	c, _ := start(t, writeProject(t, map[string]string{"main.acore": messy}), protocol.ClientCapabilities{})
+	c.open("main.acore")
+	edits, err := c.server.Formatting(c.ctx, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("main.acore")}})
+	if err != nil || len(edits) != 1 {
+		t.Fatalf("formatting: %v %v", edits, err)
+	}
+	want, _, err := format.Check(syntax.Parse("main.acore", []byte(messy)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edits[0].NewText != string(want) || edits[0].Range.Start != (protocol.Position{}) || edits[0].Range.End.Line != 7 {
+		t.Errorf("edit %+v, want the whole file as\n%s", edits[0], want)
+	}
+	change(c, "main.acore", 2, &protocol.TextDocumentContentChangeWholeDocument{Text: string(want)})
+	edits, err = c.server.Formatting(c.ctx, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("main.acore")}})
+	if err != nil || len(edits) != 0 {
+		t.Errorf("formatting a formatted file: %v %v", edits, err)
+	}
+}
+
+// Document symbols are the declarations, members under their owner.
+func TestDocumentSymbols(t *testing.T) {
+	c, _ := start(t, writeProject(t, twoFiles), protocol.ClientCapabilities{})
+	c.open("main.acore")
+	res, err := c.server.DocumentSymbol(c.ctx, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("main.acore")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	var dump func([]protocol.DocumentSymbol, string)
+	dump = func(ss []protocol.DocumentSymbol, indent string) {
+		for _, s := range ss {
+			fmt.Fprintf(&b, "%s%s %d\n", indent, s.Name, s.Kind)
+			dump(s.Children, indent+"  ")
+		}
+	}
+	dump(res.(protocol.DocumentSymbolSlice), "")
+	want := fmt.Sprintf("Shop %d\n  / %d\nHome %d\n  draft %d\n", protocol.SymbolKindModule, protocol.SymbolKindEvent, protocol.SymbolKindClass, protocol.SymbolKindVariable)
+	if b.String() != want {
+		t.Errorf("symbols:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
