@@ -7,13 +7,13 @@
 package cache
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/lang/project"
 )
@@ -36,8 +36,11 @@ type View struct {
 	disk     *load.Inputs       // nil: read the disk again
 	diskErr  error
 	snap     *Snapshot // nil: compile again
-	last     *Snapshot // the last compile, the base of the next
-	seq      uint64
+	// good is the last compile without errors, the base of the next: a
+	// recheck of the few files typed since starts from a compile without
+	// errors only.
+	good *Snapshot
+	seq  uint64
 }
 
 // NewView returns the view of the project at root.
@@ -122,30 +125,48 @@ func (v *View) Snapshot() *Snapshot {
 			changes[p] = o.Text
 		}
 	}
-	switch {
-	case v.diskErr != nil:
+	v.snap = s
+	if v.diskErr != nil {
 		s.Err = v.diskErr
-	default:
-		in, err := v.disk.With(changes)
-		var limit *load.LimitError
-		switch {
-		case errors.As(err, &limit):
-			s.Err = err
-		case err != nil:
-			s.Err = err
-		default:
-			if v.last != nil && v.last.Project != nil {
-				s.Project = v.opts.CompileFrom(v.last.Project, in)
-			} else {
-				s.Project = v.opts.Compile(in)
-			}
+		return s
+	}
+	in, err := v.disk.With(changes)
+	if err != nil {
+		s.Err = err
+		return s
+	}
+	s.Inputs = in
+	var base *project.Project
+	if v.good != nil {
+		base = v.good.Project()
+		// What is being typed usually leaves the rest of the project as
+		// it was: its diagnostics come from a recheck of the changed files
+		// over the last compile without errors, and the whole compile
+		// waits until a feature asks for it.
+		if diags, ok := project.DiagnosticsFrom(base, in); ok && hasErrors(diags) {
+			s.Diagnostics = diags
+			s.compile = func() *project.Project { return v.opts.CompileFrom(base, in) }
+			return s
 		}
 	}
-	if s.Project != nil {
-		v.last = s
+	p := v.opts.CompileFrom(base, in)
+	s.compile = func() *project.Project { return p }
+	if p.Result != nil {
+		s.Diagnostics = p.Result.Diagnostics
+		if !hasErrors(p.Result.Diagnostics) {
+			v.good = s
+		}
 	}
-	v.snap = s
 	return s
+}
+
+func hasErrors(ds []diag.Diagnostic) bool {
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			return true
+		}
+	}
+	return false
 }
 
 // isInput reports whether an open document at rel is one the compile
@@ -160,13 +181,30 @@ type Snapshot struct {
 	ID       uint64
 	View     *View
 	Overlays map[string]Overlay
-	// Project is the compile, nil when the inputs could not be read
-	// (Err says why).
-	Project *project.Project
-	Err     error
+	// Inputs are the files compiled, nil when they could not be read (Err
+	// says why).
+	Inputs *load.Inputs
+	Err    error
+	// Diagnostics are the compile's diagnostics.
+	Diagnostics []diag.Diagnostic
+
+	compile     func() *project.Project
+	projectOnce sync.Once
+	project     *project.Project
 
 	indexOnce sync.Once
 	index     *Index
+}
+
+// Project returns the compile of the snapshot, made on first use when its
+// diagnostics came from a recheck; nil when the inputs could not be read.
+func (s *Snapshot) Project() *project.Project {
+	s.projectOnce.Do(func() {
+		if s.compile != nil {
+			s.project = s.compile()
+		}
+	})
+	return s.project
 }
 
 // Text returns the text of the file at rel as this snapshot sees it: the
@@ -175,8 +213,8 @@ func (s *Snapshot) Text(rel string) ([]byte, bool) {
 	if o, ok := s.Overlays[rel]; ok {
 		return o.Text, true
 	}
-	if s.Project != nil && s.Project.Inputs != nil {
-		if d := s.Project.Inputs.Data(rel); d != nil {
+	if s.Inputs != nil {
+		if d := s.Inputs.Data(rel); d != nil {
 			return d, true
 		}
 	}
@@ -186,14 +224,14 @@ func (s *Snapshot) Text(rel string) ([]byte, bool) {
 
 // Sources are the project-relative paths of the sources compiled, sorted.
 func (s *Snapshot) Sources() []string {
-	if s.Project == nil || s.Project.Inputs == nil {
+	if s.Inputs == nil {
 		return nil
 	}
 	var out []string
-	for _, f := range s.Project.Inputs.Sources {
+	for _, f := range s.Inputs.Sources {
 		out = append(out, f.Path)
 	}
-	for _, f := range s.Project.Inputs.Contracts {
+	for _, f := range s.Inputs.Contracts {
 		out = append(out, f.Path)
 	}
 	sort.Strings(out)

@@ -38,7 +38,7 @@ type Ident struct {
 
 // Index returns the snapshot's index, built on first use.
 func (s *Snapshot) Index() *Index {
-	s.indexOnce.Do(func() { s.index = buildIndex(s.Project) })
+	s.indexOnce.Do(func() { s.index = buildIndex(s.Project()) })
 	return s.index
 }
 

@@ -82,18 +82,11 @@ func Diagnostics(fs *Files) map[string][]protocol.Diagnostic {
 		out[p] = []protocol.Diagnostic{}
 	}
 	s := fs.Snap
-	if s.Project == nil {
-		msg := "the project could not be read"
-		if s.Err != nil {
-			msg = s.Err.Error()
-		}
-		out["main.acore"] = []protocol.Diagnostic{{Severity: protocol.DiagnosticSeverityError, Source: protocol.NewOptional("acore"), Message: protocol.String(msg)}}
+	if s.Err != nil {
+		out["main.acore"] = []protocol.Diagnostic{{Severity: protocol.DiagnosticSeverityError, Source: protocol.NewOptional("acore"), Message: protocol.String(s.Err.Error())}}
 		return out
 	}
-	if s.Project.Result == nil {
-		return out
-	}
-	for _, d := range s.Project.Result.Diagnostics {
+	for _, d := range s.Diagnostics {
 		path := d.Path
 		if path == "" || fs.Mapper(path) == nil {
 			path = "main.acore"

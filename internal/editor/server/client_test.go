@@ -21,7 +21,7 @@ import (
 // same framing, codec and dispatch as over stdio.
 type client struct {
 	protocol.UnimplementedClient
-	t      *testing.T
+	t      testing.TB
 	root   string
 	server protocol.Server
 	ctx    context.Context
@@ -52,7 +52,7 @@ func (c *client) RegisterCapability(_ context.Context, p *protocol.RegistrationP
 
 // writeProject writes files under a new directory and prepares it (the
 // development contracts and the UI lock), as `axiom prepare` does.
-func writeProject(t *testing.T, files map[string]string) string {
+func writeProject(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
 	for name, text := range files {
@@ -72,7 +72,7 @@ func writeProject(t *testing.T, files map[string]string) string {
 
 // start runs a server for root and initializes it with the client
 // capabilities caps.
-func start(t *testing.T, root string, caps protocol.ClientCapabilities) (*client, *protocol.InitializeResult) {
+func start(t testing.TB, root string, caps protocol.ClientCapabilities) (*client, *protocol.InitializeResult) {
 	t.Helper()
 	a, b := net.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
