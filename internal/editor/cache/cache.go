@@ -16,6 +16,7 @@ import (
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/lang/refs"
 )
 
 // Overlay is the text of an open document and its version.
@@ -193,7 +194,14 @@ type Snapshot struct {
 	project     *project.Project
 
 	indexOnce sync.Once
-	index     *Index
+	index     *refs.Index
+}
+
+// Index returns the index of the snapshot's identifiers (see refs.Index),
+// built on first use.
+func (s *Snapshot) Index() *refs.Index {
+	s.indexOnce.Do(func() { s.index = refs.Build(s.Project()) })
+	return s.index
 }
 
 // Project returns the compile of the snapshot, made on first use when its

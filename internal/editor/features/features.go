@@ -18,6 +18,7 @@ import (
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/format"
 	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/refs"
 	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
@@ -117,7 +118,7 @@ func severity(s diag.Severity) protocol.DiagnosticSeverity {
 }
 
 // identAt is the identifier at p in rel, with the index it is from.
-func identAt(fs *Files, rel string, p protocol.Position) (*cache.Index, cache.Ident, bool) {
+func identAt(fs *Files, rel string, p protocol.Position) (*refs.Index, refs.Ref, bool) {
 	off, _ := fs.Offset(rel, p)
 	ix := fs.Snap.Index()
 	id, ok := ix.At(rel, off)
@@ -146,7 +147,7 @@ func Hover(fs *Files, rel string, p protocol.Position) *protocol.Hover {
 	return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: b.String()}, Range: &r}
 }
 
-func node(ix *cache.Index, o *check.Object) *graph.Node {
+func node(ix *refs.Index, o *check.Object) *graph.Node {
 	if ix.Recorded == nil || ix.Recorded.Result == nil || ix.Recorded.Result.Graph == nil || o.Node < 0 {
 		return nil
 	}
@@ -154,7 +155,7 @@ func node(ix *cache.Index, o *check.Object) *graph.Node {
 }
 
 // describe is the one-line declaration of o.
-func describe(ix *cache.Index, o *check.Object) string {
+func describe(ix *refs.Index, o *check.Object) string {
 	if n := node(ix, o); n != nil {
 		if sig := ix.Recorded.Result.Graph.Signature(n); sig != "" && !strings.Contains(sig, "\n") {
 			return sig
@@ -190,7 +191,7 @@ func docOf(decl syntax.Node) string {
 
 // declLocation is where o is declared: its graph node's name token, or
 // for a local the identifier that declares it.
-func declLocation(fs *Files, ix *cache.Index, o *check.Object) (protocol.Location, bool) {
+func declLocation(fs *Files, ix *refs.Index, o *check.Object) (protocol.Location, bool) {
 	for _, r := range ix.Refs[o] {
 		if r.Def {
 			return protocol.Location{URI: fs.URI(r.Path), Range: fs.Range(r.Path, int(r.Ident.Pos), int(r.Ident.End))}, true

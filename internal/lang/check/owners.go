@@ -735,6 +735,9 @@ func (c *checker) call(x ctx, call *syntax.CallExpr) {
 		switch {
 		case s.kind == symAction:
 			c.checkArgs(x, call, fun.Name, s.params)
+			if c.info != nil {
+				c.useParams(call, s)
+			}
 			c.edge(x.from, s.node, x.callEdge, graph.Resolved)
 		case s.kind == symProp && s.typ.Kind == TAction:
 			if len(call.Args) > 0 {

@@ -1,4 +1,8 @@
-package cache
+// Package refs indexes the identifiers of a recorded compile: for each
+// file its identifiers with what they declare or use, and for each
+// declaration every identifier that names it. The editor's features and
+// the rename engine read it.
+package refs
 
 import (
 	"reflect"
@@ -9,22 +13,22 @@ import (
 	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
-// Index is what the editor's features look up in a snapshot: the compile
-// with the checker's record (project.Recorded), and every identifier of
-// every file with the declaration the checker resolved it to.
+// Index holds a compile with the checker's record (project.Recorded) and
+// every identifier of every file with the declaration the checker
+// resolved it to.
 type Index struct {
 	Recorded *project.Project
 	// Idents are each file's identifiers, sorted by position.
-	Idents map[string][]Ident
+	Idents map[string][]Ref
 	// Refs lists, for each declaration, the identifiers that declare or
 	// use it, in file and position order.
-	Refs map[*check.Object][]Ident
+	Refs map[*check.Object][]Ref
 	// Trees are the whole trees of the recorded compile, by path.
 	Trees map[string]*syntax.File
 }
 
-// Ident is one identifier in a file.
-type Ident struct {
+// Ref is one identifier in a file.
+type Ref struct {
 	Path  string
 	Ident *syntax.Ident
 	// Obj is what the identifier declares or uses; nil when the checker
@@ -36,14 +40,9 @@ type Ident struct {
 	Stack []syntax.Node
 }
 
-// Index returns the snapshot's index, built on first use.
-func (s *Snapshot) Index() *Index {
-	s.indexOnce.Do(func() { s.index = buildIndex(s.Project()) })
-	return s.index
-}
-
-func buildIndex(p *project.Project) *Index {
-	ix := &Index{Idents: map[string][]Ident{}, Refs: map[*check.Object][]Ident{}, Trees: map[string]*syntax.File{}}
+// Build indexes the recorded compile of p (nil: an empty index).
+func Build(p *project.Project) *Index {
+	ix := &Index{Idents: map[string][]Ref{}, Refs: map[*check.Object][]Ref{}, Trees: map[string]*syntax.File{}}
 	if p == nil {
 		return ix
 	}
@@ -54,9 +53,9 @@ func buildIndex(p *project.Project) *Index {
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	for _, f := range files {
 		ix.Trees[f.Path] = f
-		var list []Ident
+		var list []Ref
 		walk(reflect.ValueOf(f), nil, func(id *syntax.Ident, stack []syntax.Node) {
-			it := Ident{Path: f.Path, Ident: id, Stack: append([]syntax.Node(nil), stack...)}
+			it := Ref{Path: f.Path, Ident: id, Stack: append([]syntax.Node(nil), stack...)}
 			if info != nil {
 				if o := info.Defs[id]; o != nil {
 					it.Obj, it.Def = o, true
@@ -79,7 +78,7 @@ func buildIndex(p *project.Project) *Index {
 
 // At returns the identifier of path whose span holds the byte offset off
 // (its end included, where an editor's cursor stands after typing it).
-func (ix *Index) At(path string, off int) (Ident, bool) {
+func (ix *Index) At(path string, off int) (Ref, bool) {
 	list := ix.Idents[path]
 	i := sort.Search(len(list), func(i int) bool { return int(list[i].Ident.End) >= off })
 	for ; i < len(list) && int(list[i].Ident.Pos) <= off; i++ {
@@ -87,7 +86,7 @@ func (ix *Index) At(path string, off int) (Ident, bool) {
 			return list[i], true
 		}
 	}
-	return Ident{}, false
+	return Ref{}, false
 }
 
 var (
