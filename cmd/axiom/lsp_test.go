@@ -65,7 +65,9 @@ func TestLSPProcess(t *testing.T) {
 	ctx, conn, srv := protocol.NewClient(ctx, c, jsonrpc2.NewHeaderStream(pipes{out, in}))
 	defer conn.Close()
 	root := uri.File(dir)
-	res, err := srv.Initialize(ctx, &protocol.InitializeParams{RootURI: &root})
+	params := &protocol.InitializeParams{}
+	params.WorkspaceFolders = protocol.NewNullable([]protocol.WorkspaceFolder{{URI: root, Name: "app"}})
+	res, err := srv.Initialize(ctx, params)
 	if err != nil {
 		t.Fatalf("initialize: %v\nstderr: %s", err, &stderr)
 	}

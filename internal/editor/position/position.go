@@ -53,6 +53,19 @@ func New(text []byte) *Mapper {
 // Text is the text mapped.
 func (m *Mapper) Text() []byte { return m.text }
 
+// LineEnd is the byte offset of the end of line (zero-based), before its
+// line break; the text's end for a line past the last.
+func (m *Mapper) LineEnd(line int) int {
+	if line+1 >= len(m.lines) {
+		return len(m.text)
+	}
+	end := m.lines[line+1] - 1
+	if end > m.lines[line] && m.text[end-1] == '\r' {
+		end--
+	}
+	return end
+}
+
 // Position is a zero-based line and character in an encoding.
 type Position struct {
 	Line, Character uint32

@@ -97,7 +97,9 @@ func start(t testing.TB, root string, caps protocol.ClientCapabilities) (*client
 		cancel()
 	})
 	u := uri.File(root)
-	res, err := srv.Initialize(cctx, &protocol.InitializeParams{RootURI: &u, Capabilities: caps})
+	params := &protocol.InitializeParams{Capabilities: caps}
+	params.WorkspaceFolders = protocol.NewNullable([]protocol.WorkspaceFolder{{URI: u, Name: filepath.Base(root)}})
+	res, err := srv.Initialize(cctx, params)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,18 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 	"go.lsp.dev/protocol"
 
+	"github.com/axiomcore/acore/internal/editor/features"
 	"github.com/axiomcore/acore/internal/editor/position"
 )
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
 
 // TestMarkers runs the marker files of testdata/markers: each is a project
 // whose sources carry comments `// @op(args...)` (args a JSON array's
@@ -25,6 +35,12 @@ import (
 //	@def("name", "file", "line")   the definition is in file, on a line containing line, its range the name
 //	@refs("name", n)               n references, the declaration included
 //	@diag("AC201")                 a diagnostic with the code starts on this line
+//	@complete("text", "label"...)  completion after text offers each label
+//	@sig("text", "param", "label") signature help after text has param active in a label starting so
+//	@rename("name", "new", n)      renaming the name edits n places
+//	@renameerr("name", "new", "x") renaming the name is refused with a message containing x
+//	@fix("name", "new")            the line has a diagnostic whose quick fix replaces the name by new
+//	@token("name", "type")         the semantic token of the name has the type
 //
 // A file that has no @diag marker must have no diagnostic.
 func TestMarkers(t *testing.T) {
@@ -76,12 +92,17 @@ func runMarkers(t *testing.T, c *client, rel, text string) {
 		if err := json.Unmarshal([]byte("["+mm[2]+"]"), &args); err != nil {
 			t.Fatalf("%s:%d: bad marker arguments: %v", rel, i+1, err)
 		}
-		at := func() protocol.Position {
+		// pos is where args[0] starts on the line, or with end where it
+		// ends: the cursor of a completion typed after it.
+		pos := func(end bool) protocol.Position {
 			name := args[0].(string)
 			code := line[:strings.Index(line, "//")]
 			col := strings.Index(code, name)
 			if col < 0 {
 				t.Fatalf("%s:%d: %q is not on the line", rel, i+1, name)
+			}
+			if end {
+				col += len(name)
 			}
 			off := 0
 			for _, l := range lines[:i] {
@@ -90,6 +111,7 @@ func runMarkers(t *testing.T, c *client, rel, text string) {
 			p := m.Position(off+col, position.UTF16)
 			return protocol.Position{Line: p.Line, Character: p.Character}
 		}
+		at := func() protocol.Position { return pos(false) }
 		where := fmt.Sprintf("%s:%d: @%s(%s)", rel, i+1, mm[1], mm[2])
 		td := protocol.TextDocumentIdentifier{URI: c.uri(rel)}
 		switch mm[1] {
@@ -122,6 +144,107 @@ func runMarkers(t *testing.T, c *client, rel, text string) {
 			}
 		case "diag":
 			wantDiag[i] = append(wantDiag[i], args[0].(string))
+		case "complete":
+			res, err := c.server.Completion(c.ctx, &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: td, Position: pos(true)}})
+			list, _ := res.(*protocol.CompletionList)
+			if err != nil || list == nil {
+				t.Errorf("%s: no completion (%v)", where, err)
+				continue
+			}
+			labels := map[string]bool{}
+			for _, it := range list.Items {
+				labels[it.Label] = true
+			}
+			for _, want := range args[1:] {
+				if !labels[want.(string)] {
+					t.Errorf("%s: no %q among %d items: %v", where, want, len(list.Items), keys(labels))
+				}
+			}
+		case "sig":
+			h, err := c.server.SignatureHelp(c.ctx, &protocol.SignatureHelpParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: td, Position: pos(true)}})
+			if err != nil || h == nil || len(h.Signatures) != 1 {
+				t.Errorf("%s: signature help %+v (%v)", where, h, err)
+				continue
+			}
+			sig := h.Signatures[0]
+			active, _ := sig.ActiveParameter.Get()
+			if !strings.HasPrefix(sig.Label, args[2].(string)) || int(active) >= len(sig.Parameters) {
+				t.Errorf("%s: signature %q, active %d", where, sig.Label, active)
+				continue
+			}
+			r := sig.Parameters[active].Label.(protocol.ParameterInformationLabelTuple)
+			if got := sig.Label[r[0]:r[1]]; !strings.HasPrefix(got, args[1].(string)+":") {
+				t.Errorf("%s: active parameter %q of %q", where, got, sig.Label)
+			}
+		case "rename", "renameerr":
+			e, err := c.server.Rename(c.ctx, &protocol.RenameParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: td, Position: at()}, NewName: args[1].(string)})
+			if mm[1] == "renameerr" {
+				if err == nil || !strings.Contains(err.Error(), args[2].(string)) {
+					t.Errorf("%s: rename answered %v, %v", where, e, err)
+				}
+				continue
+			}
+			if err != nil || e == nil {
+				t.Errorf("%s: rename refused: %v", where, err)
+				continue
+			}
+			n := 0
+			for u, edits := range e.Changes {
+				for _, te := range edits {
+					n++
+					name, _, _ := strings.Cut(args[0].(string), " ")
+					checkLocation(t, c, where, protocol.Location{URI: u, Range: te.Range}, "", "", name)
+					if te.NewText != args[1].(string) {
+						t.Errorf("%s: edit to %q", where, te.NewText)
+					}
+				}
+			}
+			if n != int(args[2].(float64)) {
+				t.Errorf("%s: %d edits, want %v: %v", where, n, args[2], e.Changes)
+			}
+			if pr, err := c.server.PrepareRename(c.ctx, &protocol.PrepareRenameParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: td, Position: at()}}); err != nil || pr == nil {
+				t.Errorf("%s: prepareRename %v, %v", where, pr, err)
+			}
+		case "fix":
+			wantDiag[i] = append(wantDiag[i], "")
+			p := at()
+			acts, err := c.server.CodeAction(c.ctx, &protocol.CodeActionParams{TextDocument: td, Range: protocol.Range{Start: p, End: p}})
+			if err != nil || len(acts) != 1 {
+				t.Errorf("%s: code actions %v, %v", where, acts, err)
+				continue
+			}
+			a := acts[0].(*protocol.CodeAction)
+			edits := a.Edit.Changes[c.uri(rel)]
+			if len(edits) != 1 || edits[0].NewText != args[1].(string) {
+				t.Errorf("%s: code action %q edits %v", where, a.Title, edits)
+				continue
+			}
+			checkLocation(t, c, where, protocol.Location{URI: c.uri(rel), Range: edits[0].Range}, "", "", args[0].(string))
+		case "token":
+			toks, err := c.server.SemanticTokensFull(c.ctx, &protocol.SemanticTokensParams{TextDocument: td})
+			if err != nil || toks == nil {
+				t.Errorf("%s: semantic tokens %v", where, err)
+				continue
+			}
+			p := at()
+			var line, char uint32
+			found := false
+			for k := 0; k+5 <= len(toks.Data); k += 5 {
+				d := toks.Data[k : k+5]
+				if d[0] > 0 {
+					char = 0
+				}
+				line, char = line+d[0], char+d[1]
+				if line == p.Line && char == p.Character {
+					found = true
+					if got := features.TokenTypes[d[3]]; got != args[1].(string) || d[2] != uint32(len(args[0].(string))) {
+						t.Errorf("%s: token %s of length %d", where, got, d[2])
+					}
+				}
+			}
+			if !found {
+				t.Errorf("%s: no semantic token at %v", where, p)
+			}
 		default:
 			t.Fatalf("%s: unknown marker", where)
 		}
@@ -134,7 +257,7 @@ func runMarkers(t *testing.T, c *client, rel, text string) {
 	}
 	for line, codes := range wantDiag {
 		for _, code := range codes {
-			if !strings.Contains(strings.Join(got[line], " "), code) {
+			if !strings.Contains(strings.Join(got[line], " "), code) || len(got[line]) == 0 {
 				t.Errorf("%s:%d: want a diagnostic %s; the line has %v (all: %v)", rel, line+1, code, got[line], diags)
 			}
 		}

@@ -105,8 +105,9 @@ func (s *Server) Initialize(_ context.Context, p *protocol.InitializeParams) (*p
 			s.session.AddRoot(f.URI.FsPath())
 		}
 	}
-	if p.RootURI != nil {
-		s.session.AddRoot(p.RootURI.FsPath())
+	//lint:ignore SA1019 clients older than workspace folders send only the root
+	if root := p.RootURI; root != nil {
+		s.session.AddRoot(root.FsPath())
 	}
 	change := protocol.TextDocumentSyncKindIncremental
 	yes := true
@@ -120,6 +121,16 @@ func (s *Server) Initialize(_ context.Context, p *protocol.InitializeParams) (*p
 			ReferencesProvider:         protocol.Boolean(true),
 			DocumentSymbolProvider:     protocol.Boolean(true),
 			DocumentFormattingProvider: protocol.Boolean(true),
+			WorkspaceSymbolProvider:    protocol.Boolean(true),
+			FoldingRangeProvider:       protocol.Boolean(true),
+			RenameProvider:             &protocol.RenameOptions{PrepareProvider: &yes},
+			CodeActionProvider:         &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}},
+			CompletionProvider:         &protocol.CompletionOptions{TriggerCharacters: []string{".", "(", ",", "\""}},
+			SignatureHelpProvider:      &protocol.SignatureHelpOptions{TriggerCharacters: []string{"(", ","}},
+			SemanticTokensProvider: &protocol.SemanticTokensOptions{
+				Legend: protocol.SemanticTokensLegend{TokenTypes: features.TokenTypes, TokenModifiers: features.TokenModifiers},
+				Full:   protocol.Boolean(true),
+			},
 		},
 		ServerInfo: protocol.ServerInfo{Name: "axiom lsp", Version: protocol.NewOptional(s.opts.Version)},
 	}, nil
@@ -358,4 +369,85 @@ func (s *Server) Formatting(_ context.Context, p *protocol.DocumentFormattingPar
 		return nil, err
 	}
 	return features.Format(fs, rel)
+}
+
+func (s *Server) Symbols(_ context.Context, p *protocol.WorkspaceSymbolParams) (protocol.WorkspaceSymbolResult, error) {
+	s.mu.Lock()
+	enc := s.enc
+	s.mu.Unlock()
+	var views []*features.Files
+	for _, v := range s.session.Views() {
+		views = append(views, features.NewFiles(v.Snapshot(), enc))
+	}
+	return protocol.SymbolInformationSlice(features.WorkspaceSymbols(views, p.Query)), nil
+}
+
+func (s *Server) FoldingRanges(_ context.Context, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
+	fs, rel, err := s.files(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	return features.FoldingRanges(fs, rel), nil
+}
+
+func (s *Server) PrepareRename(_ context.Context, p *protocol.PrepareRenameParams) (protocol.PrepareRenameResult, error) {
+	fs, rel, err := s.files(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	r, err := features.PrepareRename(fs, rel, p.Position)
+	if err != nil {
+		return nil, refused(err)
+	}
+	return r, nil
+}
+
+func (s *Server) Rename(_ context.Context, p *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
+	fs, rel, err := s.files(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	e, err := features.Rename(fs, rel, p.Position, p.NewName)
+	if err != nil {
+		return nil, refused(err)
+	}
+	return e, nil
+}
+
+// refused is the answer to a request the server understood and will not
+// do: LSP's RequestFailed, whose message an editor shows.
+func refused(err error) error {
+	return jsonrpc2.NewError(jsonrpc2.Code(protocol.LSPErrorCodesRequestFailed), err.Error())
+}
+
+func (s *Server) CodeAction(_ context.Context, p *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
+	fs, rel, err := s.files(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	return features.CodeActions(fs, rel, p.Range), nil
+}
+
+func (s *Server) Completion(_ context.Context, p *protocol.CompletionParams) (protocol.CompletionResult, error) {
+	fs, rel, err := s.files(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	return &protocol.CompletionList{Items: features.Completion(fs, rel, p.Position)}, nil
+}
+
+func (s *Server) SignatureHelp(_ context.Context, p *protocol.SignatureHelpParams) (*protocol.SignatureHelp, error) {
+	fs, rel, err := s.files(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	return features.SignatureHelp(fs, rel, p.Position), nil
+}
+
+func (s *Server) SemanticTokensFull(_ context.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
+	fs, rel, err := s.files(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	return features.SemanticTokens(fs, rel), nil
 }

@@ -207,3 +207,89 @@ func TestDocumentSymbols(t *testing.T) {
 		t.Errorf("symbols:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
+
+// Workspace symbols are found in every file, whether open or not, by a
+// subsequence of their name.
+func TestWorkspaceSymbols(t *testing.T) {
+	c, _ := start(t, writeProject(t, twoFiles), protocol.ClientCapabilities{})
+	for _, tc := range []struct{ query, want string }{
+		{"card", "Card card.acore"},
+		{"lbl", "label card.acore Card"},
+		{"drf", "draft main.acore Home"},
+		{"zzz", ""},
+	} {
+		res, err := c.server.Symbols(c.ctx, &protocol.WorkspaceSymbolParams{Query: tc.query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range res.(protocol.SymbolInformationSlice) {
+			rel, _ := filepath.Rel(c.root, s.Location.URI.FsPath())
+			container := ""
+			if s.ContainerName != nil {
+				container = *s.ContainerName
+			}
+			got = append(got, strings.TrimSpace(s.Name+" "+filepath.ToSlash(rel)+" "+container))
+		}
+		if strings.Join(got, "; ") != tc.want {
+			t.Errorf("%q: %q, want %q", tc.query, got, tc.want)
+		}
+	}
+}
+
+// Blocks that span lines fold, their closing line left visible, and so do
+// runs of comments and of use lines.
+func TestFoldingRanges(t *testing.T) {
+	src := map[string]string{"main.acore": `module shop
+
+// one
+// two
+use component Card from "./card"
+use component Card2 from "./card2"
+
+app Shop {
+  route "/" => Home
+}
+
+page Home {
+  view {
+    Card(
+      label: "x")
+  }
+}
+`, "card.acore": "module card\n\ncomponent Card(label: String) {\n  view { Text(label) }\n}\n",
+		"card2.acore": "module card2\n\ncomponent Card2(label: String) {\n  view { Text(label) }\n}\n"}
+	c, _ := start(t, writeProject(t, src), protocol.ClientCapabilities{})
+	c.open("main.acore")
+	rs, err := c.server.FoldingRanges(c.ctx, &protocol.FoldingRangeParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("main.acore")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rs {
+		got = append(got, fmt.Sprintf("%d-%d%s", r.StartLine+1, r.EndLine+1, r.Kind))
+	}
+	want := "3-4comment 5-6imports 8-9 12-16 13-15"
+	if strings.Join(got, " ") != want {
+		t.Errorf("folding ranges %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
+// The server says what it can do: each feature the tests exercise is
+// advertised in initialize's answer.
+func TestCapabilities(t *testing.T) {
+	_, res := start(t, writeProject(t, twoFiles), protocol.ClientCapabilities{})
+	caps := res.Capabilities
+	for name, ok := range map[string]bool{
+		"hover": caps.HoverProvider != nil, "definition": caps.DefinitionProvider != nil,
+		"references": caps.ReferencesProvider != nil, "documentSymbol": caps.DocumentSymbolProvider != nil,
+		"workspaceSymbol": caps.WorkspaceSymbolProvider != nil, "formatting": caps.DocumentFormattingProvider != nil,
+		"rename": caps.RenameProvider != nil, "codeAction": caps.CodeActionProvider != nil,
+		"completion": caps.CompletionProvider != nil, "signatureHelp": caps.SignatureHelpProvider != nil,
+		"semanticTokens": caps.SemanticTokensProvider != nil, "foldingRange": caps.FoldingRangeProvider != nil,
+	} {
+		if !ok {
+			t.Errorf("%s is not advertised", name)
+		}
+	}
+}
