@@ -102,6 +102,12 @@ func Diagnostics(fs *Files) map[string][]protocol.Diagnostic {
 		if d.Path == "" {
 			pd.Range = protocol.Range{}
 		}
+		for _, r := range d.Related {
+			if fs.Mapper(r.Path) != nil {
+				pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
+					Location: protocol.Location{URI: fs.URI(r.Path), Range: fs.Range(r.Path, r.Pos, r.End)}, Message: r.Message})
+			}
+		}
 		out[path] = append(out[path], pd)
 	}
 	return out

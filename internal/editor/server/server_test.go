@@ -293,3 +293,35 @@ func TestCapabilities(t *testing.T) {
 		}
 	}
 }
+
+// A name declared twice points at its first declaration, in the same
+// file or another.
+func TestRelatedInformation(t *testing.T) {
+	src := map[string]string{
+		"main.acore": "module shop\n\nuse component Card from \"./card\"\n\napp Shop {\n  route \"/\" => Home\n}\n\npage Home {\n  state draft: String = \"\"\n  state draft: Int = 0\n  view { Card(label: draft) }\n}\n\npage Other {\n  view { Text(\"x\") }\n}\n",
+		"card.acore": "module card\n\ncomponent Card(label: String) {\n  view { Text(label) }\n}\n\npage Other {\n  view { Text(\"x\") }\n}\n",
+	}
+	c, _ := start(t, writeProject(t, src), protocol.ClientCapabilities{})
+	c.open("main.acore")
+	for _, tc := range []struct{ file, code, relFile, relText string }{
+		{"main.acore", "AC202", "main.acore", `state draft: String = ""`},
+		{"main.acore", "AC203", "card.acore", "Other"},
+	} {
+		ds := c.waitDiags(tc.file, func(ds []protocol.Diagnostic) bool { return strings.Contains(codes(ds), tc.code) })
+		found := false
+		for _, d := range ds {
+			if code, _ := d.Code.(protocol.String); string(code) != tc.code {
+				continue
+			}
+			if len(d.RelatedInformation) != 1 {
+				t.Errorf("%s %s: related %v", tc.file, tc.code, d.RelatedInformation)
+				continue
+			}
+			found = true
+			checkLocation(t, c, tc.code, d.RelatedInformation[0].Location, tc.relFile, "", tc.relText)
+		}
+		if !found {
+			t.Errorf("%s: no %s with related information", tc.file, tc.code)
+		}
+	}
+}

@@ -134,6 +134,7 @@ func (c *checker) declareMember(o *owner, kind symKind, name *syntax.Ident, n sy
 	}
 	if prev := o.members[name.Name]; prev != nil {
 		c.errorf(f, name, diag.Duplicate, "%s is already declared in %s %s", name.Name, o.decl.Kind, o.decl.Name.Name)
+		c.related(f, prev.decl, "the first declaration of "+name.Name)
 		return nil
 	}
 	k := memberKinds[kind]
