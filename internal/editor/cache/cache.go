@@ -259,37 +259,71 @@ func NewSession(opts project.Options) *Session {
 	return &Session{opts: opts, views: map[string]*View{}}
 }
 
-// AddRoot adds the project at dir (a workspace folder) when it holds
-// main.acore.
-func (s *Session) AddRoot(dir string) (*View, bool) {
-	if _, err := os.Stat(filepath.Join(dir, "main.acore")); err != nil {
-		return nil, false
+// AddRoot adds the projects of a workspace folder: dir itself when it
+// holds main.acore, else the folders below it that do, a few levels deep
+// (a repository of several apps), hidden folders and dependencies skipped.
+func (s *Session) AddRoot(dir string) []*View {
+	var out []*View
+	var walk func(d string, depth int)
+	walk = func(d string, depth int) {
+		if len(out) >= maxRoots {
+			return
+		}
+		if _, err := os.Stat(filepath.Join(d, "main.acore")); err == nil {
+			if v := s.view(d); v != nil {
+				out = append(out, v)
+			}
+			return
+		}
+		if depth == 0 {
+			return
+		}
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if n := e.Name(); e.IsDir() && !strings.HasPrefix(n, ".") && n != "node_modules" && n != "vendor" {
+				walk(filepath.Join(d, n), depth-1)
+			}
+		}
 	}
-	return s.view(dir), true
+	walk(dir, rootDepth)
+	return out
 }
 
-// ViewOf returns the view of the project that holds the file name: a
-// known root that contains it, else the nearest directory above it that
-// holds main.acore.
+// rootDepth and maxRoots bound the search of a workspace folder for
+// projects, which runs as the server starts.
+const (
+	rootDepth = 3
+	maxRoots  = 64
+)
+
+// ViewOf returns the view of the project that holds the file name: the
+// nearest directory above it that holds main.acore, else a known root
+// that contains it.
 func (s *Session) ViewOf(name string) (*View, string, bool) {
-	s.mu.Lock()
 	var best *View
-	for _, v := range s.views {
-		if _, ok := v.Rel(name); ok && (best == nil || len(v.Root) > len(best.Root)) {
-			best = v
+	for dir := filepath.Dir(name); ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "main.acore")); err == nil {
+			best = s.view(dir)
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			break
 		}
 	}
-	s.mu.Unlock()
 	if best == nil {
-		for dir := filepath.Dir(name); ; dir = filepath.Dir(dir) {
-			if _, err := os.Stat(filepath.Join(dir, "main.acore")); err == nil {
-				best = s.view(dir)
-				break
-			}
-			if filepath.Dir(dir) == dir {
-				return nil, "", false
+		s.mu.Lock()
+		for _, v := range s.views {
+			if _, ok := v.Rel(name); ok && (best == nil || len(v.Root) > len(best.Root)) {
+				best = v
 			}
 		}
+		s.mu.Unlock()
+	}
+	if best == nil {
+		return nil, "", false
 	}
 	rel, ok := best.Rel(name)
 	return best, rel, ok

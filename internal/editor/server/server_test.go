@@ -325,3 +325,36 @@ func TestRelatedInformation(t *testing.T) {
 		}
 	}
 }
+
+// A workspace folder that is a repository of several apps serves each:
+// their symbols are found before any file is opened, and a file is
+// compiled with the project it is in.
+func TestWorkspaceOfSeveralProjects(t *testing.T) {
+	top := t.TempDir()
+	for _, name := range []string{"shop", "apps/admin"} {
+		root := writeProject(t, map[string]string{"main.acore": strings.ReplaceAll(twoFiles["main.acore"], "draft", strings.ReplaceAll(name, "/", "_")+"_draft"), "card.acore": twoFiles["card.acore"]})
+		dst := filepath.Join(top, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(root, dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, _ := start(t, top, protocol.ClientCapabilities{})
+	res, err := c.server.Symbols(c.ctx, &protocol.WorkspaceSymbolParams{Query: "draft"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range res.(protocol.SymbolInformationSlice) {
+		got = append(got, s.Name)
+	}
+	if strings.Join(got, " ") != "apps_admin_draft shop_draft" {
+		t.Errorf("symbols %q", got)
+	}
+	c.open("apps/admin/main.acore")
+	if ds := c.waitDiags("apps/admin/main.acore", func([]protocol.Diagnostic) bool { return true }); len(ds) != 0 {
+		t.Errorf("diagnostics %v", ds)
+	}
+}
