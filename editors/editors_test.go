@@ -143,15 +143,17 @@ func TestGrammar(t *testing.T) {
 func TestClaudeCodePlugin(t *testing.T) {
 	var p struct {
 		Name       string
-		LSPServers map[string]struct {
-			Command             string
-			Args                []string
-			ExtensionToLanguage map[string]string
-		} `json:"lspServers"`
+		LSPServers string `json:"lspServers"`
 	}
 	readJSON(t, "claude-code/.claude-plugin/plugin.json", &p)
-	s, ok := p.LSPServers["acore"]
-	if !ok || s.Command != "axiom" || strings.Join(s.Args, " ") != "lsp" || s.ExtensionToLanguage[".acore"] != "acore" {
-		t.Errorf("lspServers: %+v", p.LSPServers)
+	var servers map[string]struct {
+		Command             string
+		Args                []string
+		ExtensionToLanguage map[string]string
+	}
+	readJSON(t, filepath.Join("claude-code", p.LSPServers), &servers)
+	s, ok := servers["acore"]
+	if p.Name != "acore" || !ok || s.Command != "axiom" || strings.Join(s.Args, " ") != "lsp" || s.ExtensionToLanguage[".acore"] != "acore" {
+		t.Errorf("plugin %q, lspServers: %+v", p.Name, servers)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -121,5 +122,34 @@ func TestLSPProcess(t *testing.T) {
 		}
 	case <-ctx.Done():
 		t.Fatalf("axiom lsp did not exit\nstderr: %s", &stderr)
+	}
+}
+
+// The end of standard input, without shutdown and exit (the editor went
+// away), ends the server: it exits with status 1, as the LSP asks of an
+// exit without shutdown, and says why.
+func TestLSPProcessEndsAtEOF(t *testing.T) {
+	cmd := exec.Command("axiom", "lsp")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	in.Close()
+	select {
+	case err := <-exited:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "axiom lsp:") {
+			t.Errorf("after EOF: %v, stderr %q", err, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("axiom lsp did not end at the end of its input")
 	}
 }

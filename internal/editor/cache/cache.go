@@ -226,7 +226,14 @@ func (s *Snapshot) Text(rel string) ([]byte, bool) {
 			return d, true
 		}
 	}
-	data, err := os.ReadFile(s.View.Abs(rel))
+	// Through the root, which the kernel confines: a symbolic link inside
+	// the project that leads out of it is not followed.
+	r, err := os.OpenRoot(s.View.Root)
+	if err != nil {
+		return nil, false
+	}
+	defer r.Close()
+	data, err := r.ReadFile(filepath.FromSlash(rel))
 	return data, err == nil
 }
 
@@ -252,6 +259,9 @@ type Session struct {
 
 	mu    sync.Mutex
 	views map[string]*View
+	// folders are the workspace folders; files outside them are served
+	// only when the client named none.
+	folders []string
 }
 
 // NewSession returns a session whose compiles use opts.
@@ -263,6 +273,14 @@ func NewSession(opts project.Options) *Session {
 // holds main.acore, else the folders below it that do, a few levels deep
 // (a repository of several apps), hidden folders and dependencies skipped.
 func (s *Session) AddRoot(dir string) []*View {
+	if abs, err := filepath.Abs(dir); err == nil {
+		if r, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = r
+		}
+		s.mu.Lock()
+		s.folders = append(s.folders, abs)
+		s.mu.Unlock()
+	}
 	var out []*View
 	var walk func(d string, depth int)
 	walk = func(d string, depth int) {
@@ -303,6 +321,9 @@ const (
 // nearest directory above it that holds main.acore, else a known root
 // that contains it.
 func (s *Session) ViewOf(name string) (*View, string, bool) {
+	if !s.inFolders(name) {
+		return nil, "", false
+	}
 	var best *View
 	for dir := filepath.Dir(name); ; dir = filepath.Dir(dir) {
 		if _, err := os.Stat(filepath.Join(dir, "main.acore")); err == nil {
@@ -327,6 +348,25 @@ func (s *Session) ViewOf(name string) (*View, string, bool) {
 	}
 	rel, ok := best.Rel(name)
 	return best, rel, ok
+}
+
+// inFolders reports whether the file name is inside a workspace folder,
+// or whether the client named none (then any project is served).
+func (s *Session) inFolders(name string) bool {
+	if r, err := filepath.EvalSymlinks(filepath.Dir(name)); err == nil {
+		name = filepath.Join(r, filepath.Base(name))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.folders) == 0 {
+		return true
+	}
+	for _, f := range s.folders {
+		if rel, err := filepath.Rel(f, name); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // Views returns every view, by root.

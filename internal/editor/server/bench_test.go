@@ -30,7 +30,7 @@ func BenchmarkDiagnosticsAfterEdit(b *testing.B) {
 	c, _ := start(b, root, protocol.ClientCapabilities{})
 	const rel = "pages/p10.acore"
 	text := c.open(rel)
-	c.waitDiags(rel, func(ds []protocol.Diagnostic) bool { return errors(ds) == 0 })
+	c.waitDiags(rel, func(ds []protocol.Diagnostic) bool { return errorCount(ds) == 0 })
 	off := strings.Index(text, "!expanded") + len("!expanded") - 1
 	p := position.New([]byte(text)).Position(off, position.UTF16)
 	r := rng(p.Line, p.Character, p.Line, p.Character+1)
@@ -45,7 +45,7 @@ func BenchmarkDiagnosticsAfterEdit(b *testing.B) {
 		}
 		start := time.Now()
 		change(c, rel, version, &protocol.TextDocumentContentChangePartial{Range: r, Text: ch})
-		c.waitDiags(rel, func(ds []protocol.Diagnostic) bool { return (errors(ds) > 0) == broken })
+		c.waitDiags(rel, func(ds []protocol.Diagnostic) bool { return (errorCount(ds) > 0) == broken })
 		times = append(times, time.Since(start))
 	}
 	slices.Sort(times)
@@ -53,7 +53,7 @@ func BenchmarkDiagnosticsAfterEdit(b *testing.B) {
 	b.ReportMetric(float64(times[len(times)*9/10].Microseconds())/1000, "ms-p90")
 }
 
-func errors(ds []protocol.Diagnostic) int {
+func errorCount(ds []protocol.Diagnostic) int {
 	n := 0
 	for _, d := range ds {
 		if d.Severity == protocol.DiagnosticSeverityError {

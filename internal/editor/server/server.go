@@ -39,19 +39,25 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 		published: map[uri.URI]string{}, exited: make(chan struct{}), ready: make(chan struct{})}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	ctx, conn, client := protocol.NewServer(ctx, s, jsonrpc2.NewHeaderStream(rwc))
-	// Handlers may run before NewServer returns; what they send to the
-	// client waits for it.
+	conn := jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(rwc), jsonrpc2.WithCodec(codec{}))
+	client := protocol.ClientDispatcher(conn)
+	ctx = protocol.WithClient(ctx, client)
 	s.client, s.ctx = client, ctx
 	close(s.ready)
+	conn.Go(ctx, s.handler())
 	select {
 	case <-conn.Done():
 		if s.isShutdown() {
 			return nil
 		}
-		return conn.Err()
+		if err := conn.Err(); err != nil {
+			return err
+		}
+		return fmt.Errorf("the client closed the connection without shutdown")
 	case <-s.exited:
-		conn.Close()
+		// The read of a blocking stdin is not ended by its close, and the
+		// connection's close waits for it: the process ends without.
+		go conn.Close()
 		if !s.isShutdown() {
 			return fmt.Errorf("exit before shutdown")
 		}
@@ -180,7 +186,7 @@ func (s *Server) Exit(context.Context) error {
 func (s *Server) doc(u uri.URI) (*cache.View, string, error) {
 	v, rel, ok := s.session.ViewOf(u.FsPath())
 	if !ok {
-		return nil, "", fmt.Errorf("%s is in no Acore project (no main.acore in a directory above it)", u.FsPath())
+		return nil, "", fmt.Errorf("%s is in no Acore project of the workspace (no main.acore in a directory above it, inside a workspace folder)", u.FsPath())
 	}
 	return v, rel, nil
 }
@@ -320,7 +326,10 @@ func (s *Server) logError(format string, args ...any) {
 	go s.client.LogMessage(s.ctx, &protocol.LogMessageParams{Type: protocol.MessageTypeError, Message: fmt.Sprintf(format, args...)})
 }
 
-func (s *Server) files(u uri.URI) (*features.Files, string, error) {
+// files returns the current snapshot of the project of u, and releases
+// the request to run beside the messages that follow it: it has what it
+// reads.
+func (s *Server) files(ctx context.Context, u uri.URI) (*features.Files, string, error) {
 	v, rel, err := s.doc(u)
 	if err != nil {
 		return nil, "", err
@@ -328,50 +337,52 @@ func (s *Server) files(u uri.URI) (*features.Files, string, error) {
 	s.mu.Lock()
 	enc := s.enc
 	s.mu.Unlock()
-	return features.NewFiles(v.Snapshot(), enc), rel, nil
+	fs := features.NewFiles(v.Snapshot(), enc)
+	jsonrpc2.Async(ctx)
+	return fs, rel, nil
 }
 
-func (s *Server) Hover(_ context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
-	fs, rel, err := s.files(p.TextDocument.URI)
+func (s *Server) Hover(ctx context.Context, p *protocol.HoverParams) (*protocol.Hover, error) {
+	fs, rel, err := s.files(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
 	return features.Hover(fs, rel, p.Position), nil
 }
 
-func (s *Server) Definition(_ context.Context, p *protocol.DefinitionParams) (protocol.DefinitionResult, error) {
-	fs, rel, err := s.files(p.TextDocument.URI)
+func (s *Server) Definition(ctx context.Context, p *protocol.DefinitionParams) (protocol.DefinitionResult, error) {
+	fs, rel, err := s.files(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
 	return protocol.LocationSlice(features.Definition(fs, rel, p.Position)), nil
 }
 
-func (s *Server) References(_ context.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
-	fs, rel, err := s.files(p.TextDocument.URI)
+func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
+	fs, rel, err := s.files(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
 	return features.References(fs, rel, p.Position, p.Context.IncludeDeclaration), nil
 }
 
-func (s *Server) DocumentSymbol(_ context.Context, p *protocol.DocumentSymbolParams) (protocol.DocumentSymbolResult, error) {
-	fs, rel, err := s.files(p.TextDocument.URI)
+func (s *Server) DocumentSymbol(ctx context.Context, p *protocol.DocumentSymbolParams) (protocol.DocumentSymbolResult, error) {
+	fs, rel, err := s.files(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
 	return protocol.DocumentSymbolSlice(features.DocumentSymbols(fs, rel)), nil
 }
 
-func (s *Server) Formatting(_ context.Context, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
-	fs, rel, err := s.files(p.TextDocument.URI)
+func (s *Server) Formatting(ctx context.Context, p *protocol.DocumentFormattingParams) ([]protocol.TextEdit, error) {
+	fs, rel, err := s.files(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
 	return features.Format(fs, rel)
 }
 
-func (s *Server) Symbols(_ context.Context, p *protocol.WorkspaceSymbolParams) (protocol.WorkspaceSymbolResult, error) {
+func (s *Server) Symbols(ctx context.Context, p *protocol.WorkspaceSymbolParams) (protocol.WorkspaceSymbolResult, error) {
 	s.mu.Lock()
 	enc := s.enc
 	s.mu.Unlock()
@@ -379,19 +390,20 @@ func (s *Server) Symbols(_ context.Context, p *protocol.WorkspaceSymbolParams) (
 	for _, v := range s.session.Views() {
 		views = append(views, features.NewFiles(v.Snapshot(), enc))
 	}
+	jsonrpc2.Async(ctx)
 	return protocol.SymbolInformationSlice(features.WorkspaceSymbols(views, p.Query)), nil
 }
 
-func (s *Server) FoldingRanges(_ context.Context, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
-	fs, rel, err := s.files(p.TextDocument.URI)
+func (s *Server) FoldingRanges(ctx context.Context, p *protocol.FoldingRangeParams) ([]protocol.FoldingRange, error) {
+	fs, rel, err := s.files(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
 	return features.FoldingRanges(fs, rel), nil
 }
 
-func (s *Server) PrepareRename(_ context.Context, p *protocol.PrepareRenameParams) (protocol.PrepareRenameResult, error) {
-	fs, rel, err := s.files(p.TextDocument.URI)
+func (s *Server) PrepareRename(ctx context.Context, p *protocol.PrepareRenameParams) (protocol.PrepareRenameResult, error) {
+	fs, rel, err := s.files(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -402,8 +414,8 @@ func (s *Server) PrepareRename(_ context.Context, p *protocol.PrepareRenameParam
 	return r, nil
 }
 
-func (s *Server) Rename(_ context.Context, p *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
-	fs, rel, err := s.files(p.TextDocument.URI)
+func (s *Server) Rename(ctx context.Context, p *protocol.RenameParams) (*protocol.WorkspaceEdit, error) {
+	fs, rel, err := s.files(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -420,32 +432,32 @@ func refused(err error) error {
 	return jsonrpc2.NewError(jsonrpc2.Code(protocol.LSPErrorCodesRequestFailed), err.Error())
 }
 
-func (s *Server) CodeAction(_ context.Context, p *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
-	fs, rel, err := s.files(p.TextDocument.URI)
+func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
+	fs, rel, err := s.files(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
 	return features.CodeActions(fs, rel, p.Range), nil
 }
 
-func (s *Server) Completion(_ context.Context, p *protocol.CompletionParams) (protocol.CompletionResult, error) {
-	fs, rel, err := s.files(p.TextDocument.URI)
+func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (protocol.CompletionResult, error) {
+	fs, rel, err := s.files(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
 	return &protocol.CompletionList{Items: features.Completion(fs, rel, p.Position)}, nil
 }
 
-func (s *Server) SignatureHelp(_ context.Context, p *protocol.SignatureHelpParams) (*protocol.SignatureHelp, error) {
-	fs, rel, err := s.files(p.TextDocument.URI)
+func (s *Server) SignatureHelp(ctx context.Context, p *protocol.SignatureHelpParams) (*protocol.SignatureHelp, error) {
+	fs, rel, err := s.files(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}
 	return features.SignatureHelp(fs, rel, p.Position), nil
 }
 
-func (s *Server) SemanticTokensFull(_ context.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
-	fs, rel, err := s.files(p.TextDocument.URI)
+func (s *Server) SemanticTokensFull(ctx context.Context, p *protocol.SemanticTokensParams) (*protocol.SemanticTokens, error) {
+	fs, rel, err := s.files(ctx, p.TextDocument.URI)
 	if err != nil {
 		return nil, err
 	}

@@ -1,13 +1,16 @@
 package server_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
 	"github.com/axiomcore/acore/internal/lang/format"
 	"github.com/axiomcore/acore/internal/lang/syntax"
@@ -356,5 +359,28 @@ func TestWorkspaceOfSeveralProjects(t *testing.T) {
 	c.open("apps/admin/main.acore")
 	if ds := c.waitDiags("apps/admin/main.acore", func([]protocol.Diagnostic) bool { return true }); len(ds) != 0 {
 		t.Errorf("diagnostics %v", ds)
+	}
+}
+
+// A method the server does not have answers -32601; a file outside the
+// workspace folder answers an error and is not read, even when it is in
+// a project of its own.
+func TestRobustness(t *testing.T) {
+	c, _ := start(t, writeProject(t, twoFiles), protocol.ClientCapabilities{})
+	_, err := c.server.Request(c.ctx, "acore/nope", map[string]any{})
+	var rpcErr *jsonrpc2.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.MethodNotFound {
+		t.Errorf("unknown method: %v", err)
+	}
+	other := writeProject(t, twoFiles)
+	u := uri.File(filepath.Join(other, "main.acore"))
+	_, err = c.server.Hover(c.ctx, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: 9, Character: 9}}})
+	if err == nil || !strings.Contains(err.Error(), "no Acore project of the workspace") {
+		t.Errorf("hover outside the workspace: %v", err)
+	}
+	res, err := c.server.Symbols(c.ctx, &protocol.WorkspaceSymbolParams{Query: "draft"})
+	if err != nil || len(res.(protocol.SymbolInformationSlice)) != 1 {
+		t.Errorf("after a request outside the workspace, symbols %v %v", res, err)
 	}
 }
