@@ -10,6 +10,7 @@
 //	axiom dev [dir] [--addr HOST:PORT]
 //	axiom fmt [--check] [paths...]
 //	axiom build [dir] [--out DIR] [--backend URL]
+//	axiom lsp
 //	axiom version
 //	axiom help [command]
 package main
@@ -26,6 +27,7 @@ import (
 
 	"github.com/axiomcore/acore/internal/lang/catalog"
 	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/platform/gcpolicy"
 )
 
 // Exit statuses. Usage errors are distinct from failures so that scripts
@@ -46,6 +48,7 @@ commands:
   fmt [--check] [paths...]  format .acore files in place
   build [dir] [--out DIR] [--backend URL]
                             compile the project into a static web app
+  lsp                       run the language server on stdin and stdout
   version                   print the version
   help [command]            print help about a command
 
@@ -70,6 +73,7 @@ func init() {
 		"dev":     {devUsage, runDev},
 		"fmt":     {fmtUsage, runFmt},
 		"build":   {buildUsage, runBuild},
+		"lsp":     {lspUsage, runLSP},
 		"version": {"usage: axiom version\n\nPrint the axiom version, the element catalog version and the Go version.\n", runVersion},
 		"help":    {"usage: axiom help [command]\n", runHelp},
 	}
@@ -78,6 +82,9 @@ func init() {
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "check" {
 		oneCompileGC()
+	}
+	if len(os.Args) > 1 && os.Args[1] == "lsp" {
+		gcpolicy.Service()
 	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -143,14 +150,20 @@ func runVersion(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, commands["version"].usage)
 		return exitUsage
 	}
-	v := "(devel)"
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		v = bi.Main.Version
-	}
+	v := version()
 	// The catalog version is printed because the UI lock pins it: it is
 	// what decides whether a lock written elsewhere is still valid here.
 	fmt.Fprintf(stdout, "axiom %s (catalog %s, %s)\n", v, catalog.Version, runtime.Version())
 	return exitOK
+}
+
+// version is the module version axiom was built at, "(devel)" for a
+// build from a checkout.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
 }
 
 // parseArgs parses args with fs, allowing flags before, between and after

@@ -453,6 +453,17 @@ func (c *checker) errorf(f *syntax.File, n syntax.Node, code, format string, arg
 	c.diags = append(c.diags, c.diagAt(f, int(s.Pos), int(s.End), code, fmt.Sprintf(format, args...)))
 }
 
+// related adds to the last diagnostic the place n of f, which msg says
+// what it is.
+func (c *checker) related(f *syntax.File, n syntax.Node, msg string) {
+	if len(c.diags) == 0 || f == nil {
+		return
+	}
+	s := n.Bounds()
+	d := &c.diags[len(c.diags)-1]
+	d.Related = append(d.Related, diag.Related{Path: f.Path, Pos: int(s.Pos), End: int(s.End), Message: msg})
+}
+
 // declAt names the top-level declaration of f that contains pos, as
 // "<kind> <name>"; bounded repair compares the declarations with errors.
 func declAt(f *syntax.File, pos int) string {
@@ -702,6 +713,7 @@ func (c *checker) declareOwner(m *module, d *syntax.OwnerDecl) {
 			where = "earlier in this file"
 		}
 		c.errorf(f, d.Name, diag.DuplicateOwner, "%s %s is already declared %s; page and component names are unique in a project, because node ids use them", d.Kind, name, where)
+		c.related(prev.mod.file, prev.decl.Name, "the first declaration of "+name)
 		return
 	}
 	kind := graph.KindPage

@@ -204,6 +204,26 @@ func (c *checker) use(id *syntax.Ident, o *Object) {
 	}
 }
 
+// useParams records the names of a call's named arguments as uses of the
+// parameters of the action s, whose objects are keyed by the parameters'
+// names (see with) whether the action's body was checked yet or not.
+func (c *checker) useParams(call *syntax.CallExpr, s *symbol) {
+	ad, ok := s.decl.(*syntax.ActionDecl)
+	if !ok {
+		return
+	}
+	for _, a := range call.Args {
+		if a.Name == nil {
+			continue
+		}
+		for _, pd := range ad.Params {
+			if pd.Name != nil && pd.Name.Name == a.Name.Name {
+				c.use(a.Name, c.object(pd.Name, func() *Object { return &Object{Kind: ObjParam, Name: pd.Name.Name, Decl: pd, Node: -1} }))
+			}
+		}
+	}
+}
+
 // object returns the object of key (an *owner, *Model, *contract,
 // *operation, *extern or member *symbol), made by mk the first time.
 func (c *checker) object(key any, mk func() *Object) *Object {

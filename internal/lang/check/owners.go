@@ -134,6 +134,7 @@ func (c *checker) declareMember(o *owner, kind symKind, name *syntax.Ident, n sy
 	}
 	if prev := o.members[name.Name]; prev != nil {
 		c.errorf(f, name, diag.Duplicate, "%s is already declared in %s %s", name.Name, o.decl.Kind, o.decl.Name.Name)
+		c.related(f, prev.decl, "the first declaration of "+name.Name)
 		return nil
 	}
 	k := memberKinds[kind]
@@ -735,6 +736,9 @@ func (c *checker) call(x ctx, call *syntax.CallExpr) {
 		switch {
 		case s.kind == symAction:
 			c.checkArgs(x, call, fun.Name, s.params)
+			if c.info != nil {
+				c.useParams(call, s)
+			}
 			c.edge(x.from, s.node, x.callEdge, graph.Resolved)
 		case s.kind == symProp && s.typ.Kind == TAction:
 			if len(call.Args) > 0 {

@@ -22,16 +22,44 @@ import (
 // base must be a compile without errors; contracts and the lock must be
 // unchanged (the caller compares their hashes).
 func Recheck(base *Result, in *Input, changed []string) *Result {
+	c, res := recheck(base, in, changed)
+	if c == nil {
+		return nil
+	}
+	if c.g.Finish(append(append([]*syntax.File{}, in.Sources...), in.Contracts...)) != "" {
+		return nil
+	}
+	return c.finishRecheck(base, res, changed)
+}
+
+// RecheckDiagnostics returns the diagnostics of the whole project for in,
+// which differs from the input of base as for Recheck, by checking the
+// changed modules over base's state; ok is false when what other modules
+// see of them changed and in must be compiled whole. Unlike Recheck it
+// holds when the changed modules' edges differ (a name that became
+// unknown reads nothing): it builds no graph, so an editor can show the
+// diagnostics of what is being typed without a whole compile.
+func RecheckDiagnostics(base *Result, in *Input, changed []string) (diags []diag.Diagnostic, ok bool) {
+	c, _ := recheck(base, in, changed)
+	if c == nil {
+		return nil, false
+	}
+	return c.mergeDiagnostics(base, changed), true
+}
+
+// recheck checks the changed modules of in over base's state, up to their
+// graph; a nil checker means the change is visible outside them.
+func recheck(base *Result, in *Input, changed []string) (*checker, *Result) {
 	old := base.st
 	// Rechecking more than a quarter of the modules costs about what a
 	// whole compile does, once the graph's edges are compared; one module
 	// is always rechecked, so that its graph shares the rest.
 	if old == nil || base.Graph == nil || in.Limit != "" || in.Info != nil || len(changed) == 0 || len(changed) > 1 && 4*len(changed) > len(old.order) {
-		return nil
+		return nil, nil
 	}
 	for _, d := range base.Diagnostics {
 		if d.Severity == diag.Error {
-			return nil
+			return nil, nil
 		}
 	}
 	files := make(map[string]*syntax.File, len(in.Sources))
@@ -39,7 +67,7 @@ func Recheck(base *Result, in *Input, changed []string) *Result {
 		files[f.Path] = f
 	}
 	if len(files) != len(old.order) {
-		return nil
+		return nil, nil
 	}
 	c := &checker{
 		in:             in,
@@ -59,7 +87,7 @@ func Recheck(base *Result, in *Input, changed []string) *Result {
 	for _, p := range changed {
 		f, om := files[p], old.modules[p]
 		if f == nil || om == nil || f.Limit != "" || isChanged[p] {
-			return nil
+			return nil, nil
 		}
 		isChanged[p] = true
 		m := newModule(f)
@@ -83,7 +111,7 @@ func Recheck(base *Result, in *Input, changed []string) *Result {
 	c.declareModules()
 	for _, m := range c.work {
 		if !c.keepModels(old.modules[m.file.Path], m) {
-			return nil
+			return nil, nil
 		}
 	}
 	c.resolveImports()
@@ -97,11 +125,11 @@ func Recheck(base *Result, in *Input, changed []string) *Result {
 	}
 	c.unusedImports()
 	if c.failed != "" {
-		return nil
+		return nil, nil
 	}
 	for _, m := range c.work {
 		if !sameInterface(old.modules[m.file.Path], m) {
-			return nil
+			return nil, nil
 		}
 	}
 	for _, d := range c.diags {
@@ -109,11 +137,18 @@ func Recheck(base *Result, in *Input, changed []string) *Result {
 		case diag.DuplicateOwner, diag.DuplicateModule:
 			// Which of two declarations is reported depends on the order
 			// of the whole project.
-			return nil
+			return nil, nil
 		}
 	}
-	if c.g.Finish(append(append([]*syntax.File{}, in.Sources...), in.Contracts...)) != "" {
-		return nil
+	return c, res
+}
+
+// mergeDiagnostics is base's diagnostics of the unchanged files with the
+// rechecked ones, in order.
+func (c *checker) mergeDiagnostics(base *Result, changed []string) []diag.Diagnostic {
+	isChanged := map[string]bool{}
+	for _, p := range changed {
+		isChanged[p] = true
 	}
 	diags := make([]diag.Diagnostic, 0, len(base.Diagnostics)+len(c.diags))
 	for _, d := range base.Diagnostics {
@@ -121,8 +156,18 @@ func Recheck(base *Result, in *Input, changed []string) *Result {
 			diags = append(diags, d)
 		}
 	}
-	c.diags = append(diags, c.diags...)
-	diag.Sort(c.diags)
+	diags = append(diags, c.diags...)
+	diag.Sort(diags)
+	return diags
+}
+
+// finishRecheck completes the result of a recheck whose graph holds.
+func (c *checker) finishRecheck(base, res *Result, changed []string) *Result {
+	isChanged := map[string]bool{}
+	for _, p := range changed {
+		isChanged[p] = true
+	}
+	c.diags = c.mergeDiagnostics(base, changed)
 	res.Diagnostics, res.Graph = c.diags, c.g
 	res.State = c.state()
 	// Only the changed modules' summaries can differ; contracts are shared.

@@ -77,6 +77,7 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path strin
 	var children catalog.Children
 	primary := ""
 	known := true
+	var comp *owner
 	if ce := catalogElements[e.Name.Name]; ce != nil {
 		children, primary = ce.Children, ce.Primary
 		props = ce.specs
@@ -85,7 +86,7 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path strin
 		if c.info != nil {
 			c.use(e.Name, c.ownerObject(o))
 		}
-		props = o.specs
+		props, comp = o.specs, o
 	} else {
 		known = false
 		what := "no element or component"
@@ -133,6 +134,12 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path strin
 			continue
 		}
 		given[at] = true
+		if comp != nil && c.info != nil && a.Name != nil {
+			// The argument's name names the prop it binds.
+			if s := comp.members[name]; s != nil {
+				c.use(a.Name, c.symObject(s))
+			}
+		}
 		typ, t := c.property(y, e, a, spec)
 		if spec.cat != nil && e.Name.Name == "Link" && name == "to" {
 			// A link leads to a route like navigate() does.

@@ -35,6 +35,17 @@ type Diagnostic struct {
 	// Decl names the top-level declaration the diagnostic is in, as
 	// "<kind> <name>", or "" outside any; bounded repair compares them.
 	Decl string `json:"-"`
+	// Related are other places the diagnostic is about (the first
+	// declaration of a repeated name), for editors; the protocol's
+	// diagnostics do not carry them.
+	Related []Related `json:"-"`
+}
+
+// Related is a place a diagnostic refers to.
+type Related struct {
+	Path     string
+	Pos, End int
+	Message  string
 }
 
 // Info describes one code.

@@ -464,3 +464,27 @@ func (c *TreeCache) put(path, sha string, f *syntax.File, size int) {
 		delete(c.m, oldest)
 	}
 }
+
+// DiagnosticsFrom returns the diagnostics of a compile of in, found by
+// rechecking over base (as CompileFrom does) the few sources that differ,
+// even where the graph of that recheck could not be shared with base's
+// (see check.RecheckDiagnostics); ok is false when in must be compiled
+// whole to know them. base must be a compile without errors.
+func DiagnosticsFrom(base *Project, in *load.Inputs) (diags []diag.Diagnostic, ok bool) {
+	changed, same := changedSources(base, in)
+	if !same || base.lazy != nil {
+		return nil, false
+	}
+	if len(changed) == 0 {
+		return base.Result.Diagnostics, true
+	}
+	kept := make(map[string]*syntax.File, len(base.headers))
+	for _, f := range base.headers {
+		kept[f.Path] = f
+	}
+	for _, path := range changed {
+		delete(kept, path)
+	}
+	_, ci := base.opts.parse(in, nil, kept)
+	return check.RecheckDiagnostics(base.Result, ci, changed)
+}

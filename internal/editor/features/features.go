@@ -1,0 +1,370 @@
+// Package features computes what the language server answers, each as a
+// function of a snapshot, a file and a position (as gopls's golang
+// package does); the server's handlers only decode, call and encode.
+package features
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/axiomcore/acore/internal/editor/cache"
+	"github.com/axiomcore/acore/internal/editor/position"
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/format"
+	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/refs"
+	"github.com/axiomcore/acore/internal/lang/syntax"
+)
+
+// Files maps the files of one snapshot to URIs and positions, each file's
+// line table built once.
+type Files struct {
+	Snap *cache.Snapshot
+	Enc  position.Encoding
+	m    map[string]*position.Mapper
+}
+
+// NewFiles returns the mapper of the snapshot's files in encoding enc.
+func NewFiles(s *cache.Snapshot, enc position.Encoding) *Files {
+	return &Files{Snap: s, Enc: enc, m: map[string]*position.Mapper{}}
+}
+
+// Mapper returns the mapper of the file at rel, or nil when it has no text.
+func (fs *Files) Mapper(rel string) *position.Mapper {
+	if m, ok := fs.m[rel]; ok {
+		return m
+	}
+	var m *position.Mapper
+	if text, ok := fs.Snap.Text(rel); ok {
+		m = position.New(text)
+	}
+	fs.m[rel] = m
+	return m
+}
+
+// URI is the URI of the project-relative path rel.
+func (fs *Files) URI(rel string) uri.URI { return uri.File(fs.Snap.View.Abs(rel)) }
+
+// Range is the range of the bytes [pos, end) of rel.
+func (fs *Files) Range(rel string, pos, end int) protocol.Range {
+	m := fs.Mapper(rel)
+	if m == nil {
+		return protocol.Range{}
+	}
+	return protocol.Range{Start: lsp(m.Position(pos, fs.Enc)), End: lsp(m.Position(end, fs.Enc))}
+}
+
+// Offset is the byte offset of p in rel.
+func (fs *Files) Offset(rel string, p protocol.Position) (int, bool) {
+	m := fs.Mapper(rel)
+	if m == nil {
+		return 0, false
+	}
+	return m.Offset(position.Position{Line: p.Line, Character: p.Character}, fs.Enc)
+}
+
+func lsp(p position.Position) protocol.Position {
+	return protocol.Position{Line: p.Line, Character: p.Character}
+}
+
+// Diagnostics returns the diagnostics of every file of the snapshot, by
+// project-relative path; a file without any has an empty list, so that an
+// editor clears what it showed. A diagnostic of no file (a missing lock)
+// is shown on main.acore.
+func Diagnostics(fs *Files) map[string][]protocol.Diagnostic {
+	out := map[string][]protocol.Diagnostic{}
+	for _, p := range fs.Snap.Sources() {
+		out[p] = []protocol.Diagnostic{}
+	}
+	s := fs.Snap
+	if s.Err != nil {
+		out["main.acore"] = []protocol.Diagnostic{{Severity: protocol.DiagnosticSeverityError, Source: protocol.NewOptional("acore"), Message: protocol.String(s.Err.Error())}}
+		return out
+	}
+	for _, d := range s.Diagnostics {
+		path := d.Path
+		if path == "" || fs.Mapper(path) == nil {
+			path = "main.acore"
+		}
+		pd := protocol.Diagnostic{
+			Range:    fs.Range(path, d.Pos, max(d.End, d.Pos)),
+			Severity: severity(d.Severity),
+			Code:     protocol.String(d.Code),
+			Source:   protocol.NewOptional("acore"),
+			Message:  protocol.String(d.Message),
+		}
+		if d.Path == "" {
+			pd.Range = protocol.Range{}
+		}
+		for _, r := range d.Related {
+			if fs.Mapper(r.Path) != nil {
+				pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
+					Location: protocol.Location{URI: fs.URI(r.Path), Range: fs.Range(r.Path, r.Pos, r.End)}, Message: r.Message})
+			}
+		}
+		out[path] = append(out[path], pd)
+	}
+	return out
+}
+
+func severity(s diag.Severity) protocol.DiagnosticSeverity {
+	switch s {
+	case diag.Error:
+		return protocol.DiagnosticSeverityError
+	case diag.Warning:
+		return protocol.DiagnosticSeverityWarning
+	}
+	return protocol.DiagnosticSeverityInformation
+}
+
+// identAt is the identifier at p in rel, with the index it is from.
+func identAt(fs *Files, rel string, p protocol.Position) (*refs.Index, refs.Ref, bool) {
+	off, _ := fs.Offset(rel, p)
+	ix := fs.Snap.Index()
+	id, ok := ix.At(rel, off)
+	return ix, id, ok
+}
+
+// Hover describes the name at p: what it declares, its type, its @doc and
+// the id of its graph node, the id acore-semantic answers with.
+func Hover(fs *Files, rel string, p protocol.Position) *protocol.Hover {
+	ix, id, ok := identAt(fs, rel, p)
+	if !ok || id.Obj == nil {
+		return nil
+	}
+	o := id.Obj
+	var b strings.Builder
+	b.WriteString("```acore\n")
+	b.WriteString(describe(ix, o))
+	b.WriteString("\n```\n")
+	if doc := docOf(o.Decl); doc != "" {
+		b.WriteString("\n" + doc + "\n")
+	}
+	if n := node(ix, o); n != nil {
+		fmt.Fprintf(&b, "\nnode `%s`\n", n.ID)
+	}
+	r := fs.Range(rel, int(id.Ident.Pos), int(id.Ident.End))
+	return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: b.String()}, Range: &r}
+}
+
+func node(ix *refs.Index, o *check.Object) *graph.Node {
+	if ix.Recorded == nil || ix.Recorded.Result == nil || ix.Recorded.Result.Graph == nil || o.Node < 0 {
+		return nil
+	}
+	return ix.Recorded.Result.Graph.At(o.Node)
+}
+
+// describe is the one-line declaration of o.
+func describe(ix *refs.Index, o *check.Object) string {
+	if n := node(ix, o); n != nil {
+		if sig := ix.Recorded.Result.Graph.Signature(n); sig != "" && !strings.Contains(sig, "\n") {
+			return sig
+		}
+	}
+	s := o.Kind.String() + " " + o.Name
+	if o.Type != nil {
+		s += ": " + o.Type.String()
+	}
+	return s
+}
+
+// docOf is the text of a @doc("...") annotation on decl.
+func docOf(decl syntax.Node) string {
+	v := reflect.ValueOf(decl)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return ""
+	}
+	f := v.Elem().FieldByName("Annotations")
+	if !f.IsValid() {
+		return ""
+	}
+	anns, _ := f.Interface().([]*syntax.Annotation)
+	for _, a := range anns {
+		if a.Name != nil && a.Name.Name == "doc" && len(a.Args) > 0 {
+			if s, ok := a.Args[0].Value.(*syntax.StringLit); ok {
+				return s.Value
+			}
+		}
+	}
+	return ""
+}
+
+// declLocation is where o is declared: its graph node's name token, or
+// for a local the identifier that declares it.
+func declLocation(fs *Files, ix *refs.Index, o *check.Object) (protocol.Location, bool) {
+	for _, r := range ix.Refs[o] {
+		if r.Def {
+			return protocol.Location{URI: fs.URI(r.Path), Range: fs.Range(r.Path, int(r.Ident.Pos), int(r.Ident.End))}, true
+		}
+	}
+	if n := node(ix, o); n != nil && n.Path != "" {
+		return protocol.Location{URI: fs.URI(n.Path), Range: fs.Range(n.Path, int(n.Pos), int(n.End))}, true
+	}
+	return protocol.Location{}, false
+}
+
+// Definition is where the name at p is declared.
+func Definition(fs *Files, rel string, p protocol.Position) []protocol.Location {
+	ix, id, ok := identAt(fs, rel, p)
+	if !ok || id.Obj == nil {
+		return nil
+	}
+	if loc, ok := declLocation(fs, ix, id.Obj); ok {
+		return []protocol.Location{loc}
+	}
+	return nil
+}
+
+// References are the places that name the declaration of the name at p,
+// in every file: uses, component instances, the pages of routes; with
+// includeDecl, its declaration too.
+func References(fs *Files, rel string, p protocol.Position, includeDecl bool) []protocol.Location {
+	ix, id, ok := identAt(fs, rel, p)
+	if !ok || id.Obj == nil {
+		return nil
+	}
+	var out []protocol.Location
+	for _, r := range ix.Refs[id.Obj] {
+		if r.Def && !includeDecl {
+			continue
+		}
+		out = append(out, protocol.Location{URI: fs.URI(r.Path), Range: fs.Range(r.Path, int(r.Ident.Pos), int(r.Ident.End))})
+	}
+	return out
+}
+
+// symbolKinds maps graph node kinds to LSP symbol kinds; kinds not listed
+// (elements, conditionals, routes' edges) are not symbols of a document.
+var symbolKinds = map[string]protocol.SymbolKind{
+	"app":                protocol.SymbolKindModule,
+	"route":              protocol.SymbolKindEvent,
+	"page":               protocol.SymbolKindClass,
+	"component":          protocol.SymbolKindClass,
+	"model":              protocol.SymbolKindStruct,
+	"model_field":        protocol.SymbolKindField,
+	"extension":          protocol.SymbolKindFunction,
+	"state":              protocol.SymbolKindVariable,
+	"let":                protocol.SymbolKindConstant,
+	"prop":               protocol.SymbolKindProperty,
+	"query":              protocol.SymbolKindField,
+	"mutation":           protocol.SymbolKindField,
+	"action":             protocol.SymbolKindMethod,
+	"contract":           protocol.SymbolKindInterface,
+	"contract_model":     protocol.SymbolKindStruct,
+	"contract_operation": protocol.SymbolKindMethod,
+}
+
+// DocumentSymbols are the declarations of rel, members under their owner.
+func DocumentSymbols(fs *Files, rel string) []protocol.DocumentSymbol {
+	ix := fs.Snap.Index()
+	if ix.Recorded == nil || ix.Recorded.Result == nil || ix.Recorded.Result.Graph == nil {
+		return nil
+	}
+	g := ix.Recorded.Result.Graph
+	type sym struct {
+		n *graph.Node
+		s protocol.DocumentSymbol
+	}
+	var top []*sym
+	byOwner := map[string]*sym{}
+	var members []*sym
+	names := map[int32]*syntax.Ident{} // a declaration's node: its name
+	for _, id := range ix.Idents[rel] {
+		if id.Def && id.Obj.Node >= 0 {
+			names[id.Obj.Node] = id.Ident
+		}
+	}
+	for _, i := range g.NodesIn(rel) {
+		n := g.At(i)
+		kind, ok := symbolKinds[n.Kind]
+		if !ok {
+			continue
+		}
+		detail := n.Kind
+		if sig := g.Signature(n); sig != "" && !strings.Contains(sig, "\n") {
+			detail = sig
+		}
+		name := n.Name
+		if name == "" {
+			name = n.ID
+		}
+		r := fs.Range(rel, int(n.Pos), int(n.End))
+		sel := r
+		if id, ok := names[i]; ok {
+			sel = fs.Range(rel, int(id.Pos), int(id.End))
+		}
+		s := &sym{n: n, s: protocol.DocumentSymbol{Name: name, Detail: &detail, Kind: kind, Range: r, SelectionRange: sel}}
+		switch n.Kind {
+		case "page", "component", "model", "contract", "app":
+			top = append(top, s)
+			byOwner[n.ID] = s
+		default:
+			members = append(members, s)
+		}
+	}
+	var app *sym
+	for _, t := range top {
+		if t.n.Kind == "app" {
+			app = t
+		}
+	}
+	for _, m := range members {
+		if m.n.Kind == "route" && app != nil {
+			app.s.Children = append(app.s.Children, m.s)
+		} else if o := byOwner[ownerID(m.n)]; o != nil {
+			o.s.Children = append(o.s.Children, m.s)
+		} else {
+			top = append(top, m)
+		}
+	}
+	sort.SliceStable(top, func(i, j int) bool { return top[i].n.Pos < top[j].n.Pos })
+	out := make([]protocol.DocumentSymbol, len(top))
+	for i, s := range top {
+		out[i] = s.s
+	}
+	return out
+}
+
+// ownerID is the id of the declaration a member node belongs to: its
+// page or component, or the model or contract of a field or operation.
+func ownerID(n *graph.Node) string {
+	if n.Owner != "" {
+		return n.Owner
+	}
+	kind, rest, _ := strings.Cut(n.ID, ":")
+	owner, _, ok := strings.Cut(rest, ".")
+	switch {
+	case !ok:
+		return ""
+	case kind == "model_field":
+		return "model:" + owner
+	case kind == "contract_model" || kind == "contract_operation":
+		return "contract:" + owner
+	}
+	// Routes belong to the app, which DocumentSymbols finds.
+	return ""
+}
+
+// Format is the edit that makes rel as `axiom fmt` writes it: none when
+// it is already, nil with an error when it does not parse.
+func Format(fs *Files, rel string) ([]protocol.TextEdit, error) {
+	text, ok := fs.Snap.Text(rel)
+	if !ok {
+		return nil, fmt.Errorf("%s: no such file", rel)
+	}
+	f := syntax.Parse(rel, text)
+	out, changed, err := format.Check(f)
+	if err != nil {
+		return nil, err
+	}
+	if !changed {
+		return []protocol.TextEdit{}, nil
+	}
+	return []protocol.TextEdit{{Range: fs.Range(rel, 0, len(text)), NewText: string(out)}}, nil
+}

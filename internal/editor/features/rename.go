@@ -1,0 +1,40 @@
+package features
+
+import (
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/axiomcore/acore/internal/lang/rename"
+)
+
+// PrepareRename is the range of the name at p and the name itself when
+// it can be renamed, else the refusal.
+func PrepareRename(fs *Files, rel string, p protocol.Position) (*protocol.PrepareRenamePlaceholder, error) {
+	ix, id, ok := identAt(fs, rel, p)
+	if !ok {
+		return nil, &rename.Refusal{Reason: rename.NotRenamable, Message: "no name here"}
+	}
+	if err := rename.Renamable(ix, id.Obj); err != nil {
+		return nil, err
+	}
+	return &protocol.PrepareRenamePlaceholder{Range: fs.Range(rel, int(id.Ident.Pos), int(id.Ident.End)), Placeholder: id.Ident.Name}, nil
+}
+
+// Rename is the edit of every file that names the declaration at p,
+// checked by the rename engine (see package rename), or its refusal.
+func Rename(fs *Files, rel string, p protocol.Position, newName string) (*protocol.WorkspaceEdit, error) {
+	ix, id, ok := identAt(fs, rel, p)
+	if !ok {
+		return nil, &rename.Refusal{Reason: rename.NotRenamable, Message: "no name here"}
+	}
+	plan, err := rename.Rename(ix, id.Obj, newName)
+	if err != nil {
+		return nil, err
+	}
+	changes := map[uri.URI][]protocol.TextEdit{}
+	for _, e := range plan.Edits {
+		u := fs.URI(e.Path)
+		changes[u] = append(changes[u], protocol.TextEdit{Range: fs.Range(e.Path, e.Pos, e.End), NewText: plan.New})
+	}
+	return &protocol.WorkspaceEdit{Changes: changes}, nil
+}

@@ -1,0 +1,386 @@
+package server_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/axiomcore/acore/internal/lang/format"
+	"github.com/axiomcore/acore/internal/lang/syntax"
+)
+
+var twoFiles = map[string]string{
+	"main.acore": `module shop
+
+use component Card from "./card"
+
+app Shop {
+  route "/" => Home
+}
+
+page Home {
+  state draft: String = "😀"
+  view {
+    Card(label: draft)
+  }
+}
+`,
+	"card.acore": `module card
+
+component Card(label: String) {
+  view { Text(label) }
+}
+`,
+}
+
+func codes(ds []protocol.Diagnostic) string {
+	var out []string
+	for _, d := range ds {
+		c, _ := d.Code.(protocol.String)
+		out = append(out, string(c))
+	}
+	return strings.Join(out, " ")
+}
+
+func change(c *client, rel string, version int32, changes ...protocol.TextDocumentContentChangeEvent) {
+	c.t.Helper()
+	if err := c.server.DidChange(c.ctx, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: c.uri(rel)}, Version: version},
+		ContentChanges: changes}); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func rng(l1, c1, l2, c2 uint32) protocol.Range {
+	return protocol.Range{Start: protocol.Position{Line: l1, Character: c1}, End: protocol.Position{Line: l2, Character: c2}}
+}
+
+// An edit in one file that breaks another is reported in the other, and
+// an edit that mends it clears it with an empty list.
+func TestDiagnosticsAcrossFiles(t *testing.T) {
+	c, _ := start(t, writeProject(t, twoFiles), protocol.ClientCapabilities{})
+	c.open("main.acore")
+	c.open("card.acore")
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	// Rename the prop in card.acore: Home's `label:` no longer exists.
+	change(c, "card.acore", 2, &protocol.TextDocumentContentChangePartial{Range: rng(2, 15, 2, 20), Text: "title"},
+		&protocol.TextDocumentContentChangePartial{Range: rng(3, 14, 3, 19), Text: "title"})
+	ds := c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return len(ds) > 0 })
+	if !strings.Contains(codes(ds), "AC302") && !strings.Contains(codes(ds), "AC303") {
+		t.Fatalf("main.acore after the rename: %v", ds)
+	}
+	if ds[0].Range.Start.Line != 11 {
+		t.Errorf("diagnostic on line %d, want 12: %+v", ds[0].Range.Start.Line+1, ds[0])
+	}
+	c.waitDiags("card.acore", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	// Undo it with a whole-document change.
+	change(c, "card.acore", 3, &protocol.TextDocumentContentChangeWholeDocument{Text: twoFiles["card.acore"]})
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+}
+
+// A request after a didChange sees the change: messages are handled in
+// the order the client sent them.
+func TestHoverSeesTheChange(t *testing.T) {
+	c, _ := start(t, writeProject(t, twoFiles), protocol.ClientCapabilities{})
+	c.open("main.acore")
+	// state draft: String -> state draft: Int
+	change(c, "main.acore", 2, &protocol.TextDocumentContentChangePartial{Range: rng(9, 15, 9, 25), Text: "Int = 1"})
+	h, err := c.server.Hover(c.ctx, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("main.acore")}, Position: protocol.Position{Line: 9, Character: 9}}})
+	if err != nil || h == nil {
+		t.Fatalf("hover: %v %v", h, err)
+	}
+	if got := h.Contents.(*protocol.MarkupContent).Value; !strings.Contains(got, "Int") {
+		t.Fatalf("hover after the change:\n%s", got)
+	}
+}
+
+// The server takes UTF-8 when the client prefers it and counts columns in
+// it; UTF-16 otherwise.
+func TestPositionEncoding(t *testing.T) {
+	root := writeProject(t, map[string]string{"main.acore": `module m
+
+app A {
+  route "/" => Home
+}
+
+page Home {
+  state s: String = "😀😀"
+  view { Text("😀" + nope) }
+}
+`})
+	for _, c := range []struct {
+		offer []protocol.PositionEncodingKind
+		want  protocol.PositionEncodingKind
+		col   uint32 // of nope on line 9
+	}{
+		{nil, "utf-16", 21},
+		{[]protocol.PositionEncodingKind{"utf-8", "utf-16"}, "utf-8", 23},
+		{[]protocol.PositionEncodingKind{"utf-32"}, "utf-32", 20},
+	} {
+		cl, res := start(t, root, protocol.ClientCapabilities{General: &protocol.GeneralClientCapabilities{PositionEncodings: c.offer}})
+		if res.Capabilities.PositionEncoding != c.want {
+			t.Errorf("offered %v: got %q, want %q", c.offer, res.Capabilities.PositionEncoding, c.want)
+		}
+		cl.open("main.acore")
+		ds := cl.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return len(ds) > 0 })
+		if got := ds[0].Range.Start; got.Line != 8 || got.Character != c.col {
+			t.Errorf("%s: diagnostic at %d:%d, want 9:%d", c.want, got.Line+1, got.Character, c.col)
+		}
+	}
+}
+
+// Files changed on disk by other programs are read again on
+// didChangeWatchedFiles; the watcher is registered when the client can.
+func TestWatchedFiles(t *testing.T) {
+	root := writeProject(t, twoFiles)
+	yes := true
+	c, _ := start(t, root, protocol.ClientCapabilities{Workspace: &protocol.WorkspaceClientCapabilities{
+		DidChangeWatchedFiles: &protocol.DidChangeWatchedFilesClientCapabilities{DynamicRegistration: &yes}}})
+	c.open("main.acore")
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return len(ds) == 0 })
+	c.mu.Lock()
+	for len(c.registrations) == 0 {
+		c.cond.Wait()
+	}
+	if c.registrations[0].Method != protocol.MethodWorkspaceDidChangeWatchedFiles {
+		t.Errorf("registered %+v", c.registrations)
+	}
+	c.mu.Unlock()
+	// An agent rewrites card.acore, which is not open.
+	card := filepath.Join(root, "card.acore")
+	if err := os.WriteFile(card, []byte(strings.ReplaceAll(twoFiles["card.acore"], "label", "title")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.server.DidChangeWatchedFiles(c.ctx, &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: c.uri("card.acore"), Type: protocol.FileChangeTypeChanged}}}); err != nil {
+		t.Fatal(err)
+	}
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return len(ds) > 0 })
+}
+
+// Formatting gives exactly what axiom fmt writes.
+func TestFormatting(t *testing.T) {
+	messy := "module m\napp A {\n      route \"/\" => Home\n}\npage Home {\n view {   Text(\"a\") }\n}\n"
+	c, _ := start(t, writeProject(t, map[string]string{"main.acore": messy}), protocol.ClientCapabilities{})
+	c.open("main.acore")
+	edits, err := c.server.Formatting(c.ctx, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("main.acore")}})
+	if err != nil || len(edits) != 1 {
+		t.Fatalf("formatting: %v %v", edits, err)
+	}
+	want, _, err := format.Check(syntax.Parse("main.acore", []byte(messy)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edits[0].NewText != string(want) || edits[0].Range.Start != (protocol.Position{}) || edits[0].Range.End.Line != 7 {
+		t.Errorf("edit %+v, want the whole file as\n%s", edits[0], want)
+	}
+	change(c, "main.acore", 2, &protocol.TextDocumentContentChangeWholeDocument{Text: string(want)})
+	edits, err = c.server.Formatting(c.ctx, &protocol.DocumentFormattingParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("main.acore")}})
+	if err != nil || len(edits) != 0 {
+		t.Errorf("formatting a formatted file: %v %v", edits, err)
+	}
+}
+
+// Document symbols are the declarations, members under their owner.
+func TestDocumentSymbols(t *testing.T) {
+	c, _ := start(t, writeProject(t, twoFiles), protocol.ClientCapabilities{})
+	c.open("main.acore")
+	res, err := c.server.DocumentSymbol(c.ctx, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("main.acore")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	var dump func([]protocol.DocumentSymbol, string)
+	dump = func(ss []protocol.DocumentSymbol, indent string) {
+		for _, s := range ss {
+			fmt.Fprintf(&b, "%s%s %d\n", indent, s.Name, s.Kind)
+			dump(s.Children, indent+"  ")
+		}
+	}
+	dump(res.(protocol.DocumentSymbolSlice), "")
+	want := fmt.Sprintf("Shop %d\n  / %d\nHome %d\n  draft %d\n", protocol.SymbolKindModule, protocol.SymbolKindEvent, protocol.SymbolKindClass, protocol.SymbolKindVariable)
+	if b.String() != want {
+		t.Errorf("symbols:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// Workspace symbols are found in every file, whether open or not, by a
+// subsequence of their name.
+func TestWorkspaceSymbols(t *testing.T) {
+	c, _ := start(t, writeProject(t, twoFiles), protocol.ClientCapabilities{})
+	for _, tc := range []struct{ query, want string }{
+		{"card", "Card card.acore"},
+		{"lbl", "label card.acore Card"},
+		{"drf", "draft main.acore Home"},
+		{"zzz", ""},
+	} {
+		res, err := c.server.Symbols(c.ctx, &protocol.WorkspaceSymbolParams{Query: tc.query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range res.(protocol.SymbolInformationSlice) {
+			rel, _ := filepath.Rel(c.root, s.Location.URI.FsPath())
+			container := ""
+			if s.ContainerName != nil {
+				container = *s.ContainerName
+			}
+			got = append(got, strings.TrimSpace(s.Name+" "+filepath.ToSlash(rel)+" "+container))
+		}
+		if strings.Join(got, "; ") != tc.want {
+			t.Errorf("%q: %q, want %q", tc.query, got, tc.want)
+		}
+	}
+}
+
+// Blocks that span lines fold, their closing line left visible, and so do
+// runs of comments and of use lines.
+func TestFoldingRanges(t *testing.T) {
+	src := map[string]string{"main.acore": `module shop
+
+// one
+// two
+use component Card from "./card"
+use component Card2 from "./card2"
+
+app Shop {
+  route "/" => Home
+}
+
+page Home {
+  view {
+    Card(
+      label: "x")
+  }
+}
+`, "card.acore": "module card\n\ncomponent Card(label: String) {\n  view { Text(label) }\n}\n",
+		"card2.acore": "module card2\n\ncomponent Card2(label: String) {\n  view { Text(label) }\n}\n"}
+	c, _ := start(t, writeProject(t, src), protocol.ClientCapabilities{})
+	c.open("main.acore")
+	rs, err := c.server.FoldingRanges(c.ctx, &protocol.FoldingRangeParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("main.acore")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rs {
+		got = append(got, fmt.Sprintf("%d-%d%s", r.StartLine+1, r.EndLine+1, r.Kind))
+	}
+	want := "3-4comment 5-6imports 8-9 12-16 13-15"
+	if strings.Join(got, " ") != want {
+		t.Errorf("folding ranges %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
+// The server says what it can do: each feature the tests exercise is
+// advertised in initialize's answer.
+func TestCapabilities(t *testing.T) {
+	_, res := start(t, writeProject(t, twoFiles), protocol.ClientCapabilities{})
+	caps := res.Capabilities
+	for name, ok := range map[string]bool{
+		"hover": caps.HoverProvider != nil, "definition": caps.DefinitionProvider != nil,
+		"references": caps.ReferencesProvider != nil, "documentSymbol": caps.DocumentSymbolProvider != nil,
+		"workspaceSymbol": caps.WorkspaceSymbolProvider != nil, "formatting": caps.DocumentFormattingProvider != nil,
+		"rename": caps.RenameProvider != nil, "codeAction": caps.CodeActionProvider != nil,
+		"completion": caps.CompletionProvider != nil, "signatureHelp": caps.SignatureHelpProvider != nil,
+		"semanticTokens": caps.SemanticTokensProvider != nil, "foldingRange": caps.FoldingRangeProvider != nil,
+	} {
+		if !ok {
+			t.Errorf("%s is not advertised", name)
+		}
+	}
+}
+
+// A name declared twice points at its first declaration, in the same
+// file or another.
+func TestRelatedInformation(t *testing.T) {
+	src := map[string]string{
+		"main.acore": "module shop\n\nuse component Card from \"./card\"\n\napp Shop {\n  route \"/\" => Home\n}\n\npage Home {\n  state draft: String = \"\"\n  state draft: Int = 0\n  view { Card(label: draft) }\n}\n\npage Other {\n  view { Text(\"x\") }\n}\n",
+		"card.acore": "module card\n\ncomponent Card(label: String) {\n  view { Text(label) }\n}\n\npage Other {\n  view { Text(\"x\") }\n}\n",
+	}
+	c, _ := start(t, writeProject(t, src), protocol.ClientCapabilities{})
+	c.open("main.acore")
+	for _, tc := range []struct{ file, code, relFile, relText string }{
+		{"main.acore", "AC202", "main.acore", `state draft: String = ""`},
+		{"main.acore", "AC203", "card.acore", "Other"},
+	} {
+		ds := c.waitDiags(tc.file, func(ds []protocol.Diagnostic) bool { return strings.Contains(codes(ds), tc.code) })
+		found := false
+		for _, d := range ds {
+			if code, _ := d.Code.(protocol.String); string(code) != tc.code {
+				continue
+			}
+			if len(d.RelatedInformation) != 1 {
+				t.Errorf("%s %s: related %v", tc.file, tc.code, d.RelatedInformation)
+				continue
+			}
+			found = true
+			checkLocation(t, c, tc.code, d.RelatedInformation[0].Location, tc.relFile, "", tc.relText)
+		}
+		if !found {
+			t.Errorf("%s: no %s with related information", tc.file, tc.code)
+		}
+	}
+}
+
+// A workspace folder that is a repository of several apps serves each:
+// their symbols are found before any file is opened, and a file is
+// compiled with the project it is in.
+func TestWorkspaceOfSeveralProjects(t *testing.T) {
+	top := t.TempDir()
+	for _, name := range []string{"shop", "apps/admin"} {
+		root := writeProject(t, map[string]string{"main.acore": strings.ReplaceAll(twoFiles["main.acore"], "draft", strings.ReplaceAll(name, "/", "_")+"_draft"), "card.acore": twoFiles["card.acore"]})
+		dst := filepath.Join(top, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(root, dst); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, _ := start(t, top, protocol.ClientCapabilities{})
+	res, err := c.server.Symbols(c.ctx, &protocol.WorkspaceSymbolParams{Query: "draft"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range res.(protocol.SymbolInformationSlice) {
+		got = append(got, s.Name)
+	}
+	if strings.Join(got, " ") != "apps_admin_draft shop_draft" {
+		t.Errorf("symbols %q", got)
+	}
+	c.open("apps/admin/main.acore")
+	if ds := c.waitDiags("apps/admin/main.acore", func([]protocol.Diagnostic) bool { return true }); len(ds) != 0 {
+		t.Errorf("diagnostics %v", ds)
+	}
+}
+
+// A method the server does not have answers -32601; a file outside the
+// workspace folder answers an error and is not read, even when it is in
+// a project of its own.
+func TestRobustness(t *testing.T) {
+	c, _ := start(t, writeProject(t, twoFiles), protocol.ClientCapabilities{})
+	_, err := c.server.Request(c.ctx, "acore/nope", map[string]any{})
+	var rpcErr *jsonrpc2.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.MethodNotFound {
+		t.Errorf("unknown method: %v", err)
+	}
+	other := writeProject(t, twoFiles)
+	u := uri.File(filepath.Join(other, "main.acore"))
+	_, err = c.server.Hover(c.ctx, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: protocol.Position{Line: 9, Character: 9}}})
+	if err == nil || !strings.Contains(err.Error(), "no Acore project of the workspace") {
+		t.Errorf("hover outside the workspace: %v", err)
+	}
+	res, err := c.server.Symbols(c.ctx, &protocol.WorkspaceSymbolParams{Query: "draft"})
+	if err != nil || len(res.(protocol.SymbolInformationSlice)) != 1 {
+		t.Errorf("after a request outside the workspace, symbols %v %v", res, err)
+	}
+}

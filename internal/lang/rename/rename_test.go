@@ -1,0 +1,188 @@
+package rename_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/lang/prepare"
+	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/lang/refs"
+	"github.com/axiomcore/acore/internal/lang/rename"
+)
+
+// small is a project with a page, a component and an action with a
+// parameter and a lambda, where names can clash and be captured.
+var small = map[string]string{
+	"main.acore": `module shop
+
+use component Card from "./card"
+
+app Shop {
+  route "/" => Home
+}
+
+page Home {
+  state draft: String = ""
+  state items: [String] = []
+  state count: Int = 0
+
+  action add(title: String) {
+    items = [title, draft]
+    count = count + 1
+  }
+
+  view {
+    Input(value: draft, on_change: || add(title: draft))
+    List(items: items, key: |i| i) { item => Card(label: item + draft) }
+  }
+}
+`,
+	"card.acore": `module card
+
+component Card(label: String) {
+  view { Text(label) }
+}
+`,
+}
+
+func TestRename(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		example    string // a directory of examples/, else small
+		path, at   string // the name at the first occurrence of at in path
+		new        string
+		reason     string            // the refusal, or "" for a rename
+		edits      int               // identifiers rewritten
+		wantInFile map[string]string // after the rename, a file holds this
+	}{
+		{name: "prop passed in three files", example: "reading-list", path: "components/page_title.acore", at: "subtitle", new: "caption", edits: 5,
+			wantInFile: map[string]string{"main.acore": `caption: "Books to read, by title."`, "pages/about.acore": `caption: "An example`, "components/page_title.acore": `Text(caption, style: "caption")`}},
+		{name: "state", path: "main.acore", at: "draft", new: "text", edits: 5,
+			wantInFile: map[string]string{"main.acore": "Card(label: item + text)"}},
+		{name: "component and its use line", path: "card.acore", at: "Card", new: "Tile", edits: 3,
+			wantInFile: map[string]string{"main.acore": `use component Tile from "./card"`, "card.acore": "component Tile(label"}},
+		{name: "page and its route", path: "main.acore", at: "Home {", new: "Start", edits: 2,
+			wantInFile: map[string]string{"main.acore": `route "/" => Start`}},
+		{name: "parameter", path: "main.acore", at: "title: String", new: "name", edits: 3,
+			wantInFile: map[string]string{"main.acore": "items = [name, draft]"}},
+		{name: "a member already called so", path: "main.acore", at: "draft", new: "items", reason: rename.NameTaken},
+		{name: "captured by a local", path: "main.acore", at: "draft", new: "item", reason: rename.NameTaken},
+		{name: "captured by a parameter", path: "main.acore", at: "draft", new: "title", reason: rename.NameTaken},
+		{name: "a component already called so", path: "card.acore", at: "Card", new: "Home", reason: rename.NameTaken},
+		{name: "not an identifier", path: "main.acore", at: "draft", new: "1st", reason: rename.InvalidName},
+		{name: "reserved", path: "main.acore", at: "draft", new: "null", reason: rename.InvalidName},
+		{name: "same name", path: "main.acore", at: "draft", new: "draft", reason: rename.InvalidName},
+		{name: "contract operation", example: "reading-list", path: "main.acore", at: "list_books", new: "books", reason: rename.NotRenamable},
+		{name: "element", path: "main.acore", at: "Input", new: "Field", reason: rename.NotRenamable},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var in *load.Inputs
+			var err error
+			if c.example != "" {
+				in, err = load.Load(filepath.Join("..", "..", "..", "examples", c.example))
+			} else {
+				in, err = load.Load(write(t, small))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			ix := refs.Build(project.Compile(in))
+			src := string(in.Data(c.path))
+			off := strings.Index(src, c.at)
+			if off < 0 {
+				t.Fatalf("%q is not in %s", c.at, c.path)
+			}
+			at, _ := ix.At(c.path, off+1)
+			plan, err := rename.Rename(ix, at.Obj, c.new)
+			if c.reason != "" {
+				var r *rename.Refusal
+				if !errors.As(err, &r) || r.Reason != c.reason {
+					t.Fatalf("rename to %s: %v, want a refusal %s", c.new, err, c.reason)
+				}
+				t.Logf("refused: %v", err)
+				return
+			}
+			if err != nil {
+				t.Fatalf("rename to %s: %v", c.new, err)
+			}
+			if len(plan.Edits) != c.edits {
+				t.Errorf("%d edits, want %d: %v", len(plan.Edits), c.edits, plan.Edits)
+			}
+			for _, d := range plan.Candidate.Result.Diagnostics {
+				if d.Severity == diag.Error {
+					t.Errorf("the candidate has an error: %v", d)
+				}
+			}
+			for path, want := range c.wantInFile {
+				if got := string(plan.Candidate.Inputs.Data(path)); !strings.Contains(got, want) {
+					t.Errorf("%s after the rename:\n%s\nwant it to hold %q", path, got, want)
+				}
+			}
+			// The renamed declaration is named exactly where the edits are.
+			n := 0
+			for o, rs := range refs.Build(plan.Candidate).Refs {
+				if o.Name == c.new && o.Kind == at.Obj.Kind {
+					n += len(rs)
+				}
+			}
+			if n != c.edits {
+				t.Errorf("the candidate names %s %d times, want %d", c.new, n, c.edits)
+			}
+		})
+	}
+}
+
+func write(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := prepare.Run(root); err != nil {
+		t.Fatalf("prepare: %v", err)
+	}
+	return root
+}
+
+// Every declaration of the examples that can be renamed is renamed to a
+// fresh name without a refusal: a reference the checker does not record
+// would leave the old name behind and the candidate would not compile.
+func TestRenameEveryDeclaration(t *testing.T) {
+	for _, ex := range []string{"task-app", "reading-list"} {
+		in, err := load.Load(filepath.Join("..", "..", "..", "examples", ex))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix := refs.Build(project.Compile(in))
+		n := 0
+		for o := range ix.Refs {
+			if rename.Renamable(ix, o) != nil {
+				continue
+			}
+			n++
+			plan, err := rename.Rename(ix, o, o.Name+"_x")
+			if err != nil {
+				t.Errorf("%s: rename %s %s: %v", ex, o.Kind, o.Name, err)
+				continue
+			}
+			if len(plan.Edits) != len(ix.Refs[o]) {
+				t.Errorf("%s: rename %s %s: %d edits for %d references", ex, o.Kind, o.Name, len(plan.Edits), len(ix.Refs[o]))
+			}
+		}
+		if n < 5 {
+			t.Errorf("%s: only %d declarations to rename", ex, n)
+		}
+		t.Logf("%s: %d declarations renamed", ex, n)
+	}
+}
