@@ -3,6 +3,7 @@ package check
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/graph"
@@ -44,7 +45,31 @@ func RecheckDiagnostics(base *Result, in *Input, changed []string) (diags []diag
 	if c == nil {
 		return nil, false
 	}
+	// Other modules' navigate and Link targets are checked against the
+	// routes: a changed route set is visible outside the entry module.
+	if slices.Contains(changed, Entry) && routeKey(base.st.modules[Entry]) != routeKey(c.modules[Entry]) {
+		return nil, false
+	}
 	return c.mergeDiagnostics(base, changed), true
+}
+
+// routeKey is what other modules' diagnostics read of the entry module's
+// app: its name and its route paths, in order.
+func routeKey(m *module) string {
+	if m == nil || m.app == nil {
+		return ""
+	}
+	var b strings.Builder
+	if m.app.Name != nil {
+		b.WriteString(m.app.Name.Name)
+	}
+	for _, r := range m.app.Routes {
+		b.WriteString("\x00")
+		if r.Path != nil {
+			b.WriteString(r.Path.Value)
+		}
+	}
+	return b.String()
 }
 
 // recheck checks the changed modules of in over base's state, up to their

@@ -3,6 +3,8 @@ package project_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -79,7 +81,10 @@ func dump(ds []diag.Diagnostic) string {
 // DiagnosticsFrom answers, it answers what a whole compile does.
 func TestDiagnosticsFromRandomEdits(t *testing.T) {
 	seed := time.Now().UnixNano()
-	t.Logf("seed %d", seed)
+	if s, err := strconv.ParseInt(os.Getenv("ACORE_SEED"), 10, 64); err == nil {
+		seed = s
+	}
+	t.Logf("seed %d (ACORE_SEED=%d repeats it)", seed, seed)
 	r := rand.New(rand.NewPCG(uint64(seed), 0))
 	for _, ex := range []string{"reading-list", "task-app"} {
 		in, err := load.Load("../../../examples/" + ex)
