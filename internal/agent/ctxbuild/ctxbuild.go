@@ -110,12 +110,19 @@ type ContextEdge struct {
 	To    string          `json:"to"`
 	Layer string          `json:"layer"`
 	Site  *graph.Location `json:"site,omitempty"`
+	// Via names, for an edge a prop has through a component instance's
+	// argument, the instance.
+	Via string `json:"via,omitempty"`
 }
 
 // Result is context.build's result.
 type Result struct {
 	Items []ContextItem `json:"items"`
 	Edges []ContextEdge `json:"edges"`
+	// Gaps are what the context leaves out that the recipe reaches: items
+	// past limits.max_depth or cut by a limit, and the foreign code of
+	// included nodes. The service reports them as coverage gaps.
+	Gaps []protocol.Gap `json:"-"`
 }
 
 // Purposes are the purposes of context.build.
@@ -498,10 +505,14 @@ func (b *ctxBuilder) fit(purpose string, focus []string) (*Result, []protocol.Om
 			isRequired[it.idx] = true
 		}
 	}
-	edge := func(e *graph.Edge) (ContextEdge, bool) {
+	edge := func(ei int32) (ContextEdge, bool) {
+		e := &g.Edges[ei]
 		ce := ContextEdge{From: g.At(e.From).ID, Kind: e.Kind(), To: g.At(e.To).ID, Layer: e.Layer()}
+		if v, ok := g.Via(ei); ok {
+			ce.Via = g.At(v).ID
+		}
 		if b.actions == nil {
-			s := g.EdgeSite(e)
+			s := g.EdgeSite(ei)
 			ce.Site = &s
 			return ce, true
 		}
@@ -514,7 +525,7 @@ func (b *ctxBuilder) fit(purpose string, focus []string) (*Result, []protocol.Om
 		for _, ei := range g.Out(i) {
 			e := &g.Edges[ei]
 			if included[e.To] || e.To == i {
-				if ce, ok := edge(e); ok {
+				if ce, ok := edge(ei); ok {
 					out = append(out, ce)
 				}
 			}
@@ -522,7 +533,7 @@ func (b *ctxBuilder) fit(purpose string, focus []string) (*Result, []protocol.Om
 		for _, ei := range g.In(i) {
 			e := &g.Edges[ei]
 			if included[e.From] && e.From != i {
-				if ce, ok := edge(e); ok {
+				if ce, ok := edge(ei); ok {
 					out = append(out, ce)
 				}
 			}
