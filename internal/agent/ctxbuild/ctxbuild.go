@@ -62,6 +62,7 @@ package ctxbuild
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/axiomcore/acore/internal/agent/protocol"
@@ -255,11 +256,17 @@ type ctxBuilder struct {
 	// items get an implementation.
 	actions      map[int32]bool
 	narrowBodies bool
+	// deep holds the nodes the recipe reached past limits.max_depth,
+	// which are left out.
+	deep []string
 }
 
 // add includes node i, or merges a new reason into it.
 func (b *ctxBuilder) add(i int32, depth int, required bool, r ContextReason) {
 	if depth > b.maxDepth && !required {
+		if _, in := b.pos[i]; !in && !slices.Contains(b.deep, b.g.At(i).ID) {
+			b.deep = append(b.deep, b.g.At(i).ID)
+		}
 		return
 	}
 	if k, ok := b.pos[i]; ok {
@@ -312,11 +319,13 @@ func (b *ctxBuilder) recipe(purpose string, f int32) {
 		if fn.Kind == graph.KindAction {
 			actions = append(actions, f)
 		}
-		for _, ei := range g.Out(f) {
-			if e := &g.Edges[ei]; e.Kind() == graph.EdgeTriggers && g.At(e.To).Kind == graph.KindAction {
-				b.add(e.To, 1, false, ContextReason{Kind: "behavior", Text: "the focus triggers it", Via: fn.ID})
-				actions = append(actions, e.To)
+		for _, t := range b.triggered(f) {
+			text := "the focus triggers it"
+			if t.prop >= 0 {
+				text = "the focus triggers it through " + g.At(t.prop).ID
 			}
+			b.add(t.action, t.depth, false, ContextReason{Kind: "behavior", Text: text, Via: fn.ID})
+			actions = append(actions, t.action)
 		}
 		for _, ei := range g.In(f) {
 			if e := &g.Edges[ei]; e.Kind() == graph.EdgeWrites && g.At(e.From).Kind == graph.KindAction {
@@ -355,6 +364,49 @@ func (b *ctxBuilder) recipe(purpose string, f int32) {
 			}
 		}
 	}
+}
+
+// trigger is an action a focus triggers: directly (prop -1), or through
+// an Action prop that a component instance binds to it.
+type trigger struct {
+	action, prop int32
+	depth        int
+}
+
+// triggered returns the actions node f triggers, following the Action
+// props it triggers to the handlers their instances pass (bound edges),
+// each once.
+func (b *ctxBuilder) triggered(f int32) []trigger {
+	g := b.g
+	var out []trigger
+	seen := map[int32]bool{f: true}
+	type hop struct {
+		node, prop int32
+		depth      int
+	}
+	queue := []hop{{f, -1, 0}}
+	for len(queue) > 0 {
+		h := queue[0]
+		queue = queue[1:]
+		for _, ei := range g.Out(h.node) {
+			e := &g.Edges[ei]
+			if e.Kind() != graph.EdgeTriggers && (h.prop < 0 || e.Kind() != graph.EdgeCalls) || seen[e.To] {
+				continue
+			}
+			seen[e.To] = true
+			switch g.At(e.To).Kind {
+			case graph.KindAction:
+				out = append(out, trigger{e.To, h.prop, h.depth + 1})
+			case graph.KindProp:
+				prop := h.prop
+				if prop < 0 {
+					prop = e.To
+				}
+				queue = append(queue, hop{e.To, prop, h.depth + 1})
+			}
+		}
+	}
+	return out
 }
 
 // members adds the members of owner o.
@@ -624,7 +676,23 @@ func (b *ctxBuilder) fit(purpose string, focus []string) (*Result, []protocol.Om
 	for _, reason := range []string{"max_nodes", "max_bytes"} {
 		if d := drops[reason]; d != nil {
 			b.omitted = append(b.omitted, protocol.Omission{Reason: reason, Count: d.n, Nodes: d.ids, Expand: d.refs})
+			res.Gaps = append(res.Gaps, protocol.Gap{Reason: reason, Nodes: d.ids,
+				Detail: fmt.Sprintf("%d items the recipe includes do not fit limits.%s; truncation.omissions has a ref for each", d.n, reason)})
 		}
+	}
+	if len(b.deep) > 0 {
+		res.Gaps = append(res.Gaps, protocol.Gap{Reason: "max_depth", Nodes: b.deep[:min(len(b.deep), 50)],
+			Detail: fmt.Sprintf("the recipe reaches %d nodes deeper than limits.max_depth (%d), left out", len(b.deep), lim.MaxDepth)})
+	}
+	var foreign []string
+	for _, it := range res.Items {
+		if g.At(it.idx).Foreign && len(foreign) < 50 {
+			foreign = append(foreign, it.Node.ID)
+		}
+	}
+	if len(foreign) > 0 {
+		res.Gaps = append(res.Gaps, protocol.Gap{Reason: "foreign_implementation", Nodes: foreign,
+			Detail: "the context holds nodes implemented outside the project; the compiler cannot see what they read, write or call"})
 	}
 	return &res, b.omitted, nil
 }

@@ -93,6 +93,10 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 	w := &graphWalk{g: g, incoming: incoming, mentioned: map[int32]bool{}}
 	for _, f := range from {
 		w.mentioned[f] = true
+		if n := g.At(f); n.Foreign && !incoming {
+			w.boundaries = append(w.boundaries, Boundary{Node: n.ID, Reason: "foreign_implementation",
+				Detail: n.ID + " is implemented outside the project; the compiler cannot see what it reads or writes"})
+		}
 	}
 	if p.Mode == "paths" {
 		to, e := c.lookup(p.To)
@@ -102,6 +106,15 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 		paths, cut := g.Paths(from, to, kinds, layers, c.limits.MaxDepth, c.limits.MaxItems)
 		res["paths"] = w.paths(paths)
 		c.pathsGap(cut)
+		// A path may lead through foreign code the walk cannot see into.
+		_, reached, _ := g.Walk(from, false, kinds, layers, c.limits.MaxDepth)
+		for i := range reached {
+			if n := g.At(i); n.Foreign && !slices.ContainsFunc(w.boundaries, func(b Boundary) bool { return b.Node == n.ID }) {
+				w.boundaries = append(w.boundaries, Boundary{Node: n.ID, Reason: "foreign_implementation",
+					Detail: n.ID + " is implemented outside the project; a path may lead through it unseen"})
+			}
+		}
+		sort.Slice(w.boundaries, func(a, b int) bool { return w.boundaries[a].Node < w.boundaries[b].Node })
 	} else {
 		steps, _, cut := g.Walk(from, incoming, kinds, layers, depth)
 		for _, st := range steps {
@@ -262,11 +275,14 @@ func opImpactAnalyze(c *call) (any, *protocol.Error) {
 	}
 	g := c.graph()
 	reached := map[int32]bool{}
-	for _, t := range targets {
-		reached[t] = true
-	}
 	impacted := []Impacted{}
 	var omitted, foreign []string
+	for _, t := range targets {
+		reached[t] = true
+		if n := g.At(t); n.Foreign && p.Direction != "dependents" && !slices.Contains(foreign, n.ID) {
+			foreign = append(foreign, n.ID)
+		}
+	}
 	extra := 0
 	collect := func(incoming bool) {
 		steps, _, cut := g.Walk(targets, incoming, kinds, nil, c.limits.MaxDepth)
