@@ -15,8 +15,9 @@
 //     reason signature: the agent needs their signatures to change the
 //     input's wiring.
 //   - change_behavior: the actions involved (the focus if it is an action,
-//     the actions it triggers, the actions that write it if it is a state;
-//     reason behavior), what those actions write, invoke, call or navigate
+//     the actions it triggers, directly or through the Action props it
+//     triggers, whose instances pass them; the actions that write it if it
+//     is a state; reason behavior), what those actions write, invoke, call or navigate
 //     to (reason effect, one step further) and their callers (reason
 //     caller). The answer is kept to what changing the actions needs:
 //     a reason's via names the related node and its text states the
@@ -54,7 +55,10 @@
 // recipe's order while they fit; an item that does not fit is omitted
 // (reason max_bytes or max_nodes) with an expansion ref, and later, smaller
 // items may still be added. Recipe items deeper than limits.max_depth are
-// not followed. An expansion ref's estimated_bytes is the item's compact
+// not followed. What the recipe reaches but leaves out (past max_depth,
+// or cut by max_bytes or max_nodes), and included nodes whose
+// implementation is foreign, are the result's gaps, which the answer's
+// coverage reports. An expansion ref's estimated_bytes is the item's compact
 // JSON and its separator. An expansion ref is
 // "ctx1:<first 16 hex digits of the snapshot id>:node:<node id>".
 package ctxbuild
