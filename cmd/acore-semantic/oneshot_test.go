@@ -104,3 +104,49 @@ func TestOneShotCollectsNothing(t *testing.T) {
 		t.Error("with GOGC=100 set, a one-shot node.find never collected: the user's setting was not kept")
 	}
 }
+
+// TestOneShotFollowsComponentBoundary asks, each in its own process (the
+// later ones read the compile the first saved), for the path from the
+// Button inside reading-list's BookRow to the operation it ends in, and
+// for the instances that pass PageTitle's subtitle.
+func TestOneShotFollowsComponentBoundary(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "reading-list")
+	if err := os.CopyFS(root, os.DirFS(filepath.Join("..", "..", "examples", "reading-list"))); err != nil {
+		t.Fatal(err)
+	}
+	first := oneShot(t, root, `{"protocol": "axiom-agent-semantic/v1", "operation": "workspace.open", "params": {"roots": [{"path": "`+root+`"}]}}`)
+	ws, _ := first["workspace"].(string)
+	for range 2 {
+		o := oneShot(t, root, `{"protocol": "axiom-agent-semantic/v1", "operation": "graph.query", "workspace": "`+ws+`", "snapshot": "latest", "limits": {"max_depth": 8},
+			"params": {"from": ["element:BookRow/view/0/1"], "to": ["contract_operation:Books.delete_book"], "mode": "paths", "transitive": true}}`)
+		res, _ := o["result"].(map[string]any)
+		if res == nil {
+			t.Fatalf("graph.query: %v", o["error"])
+		}
+		if got, _ := json.Marshal(res["paths"]); string(got) != `[{"nodes":["element:BookRow/view/0/1","prop:BookRow.on_delete","action:Home.delete","mutation:Home.remove","contract_operation:Books.delete_book"]}]` {
+			t.Errorf("paths %s", got)
+		}
+		if cov := o["coverage"].(map[string]any); cov["exhaustive"] != true {
+			t.Errorf("coverage %v", cov)
+		}
+		o = oneShot(t, root, `{"protocol": "axiom-agent-semantic/v1", "operation": "impact.analyze", "workspace": "`+ws+`", "snapshot": "latest",
+			"params": {"targets": ["prop:PageTitle.subtitle"], "direction": "dependents"}}`)
+		got := map[string]any{}
+		imp, _ := o["result"].(map[string]any)["impacted"].([]any)
+		for _, im := range imp {
+			im := im.(map[string]any)
+			got[im["node"].(map[string]any)["id"].(string)] = im["site"]
+		}
+		for id, site := range map[string]string{"element:Home/view/0/1": "main.acore 44 50", "element:About/view/0/1": "pages/about.acore 14 43"} {
+			s, _ := got[id].(map[string]any)
+			if s == nil || strings.Join([]string{s["path"].(string), jsonNum(s["line"]), jsonNum(s["column"])}, " ") != site {
+				t.Errorf("impact of prop:PageTitle.subtitle: %s at %v, want %s", id, got[id], site)
+			}
+		}
+	}
+}
+
+func jsonNum(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

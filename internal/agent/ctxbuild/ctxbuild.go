@@ -15,8 +15,9 @@
 //     reason signature: the agent needs their signatures to change the
 //     input's wiring.
 //   - change_behavior: the actions involved (the focus if it is an action,
-//     the actions it triggers, the actions that write it if it is a state;
-//     reason behavior), what those actions write, invoke, call or navigate
+//     the actions it triggers, directly or through the Action props it
+//     triggers, whose instances pass them; the actions that write it if it
+//     is a state; reason behavior), what those actions write, invoke, call or navigate
 //     to (reason effect, one step further) and their callers (reason
 //     caller). The answer is kept to what changing the actions needs:
 //     a reason's via names the related node and its text states the
@@ -54,7 +55,10 @@
 // recipe's order while they fit; an item that does not fit is omitted
 // (reason max_bytes or max_nodes) with an expansion ref, and later, smaller
 // items may still be added. Recipe items deeper than limits.max_depth are
-// not followed. An expansion ref's estimated_bytes is the item's compact
+// not followed. What the recipe reaches but leaves out (past max_depth,
+// or cut by max_bytes or max_nodes), and included nodes whose
+// implementation is foreign, are the result's gaps, which the answer's
+// coverage reports. An expansion ref's estimated_bytes is the item's compact
 // JSON and its separator. An expansion ref is
 // "ctx1:<first 16 hex digits of the snapshot id>:node:<node id>".
 package ctxbuild
@@ -62,6 +66,7 @@ package ctxbuild
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/axiomcore/acore/internal/agent/protocol"
@@ -110,12 +115,19 @@ type ContextEdge struct {
 	To    string          `json:"to"`
 	Layer string          `json:"layer"`
 	Site  *graph.Location `json:"site,omitempty"`
+	// Via names, for an edge a prop has through a component instance's
+	// argument, the instance.
+	Via string `json:"via,omitempty"`
 }
 
 // Result is context.build's result.
 type Result struct {
 	Items []ContextItem `json:"items"`
 	Edges []ContextEdge `json:"edges"`
+	// Gaps are what the context leaves out that the recipe reaches: items
+	// past limits.max_depth or cut by a limit, and the foreign code of
+	// included nodes. The service reports them as coverage gaps.
+	Gaps []protocol.Gap `json:"-"`
 }
 
 // Purposes are the purposes of context.build.
@@ -248,11 +260,17 @@ type ctxBuilder struct {
 	// items get an implementation.
 	actions      map[int32]bool
 	narrowBodies bool
+	// deep holds the nodes the recipe reached past limits.max_depth,
+	// which are left out.
+	deep []string
 }
 
 // add includes node i, or merges a new reason into it.
 func (b *ctxBuilder) add(i int32, depth int, required bool, r ContextReason) {
 	if depth > b.maxDepth && !required {
+		if _, in := b.pos[i]; !in && !slices.Contains(b.deep, b.g.At(i).ID) {
+			b.deep = append(b.deep, b.g.At(i).ID)
+		}
 		return
 	}
 	if k, ok := b.pos[i]; ok {
@@ -305,11 +323,13 @@ func (b *ctxBuilder) recipe(purpose string, f int32) {
 		if fn.Kind == graph.KindAction {
 			actions = append(actions, f)
 		}
-		for _, ei := range g.Out(f) {
-			if e := &g.Edges[ei]; e.Kind() == graph.EdgeTriggers && g.At(e.To).Kind == graph.KindAction {
-				b.add(e.To, 1, false, ContextReason{Kind: "behavior", Text: "the focus triggers it", Via: fn.ID})
-				actions = append(actions, e.To)
+		for _, t := range b.triggered(f) {
+			text := "the focus triggers it"
+			if t.prop >= 0 {
+				text = "the focus triggers it through " + g.At(t.prop).ID
 			}
+			b.add(t.action, t.depth, false, ContextReason{Kind: "behavior", Text: text, Via: fn.ID})
+			actions = append(actions, t.action)
 		}
 		for _, ei := range g.In(f) {
 			if e := &g.Edges[ei]; e.Kind() == graph.EdgeWrites && g.At(e.From).Kind == graph.KindAction {
@@ -348,6 +368,49 @@ func (b *ctxBuilder) recipe(purpose string, f int32) {
 			}
 		}
 	}
+}
+
+// trigger is an action a focus triggers: directly (prop -1), or through
+// an Action prop that a component instance binds to it.
+type trigger struct {
+	action, prop int32
+	depth        int
+}
+
+// triggered returns the actions node f triggers, following the Action
+// props it triggers to the handlers their instances pass (bound edges),
+// each once.
+func (b *ctxBuilder) triggered(f int32) []trigger {
+	g := b.g
+	var out []trigger
+	seen := map[int32]bool{f: true}
+	type hop struct {
+		node, prop int32
+		depth      int
+	}
+	queue := []hop{{f, -1, 0}}
+	for len(queue) > 0 {
+		h := queue[0]
+		queue = queue[1:]
+		for _, ei := range g.Out(h.node) {
+			e := &g.Edges[ei]
+			if e.Kind() != graph.EdgeTriggers && (h.prop < 0 || e.Kind() != graph.EdgeCalls) || seen[e.To] {
+				continue
+			}
+			seen[e.To] = true
+			switch g.At(e.To).Kind {
+			case graph.KindAction:
+				out = append(out, trigger{e.To, h.prop, h.depth + 1})
+			case graph.KindProp:
+				prop := h.prop
+				if prop < 0 {
+					prop = e.To
+				}
+				queue = append(queue, hop{e.To, prop, h.depth + 1})
+			}
+		}
+	}
+	return out
 }
 
 // members adds the members of owner o.
@@ -498,10 +561,14 @@ func (b *ctxBuilder) fit(purpose string, focus []string) (*Result, []protocol.Om
 			isRequired[it.idx] = true
 		}
 	}
-	edge := func(e *graph.Edge) (ContextEdge, bool) {
+	edge := func(ei int32) (ContextEdge, bool) {
+		e := &g.Edges[ei]
 		ce := ContextEdge{From: g.At(e.From).ID, Kind: e.Kind(), To: g.At(e.To).ID, Layer: e.Layer()}
+		if v, ok := g.Via(ei); ok {
+			ce.Via = g.At(v).ID
+		}
 		if b.actions == nil {
-			s := g.EdgeSite(e)
+			s := g.EdgeSite(ei)
 			ce.Site = &s
 			return ce, true
 		}
@@ -514,7 +581,7 @@ func (b *ctxBuilder) fit(purpose string, focus []string) (*Result, []protocol.Om
 		for _, ei := range g.Out(i) {
 			e := &g.Edges[ei]
 			if included[e.To] || e.To == i {
-				if ce, ok := edge(e); ok {
+				if ce, ok := edge(ei); ok {
 					out = append(out, ce)
 				}
 			}
@@ -522,7 +589,7 @@ func (b *ctxBuilder) fit(purpose string, focus []string) (*Result, []protocol.Om
 		for _, ei := range g.In(i) {
 			e := &g.Edges[ei]
 			if included[e.From] && e.From != i {
-				if ce, ok := edge(e); ok {
+				if ce, ok := edge(ei); ok {
 					out = append(out, ce)
 				}
 			}
@@ -613,7 +680,23 @@ func (b *ctxBuilder) fit(purpose string, focus []string) (*Result, []protocol.Om
 	for _, reason := range []string{"max_nodes", "max_bytes"} {
 		if d := drops[reason]; d != nil {
 			b.omitted = append(b.omitted, protocol.Omission{Reason: reason, Count: d.n, Nodes: d.ids, Expand: d.refs})
+			res.Gaps = append(res.Gaps, protocol.Gap{Reason: reason, Nodes: d.ids,
+				Detail: fmt.Sprintf("%d items the recipe includes do not fit limits.%s; truncation.omissions has a ref for each", d.n, reason)})
 		}
+	}
+	if len(b.deep) > 0 {
+		res.Gaps = append(res.Gaps, protocol.Gap{Reason: "max_depth", Nodes: b.deep[:min(len(b.deep), 50)],
+			Detail: fmt.Sprintf("the recipe reaches %d nodes deeper than limits.max_depth (%d), left out", len(b.deep), lim.MaxDepth)})
+	}
+	var foreign []string
+	for _, it := range res.Items {
+		if g.At(it.idx).Foreign && len(foreign) < 50 {
+			foreign = append(foreign, it.Node.ID)
+		}
+	}
+	if len(foreign) > 0 {
+		res.Gaps = append(res.Gaps, protocol.Gap{Reason: "foreign_implementation", Nodes: foreign,
+			Detail: "the context holds nodes implemented outside the project; the compiler cannot see what they read, write or call"})
 	}
 	return &res, b.omitted, nil
 }

@@ -37,8 +37,10 @@ type opsResponse struct {
 	} `json:"snapshot"`
 	Coverage struct {
 		Completeness string `json:"completeness"`
+		Exhaustive   bool   `json:"exhaustive"`
 		Gaps         []struct {
-			Reason string `json:"reason"`
+			Reason string   `json:"reason"`
+			Nodes  []string `json:"nodes"`
 		} `json:"gaps"`
 	} `json:"coverage"`
 	Truncation struct {

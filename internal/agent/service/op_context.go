@@ -85,6 +85,9 @@ func opContextBuild(c *call) (any, *protocol.Error) {
 		c.trunc.Truncated = true
 		c.trunc.Omissions = append(c.trunc.Omissions, omissions...)
 	}
+	for _, gp := range res.Gaps {
+		c.gap(gp.Reason, gp.Detail, gp.Nodes)
+	}
 	return c.fit(res)
 }
 

@@ -1,6 +1,8 @@
 package service
 
 import (
+	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/axiomcore/acore/internal/agent/protocol"
@@ -25,6 +27,9 @@ type GraphEdge struct {
 	Layer string         `json:"layer"`
 	Depth int            `json:"depth"`
 	Site  graph.Location `json:"site"`
+	// Via names, for an edge a prop has through a component instance's
+	// argument, the instance.
+	Via string `json:"via,omitempty"`
 }
 
 // Boundary is where a walk met code it cannot see through.
@@ -88,23 +93,44 @@ func opGraphQuery(c *call) (any, *protocol.Error) {
 	w := &graphWalk{g: g, incoming: incoming, mentioned: map[int32]bool{}}
 	for _, f := range from {
 		w.mentioned[f] = true
+		if n := g.At(f); n.Foreign && !incoming {
+			w.boundaries = append(w.boundaries, Boundary{Node: n.ID, Reason: "foreign_implementation",
+				Detail: n.ID + " is implemented outside the project; the compiler cannot see what it reads or writes"})
+		}
 	}
 	if p.Mode == "paths" {
 		to, e := c.lookup(p.To)
 		if e != nil {
 			return nil, e
 		}
-		res["paths"] = w.paths(g.Paths(from, to, kinds, layers, c.limits.MaxDepth, c.limits.MaxItems))
+		paths, cut := g.Paths(from, to, kinds, layers, c.limits.MaxDepth, c.limits.MaxItems)
+		res["paths"] = w.paths(paths)
+		c.pathsGap(cut)
+		// A path may lead through foreign code the walk cannot see into.
+		_, reached, _ := g.Walk(from, false, kinds, layers, c.limits.MaxDepth)
+		for i := range reached {
+			if n := g.At(i); n.Foreign && !slices.ContainsFunc(w.boundaries, func(b Boundary) bool { return b.Node == n.ID }) {
+				w.boundaries = append(w.boundaries, Boundary{Node: n.ID, Reason: "foreign_implementation",
+					Detail: n.ID + " is implemented outside the project; a path may lead through it unseen"})
+			}
+		}
+		sort.Slice(w.boundaries, func(a, b int) bool { return w.boundaries[a].Node < w.boundaries[b].Node })
 	} else {
-		steps, _ := g.Walk(from, incoming, kinds, layers, depth)
+		steps, _, cut := g.Walk(from, incoming, kinds, layers, depth)
 		for _, st := range steps {
 			w.add(st.Edge, st.Depth)
 		}
+		if p.Transitive {
+			c.depthGap(g, cut)
+		}
 	}
-	if len(w.boundaries) > 0 {
-		c.coverage.Completeness = "partial"
-		c.coverage.Gaps = append(c.coverage.Gaps, protocol.Gap{Reason: "foreign_implementation", Detail: "the walk reached code the compiler cannot see"})
+	var foreign []string
+	for _, b := range w.boundaries {
+		if !slices.Contains(foreign, b.Node) {
+			foreign = append(foreign, b.Node)
+		}
 	}
+	c.foreignGap(foreign)
 	nodes := c.mentionedNodes(g, w.mentioned)
 	if w.edges == nil {
 		w.edges = []GraphEdge{}
@@ -130,7 +156,7 @@ type graphWalk struct {
 func (w *graphWalk) add(ei int32, d int) {
 	g := w.g
 	e := &g.Edges[ei]
-	w.edges = append(w.edges, GraphEdge{From: g.At(e.From).ID, Kind: e.Kind(), To: g.At(e.To).ID, Layer: e.Layer(), Depth: d, Site: g.EdgeSite(e)})
+	w.edges = append(w.edges, GraphEdge{From: g.At(e.From).ID, Kind: e.Kind(), To: g.At(e.To).ID, Layer: e.Layer(), Depth: d, Site: g.EdgeSite(ei), Via: viaOf(g, ei)})
 	w.mentioned[e.From], w.mentioned[e.To] = true, true
 	if t := g.At(e.To); t.Foreign && !w.incoming {
 		w.boundaries = append(w.boundaries, Boundary{Node: t.ID, Reason: "foreign_implementation", Via: g.At(e.From).ID,
@@ -183,6 +209,7 @@ func (c *call) mentionedNodes(g *graph.Graph, mentioned map[int32]bool) []graph.
 	if extra := len(ids) - len(nodes); extra > 0 {
 		c.trunc.Truncated = true
 		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_nodes", Count: extra, Nodes: omitted})
+		c.gap("max_nodes", fmt.Sprintf("the answer summarizes limits.max_nodes (%d) of the %d nodes it mentions; truncation.omissions names the others", c.limits.MaxNodes, len(ids)), omitted)
 	}
 	return nodes
 }
@@ -209,6 +236,7 @@ func (c *call) trimEdges(res map[string]any, g *graph.Graph, nodes []graph.Summa
 		// Count the edges left out; name the nodes they reach.
 		c.omit("max_bytes", cut)
 		c.trunc.Omissions[len(c.trunc.Omissions)-1].Count = len(edges) - k
+		c.gap("max_bytes", fmt.Sprintf("%d of the %d edges found do not fit limits.max_bytes (%d); the farthest were left out", len(edges)-k, len(edges), c.limits.MaxBytes), cut)
 	}
 }
 
@@ -226,6 +254,7 @@ type Impacted struct {
 	EdgeKind string         `json:"edge_kind"`
 	Layer    string         `json:"layer"`
 	Site     graph.Location `json:"site"`
+	Via      string         `json:"via,omitempty"`
 }
 
 func opImpactAnalyze(c *call) (any, *protocol.Error) {
@@ -246,19 +275,26 @@ func opImpactAnalyze(c *call) (any, *protocol.Error) {
 	}
 	g := c.graph()
 	reached := map[int32]bool{}
+	impacted := []Impacted{}
+	var omitted, foreign []string
 	for _, t := range targets {
 		reached[t] = true
+		if n := g.At(t); n.Foreign && p.Direction != "dependents" && !slices.Contains(foreign, n.ID) {
+			foreign = append(foreign, n.ID)
+		}
 	}
-	impacted := []Impacted{}
-	var omitted []string
 	extra := 0
 	collect := func(incoming bool) {
-		steps, _ := g.Walk(targets, incoming, kinds, nil, c.limits.MaxDepth)
+		steps, _, cut := g.Walk(targets, incoming, kinds, nil, c.limits.MaxDepth)
+		c.depthGap(g, cut)
 		for _, st := range steps {
 			e := &g.Edges[st.Edge]
 			node, from := e.From, e.To
 			if !incoming {
 				node, from = e.To, e.From
+				if n := g.At(node); n.Foreign && !slices.Contains(foreign, n.ID) {
+					foreign = append(foreign, n.ID)
+				}
 			}
 			if reached[node] {
 				continue
@@ -272,7 +308,7 @@ func opImpactAnalyze(c *call) (any, *protocol.Error) {
 				continue
 			}
 			impacted = append(impacted, Impacted{Node: g.Summary(g.At(node)), Depth: st.Depth, From: g.At(from).ID,
-				EdgeKind: e.Kind(), Layer: e.Layer(), Site: g.EdgeSite(e)})
+				EdgeKind: e.Kind(), Layer: e.Layer(), Site: g.EdgeSite(st.Edge), Via: viaOf(g, st.Edge)})
 		}
 	}
 	if p.Direction == "dependents" || p.Direction == "both" {
@@ -281,10 +317,11 @@ func opImpactAnalyze(c *call) (any, *protocol.Error) {
 	if p.Direction == "dependencies" || p.Direction == "both" {
 		collect(false)
 	}
+	c.foreignGap(foreign)
 	if extra > 0 {
 		c.trunc.Truncated = true
 		c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_nodes", Count: extra, Nodes: omitted})
-		c.coverage.Exhaustive = false
+		c.gap("max_nodes", fmt.Sprintf("%d more nodes are impacted than limits.max_nodes (%d) lets the answer list", extra, c.limits.MaxNodes), omitted)
 	}
 	k := c.trimToFit(len(impacted), func(k int) int { return jsonSize(map[string]any{"impacted": impacted[:k]}) })
 	var cut []string
@@ -292,7 +329,31 @@ func opImpactAnalyze(c *call) (any, *protocol.Error) {
 		cut = append(cut, im.Node.ID)
 	}
 	c.omit("max_bytes", cut)
+	if len(cut) > 0 {
+		c.gap("max_bytes", fmt.Sprintf("%d impacted nodes do not fit limits.max_bytes (%d); the farthest were left out", len(cut), c.limits.MaxBytes), cut)
+	}
 	return c.fit(map[string]any{"impacted": impacted[:k]})
+}
+
+// viaOf is the id of the component instance a bound edge comes through,
+// or "".
+func viaOf(g *graph.Graph, ei int32) string {
+	if v, ok := g.Via(ei); ok {
+		return g.At(v).ID
+	}
+	return ""
+}
+
+// pathsGap records a paths walk that a bound may have cut.
+func (c *call) pathsGap(cut string) {
+	switch cut {
+	case graph.CutDepth:
+		c.gap("max_depth", fmt.Sprintf("paths longer than limits.max_depth (%d) may lead to the ends: raise max_depth (up to %d)", c.limits.MaxDepth, protocol.MaxLimits.MaxDepth), nil)
+	case graph.CutCount:
+		c.gap("max_items", fmt.Sprintf("the answer holds limits.max_items (%d) paths, the shortest; there may be more", c.limits.MaxItems), nil)
+	case graph.CutQueue:
+		c.gap("path_search", "the graph has more partial paths between these nodes than the search holds; narrow from, to or edge_kinds", nil)
+	}
 }
 
 // nodesOf keeps the summaries of the start nodes and of the nodes the

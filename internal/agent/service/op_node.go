@@ -1,6 +1,7 @@
 package service
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/axiomcore/acore/internal/agent/protocol"
@@ -127,6 +128,9 @@ type Edge struct {
 	Layer     string         `json:"layer"`
 	Node      string         `json:"node"`
 	Site      graph.Location `json:"site"`
+	// Via names, for an edge a prop has through a component instance's
+	// argument, the instance.
+	Via string `json:"via,omitempty"`
 }
 
 func opNodeGet(c *call) (any, *protocol.Error) {
@@ -190,6 +194,7 @@ func opNodeGet(c *call) (any, *protocol.Error) {
 			}
 			c.trunc.Truncated = true
 			c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "max_bytes", Count: len(dropped), Nodes: dropped, Expand: refs})
+			c.gap("max_bytes", fmt.Sprintf("the %s of %d nodes do not fit limits.max_bytes (%d); truncation.omissions has a ref for each", part, len(dropped), c.limits.MaxBytes), dropped)
 		}
 	}
 	return c.fit(map[string]any{"nodes": out})
@@ -210,27 +215,32 @@ func (c *call) nodeEntry(g *graph.Graph, i int32, parts map[string]bool, limit i
 	}
 	if parts["edges"] || parts["incoming"] {
 		edges := []Edge{}
+		cut := 0
 		if parts["edges"] {
-			for _, ei := range g.Out(i) {
-				if len(edges) == limit {
-					break
-				}
-				e := g.Edges[ei]
-				edges = append(edges, Edge{Direction: "outgoing", Kind: e.Kind(), Layer: e.Layer(), Node: g.At(e.To).ID, Site: g.EdgeSite(&e)})
+			out := g.Out(i)
+			for _, ei := range out[:min(len(out), limit)] {
+				e := &g.Edges[ei]
+				edges = append(edges, Edge{Direction: "outgoing", Kind: e.Kind(), Layer: e.Layer(), Node: g.At(e.To).ID, Site: g.EdgeSite(ei), Via: viaOf(g, ei)})
 			}
+			cut += max(len(out)-limit, 0)
 		}
 		if parts["incoming"] {
 			in := append([]int32(nil), g.In(i)...)
 			g.SortEdges(in)
-			for k, ei := range in {
-				if k == limit {
-					break
-				}
-				e := g.Edges[ei]
-				edges = append(edges, Edge{Direction: "incoming", Kind: e.Kind(), Layer: e.Layer(), Node: g.At(e.From).ID, Site: g.EdgeSite(&e)})
+			for _, ei := range in[:min(len(in), limit)] {
+				e := &g.Edges[ei]
+				edges = append(edges, Edge{Direction: "incoming", Kind: e.Kind(), Layer: e.Layer(), Node: g.At(e.From).ID, Site: g.EdgeSite(ei), Via: viaOf(g, ei)})
 			}
+			cut += max(len(in)-limit, 0)
 		}
 		entry["edges"] = edges
+		if cut > 0 {
+			// params.limit caps the edges listed: the rest are counted,
+			// never dropped silently.
+			c.trunc.Truncated = true
+			c.trunc.Omissions = append(c.trunc.Omissions, protocol.Omission{Reason: "limit", Count: cut, Nodes: []string{n.ID}})
+			c.gap("limit", fmt.Sprintf("%s has %d more edges than params.limit (%d) lists", n.ID, cut, limit), []string{n.ID})
+		}
 	}
 	if parts["body"] {
 		if f := c.snap.Project.Headers(n.Path); f != nil && int(n.End) <= len(f.Src) {

@@ -196,6 +196,10 @@ type checker struct {
 	// of the declarations by what the checker knows them as (see object).
 	info    *Info
 	objects map[any]*Object
+	// arg, while the argument of a component instance is checked, marks
+	// the edges recorded from the instance, argFrom (see argument).
+	arg     uint16
+	argFrom int32
 }
 
 type module struct {
@@ -535,6 +539,10 @@ func (c *checker) nodeOf(f *syntax.File, kind, id, name string, n syntax.Node, n
 // edge records an edge whose site is the source node's identifying token.
 func (c *checker) edge(from, to int32, kind, layer string) {
 	if from < 0 || to < 0 {
+		return
+	}
+	if c.arg != 0 && from == c.argFrom {
+		c.g.AddArgEdge(from, to, kind, layer, c.arg)
 		return
 	}
 	c.g.AddEdge(from, to, kind, layer)

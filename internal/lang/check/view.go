@@ -140,7 +140,7 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path strin
 				c.use(a.Name, c.symObject(s))
 			}
 		}
-		typ, t := c.property(y, e, a, spec)
+		typ, t := c.argument(y, e, a, spec, comp)
 		if spec.cat != nil && e.Name.Name == "Link" && name == "to" {
 			// A link leads to a route like navigate() does.
 			if lit, ok := a.Value.(*syntax.StringLit); ok {

@@ -137,21 +137,27 @@ func (g *Graph) Finish(files []*syntax.File) string {
 		rank[k] = int32(r)
 	}
 	at, out := rows(len(g.Changed), len(g.Edges), func(k int) int32 { return rank[k] })
+	recorded := int32(base.Recorded())
 	for r, i := range g.Changed {
 		row, have := out[at[r]:at[r+1]], base.Out(i)
+		// The bound edges, last in the row, follow from the recorded ones:
+		// when those are the same, so are they.
+		for len(have) > 0 && have[len(have)-1] >= recorded {
+			have = have[:len(have)-1]
+		}
 		k := 0
 	next:
 		for j, ei := range row {
 			e := &g.Edges[ei]
 			for _, ej := range row[:j] {
-				if d := &g.Edges[ej]; d.To == e.To && d.kind == e.kind {
+				if d := &g.Edges[ej]; d.To == e.To && d.kind == e.kind && d.arg == e.arg {
 					continue next // a repeat, which Freeze drops
 				}
 			}
 			if k == len(have) {
 				return "the edges changed"
 			}
-			if b := &base.Edges[have[k]]; b.To != e.To || b.kind != e.kind || b.layer != e.layer {
+			if b := &base.Edges[have[k]]; b.To != e.To || b.kind != e.kind || b.layer != e.layer || b.arg != e.arg {
 				return "the edges changed"
 			}
 			k++
@@ -160,7 +166,7 @@ func (g *Graph) Finish(files []*syntax.File) string {
 			return "the edges changed"
 		}
 	}
-	g.Edges, g.out, g.in, g.outAt, g.inAt = base.Edges, base.out, base.in, base.outAt, base.inAt
+	g.Edges, g.out, g.in, g.outAt, g.inAt, g.via = base.Edges, base.out, base.in, base.outAt, base.inAt, base.via
 	g.seed = seedFor(base, g.Changed)
 	g.setFiles(files)
 	// Versions: the base's, except on the pages of re-created nodes, whose

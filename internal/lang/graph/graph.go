@@ -39,7 +39,8 @@ var Kinds = []string{KindModule, KindApp, KindRoute, KindPage, KindComponent, Ki
 	KindState, KindQuery, KindMutation, KindAction, KindElement, KindConditional, KindContractImport, KindOperation,
 	KindImport, KindExtension}
 
-// Edge kinds. The first six are the profile's default dependency relations.
+// Edge kinds. The first six are the profile's default dependency
+// relations.
 const (
 	EdgeReads       = "reads"
 	EdgeWrites      = "writes"
@@ -47,6 +48,7 @@ const (
 	EdgeCalls       = "calls"
 	EdgeInvokes     = "invokes"
 	EdgeNavigatesTo = "navigates_to"
+	EdgeBinds       = "binds"
 	EdgeRenders     = "renders"
 	EdgeUsesType    = "uses_type"
 	EdgeChildOf     = "child_of"
@@ -58,7 +60,7 @@ const (
 var DependencyKinds = []string{EdgeReads, EdgeWrites, EdgeTriggers, EdgeCalls, EdgeInvokes, EdgeNavigatesTo}
 
 // EdgeKinds lists every edge kind.
-var EdgeKinds = []string{EdgeReads, EdgeWrites, EdgeTriggers, EdgeCalls, EdgeInvokes, EdgeNavigatesTo,
+var EdgeKinds = []string{EdgeReads, EdgeWrites, EdgeTriggers, EdgeCalls, EdgeInvokes, EdgeNavigatesTo, EdgeBinds,
 	EdgeRenders, EdgeUsesType, EdgeChildOf, EdgeDeclaredIn, EdgeImports}
 
 // Fact layers: declared facts are read off the syntax, resolved facts
@@ -110,11 +112,16 @@ type Node struct {
 }
 
 // Edge is one relation between two nodes. It is written at the source
-// node's identifying token (see Graph.Site). Its kind and layer are kept
-// as small codes: a large project has hundreds of thousands of edges.
+// node's identifying token, or at an argument of a component instance
+// (see Graph.EdgeSite). Its kind and layer are kept as small codes: a
+// large project has hundreds of thousands of edges.
 type Edge struct {
 	From, To    int32
 	kind, layer uint8
+	// arg is set on an edge a component instance's argument records: the
+	// argument's index in the instance node's properties, plus one. It
+	// fits the padding the two codes leave.
+	arg uint16
 }
 
 // Kind returns the edge's kind, one of EdgeKinds.
@@ -181,6 +188,9 @@ type Graph struct {
 	// while it is a fragment of another.
 	patch *patch
 	frag  *fragment
+	// via holds, for each bound edge (see bind), the instance whose
+	// argument it comes from; the bound edges are the last len(via).
+	via []int32
 	// Changed lists the nodes a derived graph re-created, in index order;
 	// it is nil for a graph built whole. A derived graph keeps no pointer
 	// to its base, so a chain of edits does not keep every earlier graph.
@@ -310,18 +320,19 @@ func (g *Graph) push(n Node) int32 {
 // AddEdge records an edge. Freeze drops repeats of the same kind between
 // the same nodes, keeping the first site.
 func (g *Graph) AddEdge(from, to int32, kind, layer string) {
-	g.Edges = append(g.Edges, Edge{From: from, To: to, kind: code(EdgeKinds, kind), layer: code(layers[:], layer)})
+	g.AddArgEdge(from, to, kind, layer, 0)
 }
 
-// Site returns where edge e is written: its source node's identifying
-// token.
-func (g *Graph) Site(e *Edge) (path string, line, column int) {
-	n := g.At(e.From)
-	return n.Path, int(n.Line), int(n.Column)
+// AddArgEdge records an edge the argument of component instance from
+// makes: arg is the argument's index in from's properties, plus one (0:
+// none). The edge is written at the argument.
+func (g *Graph) AddArgEdge(from, to int32, kind, layer string, arg uint16) {
+	g.Edges = append(g.Edges, Edge{From: from, To: to, kind: code(EdgeKinds, kind), layer: code(layers[:], layer), arg: arg})
 }
 
-// Freeze removes repeated edges and builds the indexes of edges by source
-// and target. Building rows once, at the end, costs two slices instead of
+// Freeze removes repeated edges (of the same kind, between the same
+// nodes, from the same argument), adds the bound edges (see bind) and
+// builds the indexes of edges by source and target. Building rows once, at the end, costs two slices instead of
 // two per node. It also gives back the room the graph was built with:
 // New and Fragment size it by estimates, and a frozen graph lives long.
 func (g *Graph) Freeze() {
@@ -353,7 +364,7 @@ func (g *Graph) Freeze() {
 		row := g.out[g.outAt[v]:g.outAt[v+1]]
 		for j, ei := range row {
 			for _, ek := range row[:j] {
-				if !drop[ek] && g.Edges[ek].To == g.Edges[ei].To && g.Edges[ek].kind == g.Edges[ei].kind {
+				if !drop[ek] && g.Edges[ek].To == g.Edges[ei].To && g.Edges[ek].kind == g.Edges[ei].kind && g.Edges[ek].arg == g.Edges[ei].arg {
 					drop[ei] = true
 					dup++
 					break
@@ -378,6 +389,7 @@ func (g *Graph) Freeze() {
 		inAt, in = rows(n, len(g.Edges), func(i int) int32 { return g.Edges[i].To })
 	}
 	g.inAt, g.in = inAt, in
+	g.bind()
 	for k, page := range g.pages {
 		if cap(page) > len(page) {
 			g.pages[k] = slices.Clone(page)

@@ -73,13 +73,14 @@ func (g *Graph) Encode(b []byte) ([]byte, error) {
 	e.uvarint(uint64(n))
 	e.int32s(offs)
 	e.bytes(nodes.b)
-	// Edges as they lie in memory: source, target, kind, layer and two
-	// bytes of padding.
+	// Edges as they lie in memory: source, target, kind, layer and the
+	// argument; then the vias of the bound edges, which are the last.
 	edges := make([]int32, 0, 3*len(g.Edges))
 	for _, ed := range g.Edges {
-		edges = append(edges, ed.From, ed.To, int32(ed.kind)|int32(ed.layer)<<8)
+		edges = append(edges, ed.From, ed.To, int32(ed.kind)|int32(ed.layer)<<8|int32(ed.arg)<<16)
 	}
 	e.int32s(edges)
+	e.int32s(g.via)
 	for _, a := range [][]int32{g.outAt, g.out, g.inAt, g.in} {
 		e.int32s(a)
 	}
@@ -320,8 +321,8 @@ func Decode(data []byte, files []*syntax.File) (*Graph, error) {
 	}
 	for i := 0; i < len(edges); i += 3 {
 		from, to, code := edges[i], edges[i+1], edges[i+2]
-		kind, layer := code&0xFF, code>>8
-		if from < 0 || int(from) >= n || to < 0 || int(to) >= n || int(kind) >= len(EdgeKinds) || layer < 0 || int(layer) >= len(layers) {
+		kind, layer := code&0xFF, code>>8&0xFF
+		if from < 0 || int(from) >= n || to < 0 || int(to) >= n || int(kind) >= len(EdgeKinds) || int(layer) >= len(layers) {
 			return nil, errCorrupt
 		}
 	}
@@ -331,8 +332,19 @@ func Decode(data []byte, files []*syntax.File) (*Graph, error) {
 		g.Edges = make([]Edge, len(edges)/3)
 		for i := range g.Edges {
 			code := edges[3*i+2]
-			g.Edges[i] = Edge{From: edges[3*i], To: edges[3*i+1], kind: uint8(code), layer: uint8(code >> 8)}
+			g.Edges[i] = Edge{From: edges[3*i], To: edges[3*i+1], kind: uint8(code), layer: uint8(code >> 8), arg: uint16(uint32(code) >> 16)}
 		}
+	}
+	if via := d.int32s(); len(via) > 0 {
+		if len(via) > len(g.Edges) {
+			return nil, errCorrupt
+		}
+		for _, v := range via {
+			if v < 0 || int(v) >= n {
+				return nil, errCorrupt
+			}
+		}
+		g.via = via
 	}
 	g.outAt, g.out, g.inAt, g.in = d.int32s(), d.int32s(), d.int32s(), d.int32s()
 	if d.err != nil || !validRows(g.outAt, g.out, n, len(g.Edges)) || !validRows(g.inAt, g.in, n, len(g.Edges)) {
@@ -598,8 +610,10 @@ func (d *decoder) int32s() []int32 {
 }
 
 // edgeInPlace reports whether encoded edges are Edges as they lie in
-// memory: three int32s, the last holding kind and layer in its low bytes.
-var edgeInPlace = littleEndian && unsafe.Sizeof(Edge{}) == 12 && unsafe.Offsetof(Edge{}.kind) == 8 && unsafe.Offsetof(Edge{}.layer) == 9
+// memory: three int32s, the last holding kind and layer in its low bytes
+// and the argument in its high half.
+var edgeInPlace = littleEndian && unsafe.Sizeof(Edge{}) == 12 && unsafe.Offsetof(Edge{}.kind) == 8 && unsafe.Offsetof(Edge{}.layer) == 9 &&
+	unsafe.Offsetof(Edge{}.arg) == 10
 
 // littleEndian reports the machine's byte order, in which raw arrays are
 // used in place.

@@ -22,12 +22,6 @@ type Location struct {
 	Column int    `json:"column"`
 }
 
-// EdgeSite is where e is written: its source node's identifying token.
-func (g *Graph) EdgeSite(e *Edge) Location {
-	path, line, col := g.Site(e)
-	return Location{path, line, col}
-}
-
 // StateType is the declared type of state node s (its type property), or
 // "".
 func StateType(s *Node) string {

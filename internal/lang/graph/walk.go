@@ -14,8 +14,10 @@ type Step struct {
 // Walk follows edges breadth first from the start nodes, incoming or
 // outgoing, of the given kinds and layers (nil: all), up to maxDepth. It
 // returns the edges met in a stable order (by depth, then as SortEdges
-// orders them) and the depth of each node reached.
-func (g *Graph) Walk(start []int32, incoming bool, kinds, layers map[string]bool, maxDepth int) ([]Step, map[int32]int) {
+// orders them), the depth of each node reached, and the nodes reached at
+// maxDepth that have edges the bound kept the walk from following (nil
+// when the walk met every edge it could reach).
+func (g *Graph) Walk(start []int32, incoming bool, kinds, layers map[string]bool, maxDepth int) ([]Step, map[int32]int, []int32) {
 	depthOf := map[int32]int{}
 	for _, s := range start {
 		depthOf[s] = 0
@@ -23,21 +25,27 @@ func (g *Graph) Walk(start []int32, incoming bool, kinds, layers map[string]bool
 	frontier := append([]int32(nil), start...)
 	var steps []Step
 	seenEdge := map[int32]bool{}
-	for d := 1; d <= maxDepth && len(frontier) > 0; d++ {
+	follow := func(n int32, each func(ei int32)) {
+		list := g.Out(n)
+		if incoming {
+			list = g.In(n)
+		}
+		for _, ei := range list {
+			e := &g.Edges[ei]
+			if kinds != nil && !kinds[e.Kind()] || layers != nil && !layers[e.Layer()] || seenEdge[ei] {
+				continue
+			}
+			each(ei)
+		}
+	}
+	d := 1
+	for ; d <= maxDepth && len(frontier) > 0; d++ {
 		var level []int32
 		for _, n := range frontier {
-			list := g.Out(n)
-			if incoming {
-				list = g.In(n)
-			}
-			for _, ei := range list {
-				e := &g.Edges[ei]
-				if kinds != nil && !kinds[e.Kind()] || layers != nil && !layers[e.Layer()] || seenEdge[ei] {
-					continue
-				}
+			follow(n, func(ei int32) {
 				seenEdge[ei] = true
 				level = append(level, ei)
-			}
+			})
 		}
 		g.SortEdges(level)
 		var next []int32
@@ -55,7 +63,15 @@ func (g *Graph) Walk(start []int32, incoming bool, kinds, layers map[string]bool
 		}
 		frontier = next
 	}
-	return steps, depthOf
+	var cut []int32
+	for _, n := range frontier {
+		more := false
+		follow(n, func(int32) { more = true })
+		if more {
+			cut = append(cut, n)
+		}
+	}
+	return steps, depthOf, cut
 }
 
 // Path is a path of a graph: its nodes, and the edges between them.
@@ -64,20 +80,41 @@ type Path struct {
 	Edges []int32
 }
 
+// The bounds Paths reports when it may have left paths out.
+const (
+	CutDepth = "max_depth"
+	CutCount = "max_items"
+	CutQueue = "path_search"
+)
+
+// pathQueueMax bounds the partial paths Paths holds: a graph with many
+// cycles has more simple paths than an answer could list.
+const pathQueueMax = 100000
+
 // Paths returns up to max shortest-first simple paths from any start to
 // any end along outgoing edges of the given kinds and layers, at most
-// maxDepth long.
-func (g *Graph) Paths(from, to []int32, kinds, layers map[string]bool, maxDepth, max int) []Path {
+// maxDepth long. A path ends at the first end it meets. The second result
+// names the bound that may have left paths out (CutDepth, CutCount or
+// CutQueue), or is "" when the paths are all there are; at the depth
+// bound, a partial path counts only if an end can be reached from its
+// last node.
+func (g *Graph) Paths(from, to []int32, kinds, layers map[string]bool, maxDepth, max int) ([]Path, string) {
 	ends := map[int32]bool{}
 	for _, t := range to {
 		ends[t] = true
 	}
+	follows := func(e *Edge) bool { return kinds[e.Kind()] && layers[e.Layer()] }
 	var out []Path
 	queue := []Path{}
 	for _, f := range from {
 		queue = append(queue, Path{Nodes: []int32{f}})
 	}
-	for len(queue) > 0 && len(out) < max {
+	var reachesEnd map[int32]bool
+	cut := ""
+	for len(queue) > 0 {
+		if len(out) == max {
+			return out, CutCount
+		}
 		p := queue[0]
 		queue = queue[1:]
 		last := p.Nodes[len(p.Nodes)-1]
@@ -86,21 +123,53 @@ func (g *Graph) Paths(from, to []int32, kinds, layers map[string]bool, maxDepth,
 			continue
 		}
 		if len(p.Edges) >= maxDepth {
+			if cut == "" {
+				if reachesEnd == nil {
+					reachesEnd = g.reaching(to, follows)
+				}
+				for _, ei := range g.Out(last) {
+					if e := &g.Edges[ei]; follows(e) && reachesEnd[e.To] && !slices.Contains(p.Nodes, e.To) {
+						cut = CutDepth
+						break
+					}
+				}
+			}
 			continue
 		}
 		for _, ei := range g.Out(last) {
 			e := &g.Edges[ei]
-			if !kinds[e.Kind()] || !layers[e.Layer()] || slices.Contains(p.Nodes, e.To) {
+			if !follows(e) || slices.Contains(p.Nodes, e.To) {
 				continue
 			}
 			np := Path{Nodes: append(append([]int32(nil), p.Nodes...), e.To), Edges: append(append([]int32(nil), p.Edges...), ei)}
 			queue = append(queue, np)
 		}
-		if len(queue) > 100000 {
-			break
+		if len(queue) > pathQueueMax {
+			return out, CutQueue
 		}
 	}
-	return out
+	return out, cut
+}
+
+// reaching returns the nodes from which an edge that follows accepts
+// leads, in any number of steps, to one of the ends (the ends included).
+func (g *Graph) reaching(ends []int32, follows func(*Edge) bool) map[int32]bool {
+	seen := map[int32]bool{}
+	queue := append([]int32(nil), ends...)
+	for _, t := range ends {
+		seen[t] = true
+	}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, ei := range g.In(n) {
+			if e := &g.Edges[ei]; follows(e) && !seen[e.From] {
+				seen[e.From] = true
+				queue = append(queue, e.From)
+			}
+		}
+	}
+	return seen
 }
 
 // edgeRank orders edge kinds as the profile lists them.

@@ -43,8 +43,12 @@ func dumpGraph(g *graph.Graph) string {
 		}
 		for _, ei := range g.Out(i) {
 			e := &g.Edges[ei]
-			path, line, col := g.Site(e)
-			fmt.Fprintf(&b, "  %s -> %s (%s) at %s:%d:%d\n", e.Kind(), g.At(e.To).ID, e.Layer(), path, line, col)
+			s := g.EdgeSite(ei)
+			via := ""
+			if v, ok := g.Via(ei); ok {
+				via = " via " + g.At(v).ID
+			}
+			fmt.Fprintf(&b, "  %s -> %s (%s) at %s:%d:%d%s\n", e.Kind(), g.At(e.To).ID, e.Layer(), s.Path, s.Line, s.Column, via)
 		}
 	}
 	return b.String()
@@ -111,8 +115,8 @@ func TestTaskAppReferenceFacts(t *testing.T) {
 		out := map[string]string{}
 		for _, ei := range g.In(ti) {
 			e := &g.Edges[ei]
-			path, line, col := g.Site(e)
-			out[g.At(e.From).ID] = fmt.Sprintf("%s %s %s:%d:%d", e.Kind(), e.Layer(), path, line, col)
+			s := g.EdgeSite(ei)
+			out[g.At(e.From).ID] = fmt.Sprintf("%s %s %s:%d:%d", e.Kind(), e.Layer(), s.Path, s.Line, s.Column)
 		}
 		return out
 	}
