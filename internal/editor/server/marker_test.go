@@ -41,6 +41,7 @@ func keys(m map[string]bool) []string {
 //	@renameerr("name", "new", "x") renaming the name is refused with a message containing x
 //	@fix("name", "new")            the line has a diagnostic whose quick fix replaces the name by new
 //	@token("name", "type")         the semantic token of the name has the type
+//	@format()                      formatting the file gives no edit: it is as axiom fmt writes it
 //
 // A file that has no @diag marker must have no diagnostic.
 func TestMarkers(t *testing.T) {
@@ -220,6 +221,11 @@ func runMarkers(t *testing.T, c *client, rel, text string) {
 				continue
 			}
 			checkLocation(t, c, where, protocol.Location{URI: c.uri(rel), Range: edits[0].Range}, "", "", args[0].(string))
+		case "format":
+			edits, err := c.server.Formatting(c.ctx, &protocol.DocumentFormattingParams{TextDocument: td})
+			if err != nil || len(edits) != 0 {
+				t.Errorf("%s: formatting gives %v, %v", where, edits, err)
+			}
 		case "token":
 			toks, err := c.server.SemanticTokensFull(c.ctx, &protocol.SemanticTokensParams{TextDocument: td})
 			if err != nil || toks == nil {
