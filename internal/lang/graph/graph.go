@@ -37,7 +37,7 @@ const (
 
 // Kinds lists every node kind, in the order docs present them.
 var Kinds = []string{KindModule, KindApp, KindRoute, KindPage, KindComponent, KindProp, KindModel,
-	KindState, KindQuery, KindMutation, KindAction, KindElement, KindConditional, KindContractImport, KindOperation,
+	KindState, KindLet, KindQuery, KindMutation, KindAction, KindElement, KindConditional, KindContractImport, KindOperation,
 	KindImport, KindExtension}
 
 // Edge kinds. The first six are the profile's default dependency relations.
