@@ -363,7 +363,7 @@ func (a *applier) listInsert(o *ListInsert) (*change, *Error) {
 func (a *applier) declOption(o *Common, oldText, position string, n *graph.Node, i int32, op string) (*EditOption, *Error) {
 	opts, why := a.options(n, i, "declaration")
 	opt := findOption(opts, func(x *EditOption) bool { return slices.Contains(x.Ops, op) })
-	if opt == nil && op == "remove" && (n.Kind == graph.KindState || n.Kind == graph.KindAction) && referenced(a.proj.Result.Graph, i) {
+	if opt == nil && op == "remove" && (n.Kind == graph.KindState || n.Kind == graph.KindLet || n.Kind == graph.KindAction) && referenced(a.proj.Result.Graph, i) {
 		return nil, a.stillReferenced(n, i)
 	}
 	if opt == nil {
@@ -693,12 +693,12 @@ func findElement(f *syntax.File, pos int32) *syntax.Element {
 }
 
 // declarationSource parses the declaration of a create or update: exactly
-// one state or action.
+// one state, derived value (let) or action.
 func declarationSource(src string) (string, syntax.Member, *Error) {
 	text := trimFragment(src)
 	m, errs := parseMember(text)
 	if m == nil {
-		return "", nil, fragmentError("declaration must be the source of exactly one state or action", errs, text)
+		return "", nil, fragmentError("declaration must be the source of exactly one state, let or action", errs, text)
 	}
 	return text, m, nil
 }
