@@ -38,6 +38,10 @@ func TestApplyKinds(t *testing.T) {
 	unused := func(t testing.TB) *project.Project {
 		return withFiles(t, map[string]string{"main.acore": unusedMain(t), "components/row.acore": rowModule})
 	}
+	// lets is the task-app with an unused derived value.
+	lets := func(t testing.TB) *project.Project {
+		return withFiles(t, map[string]string{"main.acore": replaceOnce(t, taskMain(t), "  state draft: String = \"\"\n", "  state draft: String = \"\"\n  let shout = draft.upper()\n")})
+	}
 	cases := []tc{
 		{name: "set_property string", base: plain,
 			ops: []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"Add","new_value":"Add task"}`},
@@ -168,6 +172,30 @@ func TestApplyKinds(t *testing.T) {
 			want: func(t testing.TB, s string) string {
 				return replaceOnce(t, s, "  action clear() {\n    draft = \"\"\n  }\n\n", "")
 			}},
+		{name: "declaration create let", base: plain,
+			ops: []string{`{"kind":"declaration","op":"create","anchor":"state:Home.draft","position":"after","old_text":"state draft: String = \"\"","declaration":"let shout = draft.trim().upper()"}`},
+			want: func(t testing.TB, s string) string {
+				return replaceOnce(t, s, "  state draft: String = \"\"\n", "  state draft: String = \"\"\n  let shout = draft.trim().upper()\n")
+			},
+			check: func(t *testing.T, r *Result) {
+				if r.Operations[0].Created != "let:Home.shout" {
+					t.Errorf("created %q", r.Operations[0].Created)
+				}
+			}},
+		{name: "declaration update let", base: lets,
+			ops: []string{`{"kind":"declaration","op":"update","node":"let:Home.shout","old_text":"let shout = draft.upper()","declaration":"let shout = draft.lower()"}`},
+			want: func(t testing.TB, s string) string {
+				return replaceOnce(t, s, "let shout = draft.upper()", "let shout = draft.lower()")
+			}},
+		{name: "declaration remove let", base: lets,
+			ops:  []string{`{"kind":"declaration","op":"remove","node":"let:Home.shout","old_text":"let shout = draft.upper()"}`},
+			want: func(t testing.TB, s string) string { return replaceOnce(t, s, "  let shout = draft.upper()\n", "") },
+			check: func(t *testing.T, r *Result) {
+				want := []IDMapEntry{{OldID: strp("let:Home.shout"), Change: "removed"}}
+				if !reflect.DeepEqual(r.IDMap, want) {
+					t.Errorf("id_map %s", jsonText(r.IDMap))
+				}
+			}},
 		{name: "import add", base: func(t testing.TB) *project.Project {
 			return withFiles(t, map[string]string{"components/row.acore": rowModule})
 		},
@@ -289,6 +317,7 @@ func TestRefusals(t *testing.T) {
 		{"edit_not_offered: create first on a state", p, []string{`{"kind":"declaration","op":"create","anchor":"state:Home.draft","position":"first","old_text":"state draft: String = \"\"","declaration":"state n: Int = 0"}`}, Unsupported, "edit_not_offered", 0},
 		{"edit_not_offered: set_reference without another action", p, []string{`{"kind":"set_reference","node":"element:Home/view/0/1","property":"on_press","old_value":"submit","target":"action:Home.submit"}`}, Unsupported, "edit_not_offered", 0},
 		{"edit_not_offered: replace_region on a validated base", p, []string{`{"kind":"replace_region","path":"main.acore","start_line":1,"end_line":1,"old_text":"module tasks.app.ui","new_text":"module x","option":{"option_id":"r1","fingerprint":"00"}}`}, Unsupported, "edit_not_offered", 0},
+		{"still_referenced: let", withFiles(t, map[string]string{"main.acore": replaceOnce(t, replaceOnce(t, taskMain(t), "  state draft: String = \"\"\n", "  state draft: String = \"\"\n  let shout = draft.upper()\n"), "Text(\"Loading...\")", "Text(shout)")}), []string{`{"kind":"declaration","op":"remove","node":"let:Home.shout","old_text":"let shout = draft.upper()"}`}, Unsupported, "still_referenced", 0},
 		{"still_referenced: state", p, []string{`{"kind":"declaration","op":"remove","node":"state:Home.draft","old_text":"state draft: String = \"\""}`}, Unsupported, "still_referenced", 0},
 		{"still_referenced: import", p, []string{`{"kind":"import","op":"remove","path":"main.acore","symbol":"Tasks","old_text":"use contract Tasks from \"tasks\" audience \"mobile\""}`}, Unsupported, "still_referenced", 0},
 		{"ambiguous_owner", broken, []string{`{"kind":"set_property","node":"element:Home/view/0/1","property":"label","old_value":"Add","new_value":"X"}`}, Ambiguous, "duplicate_property", 0},

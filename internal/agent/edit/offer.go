@@ -31,7 +31,7 @@ import (
 //   - list_element: elements and conditionals, which are items of a view
 //     children list; ops remove and insert; text is the node's exact
 //     tight-span source, the old_text of both ops.
-//   - declaration: states and actions get create (positions before and
+//   - declaration: states, lets and actions get create (positions before and
 //     after, anchored on them), update, and remove when nothing references
 //     them (no reads, writes, triggers, calls, invokes or navigates_to
 //     edge ends at them); text is the declaration's exact text. Pages and
@@ -319,7 +319,7 @@ func referenced(g *graph.Graph, i int32) bool {
 
 func (r *editRules) declaration() ([]EditOption, string) {
 	switch r.n.Kind {
-	case graph.KindState, graph.KindAction:
+	case graph.KindState, graph.KindLet, graph.KindAction:
 		t := r.text()
 		if t == nil {
 			return nil, "declaration needs the declaration's source text, which " + r.n.Path + " does not have"
@@ -340,7 +340,7 @@ func (r *editRules) declaration() ([]EditOption, string) {
 		}
 		return nil, "declaration create needs the header of " + r.n.ID + " with its opening brace, which the source does not have"
 	}
-	return nil, "declaration edits apply to states and actions, and create them in pages and components; " + r.is()
+	return nil, "declaration edits apply to states, derived values (let) and actions, and create them in pages and components; " + r.is()
 }
 
 func (r *editRules) setReference() ([]EditOption, string) {

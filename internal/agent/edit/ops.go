@@ -461,7 +461,7 @@ func (a *applier) listInsert(o *ListInsert) (*change, *Error) {
 func (a *applier) declOption(o *Common, oldText, position string, n *graph.Node, i int32, op string) (*EditOption, *Error) {
 	opts, why := a.options(n, i, "declaration")
 	opt := findOption(opts, func(x *EditOption) bool { return slices.Contains(x.Ops, op) })
-	if opt == nil && op == "remove" && (n.Kind == graph.KindState || n.Kind == graph.KindAction) && referenced(a.proj.Result.Graph, i) {
+	if opt == nil && op == "remove" && (n.Kind == graph.KindState || n.Kind == graph.KindLet || n.Kind == graph.KindAction) && referenced(a.proj.Result.Graph, i) {
 		return nil, a.stillReferenced(n, i)
 	}
 	if opt == nil {
@@ -795,12 +795,12 @@ func findElement(f *syntax.File, pos int32) *syntax.Element {
 }
 
 // declarationSource parses the trimmed declaration text of a create or
-// update, sent as src: exactly one state or action. fr places it in the
-// file.
+// update, sent as src: exactly one state, derived value (let) or action.
+// fr places it in the file.
 func declarationSource(src, text string, fr fragment) (syntax.Member, *Error) {
 	m, errs := parseMember(text)
 	if m == nil {
-		fr.field, fr.what, fr.sent, fr.text = "declaration", "state or action", src, text
+		fr.field, fr.what, fr.sent, fr.text = "declaration", "state, let or action", src, text
 		return nil, fr.refuse(errs)
 	}
 	return m, nil

@@ -207,7 +207,7 @@ func TestNodeEditsButtonReference(t *testing.T) {
 	if strings.Join(kinds, ",") != "declaration,set_reference,import" {
 		t.Fatalf("unavailable: %v", kinds)
 	}
-	if !strings.Contains(n.Unavailable[0].Reason, "states and actions") || !strings.Contains(n.Unavailable[0].Reason, "element:Home/view/0/1 is an element") {
+	if !strings.Contains(n.Unavailable[0].Reason, "states, derived values (let) and actions") || !strings.Contains(n.Unavailable[0].Reason, "element:Home/view/0/1 is an element") {
 		t.Errorf("declaration reason: %q", n.Unavailable[0].Reason)
 	}
 	if !strings.Contains(n.Unavailable[1].Reason, "on_press") || !strings.Contains(n.Unavailable[1].Reason, "submit") {

@@ -23,6 +23,7 @@ const (
 	KindProp           = "prop"
 	KindModel          = "model"
 	KindState          = "state"
+	KindLet            = "let"
 	KindQuery          = "query"
 	KindMutation       = "mutation"
 	KindAction         = "action"
@@ -36,7 +37,7 @@ const (
 
 // Kinds lists every node kind, in the order docs present them.
 var Kinds = []string{KindModule, KindApp, KindRoute, KindPage, KindComponent, KindProp, KindModel,
-	KindState, KindQuery, KindMutation, KindAction, KindElement, KindConditional, KindContractImport, KindOperation,
+	KindState, KindLet, KindQuery, KindMutation, KindAction, KindElement, KindConditional, KindContractImport, KindOperation,
 	KindImport, KindExtension}
 
 // Edge kinds. The first six are the profile's default dependency

@@ -152,6 +152,12 @@ func (g *gen) owner(o *owner) *js.Function {
 				v = js.Bin(js.Or, v, js.Thunk(&js.Null{}))
 			}
 			*body = append(*body, &js.Const{Name: jsName(m.name), Value: v})
+		}
+	}
+	// States, derived values and queries in dependency order
+	// (derivedOrder): each reads the ones before it when it is created.
+	for _, m := range g.derivedOrder(o) {
+		switch m.kind {
 		case mState:
 			var init js.Expr = &js.Null{}
 			if m.state.Init != nil {
@@ -160,12 +166,14 @@ func (g *gen) owner(o *owner) *js.Function {
 				init = &js.Array{}
 			}
 			*body = append(*body, &js.Const{Name: jsName(m.name), Value: js.CallOf(rtSignal, init)})
+		case mQuery:
+			*body = append(*body, &js.Const{Name: jsName(m.name), Value: js.CallOf(rtQuery, js.Str(m.op.contract), js.Str(m.op.op.Name), g.contractArgs(m), emptyData(m))})
+		case mLet:
+			*body = append(*body, &js.Const{Name: jsName(m.name), Value: js.CallOf(rtDerived, js.Thunk(g.expr(m.let.Value)))})
 		}
 	}
 	for _, m := range o.order {
 		switch m.kind {
-		case mQuery:
-			*body = append(*body, &js.Const{Name: jsName(m.name), Value: js.CallOf(rtQuery, js.Str(m.op.contract), js.Str(m.op.op.Name), g.contractArgs(m), emptyData(m))})
 		case mMutation:
 			*body = append(*body, &js.Const{Name: jsName(m.name), Value: js.CallOf(rtMutation, js.Str(m.op.contract), js.Str(m.op.op.Name), g.contractArgs(m))})
 		case mAction:

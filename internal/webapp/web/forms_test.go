@@ -105,6 +105,10 @@ func (f *formInfo) record(exprs ...syntax.Expr) {
 			f.record(e.X, e.Y)
 		case *syntax.ParenExpr:
 			f.record(e.X)
+		case *syntax.CondExpr:
+			f.record(e.Cond, e.Then, e.Else)
+		case *syntax.IndexExpr:
+			f.record(e.X, e.Index)
 		case *syntax.CallExpr:
 			f.record(e.Fun)
 		}
@@ -137,6 +141,8 @@ func TestExprForms(t *testing.T) {
 		"UnaryExpr":  &syntax.UnaryExpr{Op: syntax.Not, X: &syntax.BoolLit{}},
 		"BinaryExpr": &syntax.BinaryExpr{Op: syntax.Plus, X: id("s"), Y: &syntax.NumberLit{Raw: "1"}},
 		"ParenExpr":  &syntax.ParenExpr{X: id("s")},
+		"CondExpr":   &syntax.CondExpr{Cond: &syntax.BoolLit{}, Then: id("s"), Else: &syntax.StringLit{Value: "y"}},
+		"IndexExpr":  &syntax.IndexExpr{X: &syntax.ListLit{Elems: []syntax.Expr{id("s")}}, Index: &syntax.NumberLit{Raw: "0"}},
 		"CallExpr":   &syntax.CallExpr{Fun: id("a")},
 		"BadExpr":    &syntax.BadExpr{},
 	}

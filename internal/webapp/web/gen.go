@@ -58,6 +58,7 @@ const (
 	mMutation
 	mAction
 	mProp
+	mLet
 )
 
 type member struct {
@@ -68,6 +69,7 @@ type member struct {
 	data  *syntax.DataDecl
 	act   *syntax.ActionDecl
 	prop  *syntax.Param
+	let   *syntax.LetDecl
 	op    *opRef
 	node  int32 // graph node
 }
@@ -145,6 +147,8 @@ func (g *gen) addOwner(f *syntax.File, d *syntax.OwnerDecl) error {
 		switch m := mem.(type) {
 		case *syntax.StateDecl:
 			err = add(&member{kind: mState, name: m.Name.Name, state: m}, m.Name)
+		case *syntax.LetDecl:
+			err = add(&member{kind: mLet, name: m.Name.Name, let: m}, m.Name)
 		case *syntax.DataDecl:
 			mk := mQuery
 			if m.Kind == syntax.Mutation {
@@ -255,7 +259,7 @@ func (g *gen) expr(e syntax.Expr) js.Expr {
 			g.fail(e, "%s names nothing", e.Name)
 		}
 		switch obj.Kind {
-		case check.ObjState:
+		case check.ObjState, check.ObjLet:
 			return js.CallOf(local(e.Name))
 		case check.ObjProp:
 			if obj.Type.Kind == check.TAction {
@@ -290,7 +294,14 @@ func (g *gen) expr(e syntax.Expr) js.Expr {
 			ps[i] = jsName(p.Name)
 		}
 		return &js.Arrow{Params: ps, Body: g.expr(e.Body)}
+	case *syntax.CondExpr:
+		return g.cond(e)
+	case *syntax.IndexExpr:
+		return g.index(e)
 	case *syntax.CallExpr:
+		if x, ok := g.valueCall(e); ok {
+			return x
+		}
 		g.fail(e, "a call where a value is read")
 	case *syntax.BadExpr:
 		g.fail(e, "an expression that did not parse")
@@ -344,6 +355,10 @@ func (g *gen) member(e *syntax.MemberExpr) js.Expr {
 		return js.CallOf(rtLength, x)
 	case sel == "is_empty" && (xt.Kind == check.TList || xt.Kind == check.TString):
 		return js.CallOf(rtIsEmpty, x)
+	case sel == "first" && xt.Kind == check.TList:
+		return js.CallOf(rtIndex, x, js.Num(0))
+	case sel == "last" && xt.Kind == check.TList:
+		return js.CallOf(rtLast, x)
 	}
 	g.fail(e, "no case for the member %s of a %s", sel, xt)
 	return nil
@@ -356,6 +371,9 @@ var binaryOps = map[syntax.Kind]js.BinaryOp{
 }
 
 func (g *gen) binary(e *syntax.BinaryExpr) js.Expr {
+	if e.Op == syntax.Coalesce {
+		return g.coalesce(e)
+	}
 	a, b := g.expr(e.X), g.expr(e.Y)
 	at, bt := g.typeOf(e.X), g.typeOf(e.Y)
 	ints := at.Kind == check.TInt && bt.Kind == check.TInt
@@ -365,6 +383,9 @@ func (g *gen) binary(e *syntax.BinaryExpr) js.Expr {
 	case syntax.NotEq:
 		return &js.Unary{Op: js.Not, X: js.CallOf(rtEqual, a, b)}
 	case syntax.Plus:
+		if at.Kind == check.TList && bt.Kind == check.TList {
+			return js.CallOf(rtConcat, a, b)
+		}
 		if at.Kind == check.TString || bt.Kind == check.TString {
 			// Concatenation: JavaScript's + turns the Int, Float or Bool
 			// side into its text (docs/web.md).

@@ -8,6 +8,7 @@ import "github.com/axiomcore/acore/internal/webapp/web/js"
 // TestRuntimeAPI checks that the runtime defines each of them.
 var (
 	rtSignal      = js.Id("S")    // S(v): a signal
+	rtDerived     = js.Id("D")    // D(f): a derived value (let)
 	rtQuery       = js.Id("Q")    // Q(contract, op, args, empty): a query
 	rtMutation    = js.Id("M")    // M(contract, op, args): a mutation
 	rtExtern      = js.Id("X")    // X(name, args): run an extern action
@@ -37,6 +38,16 @@ var (
 	rtIf          = js.Id("IF")   // IF(el, [cond, render, ...])
 	rtFlex        = js.Id("FX")   // FX[value]: a flex alignment's CSS
 	rtShow        = js.Id("show") // show(focus): render the current route
+	rtIndex       = js.Id("ix")   // ix(xs, i): xs[i] or null
+	rtLast        = js.Id("la")   // la(xs): the last element or null
+	rtConcat      = js.Id("ca")   // ca(xs, ys): list concatenation
+	rtSortBy      = js.Id("srt")  // srt(xs, f): a stable sort by key
+	rtTake        = js.Id("tk")   // tk(xs, n): the first n
+	rtFind        = js.Id("fd")   // fd(xs, f): the first match or null
+	rtFixed       = js.Id("fx")   // fx(n, d): n with d decimals
+	rtReplace     = js.Id("rpl")  // rpl(s, a, b): every a replaced by b
+	rtSplit       = js.Id("spl")  // spl(s, sep): the parts
+	rtWith        = js.Id("wi")   // wi(r, changes): a copy with changes
 )
 
 // The names the generated code defines for the runtime.
@@ -50,4 +61,5 @@ var (
 // runtimeAPI lists the runtime's names, for TestRuntimeAPI.
 var runtimeAPI = []*js.Ident{rtSignal, rtQuery, rtMutation, rtExtern, rtNavigate, rtElement, rtAction, rtText, rtDiv, rtRem,
 	rtLength, rtCount, rtIsEmpty, rtEqual, rtBindText, rtBindProp, rtBindStyle, rtBindAttr, rtRoutePath, rtImageSource, rtOn, rtOnEnter, rtBindValue,
-	rtBindCheck, rtOptions, rtLink, rtList, rtIf, rtFlex, rtShow}
+	rtBindCheck, rtOptions, rtLink, rtList, rtIf, rtFlex, rtShow,
+	rtDerived, rtIndex, rtLast, rtConcat, rtSortBy, rtTake, rtFind, rtFixed, rtReplace, rtSplit, rtWith}

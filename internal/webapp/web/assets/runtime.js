@@ -7,7 +7,8 @@
 // renamed by the minifier. The app defines XS (its extern actions), B (the
 // backend's base URL), AX (the AXAG attribute sets) and R (the routes),
 // which the runtime reads when it runs.
-const {S, Q, M, X, nav, show, h, ax, tx, pr, st, at, rp, ri, on, ky, bv, bc, opts, lk, L, IF, FX, str, dv, md, len, cnt, emp, eq} = (() => {
+const {S, D, Q, M, X, nav, show, h, ax, tx, pr, st, at, rp, ri, on, ky, bv, bc, opts, lk, L, IF, FX, str, dv, md, len, cnt, emp, eq,
+  ix, la, ca, srt, tk, fd, fx, rpl, spl, wi} = (() => {
   const doc = document;
 
   // Effects: an effect is {f, kids, cleanups, deps, order, parent}; a
@@ -505,11 +506,42 @@ const {S, Q, M, X, nav, show, h, ax, tx, pr, st, at, rp, ri, on, ky, bv, bc, opt
 
   addEventListener("popstate", () => showRoute(false));
 
+  // derived makes a derived value (a let member): a signal that an effect
+  // keeps equal to f(), so what reads it is rerun only when its value
+  // changes. The compiler creates them in dependency order, so one is
+  // recomputed before the effects that read it (flush runs the oldest
+  // first).
+  function derived(f) {
+    const s = signal(undefined);
+    effect(() => s.set(f()));
+    return s;
+  }
+
+  // The values of Acore 1.1's expressions (docs/language.md 4.11). Lists
+  // are never changed in place: each gives a new list.
+  const index = (xs, i) => xs != null && i >= 0 && i < xs.length ? xs[i] : null;
+  const last = (xs) => index(xs, xs ? xs.length - 1 : -1);
+  const concat = (a, b) => (a || []).concat(b || []);
+  // sortBy is stable (Array.prototype.sort is) and compares Strings by
+  // UTF-16 code units, numbers by value.
+  const sortBy = (xs, f) => xs.map((x) => [f(x), x]).sort((a, b) => a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0).map((p) => p[1]);
+  const take = (xs, n) => xs.slice(0, Math.max(0, n));
+  const find = (xs, f) => {
+    for (const x of xs) if (f(x)) return x;
+    return null;
+  };
+  const fixed = (n, d) => n.toFixed(Math.min(20, Math.max(0, d)));
+  // replace and split with an empty pattern: unchanged, and the scalars.
+  const replace = (s, a, b) => a ? s.split(a).join(b) : s;
+  const split = (s, sep) => sep ? s.split(sep) : [...s];
+  const withFields = (r, changes) => Object.assign({}, r, changes);
+
   // The runtime's API: the only names the compiled app calls.
   return {
-    S: signal, Q: query, M: mutation, X: extern, nav: navigate, show: showRoute,
+    S: signal, D: derived, Q: query, M: mutation, X: extern, nav: navigate, show: showRoute,
     h: element, ax: action, tx: bindText, pr: bindProp, st: bindStyle, at: bindAttr, rp: routePath, ri: imageSource, on, ky: onEnter,
     bv: bindValue, bc: bindChecked, opts: options, lk: link, L: list, IF: conditional, FX: flex,
     str: text, dv: div, md: rem, len: length, cnt: count, emp: isEmpty, eq: equal,
+    ix: index, la: last, ca: concat, srt: sortBy, tk: take, fd: find, fx: fixed, rpl: replace, spl: split, wi: withFields,
   };
 })();
