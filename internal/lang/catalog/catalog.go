@@ -6,7 +6,11 @@ package catalog
 
 // Version is pinned by the UI lock; a project locked to another catalog
 // must be prepared again.
-const Version = "1.0.0"
+const Version = "1.1.0"
+
+// Version10 is the catalog of Acore 1.0, which a lock may still pin: its
+// sources compile unchanged, and a construct of 1.1 in them is AC507.
+const Version10 = "1.0.0"
 
 // PropType is the type of an element property.
 type PropType string

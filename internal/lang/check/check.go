@@ -196,6 +196,11 @@ type checker struct {
 	// of the declarations by what the checker knows them as (see object).
 	info    *Info
 	objects map[any]*Object
+	// letStack holds the derived values being typed, innermost last, to
+	// name a cycle among them.
+	letStack []*symbol
+	// v10 is set when the lock pins Acore 1.0 (see needs11).
+	v10 bool
 }
 
 type module struct {
@@ -250,6 +255,7 @@ const (
 	symParam
 	symLocal
 	symExtern
+	symLet
 )
 
 // symbol is a member of a page or component, or a local. It is kept
@@ -309,6 +315,7 @@ func Check(in *Input) *Result {
 	}
 	c.loadContracts()
 	c.verifyLock(res)
+	c.v10 = in.Lock != nil && in.Lock.CatalogVersion == catalog.Version10
 	entryNote := ""
 	for _, n := range in.NotRead {
 		// A name that is not a valid path is quoted in the message; the

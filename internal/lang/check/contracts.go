@@ -208,7 +208,7 @@ func (c *checker) verifyLock(res *Result) {
 	if l.LanguageProfile != "acore-ui" || l.Target != "web" {
 		need(fmt.Sprintf("the UI lock pins language profile %q and target %q; this compiler serves acore-ui for web", l.LanguageProfile, l.Target))
 	}
-	if l.CatalogVersion != catalog.Version {
+	if l.CatalogVersion != catalog.Version && l.CatalogVersion != catalog.Version10 {
 		need(fmt.Sprintf("the UI lock pins element catalog %s; this compiler has catalog %s", l.CatalogVersion, catalog.Version))
 	}
 	locked := map[string]bool{}

@@ -19,11 +19,20 @@ func (c *checker) expect(x ctx, e syntax.Expr, t *Type, what words) *Type {
 // exprWant types e; an empty list literal or a lambda takes its shape
 // from the wanted type.
 func (c *checker) exprWant(x ctx, e syntax.Expr, want *Type) *Type {
-	if l, ok := e.(*syntax.ListLit); ok && len(l.Elems) == 0 && want != nil && want.Kind == TList {
-		if c.info != nil {
-			c.record(e, want)
+	switch l := e.(type) {
+	case *syntax.ListLit:
+		if len(l.Elems) == 0 && want != nil && want.Kind == TList {
+			if c.info != nil {
+				c.record(e, want)
+			}
+			return want
 		}
-		return want
+	case *syntax.CondExpr:
+		t := c.condExpr(x, l, want)
+		if c.info != nil {
+			c.record(e, t)
+		}
+		return t
 	}
 	return c.expr(x, e)
 }
@@ -62,9 +71,16 @@ func (c *checker) exprOf(x ctx, e syntax.Expr) *Type {
 	case *syntax.MemberExpr:
 		return c.member(x, e)
 	case *syntax.CallExpr:
+		if t, ok := c.valueCall(x, e); ok {
+			return t
+		}
 		c.call(x, e)
 		c.errorf(f, e, diag.BadCall, "a call has no value; call actions in action bodies or handlers")
 		return invalidType
+	case *syntax.CondExpr:
+		return c.condExpr(x, e, nil)
+	case *syntax.IndexExpr:
+		return c.index(x, e)
 	case *syntax.UnaryExpr:
 		t := c.expr(x, e.X)
 		switch {
@@ -127,6 +143,11 @@ func (c *checker) ident(x ctx, id *syntax.Ident) *Type {
 	switch s.kind {
 	case symState, symQuery, symMutation, symProp:
 		c.edge(x.from, s.node, graph.EdgeReads, graph.Resolved)
+	case symLet:
+		c.edge(x.from, s.node, graph.EdgeReads, graph.Resolved)
+		if s.typ == nil || s.typ == letPending {
+			return c.letRef(x, id, s)
+		}
 	}
 	return s.typ
 }
@@ -177,8 +198,11 @@ func (c *checker) member(x ctx, e *syntax.MemberExpr) *Type {
 			return wrap(intType)
 		case "is_empty":
 			return wrap(boolType)
+		case "first", "last":
+			c.needs11(x.f, e.Sel, "."+name)
+			return optional(t.Elem)
 		}
-		names = []string{"count", "is_empty"}
+		names = listMembers
 	case TString:
 		switch name {
 		case "length":
@@ -186,13 +210,19 @@ func (c *checker) member(x ctx, e *syntax.MemberExpr) *Type {
 		case "is_empty":
 			return wrap(boolType)
 		}
-		names = []string{"length", "is_empty"}
+		names = stringMembers
+	}
+	if c.misusedMember(x, e.Sel, t, false) {
+		return invalidType
 	}
 	c.errorf(x.f, e.Sel, diag.UnknownMember, "%s has no member %s%s", t, name, suggest(name, names))
 	return invalidType
 }
 
 func (c *checker) binary(x ctx, e *syntax.BinaryExpr) *Type {
+	if e.Op == syntax.Coalesce {
+		return c.coalesce(x, e)
+	}
 	l := c.expr(x, e.X)
 	r := c.expr(x, e.Y)
 	if l.Kind == Invalid || r.Kind == Invalid {
@@ -212,6 +242,9 @@ func (c *checker) binary(x ctx, e *syntax.BinaryExpr) *Type {
 			return boolType
 		}
 	case syntax.Plus:
+		if l.Kind == TList && r.Kind == TList {
+			return c.concat(x, e, l, r)
+		}
 		if l.Kind == TString && !l.Optional && isScalar(r) || r.Kind == TString && !r.Optional && isScalar(l) {
 			return stringType
 		}

@@ -71,9 +71,10 @@ const (
 	ObjModel             // a model of a module or a contract
 	ObjContract          // a contract
 	ObjOperation         // an operation of a contract
+	ObjLet               // a derived value (let member)
 )
 
-var objKindNames = [...]string{"", "state", "query", "mutation", "action", "prop", "param", "local", "extern", "page", "component", "model", "contract", "operation"}
+var objKindNames = [...]string{"", "state", "query", "mutation", "action", "prop", "param", "local", "extern", "page", "component", "model", "contract", "operation", "let"}
 
 func (k ObjKind) String() string {
 	if int(k) < len(objKindNames) {
@@ -91,7 +92,7 @@ type Object struct {
 	// model; an operation's Query or Mutation type. Pages, components and
 	// contracts have none (nil).
 	Type *Type
-	// Decl is the declaration: a *syntax.StateDecl, DataDecl,
+	// Decl is the declaration: a *syntax.StateDecl, LetDecl, DataDecl,
 	// ActionDecl, OwnerDecl, ModelDecl, ExternDecl, ContractDecl or OpDecl,
 	// a *syntax.Param for props and parameters, the *syntax.Ident of a
 	// local.

@@ -48,6 +48,9 @@ page Home {
   query tasks = Tasks.list_tasks()
   query one = Tasks.get_task(id: draft)
   mutation create = Tasks.create_task(title: draft, priority: n + 1)
+  let open = tasks.data.filter(|t| !t.done)
+  let label = if open.count == 1 then "task" else "tasks"
+  let top = (open[0] ?? Task(id: "-", title: draft.trim(), done: false)).with(done: true)
 
   action add(title: String, times: Int = 2) {
     create.run()
@@ -214,6 +217,13 @@ func walkNodes(f *syntax.File, visit func(syntax.Node)) {
 			for _, x := range e.Elems {
 				expr(x)
 			}
+		case *syntax.CondExpr:
+			expr(e.Cond)
+			expr(e.Then)
+			expr(e.Else)
+		case *syntax.IndexExpr:
+			expr(e.X)
+			expr(e.Index)
 		}
 	}
 	typ := func(t *syntax.TypeExpr) {
@@ -322,6 +332,9 @@ func walkNodes(f *syntax.File, visit func(syntax.Node)) {
 					typ(m.Type)
 					expr(m.Init)
 				case *syntax.DataDecl:
+					visit(m.Name)
+					expr(m.Value)
+				case *syntax.LetDecl:
 					visit(m.Name)
 					expr(m.Value)
 				case *syntax.ActionDecl:
@@ -494,6 +507,8 @@ func valueIdent(f *syntax.File, id *syntax.Ident) bool {
 				named[t.Name] = true
 			}
 		case *syntax.DataDecl:
+			named[n.Name] = true
+		case *syntax.LetDecl:
 			named[n.Name] = true
 		case *syntax.ActionDecl:
 			named[n.Name] = true

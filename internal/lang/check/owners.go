@@ -123,9 +123,9 @@ func (c *checker) checkOwners(m *module) {
 	c.checkAnnotations(m)
 }
 
-var memberObjKinds = map[symKind]ObjKind{symState: ObjState, symQuery: ObjQuery, symMutation: ObjMutation, symAction: ObjAction, symProp: ObjProp}
+var memberObjKinds = map[symKind]ObjKind{symLet: ObjLet, symState: ObjState, symQuery: ObjQuery, symMutation: ObjMutation, symAction: ObjAction, symProp: ObjProp}
 
-var memberKinds = map[symKind]string{symState: graph.KindState, symQuery: graph.KindQuery, symMutation: graph.KindMutation, symAction: graph.KindAction, symProp: graph.KindProp}
+var memberKinds = map[symKind]string{symLet: graph.KindLet, symState: graph.KindState, symQuery: graph.KindQuery, symMutation: graph.KindMutation, symAction: graph.KindAction, symProp: graph.KindProp}
 
 func (c *checker) declareMember(o *owner, kind symKind, name *syntax.Ident, n syntax.Node) *symbol {
 	f := o.mod.file
@@ -188,6 +188,9 @@ func (c *checker) checkOwner(o *owner) {
 			if s := c.declareMember(o, symState, mem.Name, mem); s != nil {
 				s.typ = c.typeOf(o.mod, mem.Type)
 			}
+		case *syntax.LetDecl:
+			c.needs11(f, syntax.Span{Pos: mem.Pos, End: mem.Name.Pos}, "a derived value (let)")
+			c.declareMember(o, symLet, mem.Name, mem)
 		case *syntax.DataDecl:
 			kind := symQuery
 			if mem.Kind == syntax.Mutation {
@@ -226,6 +229,15 @@ func (c *checker) checkOwner(o *owner) {
 		if dd, ok := mem.(*syntax.DataDecl); ok {
 			if s := o.members[dd.Name.Name]; s != nil && s.decl == dd {
 				c.checkData(base, s, dd)
+			}
+		}
+	}
+	// Derived values next, in order; one that reads another types it
+	// first (letType).
+	for _, mem := range d.Members {
+		if ld, ok := mem.(*syntax.LetDecl); ok {
+			if s := o.members[ld.Name.Name]; s != nil && s.decl == ld {
+				c.letType(o, s)
 			}
 		}
 	}
@@ -666,6 +678,8 @@ func describeSym(s *symbol) string {
 		return "a parameter"
 	case symExtern:
 		return "an extern action"
+	case symLet:
+		return "a derived value (let), recomputed from what it reads"
 	}
 	return "not a state"
 }
@@ -703,6 +717,12 @@ func (c *checker) call(x ctx, call *syntax.CallExpr) {
 			return
 		}
 		t := c.expr(x, fun.X)
+		if methodsOf(t) != nil && t.Kind != TModel || t.Kind == TModel && fun.Sel.Name == "with" {
+			// A method gives a value; as a statement it would do nothing.
+			c.method(x, call, fun, t)
+			c.errorf(f, call, diag.NoEffect, "%s gives a value and does nothing on its own; assign it to a state, as %s = %s", f.Text(call), firstIdent(fun.X), f.Text(call))
+			return
+		}
 		if c.info != nil {
 			c.record(fun, invalidType)
 		}

@@ -154,6 +154,8 @@ var (
 	BadAudience      = register("AC216", Error, "audience not served by the contract")
 	BadRoute         = register("AC217", Error, "malformed route path")
 	NoApp            = register("AC218", Error, "no app declaration")
+	LetCycle         = register("AC219", Error, "derived value reads itself")
+	LetNotValue      = register("AC220", Error, "derived value is not a value")
 )
 
 // Types and the element catalog (AC3xx): a project with only these errors
@@ -175,6 +177,14 @@ var (
 	PositionalArg     = register("AC314", Error, "unnamed argument")
 	NoEffect          = register("AC315", Error, "statement has no effect")
 	UnknownMember     = register("AC316", Error, "unknown member")
+	BranchMismatch    = register("AC317", Error, "branches of a conditional differ in type")
+	NotOptional       = register("AC318", Error, "?? on a value that is never null")
+	BadLambda         = register("AC319", Error, "invalid lambda")
+	BadMethod         = register("AC320", Error, "invalid method call")
+	BadRecord         = register("AC321", Error, "invalid record value")
+	BadWith           = register("AC322", Error, "invalid copy with changes")
+	BadSortKey        = register("AC323", Error, "sort key is not Int, Float or String")
+	BadIndex          = register("AC324", Error, "invalid index")
 )
 
 // AXAG annotations (AC4xx): @axag metadata that cannot be read. A project
@@ -194,6 +204,7 @@ var (
 	NoEntry          = register("AC504", Error, "no main.acore")
 	BadContract      = register("AC505", Error, "malformed contract artifact")
 	FileNotRead      = register("AC506", Warning, "file not read")
+	NeedsVersion     = register("AC507", Error, "construct needs a newer language version")
 )
 
 // Web build (AC6xx): errors of `axiom build` on a validated project.

@@ -245,6 +245,8 @@ func (p *printer) space(a, b element) bool {
 		return false // the bar closing lambda parameters
 	case kb == syntax.LParen && !r.paren[b.pos]:
 		return false // call, arguments or parameters
+	case kb == syntax.LBrack && r.index[b.pos]:
+		return false // x[i]
 	case ka == syntax.LBrace && kb == syntax.RBrace:
 		return false // {}
 	}

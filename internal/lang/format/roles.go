@@ -22,6 +22,7 @@ type roles struct {
 	unary     map[int]bool // `!` or `-` of a unary expression
 	paren     map[int]bool // `(` of a parenthesized expression
 	lambda    map[int]bool // `|` or `||` opening a lambda
+	index     map[int]bool // `[` of an index, x[i]
 	itemStart map[int]bool // first token of an item in a `{ }` list
 	top       []topItem
 }
@@ -31,6 +32,7 @@ func collectRoles(f *syntax.File) roles {
 		unary:     map[int]bool{},
 		paren:     map[int]bool{},
 		lambda:    map[int]bool{},
+		index:     map[int]bool{},
 		itemStart: map[int]bool{},
 	}
 	c := &collector{f: f, r: &r}
@@ -168,6 +170,9 @@ func (c *collector) node(n syntax.Node) {
 		if n.Init != nil {
 			c.expr(n.Init)
 		}
+	case *syntax.LetDecl:
+		c.item(n, n.Annotations)
+		c.expr(n.Value)
 	case *syntax.DataDecl:
 		c.item(n, n.Annotations)
 		c.expr(n.Value)
@@ -250,5 +255,15 @@ func (c *collector) expr(x syntax.Expr) {
 	case *syntax.ParenExpr:
 		c.r.paren[int(x.Pos)] = true
 		c.expr(x.X)
+	case *syntax.CondExpr:
+		c.expr(x.Cond)
+		c.expr(x.Then)
+		c.expr(x.Else)
+	case *syntax.IndexExpr:
+		if i := c.tokenAfter(x.X.Bounds().End); i >= 0 {
+			c.r.index[int(c.f.Tokens[i].Pos)] = true
+		}
+		c.expr(x.X)
+		c.expr(x.Index)
 	}
 }

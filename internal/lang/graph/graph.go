@@ -23,6 +23,7 @@ const (
 	KindProp           = "prop"
 	KindModel          = "model"
 	KindState          = "state"
+	KindLet            = "let"
 	KindQuery          = "query"
 	KindMutation       = "mutation"
 	KindAction         = "action"

@@ -120,8 +120,8 @@ type Decl interface {
 	decl()
 }
 
-// Member is a member of a page or component: *StateDecl, *DataDecl,
-// *ActionDecl, *ViewDecl or *BadDecl.
+// Member is a member of a page or component: *StateDecl, *LetDecl,
+// *DataDecl, *ActionDecl, *ViewDecl or *BadDecl.
 type Member interface {
 	Node
 	member()
@@ -306,6 +306,15 @@ type StateDecl struct {
 	Init        Expr // nil when absent
 }
 
+// LetDecl is `let name = expr`: a derived value, typed by inference and
+// recomputed when what it reads changes (Acore 1.1).
+type LetDecl struct {
+	Span
+	Annotations []*Annotation
+	Name        *Ident
+	Value       Expr
+}
+
 // DataDecl is `query name = Contract.op(args)` or
 // `mutation name = Contract.op(args)`.
 type DataDecl struct {
@@ -473,7 +482,19 @@ type UnaryExpr struct {
 	X  Expr
 }
 
-// BinaryExpr is `x op y`.
+// CondExpr is `if c then a else b` (Acore 1.1).
+type CondExpr struct {
+	Span
+	Cond, Then, Else Expr
+}
+
+// IndexExpr is `x[i]` (Acore 1.1).
+type IndexExpr struct {
+	Span
+	X, Index Expr
+}
+
+// BinaryExpr is `x op y`; `a ?? b` is one with Op Coalesce.
 type BinaryExpr struct {
 	Span
 	Op   Kind
@@ -499,6 +520,7 @@ func (*ContractDecl) decl() {}
 func (*BadDecl) decl()      {}
 
 func (*StateDecl) member()  {}
+func (*LetDecl) member()    {}
 func (*DataDecl) member()   {}
 func (*ActionDecl) member() {}
 func (*ViewDecl) member()   {}
@@ -525,5 +547,7 @@ func (*CallExpr) expr()   {}
 func (*LambdaExpr) expr() {}
 func (*UnaryExpr) expr()  {}
 func (*BinaryExpr) expr() {}
+func (*CondExpr) expr()   {}
+func (*IndexExpr) expr()  {}
 func (*ParenExpr) expr()  {}
 func (*BadExpr) expr()    {}

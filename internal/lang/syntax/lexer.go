@@ -310,6 +310,9 @@ func lexPunct(src []byte, i int) (Kind, int) {
 	case '%':
 		return Percent, i + 1
 	case '?':
+		if next == '?' {
+			return Coalesce, i + 2
+		}
 		return Question, i + 1
 	case '@':
 		return At, i + 1

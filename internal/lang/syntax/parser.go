@@ -667,7 +667,7 @@ func (p *parser) ownerDecl() *OwnerDecl {
 	return d
 }
 
-var memberKeywords = map[string]bool{"state": true, "query": true, "mutation": true, "action": true, "view": true}
+var memberKeywords = map[string]bool{"let": true, "state": true, "query": true, "mutation": true, "action": true, "view": true}
 
 func (p *parser) atMemberStart() bool {
 	return p.tok.NewlineBefore && (p.tok.Kind == At || p.tok.Kind == Name && memberKeywords[string(p.f.Src[p.tok.Pos:p.tok.End])])
@@ -694,6 +694,8 @@ func (p *parser) member() Member {
 			s.Init = p.expr()
 		}
 		m = s
+	case p.is("let"):
+		m = p.letDecl(anns)
 	case p.is("query"), p.is("mutation"):
 		d := new(DataDecl)
 		d.Annotations = anns
@@ -732,7 +734,7 @@ func (p *parser) member() Member {
 			p.errorAt(anns[0].Pos, anns[0].End, diag.Misplaced, "annotations go on declarations and elements, not on a view")
 		}
 	default:
-		p.unexpected("a member (state, query, mutation, action or view)")
+		p.unexpected("a member (state, let, query, mutation, action or view)")
 		b := p.bad(func() bool { return p.atMemberStart() || p.atTopStart() })
 		b.Pos = start
 		return b
@@ -748,6 +750,8 @@ func (p *parser) member() Member {
 func setSpan(n Node, pos, end int32) {
 	switch n := n.(type) {
 	case *StateDecl:
+		n.Pos, n.End = pos, end
+	case *LetDecl:
 		n.Pos, n.End = pos, end
 	case *DataDecl:
 		n.Pos, n.End = pos, end
@@ -1191,10 +1195,12 @@ func precedence(k Kind) int {
 		return 3
 	case Less, LessEq, Greater, GreatEq:
 		return 4
-	case Plus, Minus:
+	case Coalesce:
 		return 5
-	case Star, Slash, Percent:
+	case Plus, Minus:
 		return 6
+	case Star, Slash, Percent:
+		return 7
 	}
 	return 0
 }
@@ -1219,7 +1225,12 @@ func (p *parser) binary(minPrec int) Expr {
 		}
 		op := p.tok.Kind
 		p.next()
-		y := p.binary(prec + 1)
+		next := prec + 1
+		if op == Coalesce {
+			// Right-associative: a ?? b ?? c is a ?? (b ?? c).
+			next = prec
+		}
+		y := p.binary(next)
 		x = &BinaryExpr{Span: Span{x.Bounds().Pos, y.Bounds().End}, Op: op, X: x, Y: y}
 	}
 }
@@ -1247,6 +1258,8 @@ func (p *parser) postfix(x Expr) Expr {
 			m := p.sl.members.new()
 			m.Span, m.X, m.Sel = Span{x.Bounds().Pos, p.prevEnd()}, x, sel
 			x = m
+		case LBrack:
+			x = p.index(x)
 		case LParen:
 			args := p.args()
 			c := p.sl.calls.new()
@@ -1272,6 +1285,8 @@ func (p *parser) primary() Expr {
 			return &BoolLit{Span: sp}
 		case "null":
 			return &NullLit{Span: sp}
+		case "if":
+			return p.condExpr(t.Pos)
 		}
 		return p.newIdent(sp, p.name(t))
 	case Int, Float:

@@ -45,13 +45,14 @@ const (
 	Not      // !
 	Question // ?
 	At       // @
+	Coalesce // ??
 )
 
 var kindNames = [...]string{
 	EOF: "end of file", Illegal: "illegal character", Name: "identifier", Int: "integer", Float: "number", String: "string",
 	LBrace: "{", RBrace: "}", LParen: "(", RParen: ")", LBrack: "[", RBrack: "]", Comma: ",", Colon: ":", Dot: ".",
 	Assign: "=", Arrow: "=>", Pipe: "|", OrOr: "||", AndAnd: "&&", Eq: "==", NotEq: "!=", Less: "<", LessEq: "<=",
-	Greater: ">", GreatEq: ">=", Plus: "+", Minus: "-", Star: "*", Slash: "/", Percent: "%", Not: "!", Question: "?", At: "@",
+	Greater: ">", GreatEq: ">=", Plus: "+", Minus: "-", Star: "*", Slash: "/", Percent: "%", Not: "!", Question: "?", At: "@", Coalesce: "??",
 }
 
 func (k Kind) String() string {
