@@ -1,5 +1,11 @@
 package syntax
 
+import (
+	"fmt"
+
+	"github.com/axiomcore/acore/internal/lang/diag"
+)
+
 // The forms of Acore 1.1's actions and handlers: loops, handler blocks
 // and `;` between statements (see stmt).
 
@@ -52,4 +58,14 @@ func (p *parser) forStmt() *ForStmt {
 func (p *parser) blockExpr() *BlockExpr {
 	b := p.block()
 	return &BlockExpr{Span: b.Span, Block: b}
+}
+
+// assignInLambda reports `|| x = v`: an assignment is a statement, so a
+// handler that assigns has a block. The value is parsed and dropped.
+func (p *parser) assignInLambda(lam *LambdaExpr) {
+	at := p.tok
+	p.next()
+	v := p.expr()
+	defer func() { lam.Body = &BadExpr{Span: Span{lam.Body.Bounds().Pos, v.Bounds().End}} }()
+	p.errorAt(at.Pos, at.End, diag.UnexpectedToken, fmt.Sprintf("an assignment in a handler needs a block, as || { %s = %s }", p.f.Src[lam.Body.Bounds().Pos:lam.Body.Bounds().End], p.f.Src[v.Bounds().Pos:v.Bounds().End]))
 }

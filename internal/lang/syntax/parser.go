@@ -1341,6 +1341,9 @@ func (p *parser) primary() Expr {
 			lam.Body = p.blockExpr()
 		} else {
 			lam.Body = p.expr()
+			if p.tok.Kind == Assign && !p.tok.NewlineBefore {
+				p.assignInLambda(lam)
+			}
 		}
 		lam.End = p.end(lam.Pos)
 		return lam
