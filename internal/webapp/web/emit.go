@@ -159,7 +159,7 @@ func (g *gen) owner(o *owner) *js.Function {
 			} else if m.t.Kind == check.TList {
 				init = &js.Array{}
 			}
-			*body = append(*body, &js.Const{Name: jsName(m.name), Value: js.CallOf(rtSignal, init)})
+			*body = append(*body, &js.Const{Name: jsName(m.name), Value: g.stateSignal(m, init)})
 		}
 	}
 	for _, m := range o.order {

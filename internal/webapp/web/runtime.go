@@ -37,6 +37,7 @@ var (
 	rtIf          = js.Id("IF")   // IF(el, [cond, render, ...])
 	rtFlex        = js.Id("FX")   // FX[value]: a flex alignment's CSS
 	rtShow        = js.Id("show") // show(focus): render the current route
+	rtPersist     = js.Id("PS")   // PS(key, v, type): a signal kept in localStorage
 )
 
 // The names the generated code defines for the runtime.
@@ -50,4 +51,4 @@ var (
 // runtimeAPI lists the runtime's names, for TestRuntimeAPI.
 var runtimeAPI = []*js.Ident{rtSignal, rtQuery, rtMutation, rtExtern, rtNavigate, rtElement, rtAction, rtText, rtDiv, rtRem,
 	rtLength, rtCount, rtIsEmpty, rtEqual, rtBindText, rtBindProp, rtBindStyle, rtBindAttr, rtRoutePath, rtImageSource, rtOn, rtOnEnter, rtBindValue,
-	rtBindCheck, rtOptions, rtLink, rtList, rtIf, rtFlex, rtShow}
+	rtBindCheck, rtOptions, rtLink, rtList, rtIf, rtFlex, rtShow, rtPersist}
