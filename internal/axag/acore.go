@@ -167,6 +167,7 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 		}
 		fs = applyParams(x, check.ReadAxagParams(anns(i)), n, fs)
 	}
+	bulk := handlerActions(info, g, byNode, &order)
 	// Elements and action members that trigger a query or mutation
 	// complete its action; their annotations come after the member's.
 	for i := range int32(g.Len()) {
@@ -184,8 +185,10 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 		reached := reach(g, int32(i))
 		var xs []*acoreAction
 		for _, r := range reached {
-			if x := byNode[r]; x != nil && !slices.Contains(xs, x) {
-				xs = append(xs, x)
+			for _, x := range append(bulk[r], byNode[r]) {
+				if x != nil && !slices.Contains(xs, x) {
+					xs = append(xs, x)
+				}
 			}
 		}
 		x := pick(xs, v)
@@ -315,12 +318,13 @@ func pick(xs []*acoreAction, v map[string]any) *acoreAction {
 	return nil
 }
 
-// reach returns the queries and mutations node i runs: through triggers
-// and calls to actions, and invokes.
+// reach returns the queries, mutations and extern actions node i runs,
+// and itself and the actions it runs (whose bulk actions it runs too):
+// through triggers and calls to actions, and invokes.
 func reach(g *graph.Graph, from int32) []int32 {
 	seen := map[int32]bool{from: true}
 	queue := []int32{from}
-	var out []int32
+	out := []int32{from}
 	for len(queue) > 0 {
 		i := queue[0]
 		queue = queue[1:]
@@ -334,9 +338,10 @@ func reach(g *graph.Graph, from int32) []int32 {
 			}
 			seen[e.To] = true
 			switch g.At(e.To).Kind {
-			case graph.KindQuery, graph.KindMutation:
+			case graph.KindQuery, graph.KindMutation, graph.KindExtension:
 				out = append(out, e.To)
 			case graph.KindAction:
+				out = append(out, e.To)
 				queue = append(queue, e.To)
 			}
 		}

@@ -87,12 +87,46 @@ func TestActions11InChromium(t *testing.T) {
 	p.Reload()
 	p.WaitFor("bread to stay checked after a reload", `(() => { const c = [...document.querySelectorAll("li input[type=checkbox]")].map(c => c.checked); return c.length === 3 && !c[0] && c[1] && !c[2]; })()`)
 
+	// AXAG, manifest and live page: a loop over a mutation is a bulk
+	// action (clear_completed deletes: high, confirmed); a handler that may
+	// delete or update shows the delete; one that runs an extern action
+	// and refreshes a query is the extern's write, not the query's read.
+	manifest := fetchManifest(t, d.URL+"/.well-known/axag-manifest.json")
+	button := func(text string) string {
+		return `[...document.querySelectorAll("button")].find(b => b.textContent.trim() === ` + browsertest.JSString(text) + `)`
+	}
+	clear := manifest["todo.clear_completed"]
+	if clear.ActionType != "delete" || clear.RiskLevel != "high" || clear.ConfirmationRequired == nil || !*clear.ConfirmationRequired {
+		t.Errorf("the bulk delete todo.clear_completed is %+v, want a delete of risk high with confirmation", clear)
+	}
+	if m := manifest["todo.mark_all"]; m.ActionType != "write" || m.RiskLevel != "medium" {
+		t.Errorf("the bulk update todo.mark_all is %+v, want a write of risk medium", m)
+	}
+	if x := manifest["extension.purge"]; x.ActionType != "write" {
+		t.Errorf("the extern action purge is %+v, want a write", x)
+	}
+	checkAXAGAttributes(t, p, "the Clear completed button", button("Clear completed"), clear)
+	checkAXAGAttributes(t, p, "the Mark all button", button("Mark all"), manifest["todo.mark_all"])
+	checkAXAGAttributes(t, p, "the Purge button", button("Purge"), manifest["extension.purge"])
+	checkAXAGAttributes(t, p, "the Save button of milk", button("Save milk"), manifest["todo.delete"])
+	checkAXAGAttributes(t, p, "the Delete button of milk", button("Delete milk"), manifest["todo.delete"])
+	for _, intent := range []string{"todo.create", "todo.update", "todo.delete", "todo.list", "todo.clear_completed", "todo.mark_all", "extension.purge"} {
+		if _, ok := manifest[intent]; !ok {
+			t.Errorf("the manifest lacks %s; it has %v", intent, manifest)
+		}
+	}
+	p.ClickText("button", "Purge")
+	p.WaitFor("the extern action to run", `window.__purged === 1`)
+
 	// A loop in an action: mark all runs update_todo for the two open
-	// ones; clear completed then deletes each.
+	// ones; clear completed, confirmed first, then deletes each.
 	p.ClickText("button", "Mark all")
 	p.WaitFor("every todo to be checked", `(() => { const c = [...document.querySelectorAll("li input[type=checkbox]")]; return c.length === 3 && c.every(c => c.checked); })()`)
 	p.ClickText("button", "Clear completed")
 	waitItems(t, p, []string{}...)
+	if d := p.Dialogs(); len(d) != 1 || d[0] != "confirm: Clear completed: are you sure?" {
+		t.Errorf("dialogs %q, want one confirmation of the bulk delete", d)
+	}
 
 	// A block handler in an item: delete one. The field still holds the
 	// persisted "half typed", which the first Enter adds.
@@ -102,8 +136,11 @@ func TestActions11InChromium(t *testing.T) {
 	waitItems(t, p, "half typed", "tea", "cake")
 	p.ClickText("button", "Delete tea")
 	waitItems(t, p, "half typed", "cake")
-	if c := checked(p); len(c) != 2 || c[0] || c[1] {
-		t.Errorf("after deleting tea the checkboxes are %v, want two unchecked", c)
+	// The field is empty: Save deletes.
+	p.ClickText("button", "Save cake")
+	waitItems(t, p, "half typed")
+	if c := checked(p); len(c) != 1 || c[0] {
+		t.Errorf("after deleting tea and cake the checkboxes are %v, want one unchecked", c)
 	}
 
 	// A stored value that does not fit: the initial value and a warning.
