@@ -3,9 +3,9 @@ package web
 import (
 	"errors"
 	"go/ast"
-	iofs "io/fs"
 	"go/parser"
 	"go/token"
+	iofs "io/fs"
 	"slices"
 	"strings"
 	"testing"
