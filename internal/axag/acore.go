@@ -292,7 +292,8 @@ func standalone(g *graph.Graph, n *graph.Node, v map[string]any) *acoreAction {
 
 // pick chooses the action an element's or action member's annotation
 // describes among those it runs: the one whose intent it names, else the
-// only mutation, else the only query.
+// most dangerous mutation (a bulk or extern action among them), else the
+// only query.
 func pick(xs []*acoreAction, v map[string]any) *acoreAction {
 	if intent, ok := v["intent"].(string); ok {
 		for _, x := range xs {
@@ -310,9 +311,17 @@ func pick(xs []*acoreAction, v map[string]any) *acoreAction {
 		}
 	}
 	switch {
-	case len(muts) == 1:
-		return muts[0]
-	case len(muts) == 0 && len(queries) == 1:
+	case len(muts) > 0:
+		// A handler that may run several carries the facts of the most
+		// dangerous (Danger), the first of equals.
+		best := muts[0]
+		for _, x := range muts[1:] {
+			if Danger(x.a.ActionType, x.a.RiskLevel) > Danger(best.a.ActionType, best.a.RiskLevel) {
+				best = x
+			}
+		}
+		return best
+	case len(queries) == 1:
 		return queries[0]
 	}
 	return nil
