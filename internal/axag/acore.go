@@ -168,6 +168,7 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 		}
 		fs = applyParams(x, check.ReadAxagParams(anns(i)), n, fs)
 	}
+	bulk := handlerActions(info, g, byNode, &order)
 	// Elements and action members that trigger a query or mutation
 	// complete its action; their annotations come after the member's.
 	for i := range int32(g.Len()) {
@@ -185,8 +186,10 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 		reached := reach(g, int32(i))
 		var xs []*acoreAction
 		for _, r := range reached {
-			if x := byNode[r]; x != nil && !slices.Contains(xs, x) {
-				xs = append(xs, x)
+			for _, x := range append(bulk[r], byNode[r]) {
+				if x != nil && !slices.Contains(xs, x) {
+					xs = append(xs, x)
+				}
 			}
 		}
 		x := pick(xs, v)
@@ -290,7 +293,8 @@ func standalone(g *graph.Graph, n *graph.Node, v map[string]any) *acoreAction {
 
 // pick chooses the action an element's or action member's annotation
 // describes among those it runs: the one whose intent it names, else the
-// only mutation, else the only query.
+// most dangerous mutation (a bulk or extern action among them), else the
+// only query.
 func pick(xs []*acoreAction, v map[string]any) *acoreAction {
 	if intent, ok := v["intent"].(string); ok {
 		for _, x := range xs {
@@ -308,20 +312,29 @@ func pick(xs []*acoreAction, v map[string]any) *acoreAction {
 		}
 	}
 	switch {
-	case len(muts) == 1:
-		return muts[0]
-	case len(muts) == 0 && len(queries) == 1:
+	case len(muts) > 0:
+		// A handler that may run several carries the facts of the most
+		// dangerous (Danger), the first of equals.
+		best := muts[0]
+		for _, x := range muts[1:] {
+			if Danger(x.a.ActionType, x.a.RiskLevel) > Danger(best.a.ActionType, best.a.RiskLevel) {
+				best = x
+			}
+		}
+		return best
+	case len(queries) == 1:
 		return queries[0]
 	}
 	return nil
 }
 
-// reach returns the queries and mutations node i runs: through triggers
-// and calls to actions, and invokes.
+// reach returns the queries, mutations and extern actions node i runs,
+// and itself and the actions it runs (whose bulk actions it runs too):
+// through triggers and calls to actions, and invokes.
 func reach(g *graph.Graph, from int32) []int32 {
 	seen := map[int32]bool{from: true}
 	queue := []int32{from}
-	var out []int32
+	out := []int32{from}
 	for len(queue) > 0 {
 		i := queue[0]
 		queue = queue[1:]
@@ -335,9 +348,10 @@ func reach(g *graph.Graph, from int32) []int32 {
 			}
 			seen[e.To] = true
 			switch g.At(e.To).Kind {
-			case graph.KindQuery, graph.KindMutation:
+			case graph.KindQuery, graph.KindMutation, graph.KindExtension:
 				out = append(out, e.To)
 			case graph.KindAction:
+				out = append(out, e.To)
 				queue = append(queue, e.To)
 			}
 		}

@@ -180,7 +180,7 @@ func TestAcoreUnprepared(t *testing.T) {
 // files, and validates the manifests against the schemas.
 func TestAcoreGolden(t *testing.T) {
 	cases := map[string]*project.Project{"taskapp": nil}
-	for _, c := range []string{"intermediate", "full", "rich", "contract", "context"} {
+	for _, c := range []string{"intermediate", "full", "rich", "contract", "context", "handlers"} {
 		cases[c] = openCase(t, c)
 	}
 	var err error

@@ -113,6 +113,9 @@ func (c *checker) exprOf(x ctx, e syntax.Expr) *Type {
 			elem = invalidType
 		}
 		return listOf(elem)
+	case *syntax.BlockExpr:
+		c.misplacedBlock(x, e)
+		return invalidType
 	case *syntax.LambdaExpr:
 		y := x
 		for _, p := range e.Params {

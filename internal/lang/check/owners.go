@@ -205,7 +205,7 @@ func (c *checker) checkOwner(o *owner) {
 				s.typ = actionType
 				for _, p := range mem.Params {
 					t := c.typeOf(o.mod, p.Type)
-					s.params = append(s.params, namedParam{p.Name.Name, t, p.Default != nil})
+					s.params = append(s.params, namedParam{name: p.Name.Name, typ: t, optional: p.Default != nil})
 					if p.Default != nil {
 						c.expect(base, p.Default, t, say("the default of parameter", p.Name.Name))
 					}
@@ -251,7 +251,7 @@ func (c *checker) checkOwner(o *owner) {
 			}
 			n := c.g.At(s.node)
 			c.sig(s.node, mem.Pos, mem.End)
-			n.Props = c.typeProps(s.typ, mem.Init != nil)
+			n.Props = c.typeProps(s.typ, mem.Init != nil || persisted(mem) != nil)
 			c.modelEdges(s.node, s.typ)
 			if mem.Init != nil {
 				x := base
@@ -261,6 +261,7 @@ func (c *checker) checkOwner(o *owner) {
 			} else if !s.typ.Optional && s.typ.Kind != TList && s.typ.Kind != Invalid {
 				c.errorf(f, mem.Name, diag.TypeMismatch, "state %s of type %s needs an initial value (= ...); only optional and list states start empty", mem.Name.Name, s.typ)
 			}
+			c.persist(o, s, mem)
 		case *syntax.ActionDecl:
 			s := o.members[mem.Name.Name]
 			if s == nil || s.decl != mem {
@@ -478,6 +479,14 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 			missing = append(missing, p.name)
 		}
 	}
+	if d.Kind == syntax.Mutation && op.kind == syntax.Mutation {
+		s.params = c.runParams(op, seen)
+		if !c.v10 {
+			// Acore 1.1: each run gives what the declaration leaves out
+			// (runArgs).
+			missing = nil
+		}
+	}
 	if len(missing) > 0 {
 		c.errorf(f, call, diag.BadArgument, "%s.%s needs argument %s", k.name, op.decl.Name.Name, strings.Join(missing, ", "))
 	}
@@ -587,6 +596,9 @@ func (c *checker) block(x ctx, b *syntax.Block) {
 	if b == nil {
 		return
 	}
+	if c.v10 {
+		c.semicolons(x.f, b)
+	}
 	for _, st := range b.Stmts {
 		c.stmt(x, st)
 	}
@@ -637,6 +649,8 @@ func (c *checker) stmt(x ctx, st syntax.Stmt) {
 		}
 	case *syntax.Block:
 		c.block(x, st)
+	case *syntax.ForStmt:
+		c.forStmt(x, st)
 	}
 }
 
@@ -711,6 +725,11 @@ func (c *checker) call(x ctx, call *syntax.CallExpr) {
 				c.recordName(id, s)
 				c.record(fun, actionType)
 			}
+			if s.kind == symMutation {
+				c.runArgs(x, call, id, s)
+				c.edge(x.from, s.node, graph.EdgeInvokes, graph.Resolved)
+				return
+			}
 			if len(call.Args) > 0 {
 				c.errorf(f, call, diag.BadCall, "%s.%s() takes no arguments; the %s's arguments are in its declaration", id.Name, fun.Sel.Name, describeSym(s)[2:])
 			}
@@ -779,8 +798,12 @@ func (c *checker) call(x ctx, call *syntax.CallExpr) {
 type namedParam struct {
 	name string
 	typ  *Type
-	// optional is set for a parameter with a default value.
+	// optional is set for a parameter with a default value (or, of a
+	// mutation, one the contract does not require).
 	optional bool
+	// declared is set for a mutation's parameter given in its
+	// declaration, so not at a run.
+	declared bool
 }
 
 func (c *checker) externParams(ex *extern) []namedParam {
@@ -792,7 +815,7 @@ func (c *checker) externParams(ex *extern) []namedParam {
 	}
 	out := make([]namedParam, len(ex.params))
 	for i := range ex.params {
-		out[i] = namedParam{ex.names[i], ex.params[i], ex.decl.Params[i].Default != nil}
+		out[i] = namedParam{name: ex.names[i], typ: ex.params[i], optional: ex.decl.Params[i].Default != nil}
 	}
 	return out
 }

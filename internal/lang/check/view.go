@@ -391,10 +391,16 @@ func (c *checker) handler(x ctx, v syntax.Expr, what words) {
 		if len(v.Params) > 0 {
 			c.errorf(f, v, diag.BadHandler, "a handler takes no parameters, as || submit()")
 		}
+		if b, ok := v.Body.(*syntax.BlockExpr); ok {
+			c.handlerBlock(x, v, b)
+			return
+		}
 		call, ok := unparen(v.Body).(*syntax.CallExpr)
 		if !ok {
 			c.expr(x, v.Body)
-			c.errorf(f, v.Body, diag.BadHandler, "a handler calls an action, as || select(item)")
+			if _, bad := v.Body.(*syntax.BadExpr); !bad {
+				c.errorf(f, v.Body, diag.BadHandler, "a handler calls an action, as || select(item)")
+			}
 			if c.info != nil {
 				c.record(v, invalidType)
 			}

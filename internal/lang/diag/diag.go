@@ -196,6 +196,10 @@ var (
 	BadWith           = register("AC322", Error, "invalid copy with changes")
 	BadSortKey        = register("AC323", Error, "sort key is not Int, Float or String")
 	BadIndex          = register("AC324", Error, "invalid index")
+	RunArgDeclared    = register("AC325", Error, "argument given in the declaration and at the run")
+	LoopNotList       = register("AC326", Error, "loop over a value that is not a list")
+	BlockNotValue     = register("AC327", Error, "a handler block where a value is expected")
+	BadPersist        = register("AC328", Error, "invalid @persist")
 )
 
 // AXAG annotations (AC4xx): @axag metadata that cannot be read. A project

@@ -239,7 +239,7 @@ func (p *printer) space(a, b element) bool {
 		return true // - -x, which `--x` would misrepresent
 	case r.unary[a.pos], ka == syntax.Pipe && r.lambda[a.pos]:
 		return false
-	case kb == syntax.RParen, kb == syntax.RBrack, kb == syntax.Comma, kb == syntax.Colon, kb == syntax.Dot, kb == syntax.Question:
+	case kb == syntax.RParen, kb == syntax.RBrack, kb == syntax.Comma, kb == syntax.Colon, kb == syntax.Dot, kb == syntax.Question, kb == syntax.Semi:
 		return false
 	case kb == syntax.Pipe && !r.lambda[b.pos]:
 		return false // the bar closing lambda parameters

@@ -202,6 +202,10 @@ func (c *collector) node(n syntax.Node) {
 			c.elseBefore(n.Else.Bounds().Pos)
 			c.node(n.Else)
 		}
+	case *syntax.ForStmt:
+		c.item(n, nil)
+		c.expr(n.List)
+		c.node(n.Body)
 	case *syntax.Element:
 		c.item(n, n.Annotations)
 		c.args(n.Args)
@@ -246,6 +250,8 @@ func (c *collector) expr(x syntax.Expr) {
 	case *syntax.LambdaExpr:
 		c.r.lambda[int(x.Pos)] = true
 		c.expr(x.Body)
+	case *syntax.BlockExpr:
+		c.node(x.Block)
 	case *syntax.UnaryExpr:
 		c.r.unary[int(x.Pos)] = true
 		c.expr(x.X)

@@ -134,7 +134,8 @@ type ViewItem interface {
 	viewItem()
 }
 
-// Stmt is an action statement: *AssignStmt, *ExprStmt, *IfStmt or *BadDecl.
+// Stmt is an action statement: *AssignStmt, *ExprStmt, *IfStmt, *ForStmt,
+// *Block or *BadDecl.
 type Stmt interface {
 	Node
 	stmt()
@@ -468,7 +469,8 @@ type CallExpr struct {
 	Args []*Arg
 }
 
-// LambdaExpr is `|a, b| body`.
+// LambdaExpr is `|a, b| body`; a handler's body may be a block,
+// `|| { a; b }` (a *BlockExpr, Acore 1.1).
 type LambdaExpr struct {
 	Span
 	Params []*Ident

@@ -316,6 +316,8 @@ func lexPunct(src []byte, i int) (Kind, int) {
 		return Question, i + 1
 	case '@':
 		return At, i + 1
+	case ';':
+		return Semi, i + 1
 	}
 	return Illegal, i
 }

@@ -981,6 +981,8 @@ func (p *parser) stmt() Stmt {
 	var s Stmt
 	if p.is("if") {
 		s = p.ifStmt()
+	} else if p.atFor() {
+		s = p.forStmt()
 	} else {
 		switch p.tok.Kind {
 		case Name, LParen, Not, Minus, String, Int, Float, LBrack:
@@ -1009,8 +1011,12 @@ func (p *parser) stmt() Stmt {
 			s.End = end
 		}
 	}
+	if p.tok.Kind == Semi {
+		p.next()
+		return s
+	}
 	if p.tok.Kind != RBrace && p.tok.Kind != EOF && !p.tok.NewlineBefore {
-		p.errorAt(p.tok.Pos, p.tok.End, diag.StatementSeparator, fmt.Sprintf("expected a new line after the statement, found %s", p.describe(p.tok)))
+		p.errorAt(p.tok.Pos, p.tok.End, diag.StatementSeparator, fmt.Sprintf("expected a new line or ; after the statement, found %s", p.describe(p.tok)))
 		p.skip(func() bool { return p.tok.NewlineBefore })
 	}
 	return s
@@ -1331,7 +1337,14 @@ func (p *parser) primary() Expr {
 			lam.Params = cut(&p.identStack, base, &p.sl.identLists)
 			p.expect(Pipe, "to close the lambda parameters")
 		}
-		lam.Body = p.expr()
+		if p.tok.Kind == LBrace {
+			lam.Body = p.blockExpr()
+		} else {
+			lam.Body = p.expr()
+			if p.tok.Kind == Assign && !p.tok.NewlineBefore {
+				p.assignInLambda(lam)
+			}
+		}
 		lam.End = p.end(lam.Pos)
 		return lam
 	}

@@ -46,13 +46,14 @@ const (
 	Question // ?
 	At       // @
 	Coalesce // ??
+	Semi     // ; (Acore 1.1: a statement separator)
 )
 
 var kindNames = [...]string{
 	EOF: "end of file", Illegal: "illegal character", Name: "identifier", Int: "integer", Float: "number", String: "string",
 	LBrace: "{", RBrace: "}", LParen: "(", RParen: ")", LBrack: "[", RBrack: "]", Comma: ",", Colon: ":", Dot: ".",
 	Assign: "=", Arrow: "=>", Pipe: "|", OrOr: "||", AndAnd: "&&", Eq: "==", NotEq: "!=", Less: "<", LessEq: "<=",
-	Greater: ">", GreatEq: ">=", Plus: "+", Minus: "-", Star: "*", Slash: "/", Percent: "%", Not: "!", Question: "?", At: "@", Coalesce: "??",
+	Greater: ">", GreatEq: ">=", Plus: "+", Minus: "-", Star: "*", Slash: "/", Percent: "%", Not: "!", Question: "?", At: "@", Coalesce: "??", Semi: ";",
 }
 
 func (k Kind) String() string {

@@ -68,15 +68,17 @@ func (g *gen) memberActions() {
 	}
 }
 
-// reach is what handlers run: query and mutation members and action
-// members (graph nodes, in the order met) and Action props.
+// reach is what handlers run: query and mutation members, action
+// members and extern actions (graph nodes, in the order met) and Action
+// props.
 type reach struct {
-	ops, acts []int32
-	props     []string
+	ops, acts, exts []int32
+	props           []string
 }
 
-// reachOf follows handlers: the actions, props, queries and mutations
-// they name or call, then the graph's calls and invokes edges.
+// reachOf follows handlers: the actions, props, queries, mutations and
+// extern actions they name or call (check.Runs), then the graph's calls
+// and invokes edges.
 func (g *gen) reachOf(o *owner, handlers []syntax.Expr) *reach {
 	r := &reach{}
 	var queue []int32
@@ -92,36 +94,24 @@ func (g *gen) reachOf(o *owner, handlers []syntax.Expr) *reach {
 		case graph.KindAction:
 			r.acts = append(r.acts, i)
 			queue = append(queue, i)
+		case graph.KindExtension:
+			r.exts = append(r.exts, i)
 		case graph.KindProp:
 			if n := g.g.At(i).Name; !slices.Contains(r.props, n) {
 				r.props = append(r.props, n)
 			}
 		}
 	}
-	name := func(id *syntax.Ident) {
+	name := func(id *syntax.Ident, _ bool) {
 		if obj := g.use(id); obj != nil && obj.Node >= 0 {
 			switch obj.Kind {
-			case check.ObjQuery, check.ObjMutation, check.ObjAction, check.ObjProp:
+			case check.ObjQuery, check.ObjMutation, check.ObjAction, check.ObjProp, check.ObjExtern:
 				visit(obj.Node)
 			}
 		}
 	}
 	for _, h := range handlers {
-		switch h := h.(type) {
-		case *syntax.Ident:
-			name(h)
-		case *syntax.LambdaExpr:
-			if c, ok := h.Body.(*syntax.CallExpr); ok {
-				switch f := c.Fun.(type) {
-				case *syntax.Ident:
-					name(f)
-				case *syntax.MemberExpr:
-					if id, ok := f.X.(*syntax.Ident); ok {
-						name(id)
-					}
-				}
-			}
-		}
+		check.Runs(h, name)
 	}
 	for len(queue) > 0 {
 		i := queue[0]
@@ -138,36 +128,45 @@ func (g *gen) reachOf(o *owner, handlers []syntax.Expr) *reach {
 
 // pick chooses the one action an element shows among those it reaches,
 // as the manifest does: the one whose intent its @axag names, else the
-// first mutation, else the first query, else an action member that is an
-// action of its own; -1 for none.
+// most dangerous (axag.Danger; the first of equals) among its queries'
+// and mutations', its extern actions' and its action members' own (a
+// bulk action, or one an annotation gives); -1 for none.
 func (g *gen) pick(r *reach, intent string) int {
-	var muts, queries []int
+	var cands []int
 	for _, i := range r.ops {
-		ax, ok := g.nodeAx(i)
-		if !ok {
-			continue
-		}
-		if intent != "" && g.ax[ax][1] == intent {
-			return ax
-		}
-		if g.g.At(i).Kind == graph.KindMutation {
-			muts = append(muts, ax)
-		} else {
-			queries = append(queries, ax)
+		if ax, ok := g.nodeAx(i); ok {
+			cands = append(cands, ax)
 		}
 	}
-	switch {
-	case len(muts) > 0:
-		return muts[0]
-	case len(queries) > 0:
-		return queries[0]
-	}
-	for _, i := range r.acts {
+	for _, i := range append(slices.Clone(r.exts), r.acts...) {
 		if ax, ok := g.siteAx[siteKey(g.g.At(i))]; ok {
-			return ax
+			cands = append(cands, ax)
 		}
 	}
-	return -1
+	best := -1
+	for _, ax := range cands {
+		if intent != "" && attr(g.ax[ax], "axag-intent") == intent {
+			return ax
+		}
+		if best < 0 || danger(g.ax[ax]) > danger(g.ax[best]) {
+			best = ax
+		}
+	}
+	return best
+}
+
+func danger(set []string) int {
+	return axag.Danger(attr(set, "axag-action-type"), attr(set, "axag-risk-level"))
+}
+
+// attr returns the value of attribute name in an attribute set.
+func attr(set []string, name string) string {
+	for i := 0; i+1 < len(set); i += 2 {
+		if set[i] == name {
+			return set[i+1]
+		}
+	}
+	return ""
 }
 
 // elementAx sets the AXAG action of a catalog element from its handlers.

@@ -165,7 +165,7 @@ func (g *gen) owner(o *owner) *js.Function {
 			} else if m.t.Kind == check.TList {
 				init = &js.Array{}
 			}
-			*body = append(*body, &js.Const{Name: jsName(m.name), Value: js.CallOf(rtSignal, init)})
+			*body = append(*body, &js.Const{Name: jsName(m.name), Value: g.stateSignal(m, init)})
 		case mQuery:
 			*body = append(*body, &js.Const{Name: jsName(m.name), Value: js.CallOf(rtQuery, js.Str(m.op.contract), js.Str(m.op.op.Name), g.contractArgs(m), emptyData(m))})
 		case mLet:

@@ -288,6 +288,8 @@ func (g *gen) expr(e syntax.Expr) js.Expr {
 		return g.binary(e)
 	case *syntax.MemberExpr:
 		return g.member(e)
+	case *syntax.BlockExpr:
+		g.fail(e, "a handler block where a value is read")
 	case *syntax.LambdaExpr:
 		ps := make([]string, len(e.Params))
 		for i, p := range e.Params {
@@ -467,6 +469,8 @@ func (g *gen) stmt(s syntax.Stmt) js.Stmt {
 		return st
 	case *syntax.Block:
 		return &js.Block{Stmts: g.stmts(s.Stmts)}
+	case *syntax.ForStmt:
+		return g.forStmt(s)
 	case *syntax.BadDecl:
 		g.fail(s, "a statement that did not parse")
 	}
@@ -480,7 +484,10 @@ func (g *gen) call(c *syntax.CallExpr) js.Expr {
 	switch f := c.Fun.(type) {
 	case *syntax.MemberExpr:
 		if id, ok := f.X.(*syntax.Ident); ok {
-			if obj := g.use(id); obj != nil && (obj.Kind == check.ObjQuery && f.Sel.Name == "refresh" || obj.Kind == check.ObjMutation && f.Sel.Name == "run") {
+			if obj := g.use(id); obj != nil && obj.Kind == check.ObjMutation && f.Sel.Name == "run" {
+				return g.run(id, c)
+			}
+			if obj := g.use(id); obj != nil && obj.Kind == check.ObjQuery && f.Sel.Name == "refresh" {
 				return js.CallOf(js.DotOf(local(id.Name), f.Sel.Name))
 			}
 		}
@@ -570,6 +577,9 @@ func (g *gen) handler(e syntax.Expr) js.Expr {
 	case *syntax.LambdaExpr:
 		if c, ok := e.Body.(*syntax.CallExpr); ok {
 			return &js.Arrow{Block: []js.Stmt{&js.ExprStmt{X: g.call(c)}}}
+		}
+		if b, ok := e.Body.(*syntax.BlockExpr); ok {
+			return &js.Arrow{Block: g.stmts(b.Block.Stmts)}
 		}
 	}
 	g.fail(e, "no case for this handler")

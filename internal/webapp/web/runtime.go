@@ -48,6 +48,7 @@ var (
 	rtReplace     = js.Id("rpl")  // rpl(s, a, b): every a replaced by b
 	rtSplit       = js.Id("spl")  // spl(s, sep): the parts
 	rtWith        = js.Id("wi")   // wi(r, changes): a copy with changes
+	rtPersist     = js.Id("PS")   // PS(key, v, type): a signal kept in localStorage
 )
 
 // The names the generated code defines for the runtime.
@@ -62,4 +63,4 @@ var (
 var runtimeAPI = []*js.Ident{rtSignal, rtQuery, rtMutation, rtExtern, rtNavigate, rtElement, rtAction, rtText, rtDiv, rtRem,
 	rtLength, rtCount, rtIsEmpty, rtEqual, rtBindText, rtBindProp, rtBindStyle, rtBindAttr, rtRoutePath, rtImageSource, rtOn, rtOnEnter, rtBindValue,
 	rtBindCheck, rtOptions, rtLink, rtList, rtIf, rtFlex, rtShow,
-	rtDerived, rtIndex, rtLast, rtConcat, rtSortBy, rtTake, rtFind, rtFixed, rtReplace, rtSplit, rtWith}
+	rtDerived, rtIndex, rtLast, rtConcat, rtSortBy, rtTake, rtFind, rtFixed, rtReplace, rtSplit, rtWith, rtPersist}

@@ -7,7 +7,7 @@
 // renamed by the minifier. The app defines XS (its extern actions), B (the
 // backend's base URL), AX (the AXAG attribute sets) and R (the routes),
 // which the runtime reads when it runs.
-const {S, D, Q, M, X, nav, show, h, ax, tx, pr, st, at, rp, ri, on, ky, bv, bc, opts, lk, L, IF, FX, str, dv, md, len, cnt, emp, eq,
+const {S, D, PS, Q, M, X, nav, show, h, ax, tx, pr, st, at, rp, ri, on, ky, bv, bc, opts, lk, L, IF, FX, str, dv, md, len, cnt, emp, eq,
   ix, la, ca, srt, tk, fd, fx, rpl, spl, wi} = (() => {
   const doc = document;
 
@@ -38,6 +38,52 @@ const {S, D, Q, M, X, nav, show, h, ax, tx, pr, st, at, rp, ri, on, ky, bv, bc, 
     };
     return s;
   };
+
+  // persisted makes a signal kept in localStorage under key: it starts
+  // from the stored value when that fits type (see fits), else from init
+  // with a warning, and stores every value it is set to.
+  function persisted(key, init, type) {
+    let v = init;
+    try {
+      const raw = localStorage.getItem(key);
+      if (raw != null) {
+        const x = JSON.parse(raw);
+        if (fits(type, x)) v = x;
+        else console.warn("acore: the stored value of " + key + " does not fit its type; the state starts from its initial value");
+      }
+    } catch (x) {
+      console.warn("acore: the stored value of " + key + " cannot be read; the state starts from its initial value", x);
+    }
+    const s = signal(v), set = s.set;
+    s.set = (next) => {
+      set(next);
+      try {
+        localStorage.setItem(key, JSON.stringify(next));
+      } catch (x) {
+        console.warn("acore: " + key + " cannot be stored", x);
+      }
+    };
+    return s;
+  }
+
+  // fits checks a stored value against a type's shape: "S", "I", "F",
+  // "B", ["O", t] (optional), ["L", t] (list), ["R", {field: t}] (model);
+  // "*" fits anything.
+  function fits(t, v) {
+    switch (t) {
+      case "S": return typeof v == "string";
+      case "I": return Number.isInteger(v);
+      case "F": return typeof v == "number";
+      case "B": return typeof v == "boolean";
+      case "*": return true;
+    }
+    switch (t[0]) {
+      case "O": return v == null || fits(t[1], v);
+      case "L": return Array.isArray(v) && v.every((x) => fits(t[1], x));
+      case "R": return v != null && typeof v == "object" && !Array.isArray(v) && Object.keys(t[1]).every((k) => fits(t[1][k], v[k]));
+    }
+    return false;
+  }
 
   // equal is Acore's ==: structural on lists and records, null and
   // undefined alike.
@@ -432,12 +478,13 @@ const {S, D, Q, M, X, nav, show, h, ax, tx, pr, st, at, rp, ri, on, ky, bv, bc, 
     return q;
   }
 
-  // mutation: run() reads its arguments now and returns at once; success
-  // refreshes the contract's live queries.
+  // mutation: run(given) reads its arguments now, those given at the run
+  // over the declaration's, and returns at once; success refreshes the
+  // contract's live queries.
   function mutation(contract, op, args) {
     const m = signals(null);
-    m.run = () => {
-      const a = untracked(args);
+    m.run = (given) => {
+      const a = Object.assign(untracked(args), given);
       m.pending.set(true);
       return call(contract, op, a).then((r) => {
         settle(m, r);
@@ -538,7 +585,7 @@ const {S, D, Q, M, X, nav, show, h, ax, tx, pr, st, at, rp, ri, on, ky, bv, bc, 
 
   // The runtime's API: the only names the compiled app calls.
   return {
-    S: signal, D: derived, Q: query, M: mutation, X: extern, nav: navigate, show: showRoute,
+    S: signal, D: derived, PS: persisted, Q: query, M: mutation, X: extern, nav: navigate, show: showRoute,
     h: element, ax: action, tx: bindText, pr: bindProp, st: bindStyle, at: bindAttr, rp: routePath, ri: imageSource, on, ky: onEnter,
     bv: bindValue, bc: bindChecked, opts: options, lk: link, L: list, IF: conditional, FX: flex,
     str: text, dv: div, md: rem, len: length, cnt: count, emp: isEmpty, eq: equal,

@@ -131,6 +131,13 @@ type If struct {
 	Then, Else []Stmt
 }
 
+// ForOf runs Body for each element of X, bound to the constant Name.
+type ForOf struct {
+	Name string
+	X    Expr
+	Body []Stmt
+}
+
 // Block is a block of statements with its own scope.
 type Block struct{ Stmts []Stmt }
 
@@ -166,6 +173,7 @@ func (*ExprStmt) stmt()  {}
 func (*Const) stmt()     {}
 func (*If) stmt()        {}
 func (*Block) stmt()     {}
+func (*ForOf) stmt()     {}
 func (*Function) stmt()  {}
 func (*Return) stmt()    {}
 func (*ImportAll) stmt() {}

@@ -193,6 +193,12 @@ func (p *printer) stmt(s Stmt) {
 		p.stmts(s.Stmts)
 		p.str("}")
 		p.newline()
+	case *ForOf:
+		p.str("for(const " + s.Name + " of ")
+		p.expr(s.X, LComma)
+		p.str("){")
+		p.stmts(s.Body)
+		p.str("}")
 	case *Function:
 		p.str("function " + s.Name)
 		p.params(s.Params, true)

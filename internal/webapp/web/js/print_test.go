@@ -99,6 +99,7 @@ func TestPrintStmts(t *testing.T) {
 		{"function", []Stmt{&Function{Name: "f", Params: []string{"x"}, Body: []Stmt{&Block{[]Stmt{&Return{Id("x")}}}}}}, "function f(x){{return x;}\n}\n"},
 		{"function body lines", []Stmt{&Function{Name: "f", Body: []Stmt{&Const{"a", Num(1)}, &Function{Name: "g", Body: []Stmt{&Return{}, &Return{}}}}}}, "function f(){const a=1;\nfunction g(){return;return;}\n}\n"},
 		{"two lines", []Stmt{&ExprStmt{a}, &ExprStmt{a}}, "a;\na;\n"},
+		{"for of", []Stmt{&ForOf{Name: "x", X: Bin(Or, a, &Array{}), Body: []Stmt{&ExprStmt{CallOf(a, Id("x"))}}}}, "for(const x of a||[]){a(x);}\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Print(nil, tc.s)
