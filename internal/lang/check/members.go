@@ -6,17 +6,26 @@ package check
 type Member struct {
 	Name string
 	Type *Type
-	// Call is set for a member called with parentheses, as a statement
-	// (run, refresh).
+	// Call is set for a member called with parentheses: run and refresh
+	// as statements, the methods of Acore 1.1 as values.
 	Call bool
 }
 
 // Members lists the members of a value of type t, as member (expr.go)
-// types them, for editors that offer them.
+// types them, then its methods (methodsOf), for editors that offer them.
+// A method's Type is nil: what it gives depends on its arguments.
 func Members(t *Type) []Member {
 	if t == nil {
 		return nil
 	}
+	out := members(t)
+	for _, m := range methodsOf(t) {
+		out = append(out, Member{Name: m, Call: true})
+	}
+	return out
+}
+
+func members(t *Type) []Member {
 	switch t.Kind {
 	case TModel:
 		var out []Member
@@ -36,7 +45,8 @@ func Members(t *Type) []Member {
 		}
 		return append(out, Member{Name: "refresh", Type: actionType, Call: true})
 	case TList:
-		return []Member{{Name: "count", Type: intType}, {Name: "is_empty", Type: boolType}}
+		return []Member{{Name: "count", Type: intType}, {Name: "is_empty", Type: boolType},
+			{Name: "first", Type: optional(t.Elem)}, {Name: "last", Type: optional(t.Elem)}}
 	case TString:
 		return []Member{{Name: "length", Type: intType}, {Name: "is_empty", Type: boolType}}
 	}

@@ -33,6 +33,9 @@ func TestMembersAgreeWithTheChecker(t *testing.T) {
 			continue
 		}
 		seen++
+		if found.Type == nil {
+			continue // a method, typed by its arguments
+		}
 		// A member read through an optional value is optional itself.
 		want := found.Type.String()
 		if got := typ.String(); got != want && got != want+"?" {

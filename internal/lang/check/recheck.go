@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/axiomcore/acore/internal/lang/catalog"
 	"maps"
 	"slices"
 	"strings"
@@ -106,6 +107,7 @@ func recheck(base *Result, in *Input, changed []string) (*checker, *Result) {
 		contracts:      old.contracts,
 		contractByName: maps.Clone(old.contractByName),
 		lockBroken:     old.lockBroken,
+		v10:            in.Lock != nil && in.Lock.CatalogVersion == catalog.Version10,
 		derived:        true,
 	}
 	isChanged := map[string]bool{}
