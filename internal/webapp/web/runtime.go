@@ -28,7 +28,7 @@ var (
 	rtRoutePath   = js.Id("rp")   // rp(v): the rule of a Link's href (docs/web.md, "URLs")
 	rtImageSource = js.Id("ri")   // ri(v): the rule of an Image's src
 	rtOn          = js.Id("on")   // on(el, event, f): a handler
-	rtOnEnter     = js.Id("ky")   // ky(el, f): Enter runs f
+	rtOnKey       = js.Id("ky")   // ky(el, f, key, mod): a key (Enter unless given; with Ctrl or ⌘ when mod) runs f
 	rtBindValue   = js.Id("bv")   // bv(el, f, state, change): a field's value
 	rtBindCheck   = js.Id("bc")   // bc(el, f, state, change): a checkbox
 	rtOptions     = js.Id("opts") // opts(el, f): a Select's options
@@ -37,6 +37,8 @@ var (
 	rtIf          = js.Id("IF")   // IF(el, [cond, render, ...])
 	rtFlex        = js.Id("FX")   // FX[value]: a flex alignment's CSS
 	rtShow        = js.Id("show") // show(focus): render the current route
+	rtBindClass   = js.Id("cl")   // cl(el, f): the class names f gives are added to the element's
+	rtAutofocus   = js.Id("af")   // af(el, f): the element takes the focus when f() holds
 )
 
 // The names the generated code defines for the runtime.
@@ -49,5 +51,5 @@ var (
 
 // runtimeAPI lists the runtime's names, for TestRuntimeAPI.
 var runtimeAPI = []*js.Ident{rtSignal, rtQuery, rtMutation, rtExtern, rtNavigate, rtElement, rtAction, rtText, rtDiv, rtRem,
-	rtLength, rtCount, rtIsEmpty, rtEqual, rtBindText, rtBindProp, rtBindStyle, rtBindAttr, rtRoutePath, rtImageSource, rtOn, rtOnEnter, rtBindValue,
-	rtBindCheck, rtOptions, rtLink, rtList, rtIf, rtFlex, rtShow}
+	rtLength, rtCount, rtIsEmpty, rtEqual, rtBindText, rtBindProp, rtBindStyle, rtBindAttr, rtRoutePath, rtImageSource, rtOn, rtOnKey, rtBindValue,
+	rtBindCheck, rtOptions, rtLink, rtList, rtIf, rtFlex, rtShow, rtBindClass, rtAutofocus}
