@@ -1,6 +1,7 @@
 package web
 
 import (
+	"io"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -8,16 +9,25 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/axiomcore/acore/internal/lang/prepare"
 	"github.com/axiomcore/acore/internal/tools/browsertest"
 	"github.com/chromedp/chromedp"
 )
 
-// serveBuild serves a build's files, index.html at /.
-func serveBuild(t *testing.T, files map[string][]byte) *httptest.Server {
+// serveBuild serves a build's files, index.html at /, and answers true
+// to every contract call, which it sends on calls as "path body".
+func serveBuild(t *testing.T, files map[string][]byte, calls chan<- string) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			calls <- r.URL.Path + " " + string(body)
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte("true"))
+			return
+		}
 		name := strings.TrimPrefix(r.URL.Path, "/")
 		if name == "" {
 			name = "index.html"
@@ -89,7 +99,8 @@ func TestView11Output(t *testing.T) {
 // children, landmarks and inline runs, an unbound Checkbox and a
 // Checkbox in a Row. It ends with a screenshot.
 func TestView11InChromium(t *testing.T) {
-	srv := serveBuild(t, buildView11(t).Files)
+	calls := make(chan string, 8)
+	srv := serveBuild(t, buildView11(t).Files, calls)
 	p := browsertest.New(t)
 	p.SetViewport(800, 1000)
 	p.Navigate(srv.URL + "/")
@@ -176,6 +187,21 @@ func TestView11InChromium(t *testing.T) {
 		marks.Count != "2 items left!" || marks.Strong != "2" {
 		t.Errorf("landmarks and runs %+v", marks)
 	}
+	// A double press that runs a mutation: the element carries its AXAG
+	// facts on the live page, and the press calls the backend.
+	if intent, _ := p.Attr(".tag-it", "axag-intent"); intent != "tag.add" {
+		t.Errorf("the double-pressed Text's axag-intent is %q, want tag.add", intent)
+	}
+	p.DoubleClick(".tag-it")
+	select {
+	case got := <-calls:
+		if got != `/tags/add_tag {"name":"milk"}` {
+			t.Errorf("the double press called %s", got)
+		}
+	case <-time.After(browsertest.Timeout):
+		t.Error("the double press called no backend")
+	}
+
 	p.ClickText("button", "Take")
 	p.WaitFor("the run follows its value", `document.querySelector(".todo-count").textContent === "1 items left!"`)
 	if ex := p.Exceptions(); len(ex) > 0 {
