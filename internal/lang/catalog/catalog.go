@@ -144,6 +144,11 @@ var elements = []Element{
 		{Name: "visible", Type: Bool, Doc: "false hides the element"},
 		doublePress, class,
 	}},
+	{Name: "Label", Doc: "A caption of a control, or text a user acts on as a control's (as TodoMVC's item titles).", Primary: "text", Since: Version, Props: []Prop{
+		{Name: "text", Type: String, Required: true, Doc: "the text shown"},
+		{Name: "visible", Type: Bool, Doc: "false hides the element"},
+		doublePress, class,
+	}},
 	{Name: "Strong", Doc: "An inline run of strong importance, inside a Text.", Primary: "text", Since: Version, Props: []Prop{
 		{Name: "text", Type: String, Required: true, Doc: "the text shown"},
 		{Name: "visible", Type: Bool, Doc: "false hides the element"},

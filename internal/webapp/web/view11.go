@@ -36,6 +36,7 @@ func init() {
 			d.text("text")
 		}
 	}
+	elementSpecs["Label"] = run("label")
 	elementSpecs["Strong"] = run("strong")
 	elementSpecs["Emphasis"] = run("em")
 	elementSpecs["Children"] = func(d *describer) {

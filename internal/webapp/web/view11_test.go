@@ -77,7 +77,7 @@ func TestView11Output(t *testing.T) {
 		`<h1 data-acore-id=`, `<h2 data-acore-id=`,
 		`<p class="todo-count" data-acore-id=`, `<strong data-acore-id=`, `<span data-acore-id=`, `<em data-acore-id=`,
 		`<input type="text" placeholder="Draft" aria-label="Draft" class="new-todo"`,
-		`<p class="inside"`,
+		`<p class="inside"`, `<label class="row-label"`,
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("index.html lacks %s", want)
@@ -149,6 +149,11 @@ func TestView11InChromium(t *testing.T) {
 	p.Eval(`document.querySelector(".unbound").getBoundingClientRect().width`, &width)
 	if width > 40 {
 		t.Errorf("the Checkbox in a Row is %.0fpx wide: the theme stretches it", width)
+	}
+	var label string
+	p.Eval(`document.querySelector(".row > label").textContent`, &label)
+	if label != "in a row" {
+		t.Errorf("the Label in the Row is %q", label)
 	}
 
 	// autofocus: the field that appears takes the focus.

@@ -43,7 +43,7 @@ function $take(){$left.set($left()-1);}
 {const v8=h("textarea",["placeholder","Memo","aria-label","Memo","class","memo","data-acore-id","element:Home/view/2"],w);bv(v8,()=>$memo(),$memo,null);ky(v8,()=>$note(),"Enter",true);}
 {const v9=h("p",["class","dbl","data-acore-id","element:Home/view/3"],w);v9.textContent="double me";on(v9,"dblclick",()=>$double());}
 {const v10=h("div",["class","ac-row row","data-acore-id","element:Home/view/4"],w);on(v10,"dblclick",()=>$double());{const v11=h("input",["type","checkbox","class","unbound","data-acore-id","element:Home/view/4/0"],v10);bc(v11,()=>!$fixed(),null,()=>$changed());}
-{const v12=h("p",["data-acore-id","element:Home/view/4/1"],v10);v12.textContent="in a row";}
+{const v12=h("label",["class","row-label","data-acore-id","element:Home/view/4/1"],v10);v12.textContent="in a row";}
 }
 {const v13=h("button",["type","button","class","edit-button","data-acore-id","element:Home/view/5"],w);v13.textContent="Edit";on(v13,"click",()=>$edit());}
 {const v14=h("div",["class","ac-if","data-acore-id","conditional:Home/view/6"],w);IF(v14,[()=>$editing(),v15=>{{const v16=h("input",["type","text","placeholder","Edit","aria-label","Edit","class","edit","data-acore-id","element:Home/view/6/0/0"],v15);bv(v16,()=>$draft(),$draft,null);af(v16,()=>true);}
