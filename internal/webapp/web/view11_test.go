@@ -17,13 +17,16 @@ import (
 )
 
 // serveBuild serves a build's files, index.html at /, and answers true
-// to every contract call, which it sends on calls as "path body".
+// to every contract call, which it sends on calls (when not nil) as "path
+// body".
 func serveBuild(t *testing.T, files map[string][]byte, calls chan<- string) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
 			body, _ := io.ReadAll(r.Body)
-			calls <- r.URL.Path + " " + string(body)
+			if calls != nil {
+				calls <- r.URL.Path + " " + string(body)
+			}
 			w.Header().Set("Content-Type", "application/json")
 			w.Write([]byte("true"))
 			return
