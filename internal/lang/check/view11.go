@@ -56,6 +56,9 @@ func (c *checker) textRuns(x ctx, e *syntax.Element, hasText bool) {
 	f := x.f
 	runs := e.Children != nil && len(e.Children.Items) > 0
 	if x.runs {
+		if !hasText {
+			c.errorf(f, e.Name, diag.MissingProperty, "a run of a Text needs its text, as Text(\" items left\")")
+		}
 		if runs {
 			c.errorf(f, e.Children, diag.BadRun, "runs do not nest: a Text inside a Text is a run of plain text")
 		}
