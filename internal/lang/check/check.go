@@ -159,6 +159,7 @@ type checker struct {
 	contractByName map[string]*contract
 	lockBroken     bool
 	pendingNav     []pendingNav
+	pendingFills   []pendingFill
 	// members lists the members this checker declared: for a checker of
 	// one module's bodies (checked in parallel), those whose nodes get the
 	// graph's indexes once its fragment is appended.
@@ -397,7 +398,7 @@ func (c *checker) release() {
 			o.members = nil
 		}
 	}
-	c.pendingNav, c.values, c.typeOnly, c.members, c.syms = nil, nil, nil, nil, arena.Slices[symbol]{}
+	c.pendingNav, c.pendingFills, c.values, c.typeOnly, c.members, c.syms = nil, nil, nil, nil, nil, arena.Slices[symbol]{}
 }
 
 // Entry returns the entry file, or nil.

@@ -33,6 +33,8 @@ type ctx struct {
 	locals []symbol
 	// callEdge is calls inside actions and triggers in element handlers.
 	callEdge string
+	// runs is set for the items of a Text's block: inline runs.
+	runs bool
 }
 
 // with returns x with the local name id of type t, its locals copied into
@@ -73,6 +75,7 @@ func (c *checker) checkBodies() {
 		for _, m := range c.work {
 			c.checkOwners(m)
 		}
+		c.resolveFills()
 		return
 	}
 	// Modules' bodies are independent: each is checked on its own copy of
@@ -93,7 +96,7 @@ func (c *checker) checkBodies() {
 				}
 				w := *c
 				// About one node per 40 source bytes, as for the graph.
-				w.g, w.diags, w.pendingNav, w.values, w.typeOnly, w.members = c.g.Fragment(len(c.work[k].file.Src)/40), nil, nil, nil, nil, nil
+				w.g, w.diags, w.pendingNav, w.pendingFills, w.values, w.typeOnly, w.members = c.g.Fragment(len(c.work[k].file.Src)/40), nil, nil, nil, nil, nil, nil
 				w.props, w.given, w.strs, w.sigBuf, w.syms = arena.Slices[graph.Property]{}, nil, arena.Strings{}, nil, arena.Slices[symbol]{}
 				w.checkOwners(c.work[k])
 				ws[k] = &w
@@ -111,7 +114,12 @@ func (c *checker) checkBodies() {
 		for _, s := range w.members {
 			s.node = index(s.node)
 		}
+		for _, p := range w.pendingFills {
+			p.from = index(p.from)
+			c.pendingFills = append(c.pendingFills, p)
+		}
 	}
+	c.resolveFills()
 }
 
 // checkOwners checks the bodies of m's pages and components, and its

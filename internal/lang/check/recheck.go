@@ -251,7 +251,7 @@ func sameInterface(old, m *module) bool {
 	}
 	for name, o := range m.owners {
 		p := old.owners[name]
-		if p == nil || p.node != o.node || p.decl.Kind != o.decl.Kind || len(p.specs) != len(o.specs) {
+		if p == nil || p.node != o.node || p.decl.Kind != o.decl.Kind || len(p.specs) != len(o.specs) || childrenID(p.decl) != childrenID(o.decl) {
 			return false
 		}
 		for i := range p.specs {

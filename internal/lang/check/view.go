@@ -81,6 +81,7 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path strin
 	if ce := catalogElements[e.Name.Name]; ce != nil {
 		children, primary = ce.Children, ce.Primary
 		props = ce.specs
+		c.element11(x, e, ce.Element)
 	} else if o := c.lookupOwner(x.o.mod, e.Name.Name); o != nil && o.decl.Kind == syntax.Component {
 		c.edge(n, o.node, graph.EdgeRenders, graph.Resolved)
 		if c.info != nil {
@@ -140,6 +141,9 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path strin
 				c.use(a.Name, c.symObject(s))
 			}
 		}
+		if spec.cat != nil && catalog.Since11(e.Name.Name, name) {
+			c.needs11(f, argName(a), "the property "+name+" of "+e.Name.Name)
+		}
 		typ, t := c.argument(y, e, a, spec, comp)
 		if spec.cat != nil && e.Name.Name == "Link" && name == "to" {
 			// A link leads to a route like navigate() does.
@@ -167,7 +171,14 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path strin
 			c.errorf(f, e.Name, diag.MissingProperty, "%s needs %s", e.Name.Name, strings.Join(missing, ", "))
 		}
 	}
+	if e.Name.Name == "Text" && comp == nil && known {
+		_, at := findProp(props, "text")
+		c.textRuns(x, e, given[at])
+	}
 	c.given = c.given[:base]
+	if comp != nil && e.Children != nil {
+		children = c.fill(x, e, n, comp)
+	}
 	c.elementChildren(x, e, n, path, known, children, itemsType)
 }
 
@@ -197,6 +208,7 @@ func (c *checker) elementChildren(x ctx, e *syntax.Element, n int32, path string
 		c.errorf(f, ch, diag.BadChildren, "%s takes no children", e.Name.Name)
 	}
 	y := x
+	y.runs = rule == catalog.Runs
 	if ch.Param != nil {
 		elem := invalidType
 		if items != nil && items.Kind == TList {
@@ -287,6 +299,8 @@ func (c *checker) property(x ctx, e *syntax.Element, a *syntax.Arg, spec *propSp
 			return t.String(), t
 		}
 		return "List", t
+	case catalog.ItemString:
+		return "ItemString", c.itemString(x, e, a, what)
 	case catalog.KeyFunc:
 		lam, ok := a.Value.(*syntax.LambdaExpr)
 		if !ok || len(lam.Params) != 1 {
@@ -323,6 +337,8 @@ func (c *checker) property(x ctx, e *syntax.Element, a *syntax.Arg, spec *propSp
 	} else if v, ok := LiteralValue(a.Value); ok {
 		if v, ok := v.(int64); ok && p.HasMin && v < p.Min {
 			c.errorf(f, a.Value, diag.OutOfRange, "%s is %d; it must be at least %d", what, v, p.Min)
+		} else if ok && p.HasMax && v > p.Max {
+			c.errorf(f, a.Value, diag.OutOfRange, "%s is %d; it must be at most %d", what, v, p.Max)
 		}
 	}
 	return string(p.Type), t

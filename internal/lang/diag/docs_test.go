@@ -51,13 +51,15 @@ func TestDocsListEveryCode(t *testing.T) {
 
 // TestDocsListCatalog fails when a catalog element has no section in
 // docs/language.md, or a property of it no row in that section with its
-// type, whether it is required and its allowed values or minimum.
+// type, whether it is required and its allowed values, minimum or
+// maximum.
 func TestDocsListCatalog(t *testing.T) {
 	lines := readLanguageDoc(t)
 	children := map[catalog.Children]string{
 		catalog.NoChildren:   "Children: none",
 		catalog.AnyChildren:  "Children: any",
 		catalog.ItemTemplate: "Children: a required item template",
+		catalog.Runs:         "Children: inline runs",
 	}
 	for _, e := range catalog.All() {
 		section := elementSection(lines, e.Name)
@@ -103,6 +105,9 @@ func TestDocsListCatalog(t *testing.T) {
 			}
 			if p.HasMin && !strings.Contains(row, "≥ "+strconv.FormatInt(p.Min, 10)) {
 				t.Errorf("element %s: property %s must give its minimum %d", e.Name, p.Name, p.Min)
+			}
+			if p.HasMax && !strings.Contains(row, "≤ "+strconv.FormatInt(p.Max, 10)) {
+				t.Errorf("element %s: property %s must give its maximum %d", e.Name, p.Name, p.Max)
 			}
 		}
 	}

@@ -55,6 +55,9 @@ const (
 	EdgeChildOf     = "child_of"
 	EdgeDeclaredIn  = "declared_in"
 	EdgeImports     = "imports"
+	// EdgeFills goes from a component's instance to the Children
+	// placeholder of the component's view, where its children go.
+	EdgeFills = "fills"
 )
 
 // DependencyKinds are the edges graph.query follows when none are named.
@@ -62,7 +65,7 @@ var DependencyKinds = []string{EdgeReads, EdgeWrites, EdgeTriggers, EdgeCalls, E
 
 // EdgeKinds lists every edge kind.
 var EdgeKinds = []string{EdgeReads, EdgeWrites, EdgeTriggers, EdgeCalls, EdgeInvokes, EdgeNavigatesTo, EdgeBinds,
-	EdgeRenders, EdgeUsesType, EdgeChildOf, EdgeDeclaredIn, EdgeImports}
+	EdgeRenders, EdgeUsesType, EdgeChildOf, EdgeDeclaredIn, EdgeImports, EdgeFills}
 
 // Fact layers: declared facts are read off the syntax, resolved facts
 // need name resolution.

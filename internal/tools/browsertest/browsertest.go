@@ -282,6 +282,22 @@ func (p *Page) Click(sel string) {
 	p.do("click "+sel, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
 }
 
+// DoubleClick double-clicks the middle of the first element matching the
+// CSS selector sel with the mouse, once it is visible.
+func (p *Page) DoubleClick(sel string) {
+	p.t.Helper()
+	p.do("double-click "+sel, chromedp.DoubleClick(chromedp.CSS(sel), chromedp.NodeVisible))
+}
+
+// Press focuses the first element matching the CSS selector sel and
+// presses keys (as Type does, "\r" is Enter, "\x1b" Escape) with the
+// modifiers held, as chromedp.ModifierCtrl.
+func (p *Page) Press(sel, keys string, mods ...chromedp.Modifier) {
+	p.t.Helper()
+	p.do(fmt.Sprintf("press %q in %s", keys, sel), chromedp.Focus(chromedp.CSS(sel), chromedp.NodeVisible),
+		chromedp.KeyEvent(keys, chromedp.KeyModifiers(mods...)))
+}
+
 // ClickText clicks, as Click does, the first element matching the CSS
 // selector sel whose trimmed text is text, waiting until there is one.
 func (p *Page) ClickText(sel, text string) {

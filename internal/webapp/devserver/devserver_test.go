@@ -553,6 +553,42 @@ func TestLiveReload(t *testing.T) {
 	}
 }
 
+// TestStylesheetReload: web/styles.css is served after the theme, and a
+// save of it, or its removal, rebuilds and reloads the pages.
+func TestStylesheetReload(t *testing.T) {
+	root := newApp(t)
+	css := filepath.Join(root, "web", "styles.css")
+	if err := os.MkdirAll(filepath.Dir(css), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, css, []byte(".one{color:red}\n"))
+	d := start(t, root)
+	s := subscribe(t, d.url)
+	page := string(do(t, http.MethodGet, d.url+"/", nil).body)
+	theme, own := strings.Index(page, `href="/app.css"`), strings.Index(page, `href="/styles.css"`)
+	if theme < 0 || own < theme {
+		t.Fatalf("the page does not link /styles.css after /app.css:\n%s", page)
+	}
+	if got := string(do(t, http.MethodGet, d.url+"/styles.css", nil).body); got != ".one{color:red}\n" {
+		t.Errorf("GET /styles.css = %q", got)
+	}
+	writeFile(t, css, []byte(".two{color:blue}\n"))
+	s.expectReload(t)
+	if got := string(do(t, http.MethodGet, d.url+"/styles.css", nil).body); got != ".two{color:blue}\n" {
+		t.Errorf("GET /styles.css after the save = %q", got)
+	}
+	if err := os.Remove(css); err != nil {
+		t.Fatal(err)
+	}
+	s.expectReload(t)
+	if page := string(do(t, http.MethodGet, d.url+"/", nil).body); strings.Contains(page, "styles.css") {
+		t.Errorf("the page still links the removed stylesheet:\n%s", page)
+	}
+	if err := d.stop(t); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // tree sums every file under root by its slash path.
 func tree(t *testing.T, root string) map[string][32]byte {
 	t.Helper()
@@ -770,6 +806,7 @@ func TestWatchedPaths(t *testing.T) {
 		"pages/notes.txt":                  false,
 		"contracts/tasks.axiom":            true,
 		"web/externs.js":                   true,
+		"web/styles.css":                   true,
 		"web/other.js":                     false,
 		".axiom/ui.lock":                   true,
 		".axiom/dev/app.sqlite":            false,

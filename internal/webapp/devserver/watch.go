@@ -60,7 +60,8 @@ func watchedDir(rel string) bool {
 }
 
 // input reports whether the file at rel is a build input: an .acore source,
-// a contract source, the extern actions, a contract artifact or the lock.
+// a contract source, the extern actions, the stylesheet, a contract
+// artifact or the lock.
 func input(rel string) bool {
 	switch {
 	case rel == ".axiom/ui.lock":
@@ -70,7 +71,7 @@ func input(rel string) bool {
 	case !watchedDir(path.Dir(rel)) || strings.HasPrefix(rel, ".axiom/"):
 		return false
 	}
-	return strings.HasSuffix(rel, ".acore") || strings.HasPrefix(rel, "contracts/") || rel == "web/externs.js"
+	return strings.HasSuffix(rel, ".acore") || strings.HasPrefix(rel, "contracts/") || rel == "web/externs.js" || rel == "web/styles.css"
 }
 
 // addTree watches dir and the directories under it that can hold inputs,

@@ -33,6 +33,7 @@ type spec struct {
 
 type listSpec struct {
 	items, key, empty, end js.Expr
+	itemClass              js.Expr // a function of the item, or nil
 	param                  string
 }
 
@@ -141,6 +142,13 @@ var elementSpecs = map[string]func(d *describer){
 	},
 	"Text": func(d *describer) {
 		s := d.s
+		if d.g.runs {
+			// A run of plain text in a Text's block.
+			s.tag = "span"
+			d.text("text")
+			d.style("color", "color", "", nil)
+			return
+		}
 		st, _ := literal(d.a["style"])
 		switch st {
 		case "title":
@@ -168,7 +176,7 @@ var elementSpecs = map[string]func(d *describer){
 				&js.Const{Name: "x", Value: x},
 				&js.Return{X: &js.Cond{Test: isStyle, Yes: js.Bin(js.Add, js.Str("ac-"), js.Id("x")), No: js.Str("")}},
 			}}
-			d.bind(js.CallOf(rtBindProp, d.v, js.Str("className"), class))
+			d.bind(js.CallOf(rtBindClass, d.v, class))
 		}
 		d.text("text")
 		d.style("color", "color", "", nil)
@@ -280,6 +288,9 @@ var elementSpecs = map[string]func(d *describer){
 		}
 		if h, ok := d.a["on_end_reached"]; ok {
 			ls.end = d.g.handler(h)
+		}
+		if x, ok := d.a["item_class"]; ok {
+			ls.itemClass = d.g.expr(x)
 		}
 		if c := d.e.Children; c != nil && c.Param != nil {
 			ls.param = c.Param.Name
@@ -472,7 +483,11 @@ func (d *describer) field() {
 	d.boolProp("disabled", "disabled", false)
 	d.twoWay("value", rtBindValue)
 	if h, ok := d.a["on_submit"]; ok {
-		d.bind(js.CallOf(rtOnEnter, d.v, d.g.handler(h)))
+		args := []js.Expr{d.v, d.g.handler(h)}
+		if d.s.tag == "textarea" {
+			args = append(args, js.Str("Enter"), &js.Bool{Value: true})
+		}
+		d.bind(js.CallOf(rtOnKey, args...))
 	}
 }
 
@@ -499,6 +514,7 @@ func (g *gen) spec(o *owner, e *syntax.Element, id string, ce *catalog.Element, 
 	if _, ok := d.a["visible"]; ok {
 		d.boolProp("visible", "hidden", true)
 	}
+	d.view11()
 	d.s.attrs = append(d.s.attrs, "data-acore-id", id)
 	return d.s
 }

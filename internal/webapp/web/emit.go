@@ -240,6 +240,9 @@ func (g *gen) element(o *owner, e *syntax.Element, parent js.Expr) js.Stmt {
 	if !ok {
 		return g.component(o, e, n, parent)
 	}
+	if ce.Name == "Children" {
+		return placeChildren(parent)
+	}
 	v := g.v()
 	s := g.spec(o, e, n.ID, ce, v)
 	g.elementAx(o, e, n, s)
@@ -259,11 +262,16 @@ func (g *gen) element(o *owner, e *syntax.Element, parent js.Expr) js.Stmt {
 			pn = jsName(ls.param)
 		}
 		var item []js.Stmt
+		if ls.itemClass != nil {
+			item = append(item, &js.ExprStmt{X: js.CallOf(rtBindClass, li, js.Thunk(js.CallOf(ls.itemClass, js.CallOf(js.Id(pn)))))})
+		}
 		if e.Children != nil {
-			item = g.viewItems(o, e.Children.Items, li)
+			item = append(item, g.viewItems(o, e.Children.Items, li)...)
 		}
 		render := &js.Arrow{Params: []string{li.Name, pn}, Block: item}
 		out = append(out, &js.ExprStmt{X: js.CallOf(rtList, v, js.Thunk(ls.items), ls.key, render, ls.empty, ls.end)})
+	} else if e.Children != nil && ce.Name == "Text" {
+		out = append(out, g.lowerRuns(o, e.Children.Items, v)...)
 	} else if e.Children != nil {
 		out = append(out, g.viewItems(o, e.Children.Items, v)...)
 	}
@@ -337,6 +345,9 @@ func (g *gen) component(o *owner, e *syntax.Element, n *graph.Node, parent js.Ex
 		}
 		x := g.expr(a.Value)
 		props.Props = append(props.Props, js.Prop{Key: a.Name.Name, Value: js.Thunk(x)})
+	}
+	if p, ok := g.childrenOf(o, e); ok {
+		props.Props = append(props.Props, p)
 	}
 	return &js.Block{Stmts: []js.Stmt{
 		&js.Const{Name: v.Name, Value: js.CallOf(rtElement, js.Str("div"), strArray([]string{"class", "ac-comp", "data-acore-id", n.ID}), parent)},

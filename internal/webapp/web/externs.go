@@ -62,69 +62,76 @@ func (g *gen) linkExterns(root string) ([]byte, []diag.Diagnostic) {
 	return data, ds
 }
 
-// readExterns reads web/externs.js as the loader reads a source: through
-// the confined root, so that a symlink leading outside the project is
-// refused; never through a symlinked directory; opened without blocking
-// (a FIFO) and only when it is a regular file; and never more than
-// MaxExternsBytes and one byte of it (a device, a file that grows). When
-// the file cannot be used, why says so and notRead tells the refusals the
-// loader lists as not read from a file that is merely missing.
+// readExterns reads web/externs.js (see readProjectFile).
 func readExterns(root string) (data []byte, why string, notRead bool) {
+	data, why, notRead, _ = readProjectFile(root, ExternsPath, MaxExternsBytes)
+	return data, why, notRead
+}
+
+// readProjectFile reads the file rel of the project's web folder as the
+// loader reads a source: through the confined root, so that a symlink
+// leading outside the project is refused; never through a symlinked
+// directory; opened without blocking (a FIFO) and only when it is a
+// regular file; and never more than limit and one byte of it (a device, a
+// file that grows). When the file cannot be used, why says so, missing
+// tells a file that is not there, and notRead the refusals the loader
+// lists as not read.
+func readProjectFile(root, rel string, limit int64) (data []byte, why string, notRead, missing bool) {
 	r, err := fsutil.OpenRoot(root)
 	if err != nil {
-		return nil, "cannot read " + ExternsPath + ": " + err.Error(), false
+		return nil, "cannot read " + rel + ": " + err.Error(), false, false
 	}
 	defer r.Close()
-	dir := path.Dir(ExternsPath)
+	dir := path.Dir(rel)
 	switch fi, err := r.Lstat(dir); {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, ExternsPath + " does not exist", false
+		return nil, rel + " does not exist", false, true
 	case err != nil:
-		return nil, "cannot read " + ExternsPath + ": " + err.Error(), false
+		return nil, "cannot read " + rel + ": " + err.Error(), false, false
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return nil, dir + " is a symlink, and symlinked directories are not followed", true
+		return nil, dir + " is a symlink, and symlinked directories are not followed", true, false
 	case !fi.IsDir():
-		return nil, ExternsPath + " does not exist (" + dir + " is not a directory)", false
+		return nil, rel + " does not exist (" + dir + " is not a directory)", false, true
 	}
-	switch fi, err := r.Lstat(ExternsPath); {
+	switch fi, err := r.Lstat(rel); {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, ExternsPath + " does not exist", false
+		return nil, rel + " does not exist", false, true
 	case err != nil:
-		return nil, "cannot read " + ExternsPath + ": " + err.Error(), false
+		return nil, "cannot read " + rel + ": " + err.Error(), false, false
 	case fi.Mode()&fs.ModeSymlink != 0:
-		switch _, err := r.Stat(ExternsPath); {
+		switch _, err := r.Stat(rel); {
 		case errors.Is(err, fsutil.ErrEscape):
-			return nil, ExternsPath + " is a symlink that points outside the project root", true
+			return nil, rel + " is a symlink that points outside the project root", true, false
 		case err != nil:
-			return nil, ExternsPath + " is a symlink that leads nowhere readable: " + err.Error(), true
+			return nil, rel + " is a symlink that leads nowhere readable: " + err.Error(), true, false
 		}
 	}
-	f, fi, err := r.OpenRegular(ExternsPath)
+	f, fi, err := r.OpenRegular(rel)
 	switch {
 	case errors.Is(err, fsutil.ErrEscape):
-		return nil, ExternsPath + " is a symlink that points outside the project root", true
+		return nil, rel + " is a symlink that points outside the project root", true, false
 	case errors.Is(err, fsutil.ErrNotRegular):
-		return nil, ExternsPath + " is not a regular file", true
+		return nil, rel + " is not a regular file", true, false
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, ExternsPath + " does not exist", false
+		return nil, rel + " does not exist", false, true
 	case err != nil:
-		return nil, "cannot read " + ExternsPath + ": " + err.Error(), false
+		return nil, "cannot read " + rel + ": " + err.Error(), false, false
 	}
 	defer f.Close()
 	tooBig := func(n int64) string {
-		return fmt.Sprintf("%s has %d bytes, more than %d", ExternsPath, n, MaxExternsBytes)
+		return fmt.Sprintf("%s has %d bytes, more than %d", rel, n, limit)
 	}
-	if fi.Size() > MaxExternsBytes {
-		return nil, tooBig(fi.Size()), false
+	if fi.Size() > limit {
+		return nil, tooBig(fi.Size()), false, false
 	}
-	data, err = fsutil.ReadAll(io.LimitReader(f, MaxExternsBytes+1), fi.Size())
+	data, err = fsutil.ReadAll(io.LimitReader(f, limit+1), fi.Size())
 	switch {
 	case err != nil:
-		return nil, "cannot read " + ExternsPath + ": " + err.Error(), false
-	case len(data) > MaxExternsBytes:
-		return nil, tooBig(int64(len(data))), false
+		return nil, "cannot read " + rel + ": " + err.Error(), false, false
+	case int64(len(data)) > limit:
+		return nil, tooBig(int64(len(data))), false, false
 	}
-	return data, "", false
+	return data, "", false, false
 }
 
 var (

@@ -42,6 +42,10 @@ type gen struct {
 	specs map[*syntax.Element]*spec
 	// expanded records the component expansions in index.html (html.go).
 	expanded map[string]bool
+	// runs is set while the runs of a Text's block are lowered.
+	runs bool
+	// styles is set when the project has its own stylesheet.
+	styles bool
 }
 
 type owner struct {

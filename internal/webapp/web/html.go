@@ -24,6 +24,12 @@ import (
 type hctx struct {
 	props map[string]int
 	stack []string
+	// children is the block of the instance being expanded, which its
+	// Children placeholder shows; from and outer are the owner and the
+	// expansion the block is written in.
+	children []syntax.ViewItem
+	from     *owner
+	outer    *hctx
 }
 
 var voidTags = map[string]bool{"input": true, "img": true, "hr": true}
@@ -41,7 +47,12 @@ func (g *gen) html(app *syntax.AppDecl) []byte {
 	b.WriteString("<meta name=\"axag-manifest\" content=\"/.well-known/axag-manifest.json\">\n")
 	// An empty icon: the browser does not ask the server for /favicon.ico.
 	b.WriteString("<link rel=\"icon\" href=\"data:,\">\n")
-	b.WriteString("<link rel=\"stylesheet\" href=\"/app.css\">\n<script type=\"module\" src=\"/app.js\"></script>\n</head>\n<body>\n")
+	b.WriteString("<link rel=\"stylesheet\" href=\"/app.css\">\n")
+	if g.styles {
+		// After the theme: the project's rules win at equal specificity.
+		b.WriteString("<link rel=\"stylesheet\" href=\"/styles.css\">\n")
+	}
+	b.WriteString("<script type=\"module\" src=\"/app.js\"></script>\n</head>\n<body>\n")
 	b.WriteString("<div id=\"app\"></div>\n<noscript>This app needs JavaScript.</noscript>\n")
 	emitted := make([]bool, len(g.ax))
 	if app != nil {
@@ -108,6 +119,12 @@ func (g *gen) htmlItems(b *strings.Builder, o *owner, items []syntax.ViewItem, x
 
 func (g *gen) htmlElement(b *strings.Builder, o *owner, e *syntax.Element, x *hctx, emitted []bool) {
 	n := g.nodeOf(o, e)
+	if e.Name.Name == "Children" {
+		if x.children != nil {
+			g.htmlItems(b, x.from, x.children, x.outer, emitted)
+		}
+		return
+	}
 	_, ok := catalog.Lookup(e.Name.Name)
 	if !ok {
 		b.WriteString("<div class=\"ac-comp\" data-acore-id=\"" + escAttr(n.ID) + "\" data-acore-component=\"" + escAttr(e.Name.Name) + "\">")
@@ -121,11 +138,17 @@ func (g *gen) htmlElement(b *strings.Builder, o *owner, e *syntax.Element, x *hc
 					key += " " + m.name + "=" + strconv.Itoa(inner.props[m.name])
 				}
 			}
+			if e.Children != nil && len(e.Children.Items) > 0 {
+				// The instance's own children are shown in every
+				// expansion of it.
+				inner.children, inner.from, inner.outer = e.Children.Items, o, x
+				key = ""
+			}
 			// A component is expanded once per set of actions its
 			// Action props reach: another expansion would show the same
 			// markup and no new action, and nested components would
 			// multiply the page.
-			if !g.expanded[key] {
+			if key == "" || !g.expanded[key] {
 				g.expanded[key] = true
 				g.htmlItems(b, c, c.view.Items, inner, emitted)
 			}

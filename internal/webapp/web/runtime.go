@@ -29,7 +29,7 @@ var (
 	rtRoutePath   = js.Id("rp")   // rp(v): the rule of a Link's href (docs/web.md, "URLs")
 	rtImageSource = js.Id("ri")   // ri(v): the rule of an Image's src
 	rtOn          = js.Id("on")   // on(el, event, f): a handler
-	rtOnEnter     = js.Id("ky")   // ky(el, f): Enter runs f
+	rtOnKey       = js.Id("ky")   // ky(el, f, key, mod): a key (Enter unless given; with Ctrl or ⌘ when mod) runs f
 	rtBindValue   = js.Id("bv")   // bv(el, f, state, change): a field's value
 	rtBindCheck   = js.Id("bc")   // bc(el, f, state, change): a checkbox
 	rtOptions     = js.Id("opts") // opts(el, f): a Select's options
@@ -49,6 +49,8 @@ var (
 	rtSplit       = js.Id("spl")  // spl(s, sep): the parts
 	rtWith        = js.Id("wi")   // wi(r, changes): a copy with changes
 	rtPersist     = js.Id("PS")   // PS(key, v, type): a signal kept in localStorage
+	rtBindClass   = js.Id("cl")   // cl(el, f): the class names f gives are added to the element's
+	rtAutofocus   = js.Id("af")   // af(el, f): the element takes the focus when f() holds
 )
 
 // The names the generated code defines for the runtime.
@@ -61,6 +63,6 @@ var (
 
 // runtimeAPI lists the runtime's names, for TestRuntimeAPI.
 var runtimeAPI = []*js.Ident{rtSignal, rtQuery, rtMutation, rtExtern, rtNavigate, rtElement, rtAction, rtText, rtDiv, rtRem,
-	rtLength, rtCount, rtIsEmpty, rtEqual, rtBindText, rtBindProp, rtBindStyle, rtBindAttr, rtRoutePath, rtImageSource, rtOn, rtOnEnter, rtBindValue,
+	rtLength, rtCount, rtIsEmpty, rtEqual, rtBindText, rtBindProp, rtBindStyle, rtBindAttr, rtRoutePath, rtImageSource, rtOn, rtOnKey, rtBindValue,
 	rtBindCheck, rtOptions, rtLink, rtList, rtIf, rtFlex, rtShow,
-	rtDerived, rtIndex, rtLast, rtConcat, rtSortBy, rtTake, rtFind, rtFixed, rtReplace, rtSplit, rtWith, rtPersist}
+	rtDerived, rtIndex, rtLast, rtConcat, rtSortBy, rtTake, rtFind, rtFixed, rtReplace, rtSplit, rtWith, rtPersist, rtBindClass, rtAutofocus}

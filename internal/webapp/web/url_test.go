@@ -3,7 +3,6 @@ package web
 import (
 	"encoding/json"
 	"math/rand/v2"
-	"mime"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -220,21 +219,7 @@ page Home {
 	if _, err := prepare.Run(dir); err != nil {
 		t.Fatal(err)
 	}
-	files := build(t, dir).Files
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := strings.TrimPrefix(r.URL.Path, "/")
-		if name == "" {
-			name = "index.html"
-		}
-		data, ok := files[name]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", mime.TypeByExtension(filepath.Ext(name)))
-		w.Write(data)
-	}))
-	defer srv.Close()
+	srv := serveBuild(t, build(t, dir).Files, nil)
 	p := browsertest.New(t)
 	p.Navigate(srv.URL + "/")
 	p.WaitText("Fine")

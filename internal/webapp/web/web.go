@@ -1,8 +1,8 @@
 // Package web compiles a validated Acore UI project into a static web app:
 // index.html (with the AXAG facts of every action, also inside templates
 // that are not shown at first), app.js (the compiled app and its embedded
-// runtime, one ES module), app.css, the AXAG manifest and the project's
-// extern actions (web/externs.js). docs/web.md describes the output and
+// runtime, one ES module), app.css, the AXAG manifest, the project's
+// extern actions (web/externs.js) and its stylesheet (web/styles.css). docs/web.md describes the output and
 // the runtime's semantics.
 package web
 
@@ -93,6 +93,9 @@ func Build(root string, opts Options) (*Output, error) {
 		return nil, fmt.Errorf("axag manifest: %w", err)
 	}
 	g.actions(m)
+	styles, sdiags := readStyles(root)
+	out.Diagnostics = append(out.Diagnostics, sdiags...)
+	g.styles = styles != nil
 	js, html, err := g.generate(externs != nil)
 	if err != nil {
 		return nil, err
@@ -106,6 +109,9 @@ func Build(root string, opts Options) (*Output, error) {
 	}
 	if externs != nil {
 		out.Files["externs.js"] = externs
+	}
+	if styles != nil {
+		out.Files["styles.css"] = styles
 	}
 	return out, nil
 }

@@ -21,18 +21,21 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-// fixtures are the projects built by the tests: the task-app and a richer
-// one (two pages, a component with an Action prop and a delete mutation,
-// externs, a form, every kind of element, @axag at the full level).
+// fixtures are the projects built by the tests: the task-app, a richer
+// one locked to Acore 1.0 (two pages, a component with an Action prop and
+// a delete mutation, externs, a form, every kind of element of 1.0, @axag
+// at the full level) and the view of 1.1 (its elements, events, class
+// names, a stylesheet and a component with children).
 var fixtures = []struct{ name, dir string }{
 	{"task-app", "../../../examples/task-app"},
 	{"rich", "testdata/rich"},
+	{"view11", "testdata/view11"},
 }
 
 // goldenFiles are compared byte for byte, app.js after the embedded
 // runtime; app.css must be the embedded stylesheet and
 // .well-known/axag-manifest.json the same as axag-manifest.json.
-var goldenFiles = []string{"index.html", "app.js", "axag-manifest.json", "externs.js"}
+var goldenFiles = []string{"index.html", "app.js", "axag-manifest.json", "externs.js", "styles.css"}
 
 func build(t *testing.T, dir string) *Output {
 	t.Helper()

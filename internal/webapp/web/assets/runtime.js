@@ -8,7 +8,7 @@
 // backend's base URL), AX (the AXAG attribute sets) and R (the routes),
 // which the runtime reads when it runs.
 const {S, D, PS, Q, M, X, nav, show, h, ax, tx, pr, st, at, rp, ri, on, ky, bv, bc, opts, lk, L, IF, FX, str, dv, md, len, cnt, emp, eq,
-  ix, la, ca, srt, tk, fd, fx, rpl, spl, wi} = (() => {
+  ix, la, ca, srt, tk, fd, fx, rpl, spl, wi, cl, af} = (() => {
   const doc = document;
 
   // Effects: an effect is {f, kids, cleanups, deps, order, parent}; a
@@ -254,11 +254,34 @@ const {S, D, PS, Q, M, X, nav, show, h, ax, tx, pr, st, at, rp, ri, on, ky, bv, 
   const flex = {start: "flex-start", end: "flex-end", center: "center", stretch: "stretch",
     space_between: "space-between", space_around: "space-around", space_evenly: "space-evenly"};
 
-  const onEnter = (e, f) => e.addEventListener("keydown", (x) => {
-    if (x.key == "Enter" && !x.isComposing) {
+  // onKey runs f when key (Enter unless given) is pressed in e, with Ctrl
+  // or ⌘ when mod is set (Enter alone starts a line in a TextArea).
+  const onKey = (e, f, key = "Enter", mod) => e.addEventListener("keydown", (x) => {
+    if (x.key == key && !x.isComposing && (!mod || x.ctrlKey || x.metaKey)) {
       x.preventDefault();
       if (confirmed(e)) act(f);
     }
+  });
+
+  // bindClass adds the class names f gives to e's own (the theme's) and
+  // takes away those it gave before. Names are data: each is added to the
+  // classList, never written as markup, and one that e has of its own is
+  // neither added nor taken away.
+  function bindClass(e, f) {
+    const own = new Set(e.classList);
+    let given = [];
+    effect(() => {
+      const next = text(f()).split(/\s+/).filter((c) => c && !own.has(c));
+      for (const c of given) if (!next.includes(c)) e.classList.remove(c);
+      for (const c of next) e.classList.add(c);
+      given = next;
+    });
+  }
+
+  // autofocus focuses e once it is in the page whenever f() holds: when e
+  // appears, and again each time f() becomes true.
+  const autofocus = (e, f) => effect(() => {
+    if (f()) queueMicrotask(() => e.isConnected && e.focus());
   });
 
   const on = (e, name, f) => e.addEventListener(name, (x) => {
@@ -291,7 +314,10 @@ const {S, D, PS, Q, M, X, nav, show, h, ax, tx, pr, st, at, rp, ri, on, ky, bv, 
       e.checked = !!f();
     });
     e.addEventListener("change", () => {
+      // An unbound box shows its value, not the click (the effect does
+      // not run again when the value is unchanged).
       if (state) state.set(e.checked);
+      else e.checked = !!untracked(f);
       if (change) act(change);
     });
   }
@@ -586,9 +612,10 @@ const {S, D, PS, Q, M, X, nav, show, h, ax, tx, pr, st, at, rp, ri, on, ky, bv, 
   // The runtime's API: the only names the compiled app calls.
   return {
     S: signal, D: derived, PS: persisted, Q: query, M: mutation, X: extern, nav: navigate, show: showRoute,
-    h: element, ax: action, tx: bindText, pr: bindProp, st: bindStyle, at: bindAttr, rp: routePath, ri: imageSource, on, ky: onEnter,
+    h: element, ax: action, tx: bindText, pr: bindProp, st: bindStyle, at: bindAttr, rp: routePath, ri: imageSource, on, ky: onKey,
     bv: bindValue, bc: bindChecked, opts: options, lk: link, L: list, IF: conditional, FX: flex,
     str: text, dv: div, md: rem, len: length, cnt: count, emp: isEmpty, eq: equal,
     ix: index, la: last, ca: concat, srt: sortBy, tk: take, fd: find, fx: fixed, rpl: replace, spl: split, wi: withFields,
+    cl: bindClass, af: autofocus,
   };
 })();
