@@ -42,6 +42,8 @@ type gen struct {
 	specs map[*syntax.Element]*spec
 	// expanded records the component expansions in index.html (html.go).
 	expanded map[string]bool
+	// hash is set when the app chose hash routing.
+	hash bool
 }
 
 type owner struct {
@@ -113,6 +115,7 @@ func newGen(p *project.Project, opts Options) (*gen, error) {
 			}
 		}
 	}
+	g.hash = check.Routing(g.app()) == check.RoutingHash
 	return g, nil
 }
 
@@ -466,9 +469,9 @@ func (g *gen) call(c *syntax.CallExpr) js.Expr {
 	case *syntax.Ident:
 		obj := g.use(f)
 		if obj == nil {
-			if f.Name == "navigate" && len(c.Args) == 1 {
+			if f.Name == "navigate" && len(c.Args) > 0 {
 				if s, ok := c.Args[0].Value.(*syntax.StringLit); ok {
-					return js.CallOf(rtNavigate, js.Str(s.Value))
+					return js.CallOf(rtNavigate, g.routeURL(s.Value, c.Args[1:]))
 				}
 			}
 			break

@@ -37,6 +37,8 @@ var (
 	rtIf          = js.Id("IF")   // IF(el, [cond, render, ...])
 	rtFlex        = js.Id("FX")   // FX[value]: a flex alignment's CSS
 	rtShow        = js.Id("show") // show(focus): render the current route
+	rtRouteURL    = js.Id("pth")  // pth(path, args): a route's URL with its parameters
+	rtHashPath    = js.Id("rh")   // rh(v): the rule of a Link's href under hash routing
 )
 
 // The names the generated code defines for the runtime.
@@ -44,10 +46,11 @@ var (
 	genExterns = js.Id("XS") // the module's extern actions
 	genBackend = js.Id("B")  // the backend's base URL
 	genActions = js.Id("AX") // AXAG attribute sets
-	genRoutes  = js.Id("R")  // path → page function
+	genRoutes  = js.Id("R")  // [path, page function, arguments, Int parameters] per route
+	genHash    = js.Id("RH") // set for hash routing
 )
 
 // runtimeAPI lists the runtime's names, for TestRuntimeAPI.
 var runtimeAPI = []*js.Ident{rtSignal, rtQuery, rtMutation, rtExtern, rtNavigate, rtElement, rtAction, rtText, rtDiv, rtRem,
 	rtLength, rtCount, rtIsEmpty, rtEqual, rtBindText, rtBindProp, rtBindStyle, rtBindAttr, rtRoutePath, rtImageSource, rtOn, rtOnEnter, rtBindValue,
-	rtBindCheck, rtOptions, rtLink, rtList, rtIf, rtFlex, rtShow}
+	rtBindCheck, rtOptions, rtLink, rtList, rtIf, rtFlex, rtShow, rtRouteURL, rtHashPath}
