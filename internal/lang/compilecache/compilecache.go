@@ -57,7 +57,7 @@ const MaxBytes = 256 << 20
 const staleTemp = 10 * time.Minute
 
 // magic starts every entry; its version changes with the layout.
-const magic = "acorecc3"
+const magic = "acorecc4"
 
 // headerSize is the magic, the key, the payload's length and the CRC-32C
 // of each half of the payload (see decode).
