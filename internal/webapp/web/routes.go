@@ -1,6 +1,8 @@
 package web
 
 import (
+	"strings"
+
 	"github.com/axiomcore/acore/internal/lang/catalog"
 	"github.com/axiomcore/acore/internal/lang/check"
 	"github.com/axiomcore/acore/internal/lang/syntax"
@@ -104,4 +106,33 @@ func (d *describer) linkHref() {
 		v = js.Bin(js.Add, js.Str("#"), v)
 	}
 	d.bind(js.CallOf(rtBindAttr, d.v, js.Str("href"), js.Thunk(v), rule))
+}
+
+// MatchRoute reports whether the URL path p is one of routes: equal to
+// it, a trailing "/" aside, with any non-empty segment where the route
+// has a :name parameter. A path of a route with parameters may hold a
+// dot (/books/war.and.peace), which a server cannot tell from a file's.
+func MatchRoute(routes []string, p string) bool {
+	if len(p) > 1 {
+		p = strings.TrimSuffix(p, "/")
+	}
+	got := strings.Split(p, "/")
+	for _, r := range routes {
+		want := strings.Split(r, "/")
+		if len(want) != len(got) {
+			continue
+		}
+		ok := true
+		for i, w := range want {
+			if strings.HasPrefix(w, ":") && got[i] != "" || w == got[i] {
+				continue
+			}
+			ok = false
+			break
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
