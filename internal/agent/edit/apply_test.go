@@ -68,11 +68,15 @@ func TestApplyKinds(t *testing.T) {
 				}
 			}},
 		{name: "set_property route argument", base: routed,
-			ops:  []string{`{"kind":"set_property","node":"route:/active","property":"arg.filter","old_value":"active","new_value":"open"}`},
-			want: func(t testing.TB, s string) string { return replaceOnce(t, s, `Home(filter: "active")`, `Home(filter: "open")`) }},
+			ops: []string{`{"kind":"set_property","node":"route:/active","property":"arg.filter","old_value":"active","new_value":"open"}`},
+			want: func(t testing.TB, s string) string {
+				return replaceOnce(t, s, `Home(filter: "active")`, `Home(filter: "open")`)
+			}},
 		{name: "set_property route: the app's routing", base: routed,
-			ops:  []string{`{"kind":"set_property","node":"app:TasksApp","property":"routing","old_value":"hash","new_value":"path"}`},
-			want: func(t testing.TB, s string) string { return replaceOnce(t, s, `(routing: "hash")`, `(routing: "path")`) }},
+			ops: []string{`{"kind":"set_property","node":"app:TasksApp","property":"routing","old_value":"hash","new_value":"path"}`},
+			want: func(t testing.TB, s string) string {
+				return replaceOnce(t, s, `(routing: "hash")`, `(routing: "path")`)
+			}},
 		{name: "set_property a link's route argument", base: routed,
 			ops: []string{`{"kind":"set_property","node":"element:Home/view/1","property":"n","old_value":7,"new_value":8}`},
 			want: func(t testing.TB, s string) string {
