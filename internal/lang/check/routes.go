@@ -108,6 +108,9 @@ func (c *checker) checkRoutePath(f *syntax.File, r *syntax.RouteDecl) bool {
 		c.errorf(f, r.Path, diag.BadRoute, "a route path holds no ? or #: the browser reads them as a query and a fragment, so %s could never be shown%s", syntax.Quote(p), hint)
 		return false
 	}
+	if !strings.Contains(p, ":") {
+		return true
+	}
 	seen := map[string]bool{}
 	for _, seg := range strings.Split(p, "/") {
 		if !strings.HasPrefix(seg, ":") {
@@ -148,8 +151,12 @@ func isIdent(s string) bool {
 // parameter without a default is given. It returns the route node's
 // properties after the path: param.<name> and arg.<name>.
 func (c *checker) checkRoute(f *syntax.File, r *syntax.RouteDecl, o *owner, pathOK bool) []graph.Property {
-	var props []graph.Property
 	params := o.decl.Params
+	if len(params) == 0 && r.Args == nil && !strings.Contains(r.Path.Value, ":") {
+		// The 1.0 form: nothing to give.
+		return nil
+	}
+	var props []graph.Property
 	names := make([]string, len(params))
 	for i, p := range params {
 		names[i] = p.Name.Name
@@ -270,24 +277,22 @@ func (c *checker) navArgs(x ctx, args []*syntax.Arg, what string) []navArg {
 // routeParamTypes maps each route path of the app to its `:name`
 // parameters and their page parameter types.
 func (c *checker) routeParamTypes(a *syntax.AppDecl) map[string][]namedParam {
-	out := make(map[string][]namedParam, len(a.Routes))
+	out := map[string][]namedParam{}
 	for _, r := range a.Routes {
-		if _, ok := out[r.Path.Value]; ok {
+		names := RouteParams(r.Path.Value)
+		if _, ok := out[r.Path.Value]; ok || len(names) == 0 {
 			continue
 		}
-		var ps []namedParam
-		if names := RouteParams(r.Path.Value); len(names) > 0 {
-			o := c.ownerNamed(r.Target.Name)
-			for _, name := range names {
-				t := invalidType
-				if o != nil {
-					for _, s := range o.specs {
-						if s.name == name {
-							t = s.typ
-						}
+		o := c.ownerNamed(r.Target.Name)
+		ps := make([]namedParam, len(names))
+		for i, name := range names {
+			ps[i] = namedParam{name: name, typ: invalidType}
+			if o != nil {
+				for _, s := range o.specs {
+					if s.name == name {
+						ps[i].typ = s.typ
 					}
 				}
-				ps = append(ps, namedParam{name: name, typ: t})
 			}
 		}
 		out[r.Path.Value] = ps
