@@ -229,7 +229,7 @@ func literalType(v any) *Type {
 	switch v.(type) {
 	case string:
 		return stringType
-	case int64, int:
+	case int64:
 		return intType
 	case float64:
 		return floatType
