@@ -279,11 +279,15 @@ func standalone(g *graph.Graph, n *graph.Node, v map[string]any) *acoreAction {
 	if intent == "" {
 		return nil
 	}
-	if _, ok := v["action_type"]; !ok && target(g, n.Index, graph.EdgeNavigatesTo, graph.KindRoute) < 0 {
+	route := target(g, n.Index, graph.EdgeNavigatesTo, graph.KindRoute)
+	if _, ok := v["action_type"]; !ok && route < 0 {
 		return nil
 	}
 	a := Action{ActionType: "navigate", SourceFile: n.Path, SourceLine: int(n.Line), SourceColumn: int(n.Column),
 		Description: fmt.Sprintf("%s %s of %s.", n.Kind, n.Name, strings.Replace(n.Owner, ":", " ", 1))}
+	if route >= 0 {
+		a.Parameters = routeParameters(g.At(route))
+	}
 	a.Description = strings.ToUpper(a.Description[:1]) + a.Description[1:]
 	if n.Kind == graph.KindElement {
 		a.ElementSelector = n.ID
@@ -824,4 +828,27 @@ func setField(a *Action, k string, val any) {
 	case "side_effects":
 		a.SideEffects = l
 	}
+}
+
+// routeParameters are the parameters of a navigation to route r: its
+// `:name` segments (the route node's param.<name> properties), each
+// required, or nil.
+func routeParameters(r *graph.Node) map[string]Parameter {
+	var out map[string]Parameter
+	for _, p := range r.Props {
+		name, ok := strings.CutPrefix(p.Name, "param.")
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = map[string]Parameter{}
+		}
+		prm := Parameter{Type: "string"}
+		if p.Value == "Int" {
+			prm.Type = "integer"
+		}
+		prm.Required = true
+		out[name] = prm
+	}
+	return out
 }

@@ -338,3 +338,21 @@ func TestAcoreComponent(t *testing.T) {
 		t.Errorf("findings %v", fs)
 	}
 }
+
+// TestAcoreRouteParameters: a navigation to a route with parameters is an
+// action whose parameters are the route's, typed by the page's.
+func TestAcoreRouteParameters(t *testing.T) {
+	p := openCase(t, "routes")
+	if p.Result.State != "validated" {
+		t.Fatalf("state %s: %v", p.Result.State, p.Result.Diagnostics)
+	}
+	as, fs := AcoreActions(p)
+	a := find(t, as, "book.open")
+	if a.ActionType != "navigate" || len(a.Parameters) != 2 || a.Parameters["id"].Type != "string" || !a.Parameters["id"].Required ||
+		a.Parameters["page"].Type != "integer" || !a.Parameters["page"].Required {
+		t.Errorf("book.open %+v", a)
+	}
+	if len(fs) != 0 {
+		t.Errorf("findings %v", fs)
+	}
+}

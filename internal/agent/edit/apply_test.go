@@ -35,6 +35,7 @@ func TestApplyKinds(t *testing.T) {
 		check func(t *testing.T, r *Result)
 	}
 	plain := func(t testing.TB) *project.Project { return taskApp(t) }
+	routed := func(t testing.TB) *project.Project { return withFiles(t, map[string]string{"main.acore": routedMain}) }
 	unused := func(t testing.TB) *project.Project {
 		return withFiles(t, map[string]string{"main.acore": unusedMain(t), "components/row.acore": rowModule})
 	}
@@ -69,6 +70,21 @@ func TestApplyKinds(t *testing.T) {
 				if !reflect.DeepEqual(r.IDMap, want) || !reflect.DeepEqual(r.Operations[0].IDMap, want) {
 					t.Errorf("id_map %s", jsonText(r.IDMap))
 				}
+			}},
+		{name: "set_property route argument", base: routed,
+			ops: []string{`{"kind":"set_property","node":"route:/active","property":"arg.filter","old_value":"active","new_value":"open"}`},
+			want: func(t testing.TB, s string) string {
+				return replaceOnce(t, s, `Home(filter: "active")`, `Home(filter: "open")`)
+			}},
+		{name: "set_property route: the app's routing", base: routed,
+			ops: []string{`{"kind":"set_property","node":"app:TasksApp","property":"routing","old_value":"hash","new_value":"path"}`},
+			want: func(t testing.TB, s string) string {
+				return replaceOnce(t, s, `(routing: "hash")`, `(routing: "path")`)
+			}},
+		{name: "set_property a link's route argument", base: routed,
+			ops: []string{`{"kind":"set_property","node":"element:Home/view/1","property":"n","old_value":7,"new_value":8}`},
+			want: func(t testing.TB, s string) string {
+				return replaceOnce(t, s, `to: "/items/:n", n: 7)`, `to: "/items/:n", n: 8)`)
 			}},
 		{name: "bind_property", base: plain,
 			ops: []string{`{"kind":"bind_property","node":"element:Home/view/0/0","property":"placeholder","old_value":"Add a task","target":"state:Home.draft"}`},
@@ -751,3 +767,25 @@ func TestFragmentThatDoesNotParse(t *testing.T) {
 		})
 	}
 }
+
+// routedMain uses the routing of Acore 1.1: hash routing, a literal route
+// argument, a route parameter and a Link that gives it.
+const routedMain = `module tasks
+
+app TasksApp(routing: "hash") {
+  route "/" => Home(filter: "all")
+  route "/active" => Home(filter: "active")
+  route "/items/:n" => Item
+}
+
+page Home(filter: String) {
+  view {
+    Text("Filter: " + filter)
+    Link("Item 7", to: "/items/:n", n: 7)
+  }
+}
+
+page Item(n: Int) {
+  view { Text("Item " + n) }
+}
+`

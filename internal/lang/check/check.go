@@ -807,6 +807,7 @@ func (c *checker) entryPoints(res *Result, base *graph.Graph) {
 	}
 	c.g.At(appNode).Signature = "app " + a.Name.Name
 	c.edge(appNode, m.node, graph.EdgeDeclaredIn, graph.Declared)
+	c.checkApp(f, a, appNode)
 	// seen marks the pages listed so far by their node index.
 	seen := make([]uint64, (c.g.Len()+63)/64)
 	kept := 0 // entries of prev the list begins with, while res.EntryPoints is nil
@@ -838,12 +839,15 @@ func (c *checker) entryPoints(res *Result, base *graph.Graph) {
 		if c.info != nil {
 			c.recordNode(r, rn)
 		}
+		pathOK := false
 		switch {
 		case !strings.HasPrefix(r.Path.Value, "/"):
 			c.errorf(f, r.Path, diag.BadRoute, "a route path starts with /, as \"/%s\"", r.Path.Value)
 		case !catalog.RoutePath(r.Path.Value):
 			// A Link to it would carry no href (docs/web.md, URLs).
 			c.errorf(f, r.Path, diag.BadRoute, "a route path starts with one / and holds no space, control character or backslash; %s would name another host or change in the browser", syntax.Quote(r.Path.Value))
+		default:
+			pathOK = c.checkRoutePath(f, r)
 		}
 		c.sig(rn, r.Pos, r.End)
 		if props == nil {
@@ -869,6 +873,9 @@ func (c *checker) entryPoints(res *Result, base *graph.Graph) {
 		c.edge(rn, o.node, graph.EdgeRenders, graph.Resolved)
 		if c.info != nil {
 			c.use(r.Target, c.ownerObject(o))
+		}
+		if more := c.checkRoute(f, r, o, pathOK); len(more) > 0 {
+			c.g.At(rn).Props = append(props[:1:1], more...)
 		}
 		if w, bit := o.node/64, uint64(1)<<(o.node%64); seen[w]&bit == 0 {
 			seen[w] |= bit
@@ -898,9 +905,15 @@ func routeProp(r *syntax.RouteDecl) graph.Property {
 // resolveNav adds the edges of navigate() and Link(to:) calls, which were
 // checked before the routes had nodes.
 func (c *checker) resolveNav(a *syntax.AppDecl) {
+	var params map[string][]namedParam
 	for _, nav := range c.pendingNav {
+		nav.path = NavPath(nav.path)
 		if ri, ok := c.g.Lookup("route:" + nav.path); ok {
 			c.edge(nav.from, ri, graph.EdgeNavigatesTo, graph.Resolved)
+			if params == nil {
+				params = c.routeParamTypes(a)
+			}
+			c.checkNavArgs(nav, params[nav.path])
 		} else {
 			c.errorf(nav.file, nav.at, diag.UnknownRoute, "no route %s in app %s; routes: %s", syntax.Quote(nav.path), a.Name.Name, routeList(a))
 		}

@@ -22,6 +22,11 @@ type pendingNav struct {
 	path string
 	file *syntax.File
 	at   syntax.Node
+	// call is the navigate call or the Link's name; what says which;
+	// args are the named arguments after the path.
+	call syntax.Node
+	what string
+	args []navArg
 }
 
 // ctx is the checking context of one expression: its owner, the node its
@@ -184,6 +189,7 @@ func (c *checker) checkProps(o *owner) {
 		c.modelEdges(s.node, s.typ)
 		o.specs = append(o.specs, propSpec{name: s.name, typ: s.typ, required: p.Default == nil && !s.typ.Optional})
 	}
+	c.checkPageParams(o)
 }
 
 func (c *checker) checkOwner(o *owner) {
@@ -881,8 +887,8 @@ func (c *checker) args(x ctx, args []*syntax.Arg) {
 }
 
 func (c *checker) navigate(x ctx, call *syntax.CallExpr) {
-	if len(call.Args) != 1 || call.Args[0].Name != nil {
-		c.errorf(x.f, call, diag.BadCall, "navigate takes one route path, as navigate(\"/\")")
+	if len(call.Args) == 0 || call.Args[0].Name != nil {
+		c.errorf(x.f, call, diag.BadCall, "navigate takes a route path and the route's parameters, as navigate(\"/\") or navigate(\"/books/:id\", id: book.id)")
 		c.args(x, call.Args)
 		return
 	}
@@ -890,12 +896,14 @@ func (c *checker) navigate(x ctx, call *syntax.CallExpr) {
 	if !ok {
 		c.expr(x, call.Args[0].Value)
 		c.errorf(x.f, call.Args[0], diag.BadCall, "navigate takes a route path literal, so the compiler knows where it leads")
+		c.args(x, call.Args[1:])
 		return
 	}
 	if c.info != nil {
 		c.record(lit, stringType)
 	}
-	c.pendingNav = append(c.pendingNav, pendingNav{from: x.from, path: lit.Value, file: x.f, at: lit})
+	args := c.navArgs(x, call.Args[1:], "navigate")
+	c.pendingNav = append(c.pendingNav, pendingNav{from: x.from, path: lit.Value, file: x.f, at: lit, call: call, what: "navigate", args: args})
 }
 
 func (c *checker) lookupLocalOrMember(x ctx, name string) *symbol {

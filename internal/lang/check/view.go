@@ -78,6 +78,7 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path strin
 	primary := ""
 	known := true
 	var comp *owner
+	isLink := e.Name.Name == "Link" && catalogElements["Link"] != nil
 	if ce := catalogElements[e.Name.Name]; ce != nil {
 		children, primary = ce.Children, ce.Primary
 		props = ce.specs
@@ -104,6 +105,8 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path strin
 	given := c.given[base:]
 	c.g.At(n).Props = c.props.Make(len(e.Args))
 	var itemsType *Type
+	var linkTo *syntax.StringLit
+	var linkArgs []*syntax.Arg
 	for i, a := range e.Args {
 		name := ""
 		if a.Name != nil {
@@ -129,6 +132,11 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path strin
 			c.expr(y, a.Value)
 			continue
 		}
+		if spec == nil && isLink && a.Name != nil {
+			// A link's other named arguments fill its route's parameters.
+			linkArgs = append(linkArgs, a)
+			continue
+		}
 		if spec == nil {
 			c.errorf(f, argName(a), diag.UnknownProperty, "%s has no property %s%s", e.Name.Name, name, suggest(name, propNames(props)))
 			c.expr(y, a.Value)
@@ -145,11 +153,8 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path strin
 			c.needs11(f, argName(a), "the property "+name+" of "+e.Name.Name)
 		}
 		typ, t := c.argument(y, e, a, spec, comp)
-		if spec.cat != nil && e.Name.Name == "Link" && name == "to" {
-			// A link leads to a route like navigate() does.
-			if lit, ok := a.Value.(*syntax.StringLit); ok {
-				c.pendingNav = append(c.pendingNav, pendingNav{from: n, path: lit.Value, file: f, at: lit})
-			}
+		if isLink && name == "to" {
+			linkTo, _ = a.Value.(*syntax.StringLit)
 		}
 		if spec.cat != nil && spec.cat.Type == catalog.Items {
 			itemsType = t
@@ -159,6 +164,9 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path strin
 			prop.Editable = false
 		}
 		c.g.At(n).Props = append(c.g.At(n).Props, prop)
+	}
+	if isLink {
+		c.link(y, e, n, linkTo, linkArgs)
 	}
 	if known {
 		var missing []string
@@ -453,3 +461,20 @@ func propType(t catalog.PropType) *Type {
 }
 
 var stringsType = listOf(stringType)
+
+// link checks a Link's route as navigate() does: a literal to names a
+// route of the app, and the other named arguments fill its parameters
+// (each also a property of the element).
+func (c *checker) link(x ctx, e *syntax.Element, n int32, to *syntax.StringLit, args []*syntax.Arg) {
+	nav := c.navArgs(x, args, "Link")
+	for _, a := range nav {
+		c.g.At(n).Props = append(c.g.At(n).Props, c.literalProp(x.f, a.arg.Name.Name, a.typ.String(), a.arg.Value))
+	}
+	if to == nil {
+		if len(nav) > 0 {
+			c.errorf(x.f, nav[0].arg.Name, diag.RouteParamMissing, "a Link's route arguments need a literal to, the route's path, as to: \"/books/:id\"")
+		}
+		return
+	}
+	c.pendingNav = append(c.pendingNav, pendingNav{from: n, path: to.Value, file: x.f, at: to, call: e.Name, what: "Link", args: nav})
+}

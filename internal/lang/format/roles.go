@@ -139,8 +139,10 @@ func (c *collector) node(n syntax.Node) {
 	switch n := n.(type) {
 	case *syntax.AppDecl:
 		c.item(n, n.Annotations)
+		c.args(n.Args)
 		for _, r := range n.Routes {
 			c.item(r, nil)
+			c.args(r.Args)
 		}
 	case *syntax.OwnerDecl:
 		c.item(n, n.Annotations)

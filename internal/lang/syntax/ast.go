@@ -191,19 +191,22 @@ type UseDecl struct {
 	Audience *StringLit // contracts only; nil when absent
 }
 
-// AppDecl is `app Name { route "/" => Page ... }`.
+// AppDecl is `app Name [(routing: "hash")] { route "/" => Page ... }`.
 type AppDecl struct {
 	Span
 	Annotations []*Annotation
 	Name        *Ident
+	Args        []*Arg // nil when the app has no argument list (Acore 1.1)
 	Routes      []*RouteDecl
 }
 
-// RouteDecl is `route "/path" => Page`.
+// RouteDecl is `route "/path" => Page`, or `route "/path" =>
+// Page(name: literal, ...)` giving page parameters (Acore 1.1).
 type RouteDecl struct {
 	Span
 	Path   *StringLit
 	Target *Ident
+	Args   []*Arg // nil when the route has no argument list
 }
 
 // OwnerKind is page or component.
@@ -229,7 +232,7 @@ type OwnerDecl struct {
 	Annotations []*Annotation
 	Kind        OwnerKind
 	Name        *Ident
-	Params      []*Param // component props; nil for pages
+	Params      []*Param // component props or page parameters
 	Members     []Member
 	LBrace      int32 // offset of the opening brace; the header is Pos..LBrace+1
 	RBrace      int32 // offset of the closing brace, or -1 when missing

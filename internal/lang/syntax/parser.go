@@ -596,6 +596,9 @@ func (p *parser) appDecl() *AppDecl {
 	d := &AppDecl{}
 	p.next()
 	d.Name = p.ident("after app")
+	if p.tok.Kind == LParen {
+		d.Args = p.args()
+	}
 	if p.expect(LBrace, "to open the app") {
 		for p.tok.Kind != RBrace && p.tok.Kind != EOF {
 			if !p.is("route") {
@@ -612,6 +615,9 @@ func (p *parser) appDecl() *AppDecl {
 			r.Path = p.stringLit("after route")
 			p.expect(Arrow, "after the route path")
 			r.Target = p.ident("after =>")
+			if p.tok.Kind == LParen {
+				r.Args = p.args()
+			}
 			r.End = p.end(r.Pos)
 			d.Routes = append(d.Routes, r)
 		}
@@ -630,9 +636,7 @@ func (p *parser) ownerDecl() *OwnerDecl {
 	p.next()
 	d.Name = p.ident("after " + d.Kind.String())
 	if p.tok.Kind == LParen {
-		if d.Kind == Page {
-			p.errorAt(p.tok.Pos, p.tok.End, diag.UnexpectedToken, "a page takes no props; only components do")
-		}
+		// A page's parameters are given by the routes that show it.
 		d.Params = p.params(true)
 	}
 	d.LBrace = p.tok.Pos

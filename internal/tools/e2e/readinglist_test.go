@@ -181,8 +181,8 @@ func TestReadingListBackendError(t *testing.T) {
 	if len(bad) > 0 {
 		t.Errorf("requests outside the wire format: %q", bad)
 	}
-	if len(reqs) == 0 || reqs[0] != `/books/list_books {"sort":"title"}` {
-		t.Errorf("backend requests %q, want list_books with {\"sort\":\"title\"} first", reqs)
+	if len(reqs) == 0 || reqs[0] != `/books/list_books {"sort":"title","id":null}` {
+		t.Errorf("backend requests %q, want list_books with {\"sort\":\"title\",\"id\":null} first", reqs)
 	}
 	// A deep link served by the static server's fallback.
 	p.Navigate(site.URL + "/about")

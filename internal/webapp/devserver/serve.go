@@ -10,6 +10,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/axiomcore/acore/internal/webapp/web"
 )
 
 // devJS is the client every served page loads: it listens to
@@ -64,7 +66,8 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // serveFile answers a GET: a file of the build, index.html for a path
 // without an extension (a route of the app, which shows its own not-found
-// page for unknown ones), 404 for any other path.
+// page for unknown ones) or for a path of a route (/books/:id matches
+// /books/a.b), 404 for any other path.
 func (s *server) serveFile(w http.ResponseWriter, r *http.Request) {
 	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
 	if name == "" {
@@ -84,7 +87,7 @@ func (s *server) serveFile(w http.ResponseWriter, r *http.Request) {
 	}
 	data, ok := good.Files[name]
 	if !ok {
-		if !page {
+		if !page && !web.MatchRoute(good.Routes, "/"+name) {
 			http.NotFound(w, r)
 			return
 		}

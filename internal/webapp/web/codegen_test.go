@@ -121,7 +121,7 @@ page Done {
 		`on(v7,"click",()=>$go())`,
 		`on(v8,"click",()=>{$step(1,"y");})`,
 		`on(v9,"click",()=>{X("share",{text:"hi",times:2});})`,
-		`const R={"/":P_Home,"/done":P_Done};`,
+		"const R=[[\"/\",P_Home],[\"/done\",P_Done]];\nconst RH=false;",
 		"const $pick=S(null);\nconst $names=S([]);",
 	} {
 		if !strings.Contains(js, want) {

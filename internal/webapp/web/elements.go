@@ -256,7 +256,7 @@ var elementSpecs = map[string]func(d *describer){
 	},
 	"Link": func(d *describer) {
 		d.s.tag = "a"
-		d.urlAttr("href", "to", catalog.RoutePath, rtRoutePath)
+		d.linkHref()
 		d.text("label")
 		d.bind(js.CallOf(rtLink, d.v))
 	},

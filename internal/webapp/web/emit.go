@@ -63,15 +63,10 @@ func (g *gen) generate(externs bool) (app, html []byte, err error) {
 		b = append(b, w.out...)
 		maps.Copy(g.specs, w.specs)
 	}
-	routes := &js.Object{}
 	a := g.app()
-	if a != nil {
-		for _, r := range a.Routes {
-			routes.Props = append(routes.Props, js.Prop{Key: r.Path.Value, Value: js.Id(ownerFunc(g.owners[r.Target.Name]))})
-		}
-	}
 	b = g.print(b, []js.Stmt{
-		&js.Const{Name: genRoutes.Name, Value: routes},
+		&js.Const{Name: genRoutes.Name, Value: g.routeTable(a)},
+		&js.Const{Name: genHash.Name, Value: &js.Bool{Value: g.hash}},
 		&js.ExprStmt{X: js.CallOf(rtShow, js.Num(0))},
 	})
 	return b, g.html(a), nil
@@ -135,13 +130,17 @@ func (g *gen) nodeOf(o *owner, it syntax.Node) *graph.Node {
 func (g *gen) owner(o *owner) *js.Function {
 	w := js.Id("w")
 	fn := &js.Function{Name: ownerFunc(o), Params: []string{"w"}}
-	if o.d.Kind != syntax.Page {
+	if o.d.Kind != syntax.Page || len(o.d.Params) > 0 {
 		fn.Params = append(fn.Params, "P")
 	}
 	body := &fn.Body
 	for _, m := range o.order {
 		switch m.kind {
 		case mProp:
+			if o.d.Kind == syntax.Page {
+				*body = append(*body, &js.Const{Name: jsName(m.name), Value: g.pageParam(m)})
+				continue
+			}
 			// A prop is a function the user passes; one that is not
 			// passed reads its default, an Action prop is absent.
 			var v js.Expr = js.DotOf(js.Id("P"), m.name)

@@ -46,6 +46,8 @@ type gen struct {
 	runs bool
 	// styles is set when the project has its own stylesheet.
 	styles bool
+	// hash is set when the app chose hash routing.
+	hash bool
 }
 
 type owner struct {
@@ -119,6 +121,7 @@ func newGen(p *project.Project, opts Options) (*gen, error) {
 			}
 		}
 	}
+	g.hash = check.Routing(g.app()) == check.RoutingHash
 	return g, nil
 }
 
@@ -498,9 +501,9 @@ func (g *gen) call(c *syntax.CallExpr) js.Expr {
 	case *syntax.Ident:
 		obj := g.use(f)
 		if obj == nil {
-			if f.Name == "navigate" && len(c.Args) == 1 {
+			if f.Name == "navigate" && len(c.Args) > 0 {
 				if s, ok := c.Args[0].Value.(*syntax.StringLit); ok {
-					return js.CallOf(rtNavigate, js.Str(s.Value))
+					return js.CallOf(rtNavigate, g.routeURL(s.Value, c.Args[1:]))
 				}
 			}
 			break

@@ -51,6 +51,8 @@ var (
 	rtPersist     = js.Id("PS")   // PS(key, v, type): a signal kept in localStorage
 	rtBindClass   = js.Id("cl")   // cl(el, f): the class names f gives are added to the element's
 	rtAutofocus   = js.Id("af")   // af(el, f): the element takes the focus when f() holds
+	rtRouteURL    = js.Id("pth")  // pth(path, args): a route's URL with its parameters
+	rtHashPath    = js.Id("rh")   // rh(v): the rule of a Link's href under hash routing
 )
 
 // The names the generated code defines for the runtime.
@@ -58,11 +60,12 @@ var (
 	genExterns = js.Id("XS") // the module's extern actions
 	genBackend = js.Id("B")  // the backend's base URL
 	genActions = js.Id("AX") // AXAG attribute sets
-	genRoutes  = js.Id("R")  // path → page function
+	genRoutes  = js.Id("R")  // [path, page function, arguments, Int parameters] per route
+	genHash    = js.Id("RH") // set for hash routing
 )
 
 // runtimeAPI lists the runtime's names, for TestRuntimeAPI.
 var runtimeAPI = []*js.Ident{rtSignal, rtQuery, rtMutation, rtExtern, rtNavigate, rtElement, rtAction, rtText, rtDiv, rtRem,
 	rtLength, rtCount, rtIsEmpty, rtEqual, rtBindText, rtBindProp, rtBindStyle, rtBindAttr, rtRoutePath, rtImageSource, rtOn, rtOnKey, rtBindValue,
 	rtBindCheck, rtOptions, rtLink, rtList, rtIf, rtFlex, rtShow,
-	rtDerived, rtIndex, rtLast, rtConcat, rtSortBy, rtTake, rtFind, rtFixed, rtReplace, rtSplit, rtWith, rtPersist, rtBindClass, rtAutofocus}
+	rtDerived, rtIndex, rtLast, rtConcat, rtSortBy, rtTake, rtFind, rtFixed, rtReplace, rtSplit, rtWith, rtPersist, rtBindClass, rtAutofocus, rtRouteURL, rtHashPath}

@@ -51,6 +51,9 @@ type Output struct {
 	// Failed is set when the project is not validated or the build found
 	// an error; Files is then nil.
 	Failed bool
+	// Routes are the app's route paths, for a server that answers them
+	// with index.html (MatchRoute).
+	Routes []string
 }
 
 // ExternsPath is the project file that implements extern actions.
@@ -112,6 +115,11 @@ func Build(root string, opts Options) (*Output, error) {
 	}
 	if styles != nil {
 		out.Files["styles.css"] = styles
+	}
+	if a := g.app(); a != nil {
+		for _, r := range a.Routes {
+			out.Routes = append(out.Routes, r.Path.Value)
+		}
 	}
 	return out, nil
 }

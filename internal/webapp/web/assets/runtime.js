@@ -5,9 +5,9 @@
 // The app calls only the names of the table at the end (the runtime's API,
 // docs/web.md "The runtime's API"); everything else here is private and
 // renamed by the minifier. The app defines XS (its extern actions), B (the
-// backend's base URL), AX (the AXAG attribute sets) and R (the routes),
-// which the runtime reads when it runs.
-const {S, D, PS, Q, M, X, nav, show, h, ax, tx, pr, st, at, rp, ri, on, ky, bv, bc, opts, lk, L, IF, FX, str, dv, md, len, cnt, emp, eq,
+// backend's base URL), AX (the AXAG attribute sets), R (the routes) and
+// RH (set for hash routing), which the runtime reads when it runs.
+const {S, D, PS, Q, M, X, nav, show, pth, h, ax, tx, pr, st, at, rp, rh, ri, on, ky, bv, bc, opts, lk, L, IF, FX, str, dv, md, len, cnt, emp, eq,
   ix, la, ca, srt, tk, fd, fx, rpl, spl, wi, cl, af} = (() => {
   const doc = document;
 
@@ -223,6 +223,7 @@ const {S, D, PS, Q, M, X, nav, show, h, ax, tx, pr, st, at, rp, ri, on, ky, bv, 
   // control character, a space or a backslash.
   const plain = (v) => !/[\0- \x7f\\]/.test(v);
   const routePath = (v) => plain(v) && /^\/(?!\/)/.test(v);
+  const hashPath = (v) => v[0] == "#" && routePath(v.slice(1));
   const imageSource = (v) => plain(v) &&
     (/^(https?:|data:image\/(png|jpeg|gif|webp|avif)[;,])/i.test(v) || !/^([a-z][a-z\d+.-]*:|\/\/)/i.test(v));
 
@@ -529,34 +530,88 @@ const {S, D, PS, Q, M, X, nav, show, h, ax, tx, pr, st, at, rp, ri, on, ky, bv, 
     }
   }
 
-  // The router: routes on the History API.
-  let page = null;
+  // The router: routes on the History API, or in the URL's fragment
+  // (#/path) when RH is set. R is [[path, page, args, ints], ...]: a
+  // route's literal arguments and the names of its Int parameters.
+  let page = null, shown = null, params = null, focusNext = false;
   const root = doc.getElementById("app");
 
+  // routeURL fills the :name segments of a route path with args.
+  function routeURL(path, args) {
+    const i = path.search(/[?#]/), tail = i < 0 ? "" : path.slice(i);
+    return (i < 0 ? path : path.slice(0, i)).split("/")
+      .map((s) => s[0] == ":" ? encodeURIComponent(text(args[s.slice(1)])) : s).join("/") + tail;
+  }
+
   function navigate(path) {
-    if (location.pathname + location.search + location.hash !== path) {
+    if (RH) {
+      if (location.hash.slice(1) !== path) {
+        focusNext = true;
+        location.hash = path;
+      }
+    } else if (location.pathname + location.search + location.hash !== path) {
       history.pushState(null, "", path);
       showRoute(true);
     }
   }
 
+  // match returns the page parameters route r gives path, or null.
+  function match(r, path) {
+    const want = r[0].split("/"), got = path.split("/"), v = {...r[2]};
+    if (want.length != got.length) return null;
+    for (let i = 0; i < want.length; i++) {
+      const w = want[i];
+      if (w[0] != ":") {
+        if (w !== got[i]) return null;
+        continue;
+      }
+      let x;
+      try {
+        x = decodeURIComponent(got[i]);
+      } catch {
+        return null;
+      }
+      const n = w.slice(1);
+      if (r[3] && r[3].includes(n)) {
+        if (!/^-?\d+$/.test(x)) return null;
+        x = Number(x);
+      }
+      if (x === "") return null;
+      v[n] = x;
+    }
+    return v;
+  }
+
   // showRoute renders the page of the current path; focus moves to it
-  // after a navigation.
+  // after a navigation. A route of the page already shown keeps it and
+  // sets its parameters.
   function showRoute(focus) {
+    let path = RH ? location.hash.slice(1).split("?")[0] || "/" : location.pathname;
+    if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
+    let render = null, v = null;
+    for (const r of R) {
+      if ((v = match(r, path))) {
+        render = r[1];
+        break;
+      }
+    }
+    if (render && render === shown) {
+      params.set(v);
+      return;
+    }
     if (page) kill(page);
     root.textContent = "";
-    let path = location.pathname;
-    if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
-    const render = R[path];
+    shown = render;
+    params = signal(v);
     page = scope(null, () => {
       const w = element("main", ["class", "ac-page", "tabindex", "-1"], root);
       if (render) {
-        render(w);
+        render(w, params);
       } else {
         w.classList.add("ac-404");
         element("h1", [], w).textContent = "Page not found";
         element("p", [], w).textContent = "There is no page at " + path + ".";
-        link(element("a", ["href", "/"], w)).textContent = "Go to the home page";
+        link(element("a", ["href", RH ? "#/" : "/"], w)).textContent = "Go to the home page";
       }
       if (focus) {
         scrollTo(0, 0);
@@ -572,12 +627,18 @@ const {S, D, PS, Q, M, X, nav, show, h, ax, tx, pr, st, at, rp, ri, on, ky, bv, 
       if (x.button || x.metaKey || x.ctrlKey || x.shiftKey || x.altKey || a.target) return;
       const u = new URL(a.href, location.href);
       x.preventDefault();
-      navigate(u.pathname + u.search + u.hash);
+      navigate(RH ? u.hash.slice(1) : u.pathname + u.search + u.hash);
     });
     return a;
   }
 
-  addEventListener("popstate", () => showRoute(false));
+  // RH is defined after the runtime, so it is read when an event comes.
+  addEventListener("popstate", () => RH || showRoute(false));
+  addEventListener("hashchange", () => {
+    if (!RH) return;
+    showRoute(focusNext);
+    focusNext = false;
+  });
 
   // derived makes a derived value (a let member): a signal that an effect
   // keeps equal to f(), so what reads it is rerun only when its value
@@ -611,8 +672,8 @@ const {S, D, PS, Q, M, X, nav, show, h, ax, tx, pr, st, at, rp, ri, on, ky, bv, 
 
   // The runtime's API: the only names the compiled app calls.
   return {
-    S: signal, D: derived, PS: persisted, Q: query, M: mutation, X: extern, nav: navigate, show: showRoute,
-    h: element, ax: action, tx: bindText, pr: bindProp, st: bindStyle, at: bindAttr, rp: routePath, ri: imageSource, on, ky: onKey,
+    S: signal, D: derived, PS: persisted, Q: query, M: mutation, X: extern, nav: navigate, show: showRoute, pth: routeURL,
+    h: element, ax: action, tx: bindText, pr: bindProp, st: bindStyle, at: bindAttr, rp: routePath, rh: hashPath, ri: imageSource, on, ky: onKey,
     bv: bindValue, bc: bindChecked, opts: options, lk: link, L: list, IF: conditional, FX: flex,
     str: text, dv: div, md: rem, len: length, cnt: count, emp: isEmpty, eq: equal,
     ix: index, la: last, ca: concat, srt: sortBy, tk: take, fd: find, fx: fixed, rpl: replace, spl: split, wi: withFields,

@@ -56,5 +56,6 @@ function P_About(w){{const v1=h("div",["class","ac-scroll","data-acore-id","elem
 {const v6=h("a",["href","/","data-acore-id","element:About/view/0/4"],v1);v6.textContent="Home";lk(v6);}
 }
 }
-const R={"/":P_Home,"/about":P_About};
+const R=[["/",P_Home],["/about",P_About]];
+const RH=false;
 show(0);
