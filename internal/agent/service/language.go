@@ -26,7 +26,8 @@ type LanguageElement struct {
 	// Primary is the property an unnamed first argument sets.
 	Primary string `json:"primary,omitempty"`
 	// Children is what its { } block holds: none, elements (elements and
-	// conditionals) or item_template ({ item => ... }, required).
+	// conditionals), item_template ({ item => ... }, required) or runs
+	// (inline runs of a Text: Text, Strong, Emphasis).
 	Children   string             `json:"children"`
 	Properties []LanguageProperty `json:"properties"`
 }
@@ -54,7 +55,7 @@ type LanguageEdge struct {
 // one profile. Callers must not modify it.
 var ProfileLanguage = func() Language {
 	l := Language{Profile: "acore-ui", CatalogVersion: catalog.Version, NodeKinds: slices.Clone(graph.Kinds)}
-	children := map[catalog.Children]string{catalog.NoChildren: "none", catalog.AnyChildren: "elements", catalog.ItemTemplate: "item_template"}
+	children := map[catalog.Children]string{catalog.NoChildren: "none", catalog.AnyChildren: "elements", catalog.ItemTemplate: "item_template", catalog.Runs: "runs"}
 	for _, e := range catalog.All() {
 		le := LanguageElement{Name: e.Name, Doc: e.Doc, Primary: e.Primary, Children: children[e.Children], Properties: []LanguageProperty{}}
 		for _, p := range e.Props {

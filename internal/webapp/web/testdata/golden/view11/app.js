@@ -59,5 +59,6 @@ function $take(){$left.set($left()-1);}
 {const v27=h("footer",["class","ac-view foot","data-acore-id","element:Home/view/13"],w);{const v28=h("p",["class","counts","data-acore-id","element:Home/view/13/0"],v27);tx(v28,()=>"counts "+str($cancels())+" "+str($submits())+" "+str($notes())+" "+str($focuses())+" "+str($blurs())+" "+str($doubles())+" "+str($changes()));}
 }
 }
-const R={"/":P_Home};
+const R=[["/",P_Home]];
+const RH=false;
 show(0);
