@@ -328,6 +328,7 @@ func (c *checker) checkAnnotations(m *module) {
 					c.axagNoEffect(f, m.Annotations, "a state")
 				case *syntax.LetDecl:
 					c.misplacedPersist(f, m.Annotations, "a derived value, recomputed from what it reads,")
+					c.axagNoEffect(f, m.Annotations, "a derived value (let)")
 				case *syntax.DataDecl:
 					c.axagArgs(f, m.Annotations)
 					c.misplacedPersist(f, m.Annotations, "a "+m.Kind.String())
