@@ -112,3 +112,22 @@ func TestPrepareRemovesArtifactsWhoseSourceIsGone(t *testing.T) {
 		t.Fatalf("lock %+v %v", l, err)
 	}
 }
+
+// TestPrepareWritesCatalog11: a project whose lock pins the 1.0.0 catalog
+// (which still compiles, see lang10_lock.txtar) is moved to 1.1.0 by
+// prepare, as AC507's message says.
+func TestPrepareWritesCatalog11(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.acore": "module m\n",
+		".axiom/ui.lock": `{"lock_version":1,"language_profile":"acore-ui","target":"web","catalog_version":"1.0.0","contracts":[]}`})
+	if _, err := prepare.Run(dir); err != nil {
+		t.Fatal(err)
+	}
+	l, _, err := lock.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.CatalogVersion != "1.1.0" {
+		t.Errorf("catalog_version %q after prepare, want 1.1.0", l.CatalogVersion)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/lock"
 	"github.com/axiomcore/acore/internal/lang/prepare"
 	"github.com/axiomcore/acore/internal/lang/project"
 )
@@ -89,5 +90,21 @@ func TestLetGraph(t *testing.T) {
 				t.Errorf("%s reads %v, want %s among them", id, got, w)
 			}
 		}
+	}
+}
+
+// TestScaffoldLocks11: `axiom new` (scaffold.New) writes a lock pinning
+// catalog 1.1.0, and the new app compiles.
+func TestScaffoldLocks11(t *testing.T) {
+	p := taskApp(t)
+	if p.Result.State != "validated" {
+		t.Fatalf("state %s: %v", p.Result.State, p.Result.Diagnostics)
+	}
+	l, _, err := lock.Read(p.Inputs.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.CatalogVersion != "1.1.0" {
+		t.Errorf("catalog_version %q, want 1.1.0", l.CatalogVersion)
 	}
 }
