@@ -433,7 +433,7 @@ func (c *completer) scope() {
 }
 
 var objCompletion = map[check.ObjKind]protocol.CompletionItemKind{
-	check.ObjState: protocol.CompletionItemKindVariable, check.ObjQuery: protocol.CompletionItemKindVariable,
+	check.ObjState: protocol.CompletionItemKindVariable, check.ObjLet: protocol.CompletionItemKindConstant, check.ObjQuery: protocol.CompletionItemKindVariable,
 	check.ObjMutation: protocol.CompletionItemKindVariable, check.ObjAction: protocol.CompletionItemKindFunction,
 	check.ObjProp: protocol.CompletionItemKindProperty, check.ObjParam: protocol.CompletionItemKindVariable,
 	check.ObjLocal: protocol.CompletionItemKindVariable, check.ObjExtern: protocol.CompletionItemKindFunction,
@@ -453,10 +453,10 @@ func (c *completer) visible(o *check.Object) bool {
 		switch o.Kind {
 		case check.ObjLocal, check.ObjParam:
 			return c.inScopeOf(r)
-		case check.ObjState, check.ObjQuery, check.ObjMutation, check.ObjAction, check.ObjProp:
+		case check.ObjState, check.ObjLet, check.ObjQuery, check.ObjMutation, check.ObjAction, check.ObjProp:
 			return c.sameOwner(r)
 		}
-		return o.Kind.String() == "let" && c.sameOwner(r)
+		return false
 	}
 	return false
 }

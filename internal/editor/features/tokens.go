@@ -41,7 +41,7 @@ const (
 
 // objTokens gives each kind of declaration its token type.
 var objTokens = map[check.ObjKind]int{
-	check.ObjState: tVariable, check.ObjQuery: tVariable, check.ObjMutation: tVariable,
+	check.ObjState: tVariable, check.ObjLet: tVariable, check.ObjQuery: tVariable, check.ObjMutation: tVariable,
 	check.ObjAction: tFunction, check.ObjExtern: tFunction, check.ObjProp: tProperty,
 	check.ObjParam: tParameter, check.ObjLocal: tParameter, check.ObjPage: tClass,
 	check.ObjComponent: tClass, check.ObjModel: tStruct, check.ObjContract: tNamespace,

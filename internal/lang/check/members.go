@@ -6,33 +6,26 @@ package check
 type Member struct {
 	Name string
 	Type *Type
-	// Call is set for a member called with parentheses: run and refresh
-	// as statements, the methods of Acore 1.1 as values.
+	// Call is set for a member called with parentheses: a statement (run,
+	// refresh) or a method giving a value (Acore 1.1: filter, trim, with,
+	// ...). Type is a method's result; nil for map, whose result is its
+	// lambda's.
 	Call bool
 }
 
 // Members lists the members of a value of type t, as member (expr.go)
-// types them, then its methods (methodsOf), for editors that offer them.
-// A method's Type is nil: what it gives depends on its arguments.
+// types them, for editors that offer them.
 func Members(t *Type) []Member {
 	if t == nil {
 		return nil
 	}
-	out := members(t)
-	for _, m := range methodsOf(t) {
-		out = append(out, Member{Name: m, Call: true})
-	}
-	return out
-}
-
-func members(t *Type) []Member {
 	switch t.Kind {
 	case TModel:
 		var out []Member
 		for _, f := range t.Model.Fields {
 			out = append(out, Member{Name: f.Name, Type: f.Type})
 		}
-		return out
+		return append(out, Member{Name: "with", Type: nonOptional(t), Call: true})
 	case TQuery, TMutation:
 		data := t.Elem
 		if data != nil && (t.Kind == TMutation || data.Kind != TList) {
@@ -45,10 +38,20 @@ func members(t *Type) []Member {
 		}
 		return append(out, Member{Name: "refresh", Type: actionType, Call: true})
 	case TList:
+		l, elem := nonOptional(t), optional(t.Elem)
 		return []Member{{Name: "count", Type: intType}, {Name: "is_empty", Type: boolType},
-			{Name: "first", Type: optional(t.Elem)}, {Name: "last", Type: optional(t.Elem)}}
+			{Name: "first", Type: elem}, {Name: "last", Type: elem},
+			{Name: "filter", Type: l, Call: true}, {Name: "map", Call: true}, {Name: "any", Type: boolType, Call: true},
+			{Name: "all", Type: boolType, Call: true}, {Name: "find", Type: elem, Call: true}, {Name: "sort_by", Type: l, Call: true},
+			{Name: "reverse", Type: l, Call: true}, {Name: "contains", Type: boolType, Call: true}, {Name: "take", Type: l, Call: true}}
 	case TString:
-		return []Member{{Name: "length", Type: intType}, {Name: "is_empty", Type: boolType}}
+		return []Member{{Name: "length", Type: intType}, {Name: "is_empty", Type: boolType},
+			{Name: "trim", Type: stringType, Call: true}, {Name: "lower", Type: stringType, Call: true}, {Name: "upper", Type: stringType, Call: true},
+			{Name: "contains", Type: boolType, Call: true}, {Name: "starts_with", Type: boolType, Call: true},
+			{Name: "ends_with", Type: boolType, Call: true}, {Name: "replace", Type: stringType, Call: true},
+			{Name: "split", Type: listOf(stringType), Call: true}}
+	case TInt, TFloat:
+		return []Member{{Name: "fixed", Type: stringType, Call: true}}
 	}
 	return nil
 }
