@@ -206,6 +206,11 @@ type checker struct {
 	letStack []*symbol
 	// v10 is set when the lock pins Acore 1.0 (see needs11).
 	v10 bool
+	// reading is the state, derived value or query whose value (initial
+	// value, expression, arguments) is being typed; valueReads holds what
+	// each such member reads of the others, for valueCycles.
+	reading    *symbol
+	valueReads map[*symbol][]*symbol
 }
 
 type module struct {

@@ -143,6 +143,12 @@ func (c *checker) ident(x ctx, id *syntax.Ident) *Type {
 		c.unknownName(x, id)
 		return invalidType
 	}
+	if r := c.reading; r != nil && x.from == r.node && (s.kind == symState || s.kind == symQuery || s.kind == symLet) {
+		if c.valueReads == nil {
+			c.valueReads = map[*symbol][]*symbol{}
+		}
+		c.valueReads[r] = append(c.valueReads[r], s)
+	}
 	switch s.kind {
 	case symState, symQuery, symMutation, symProp:
 		c.edge(x.from, s.node, graph.EdgeReads, graph.Resolved)

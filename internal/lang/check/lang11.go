@@ -35,7 +35,10 @@ func (c *checker) letType(o *owner, s *symbol) *Type {
 	f := o.mod.file
 	s.typ = letPending
 	c.letStack = append(c.letStack, s)
+	prev := c.reading
+	c.reading = s
 	t := c.expr(ctx{o: o, f: f, from: s.node, callEdge: graph.EdgeCalls}, d.Value)
+	c.reading = prev
 	c.letStack = c.letStack[:len(c.letStack)-1]
 	if s.typ != letPending {
 		// A cycle through s was reported and made it invalid.
@@ -521,4 +524,93 @@ func (c *checker) fields(x ctx, call *syntax.CallExpr, m *Model, code, what stri
 		c.expect(x, a.Value, m.Fields[i].Type, say("field", a.Name.Name, "of", m.Name))
 	}
 	return seen
+}
+
+// valueCycles reports the cycles through a derived value among the
+// values of o that are computed from each other: a state's initial value,
+// a derived value, a query's arguments (`state a: Int = b` with
+// `let b = a + 1`; `query q = C.op(n: n)` with `let n = q.data.count`).
+// None of them could be computed first. Cycles of derived values alone
+// were reported as they were typed (letRef).
+func (c *checker) valueCycles(o *owner) {
+	if len(c.valueReads) == 0 {
+		return
+	}
+	const (
+		visiting = 1
+		done     = 2
+	)
+	state := map[*symbol]int{}
+	var stack []*symbol
+	var visit func(s *symbol)
+	visit = func(s *symbol) {
+		state[s] = visiting
+		stack = append(stack, s)
+		for _, r := range c.valueReads[s] {
+			switch state[r] {
+			case 0:
+				visit(r)
+			case visiting:
+				at := len(stack) - 1
+				for stack[at] != r {
+					at--
+				}
+				c.valueCycle(o, stack[at:])
+			}
+		}
+		stack = stack[:len(stack)-1]
+		state[s] = done
+	}
+	// In source order, so that a cycle is named from its first member.
+	for _, mem := range o.decl.Members {
+		var name *syntax.Ident
+		switch d := mem.(type) {
+		case *syntax.StateDecl:
+			name = d.Name
+		case *syntax.LetDecl:
+			name = d.Name
+		case *syntax.DataDecl:
+			name = d.Name
+		}
+		if name == nil {
+			continue
+		}
+		if s := o.members[name.Name]; s != nil && s.decl == mem && state[s] == 0 && c.valueReads[s] != nil {
+			visit(s)
+		}
+	}
+	// The members of one owner read only each other.
+	c.valueReads = nil
+}
+
+// valueCycle reports cycle, the members in read order, when a derived
+// value and another member are in it.
+func (c *checker) valueCycle(o *owner, cycle []*symbol) {
+	lets, others := 0, 0
+	for _, s := range cycle {
+		if s.kind == symLet {
+			lets++
+		} else {
+			others++
+		}
+	}
+	if lets == 0 || others == 0 {
+		return
+	}
+	names := make([]string, 0, len(cycle)+1)
+	for _, s := range cycle {
+		names = append(names, s.name)
+	}
+	first := cycle[0]
+	names = append(names, first.name)
+	var at syntax.Node = first.decl
+	switch d := first.decl.(type) {
+	case *syntax.StateDecl:
+		at = d.Name
+	case *syntax.LetDecl:
+		at = d.Name
+	case *syntax.DataDecl:
+		at = d.Name
+	}
+	c.errorf(o.mod.file, at, diag.LetCycle, "%s reads itself through a derived value: %s; none of them can be computed first", first.name, strings.Join(names, " → "))
 }

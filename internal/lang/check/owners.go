@@ -270,7 +270,9 @@ func (c *checker) checkOwner(o *owner) {
 			if mem.Init != nil {
 				x := base
 				x.from = s.node
+				c.reading = s
 				c.expect(x, mem.Init, s.typ, say("the initial value of state", mem.Name.Name))
+				c.reading = nil
 				c.g.At(s.node).Props = append(c.g.At(s.node).Props, c.literalProp(f, "initial", s.typ.String(), mem.Init))
 			} else if !s.typ.Optional && s.typ.Kind != TList && s.typ.Kind != Invalid {
 				c.errorf(f, mem.Name, diag.TypeMismatch, "state %s of type %s needs an initial value (= ...); only optional and list states start empty", mem.Name.Name, s.typ)
@@ -289,6 +291,7 @@ func (c *checker) checkOwner(o *owner) {
 			c.block(x, mem.Body)
 		}
 	}
+	c.valueCycles(o)
 	if view != nil {
 		x := base
 		c.viewItems(x, view.Items, o.node, o.decl.Name.Name+"/view")
@@ -395,6 +398,9 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 	f := base.f
 	x := base
 	x.from = s.node
+	prev := c.reading
+	c.reading = s
+	defer func() { c.reading = prev }()
 	c.sig(s.node, d.Pos, d.End)
 	call, ok := d.Value.(*syntax.CallExpr)
 	var sel *syntax.MemberExpr
