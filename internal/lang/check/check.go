@@ -252,6 +252,9 @@ type owner struct {
 	id      string
 	members map[string]*symbol
 	specs   []propSpec // components: props as element property specs, in header order
+	// lets is set when the owner declares a derived value: only then are
+	// the reads among its values recorded (valueCycles).
+	lets bool
 }
 
 type symKind uint8

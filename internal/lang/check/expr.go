@@ -143,7 +143,7 @@ func (c *checker) ident(x ctx, id *syntax.Ident) *Type {
 		c.unknownName(x, id)
 		return invalidType
 	}
-	if r := c.reading; r != nil && x.from == r.node && (s.kind == symState || s.kind == symQuery || s.kind == symLet) {
+	if r := c.reading; r != nil && x.o != nil && x.o.lets && x.from == r.node && (s.kind == symState || s.kind == symQuery || s.kind == symLet) {
 		if c.valueReads == nil {
 			c.valueReads = map[*symbol][]*symbol{}
 		}

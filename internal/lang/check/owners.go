@@ -205,6 +205,7 @@ func (c *checker) checkOwner(o *owner) {
 			}
 		case *syntax.LetDecl:
 			c.needs11(f, syntax.Span{Pos: mem.Pos, End: mem.Name.Pos}, "a derived value (let)")
+			o.lets = true
 			c.declareMember(o, symLet, mem.Name, mem)
 		case *syntax.DataDecl:
 			kind := symQuery
