@@ -5,6 +5,8 @@ import (
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/axiomcore/acore/internal/lang/rename"
 )
 
 // CodeActions are the quick fixes the compiler suggests for the
@@ -21,7 +23,7 @@ func CodeActions(fs *Files, rel string, r protocol.Range) []protocol.CommandOrCo
 			continue
 		}
 		name, ok := suggestion(d.Message)
-		if !ok || !isIdent(string(text[d.Pos:d.End])) {
+		if !ok || !rename.IsIdent(string(text[d.Pos:d.End])) {
 			continue
 		}
 		dr := fs.Range(rel, d.Pos, d.End)
@@ -53,20 +55,7 @@ func suggestion(msg string) (string, bool) {
 		return "", false
 	}
 	name := msg[i+len(mark) : len(msg)-1]
-	return name, isIdent(name)
-}
-
-func isIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
+	return name, rename.IsIdent(name)
 }
 
 func before(a, b protocol.Position) bool {

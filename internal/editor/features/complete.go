@@ -10,6 +10,7 @@ import (
 	"github.com/axiomcore/acore/internal/lang/check"
 	"github.com/axiomcore/acore/internal/lang/graph"
 	"github.com/axiomcore/acore/internal/lang/refs"
+	"github.com/axiomcore/acore/internal/lang/rename"
 	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
@@ -76,7 +77,7 @@ func scan(text []byte, off int) site {
 			}
 		case c == ':':
 			if t := s.top(); t != nil && t.open == '(' {
-				if name := chainBefore(text, i); isIdent(name) {
+				if name := chainBefore(text, i); rename.IsIdent(name) {
 					t.named = append(t.named, name)
 					t.last = name
 				}
@@ -231,7 +232,7 @@ func (c *completer) routes() []string {
 // operations of the contract it names.
 func (c *completer) members(chain string) {
 	parts := strings.Split(chain, ".")
-	if len(parts) == 0 || !isIdent(parts[0]) {
+	if len(parts) == 0 || !rename.IsIdent(parts[0]) {
 		return
 	}
 	o := c.nearest(parts[0])

@@ -97,7 +97,7 @@ func SemanticTokens(fs *Files, rel string) *protocol.SemanticTokens {
 			case named && ix.Idents[rel][i].Obj != nil:
 				id := ix.Idents[rel][i]
 				st.typ = objTokens[id.Obj.Kind]
-				if id.Obj.Kind.String() == "let" {
+				if id.Obj.Kind == check.ObjLet {
 					st.typ, st.mod = tVariable, mReadonly
 				}
 				if id.Def {

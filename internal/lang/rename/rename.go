@@ -63,7 +63,7 @@ var reserved = map[string]bool{"true": true, "false": true, "null": true, "navig
 var renamable = map[check.ObjKind]bool{
 	check.ObjState: true, check.ObjQuery: true, check.ObjMutation: true, check.ObjAction: true,
 	check.ObjProp: true, check.ObjParam: true, check.ObjLocal: true, check.ObjExtern: true,
-	check.ObjPage: true, check.ObjComponent: true, check.ObjModel: true,
+	check.ObjPage: true, check.ObjComponent: true, check.ObjModel: true, check.ObjLet: true,
 }
 
 // Renamable reports whether o can be renamed, and why not.
@@ -71,7 +71,7 @@ func Renamable(ix *refs.Index, o *check.Object) error {
 	if o == nil {
 		return refuse(NotRenamable, "no declaration is named here")
 	}
-	if !renamable[o.Kind] && !isLet(o) {
+	if !renamable[o.Kind] {
 		return refuse(NotRenamable, "%s %s belongs to a backend contract; rename it in the contract and prepare the project again", o.Kind, o.Name)
 	}
 	for _, r := range ix.Refs[o] {
@@ -90,11 +90,6 @@ func Renamable(ix *refs.Index, o *check.Object) error {
 	return nil
 }
 
-// isLet reports whether o is a derived value, which Acore 1.1 adds; its
-// kind is named rather than referred to so that this package builds with
-// and without it.
-func isLet(o *check.Object) bool { return o.Kind.String() == "let" }
-
 func hasDef(ix *refs.Index, o *check.Object) bool {
 	for _, r := range ix.Refs[o] {
 		if r.Def {
@@ -104,17 +99,28 @@ func hasDef(ix *refs.Index, o *check.Object) bool {
 	return false
 }
 
+// IsIdent reports whether s is an identifier: [A-Za-z_][A-Za-z0-9_]*
+// (docs/language.md §2).
+func IsIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
 // ValidName reports why name cannot name a declaration, or nil.
 func ValidName(name string) error {
 	if name == "" {
 		return refuse(InvalidName, "the new name is empty")
 	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		letter := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-		if !letter && (i == 0 || c < '0' || c > '9') {
-			return refuse(InvalidName, "%q is not an identifier: identifiers are ASCII letters, digits and _, not starting with a digit", name)
-		}
+	if !IsIdent(name) {
+		return refuse(InvalidName, "%q is not an identifier: identifiers are ASCII letters, digits and _, not starting with a digit", name)
 	}
 	if reserved[name] {
 		return refuse(InvalidName, "%s is reserved and cannot name a declaration (AC211)", name)
