@@ -63,13 +63,15 @@ type Diagnostic struct {
 	Column   int    `json:"column"`
 	Length   int    `json:"length,omitempty"`
 	Message  string `json:"message"`
+	// Suggestion is diag.Diagnostic's: the likely fix of a misspelled name.
+	Suggestion string `json:"suggestion,omitempty"`
 }
 
 // Diagnostics are compiler diagnostics on the wire: the one converter.
 func Diagnostics(ds []diag.Diagnostic) []Diagnostic {
 	out := make([]Diagnostic, 0, len(ds))
 	for _, d := range ds {
-		out = append(out, Diagnostic{Code: d.Code, Severity: string(d.Severity), Path: d.Path, Line: d.Line, Column: d.Column, Length: d.Length, Message: d.Message})
+		out = append(out, Diagnostic{Code: d.Code, Severity: string(d.Severity), Path: d.Path, Line: d.Line, Column: d.Column, Length: d.Length, Message: d.Message, Suggestion: d.Suggestion})
 	}
 	return out
 }

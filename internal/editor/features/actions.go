@@ -1,8 +1,6 @@
 package features
 
 import (
-	"strings"
-
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -10,8 +8,8 @@ import (
 )
 
 // CodeActions are the quick fixes the compiler suggests for the
-// diagnostics of rel that overlap r: a name the checker does not know,
-// with "did you mean X?", is replaced by X.
+// diagnostics of rel that overlap r: a misspelled name with a
+// Suggestion is replaced by it.
 func CodeActions(fs *Files, rel string, r protocol.Range) []protocol.CommandOrCodeAction {
 	text, ok := fs.Snap.Text(rel)
 	if !ok {
@@ -22,8 +20,8 @@ func CodeActions(fs *Files, rel string, r protocol.Range) []protocol.CommandOrCo
 		if d.Path != rel || d.End <= d.Pos || d.End > len(text) {
 			continue
 		}
-		name, ok := suggestion(d.Message)
-		if !ok || !rename.IsIdent(string(text[d.Pos:d.End])) {
+		name := d.Suggestion
+		if name == "" || !rename.IsIdent(string(text[d.Pos:d.End])) {
 			continue
 		}
 		dr := fs.Range(rel, d.Pos, d.End)
@@ -44,18 +42,6 @@ func CodeActions(fs *Files, rel string, r protocol.Range) []protocol.CommandOrCo
 		})
 	}
 	return out
-}
-
-// suggestion is the X of a message ending "; did you mean X?", as the
-// checker writes its suggestions.
-func suggestion(msg string) (string, bool) {
-	const mark = "; did you mean "
-	i := strings.LastIndex(msg, mark)
-	if i < 0 || !strings.HasSuffix(msg, "?") {
-		return "", false
-	}
-	name := msg[i+len(mark) : len(msg)-1]
-	return name, rename.IsIdent(name)
 }
 
 func before(a, b protocol.Position) bool {

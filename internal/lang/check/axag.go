@@ -436,7 +436,7 @@ func (c *checker) axagAnnotation(f *syntax.File, a *syntax.Annotation, keys []Ax
 		}
 		k := findKey(keys, arg.Name.Name)
 		if k == nil {
-			msg := suggest(arg.Name.Name, names)
+			msg := suggest(arg.Name.Name, names).String()
 			if msg == "" {
 				msg = "; known names: " + strings.Join(names, ", ")
 			}

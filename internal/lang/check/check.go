@@ -470,7 +470,13 @@ func (c *checker) diagAt(f *syntax.File, pos, end int, code, msg string) diag.Di
 
 func (c *checker) errorf(f *syntax.File, n syntax.Node, code, format string, args ...any) {
 	s := n.Bounds()
-	c.diags = append(c.diags, c.diagAt(f, int(s.Pos), int(s.End), code, fmt.Sprintf(format, args...)))
+	d := c.diagAt(f, int(s.Pos), int(s.End), code, fmt.Sprintf(format, args...))
+	for _, a := range args {
+		if h, ok := a.(hint); ok && h.name != "" && int(s.End) <= len(f.Src) && string(f.Src[s.Pos:s.End]) == h.typo {
+			d.Suggestion = h.name
+		}
+	}
+	c.diags = append(c.diags, d)
 }
 
 // related adds to the last diagnostic the place n of f, which msg says

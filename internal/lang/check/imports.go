@@ -253,11 +253,19 @@ func quoteList(list []string) string {
 	return strings.Join(q, ", ")
 }
 
-// suggest returns "; did you mean X?" for the closest candidate, if any
-// is close enough to be a likely typo.
-func suggest(name string, candidates []string) string {
-	if best := suggestpkg.Closest(name, candidates); best != "" {
-		return "; did you mean " + best + "?"
+// hint is the closest candidate for a misspelled name, if any is close
+// enough to be a likely typo. Formatted, it is "; did you mean X?" (or
+// nothing); errorf also records it as the diagnostic's Suggestion when
+// the span it reports holds the misspelled name.
+type hint struct{ typo, name string }
+
+func (h hint) String() string {
+	if h.name == "" {
+		return ""
 	}
-	return ""
+	return "; did you mean " + h.name + "?"
+}
+
+func suggest(name string, candidates []string) hint {
+	return hint{typo: name, name: suggestpkg.Closest(name, candidates)}
 }

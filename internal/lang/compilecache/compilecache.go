@@ -57,7 +57,7 @@ const MaxBytes = 256 << 20
 const staleTemp = 10 * time.Minute
 
 // magic starts every entry; its version changes with the layout.
-const magic = "acorecc4"
+const magic = "acorecc5"
 
 // headerSize is the magic, the key, the payload's length and the CRC-32C
 // of each half of the payload (see decode).
@@ -217,7 +217,7 @@ func decode(data []byte, k [sha256.Size]byte, in *load.Inputs, o project.Options
 		x := &res.Diagnostics[i]
 		x.Code, x.Severity, x.Path = d.str(), diag.Severity(d.str()), d.str()
 		x.Line, x.Column, x.Length, x.Pos, x.End = d.int(), d.int(), d.int(), d.int(), d.int()
-		x.Message, x.Decl = d.str(), d.str()
+		x.Message, x.Decl, x.Suggestion = d.str(), d.str(), d.str()
 	}
 	res.EntryPoints = d.strs()
 	res.Modules = makeList[check.ModuleInfo](d)
@@ -295,6 +295,7 @@ func encode(k [sha256.Size]byte, res *check.Result) ([]byte, error) {
 		}
 		w.str(x.Message)
 		w.str(x.Decl)
+		w.str(x.Suggestion)
 	}
 	w.strs(res.EntryPoints)
 	w.count(res.Modules == nil, len(res.Modules))

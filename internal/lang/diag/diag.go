@@ -29,6 +29,10 @@ type Diagnostic struct {
 	Column   int      `json:"column"`
 	Length   int      `json:"length,omitempty"`
 	Message  string   `json:"message"`
+	// Suggestion is a close name for the misspelled one the span holds,
+	// when the checker knows one: writing it in place of the span's text
+	// is the likely fix ("did you mean" in Message says it to people).
+	Suggestion string `json:"suggestion,omitempty"`
 	// Pos and End are byte offsets, for tools that splice text.
 	Pos int `json:"-"`
 	End int `json:"-"`

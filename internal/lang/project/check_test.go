@@ -112,7 +112,11 @@ func render(p *project.Project) string {
 	r := p.Result
 	fmt.Fprintf(&b, "state %s, status %s\n", r.State, r.Status)
 	for _, d := range r.Diagnostics {
-		fmt.Fprintf(&b, "%s:%d:%d: %s: %s [%s]\n", d.Path, d.Line, d.Column, d.Severity, d.Message, d.Code)
+		fmt.Fprintf(&b, "%s:%d:%d: %s: %s [%s]", d.Path, d.Line, d.Column, d.Severity, d.Message, d.Code)
+		if d.Suggestion != "" {
+			fmt.Fprintf(&b, " suggestion %s", d.Suggestion)
+		}
+		b.WriteByte('\n')
 	}
 	return b.String()
 }
