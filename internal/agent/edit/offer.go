@@ -3,6 +3,7 @@ package edit
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -80,6 +81,14 @@ type EditOption struct {
 	Symbols     []string `json:"symbols,omitempty"`
 	Text        *string  `json:"text,omitempty"`
 	Region      *Region  `json:"region,omitempty"`
+	// CurrentValue is a set_property option's current value, as node.get
+	// shows it (null for a property not written), so that an agent can
+	// build old_value from node.edits alone. Not part of the fingerprint:
+	// the node version already changes with it.
+	CurrentValue json.RawMessage `json:"current_value,omitempty"`
+	// Unwritten marks a set_property option of a property the element's
+	// kind accepts and the source does not write yet.
+	Unwritten bool `json:"unwritten,omitempty"`
 }
 
 // Region is the whole-line region of a replace_region option.
@@ -145,12 +154,22 @@ func EditsOf(snapID string, p *project.Project, i int32, families []string, list
 	n := g.At(i)
 	r := &editRules{snapID: snapID, p: p, g: g, i: i, n: n, f: p.Headers(n.Path)}
 	ne := NodeEdits{Node: n.ID, NodeVersion: g.Version(n), Options: []EditOption{}}
+	// The options adding unwritten properties come after every other
+	// option, so that the option ids of the authored ones stay as they were.
+	var adds []EditOption
 	for _, fam := range families {
 		var opts []EditOption
 		var why string
 		switch fam {
 		case "set_property":
 			opts, why = r.setProperty()
+			adds = r.unwrittenOptions()
+			for k := range adds {
+				adds[k].Fingerprint = OptionFingerprint(snapID, n.ID, g.Version(n), &adds[k])
+			}
+			if len(adds) > 0 {
+				why = ""
+			}
 		case "bind_property":
 			opts, why = r.bindProperty()
 		case "list_element":
@@ -181,6 +200,7 @@ func EditsOf(snapID string, p *project.Project, i int32, families []string, list
 			ne.Unavailable = append(ne.Unavailable, UnavailableEdit{Kind: fam, Code: reason.EditNotOffered.Code(), Reason: why})
 		}
 	}
+	ne.Options = append(ne.Options, adds...)
 	if unavailable && ne.Unavailable == nil {
 		ne.Unavailable = []UnavailableEdit{}
 	}
@@ -221,7 +241,7 @@ func (r *editRules) setProperty() ([]EditOption, string) {
 	for _, pr := range r.n.Props {
 		names = append(names, pr.Name)
 		if pr.Editable && pr.Literal && pr.ValuePos >= 0 {
-			out = append(out, EditOption{Property: pr.Name, Accepts: pr.Type})
+			out = append(out, EditOption{Property: pr.Name, Accepts: pr.Type, CurrentValue: currentValue(pr.Value)})
 		}
 	}
 	if len(out) > 0 {

@@ -202,12 +202,19 @@ func (a *applier) setProperty(o *SetProperty) (*change, *Error) {
 	if e != nil {
 		return nil, e
 	}
+	if n.Kind == graph.KindElement && !hasProp(n, o.Property) {
+		return a.addProperty(o, n, i)
+	}
+	if o.OldAbsent {
+		return nil, errorf(reason.OldValueMismatch, "%s of %s is written; old_value is required", o.Property, n.ID).
+			withNode(n.ID).withProperty(o.Property).next(Reread, n.ID)
+	}
 	pr, e := a.property(n, o.Property)
 	if e != nil {
 		return nil, e
 	}
 	opts, why := a.options(n, i, "set_property")
-	opt := findOption(opts, func(x *EditOption) bool { return x.Property == o.Property })
+	opt := findOption(opts, func(x *EditOption) bool { return x.Property == o.Property && !x.Unwritten })
 	if opt == nil {
 		if len(opts) > 0 {
 			why = fmt.Sprintf("%s is not an authored literal scalar; set_property is offered for %s", o.Property, propNames(opts))
