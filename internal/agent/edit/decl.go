@@ -28,10 +28,6 @@ var placeWhat = map[string]string{
 var memberKinds = map[string]bool{graph.KindState: true, graph.KindLet: true, graph.KindQuery: true, graph.KindMutation: true,
 	graph.KindAction: true}
 
-// topKinds are the kinds of the top-level declarations a declaration
-// edit creates and removes.
-var topKinds = map[string]bool{graph.KindPage: true, graph.KindComponent: true, graph.KindModel: true, graph.KindExtension: true}
-
 // placeOf is where a declaration created at position of an anchor of
 // kind goes.
 func placeOf(kind, position string) string {
