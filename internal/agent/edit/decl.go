@@ -52,30 +52,26 @@ type parsed struct {
 
 // parseDecl parses text in the grammar of place.
 func parseDecl(place, text string) parsed {
-	out := parsed{place: place}
+	var kind, name string
+	var errs []syntax.Error
 	switch place {
 	case placeMember:
-		m, errs := parseMember(text)
-		out.errs = errs
-		if m != nil {
-			out.kind, out.name = memberKindName(m)
-			out.ok = true
+		var m syntax.Member
+		if m, errs = parseMember(text); m != nil {
+			kind, name = memberKindName(m)
 		}
 	case placeProp:
-		pr, errs := parseProp(text)
-		out.errs = errs
-		if pr != nil {
-			out.kind, out.name, out.ok = graph.KindProp, identName(pr.Name), true
+		var pr *syntax.Param
+		if pr, errs = parseProp(text); pr != nil {
+			kind, name = graph.KindProp, identName(pr.Name)
 		}
 	case placeTop:
-		d, errs := parseTop(text)
-		out.errs = errs
-		if d != nil {
-			out.kind, out.name = topKindName(d)
-			out.ok = true
+		var d syntax.Decl
+		if d, errs = parseTop(text); d != nil {
+			kind, name = topKindName(d)
 		}
 	}
-	return out
+	return parsed{place: place, kind: kind, name: name, errs: errs, ok: kind != ""}
 }
 
 // classify parses text where it is expected (want, and for a first
