@@ -1,6 +1,8 @@
 package edit
 
 import (
+	"strings"
+
 	"github.com/axiomcore/acore/internal/lang/graph"
 	"github.com/axiomcore/acore/internal/lang/reason"
 	"github.com/axiomcore/acore/internal/lang/syntax"
@@ -163,6 +165,11 @@ func (a *applier) createAt(n *graph.Node, position, place, text string) (splice,
 	case place == placeTop:
 		if position == "before" {
 			ls := lineStartAt(d, int(n.Pos))
+			if ls > 0 {
+				// At the line feed before the anchor's line, outside the
+				// anchor: the anchor is not a declaration the edit touches.
+				return splice{pos: ls - 1, end: ls - 1, text: "\n" + text + "\n"}, ls, nil
+			}
 			return splice{pos: ls, end: ls, text: text + "\n\n"}, ls, nil
 		}
 		return splice{pos: int(n.End), end: int(n.End), text: "\n\n" + text}, int(n.End) + 2, nil
@@ -172,8 +179,7 @@ func (a *applier) createAt(n *graph.Node, position, place, text string) (splice,
 			return splice{}, 0, notOffered("declaration create", n.ID, "the owner's header is not in the source")
 		}
 		if len(od.Params) > 0 {
-			p := int(od.Params[0].Pos)
-			return splice{pos: p, end: p, text: text + ", "}, p, nil
+			return propInsertion(d, int(od.Params[0].Pos), int(od.Params[0].End), false, text)
 		}
 		at := int(od.Name.End)
 		j := at
@@ -185,12 +191,32 @@ func (a *applier) createAt(n *graph.Node, position, place, text string) (splice,
 		}
 		return splice{pos: at, end: at, text: "(" + text + ")"}, at + 1, nil
 	case place == placeProp:
-		if position == "before" {
-			return splice{pos: int(n.Pos), end: int(n.Pos), text: text + ", "}, int(n.Pos), nil
-		}
-		return splice{pos: int(n.End), end: int(n.End), text: ", " + text}, int(n.End) + 2, nil
+		return propInsertion(d, int(n.Pos), int(n.End), position == "after", text)
 	}
 	return splice{}, 0, notOffered("declaration create", n.ID, "position "+position+" of a "+place)
+}
+
+// propInsertion places a parameter before or after the parameter
+// [pos, end): on a line of its own when that one is on its own line (a
+// header with one parameter a line), otherwise next to it on its line.
+func propInsertion(src []byte, pos, end int, after bool, text string) (splice, int, *Error) {
+	le := lineEndAt(src, end)
+	rest := strings.TrimSpace(string(src[end:le]))
+	if blankRun(src[lineStartAt(src, pos):pos]) && (rest == "" || rest == ",") {
+		indent := indentAt(src, pos)
+		switch {
+		case !after:
+			ls := lineStartAt(src, pos)
+			return splice{pos: ls, end: ls, text: indent + text + ",\n"}, ls + len(indent), nil
+		case rest == ",":
+			return splice{pos: le, end: le, text: "\n" + indent + text + ","}, le + 1 + len(indent), nil
+		}
+		return splice{pos: end, end: end, text: ",\n" + indent + text}, end + 2 + len(indent), nil
+	}
+	if !after {
+		return splice{pos: pos, end: pos, text: text + ", "}, pos, nil
+	}
+	return splice{pos: end, end: end, text: ", " + text}, end + 2, nil
 }
 
 // propRemoval deletes the parameter [pos, end) and one comma next to it.

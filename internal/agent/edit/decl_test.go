@@ -26,6 +26,17 @@ const declCard = `component Card(title: String, subtitle: String = "") {
 }
 `
 
+// declWide is a component with one parameter a line.
+const declWide = `component Wide(
+  title: String,
+  subtitle: String = ""
+) {
+  view {
+    Text(title)
+  }
+}
+`
+
 // declMain extends the task-app with a model, an extern action and two
 // instances of Card.
 func declMain(t testing.TB) string {
@@ -38,7 +49,7 @@ func declMain(t testing.TB) string {
 
 func declBase(t testing.TB) *project.Project {
 	t.Helper()
-	p := withFiles(t, map[string]string{"main.acore": declMain(t), "card.acore": declCard})
+	p := withFiles(t, map[string]string{"main.acore": declMain(t), "card.acore": declCard, "wide.acore": declWide})
 	if p.Result.State != "validated" {
 		t.Fatalf("the declarations fixture is %s: %s", p.Result.State, firstError(p.Result))
 	}
@@ -81,6 +92,7 @@ func golden(r *Result, e *Error) string {
 		fmt.Fprintf(&b, "id_map %s -> %s (%s)\n", *m.OldID, nw, m.Change)
 	}
 	fmt.Fprintf(&b, "touched: %s\n", strings.Join(r.Touched, "; "))
+	fmt.Fprintf(&b, "owners: %s\n", strings.Join(r.Owners, "; "))
 	var paths []string
 	for p := range r.Files {
 		paths = append(paths, p)
@@ -133,6 +145,12 @@ func TestDeclarationKinds(t *testing.T) {
 		{"create_action_after_state", []string{`{"kind":"declaration","op":"create","anchor":"state:Home.draft","old_text":"state draft: String = \"\"","position":"after","declaration":"action clear() {\n  draft = \"\"\n}"}`}, "action:Home.clear"},
 		{"create_prop_with_default_after_prop", []string{`{"kind":"declaration","op":"create","anchor":"prop:Card.subtitle","old_text":` + sub + `,"position":"after","declaration":"tone: String = \"plain\""}`}, "prop:Card.tone"},
 		{"create_prop_with_default_first", []string{`{"kind":"declaration","op":"create",` + card + `,"position":"first","declaration":"count: Int = 0"}`}, "prop:Card.count"},
+		{"create_prop_in_multiline_header", []string{`{"kind":"declaration","op":"create","anchor":"prop:Wide.title","old_text":"title: String","position":"after","declaration":"tone: String = \"plain\""}`}, "prop:Wide.tone"},
+		{"create_prop_before_last_in_multiline_header", []string{`{"kind":"declaration","op":"create","anchor":"prop:Wide.subtitle","old_text":"subtitle: String = \"\"","position":"before","declaration":"tone: String = \"plain\""}`}, "prop:Wide.tone"},
+		{"create_prop_after_last_in_multiline_header", []string{`{"kind":"declaration","op":"create","anchor":"prop:Wide.subtitle","old_text":"subtitle: String = \"\"","position":"after","declaration":"tone: String = \"plain\""}`}, "prop:Wide.tone"},
+		{"refuse_prop_among_members", []string{`{"kind":"declaration","op":"create","anchor":"state:Home.draft","old_text":"state draft: String = \"\"","position":"after","declaration":"tone: String = \"plain\""}`}, ""},
+		{"refuse_member_next_to_model", []string{`{"kind":"declaration","op":"create","anchor":"model:Note","old_text":"model Note {\n  text: String\n}","position":"after","declaration":"state n: Int = 0"}`}, ""},
+		{"refuse_page_among_props", []string{`{"kind":"declaration","op":"create","anchor":"prop:Card.subtitle","old_text":` + sub + `,"position":"after","declaration":"page P {\n  view {\n    Text(\"x\")\n  }\n}"}`}, ""},
 		{"update_model", []string{`{"kind":"declaration","op":"update","node":"model:Note","old_text":"model Note {\n  text: String\n}","declaration":"model Note {\n  text: String\n  done: Bool\n}"}`}, ""},
 		{"update_prop_default", []string{`{"kind":"declaration","op":"update","node":"prop:Card.subtitle","old_text":` + sub + `,"declaration":"subtitle: String = \"none\""}`}, ""},
 		{"remove_model", []string{`{"kind":"declaration","op":"remove","node":"model:Note","old_text":"model Note {\n  text: String\n}"}`}, ""},
@@ -163,6 +181,9 @@ func TestDeclarationKinds(t *testing.T) {
 				if _, ok := r.Project.Result.Graph.Lookup(c.created); !ok {
 					t.Errorf("%s is not in the final graph", c.created)
 				}
+			}
+			if strings.HasPrefix(c.name, "refuse_") && (e == nil || e.Reason.String() != "incompatible_target") {
+				t.Fatalf("got %v, want incompatible_target", e)
 			}
 			if strings.HasPrefix(c.name, "remove_referenced") || strings.HasPrefix(c.name, "remove_routed") || strings.HasSuffix(c.name, "does_not_parse") {
 				if e == nil || e.Kind != Compile || len(e.Diagnostics) == 0 {

@@ -559,7 +559,11 @@ func (a *applier) declCreate(o *DeclCreate) (*change, *Error) {
 		file := sp.apply(d)
 		return nil, refuseDecl(o.Declaration, text, p, fragment{path: n.Path, file: file, at: at, indent: indentAt(file, at)}).withNode(n.ID)
 	}
-	return &change{path: n.Path, sp: sp, createdAt: at, createdKinds: []string{p.kind}, node: n.ID, owner: ownerOf(n)}, nil
+	owner := ownerOf(n)
+	if target == placeTop {
+		owner = "" // a new top-level declaration changes no page or component it is next to
+	}
+	return &change{path: n.Path, sp: sp, createdAt: at, createdKinds: []string{p.kind}, node: n.ID, owner: owner}, nil
 }
 
 func ownerDecl(f *syntax.File, pos int32) *syntax.OwnerDecl {
