@@ -8,6 +8,8 @@ import (
 
 	"github.com/axiomcore/acore/internal/lang/catalog"
 	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/lock"
+	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/lang/reason"
 )
 
@@ -24,13 +26,19 @@ type accepted struct {
 	name, typ string
 }
 
-// acceptedProps lists the properties n's kind accepts, in catalog or
-// declaration order, and whether n's kind is known at all.
-func acceptedProps(g *graph.Graph, n *graph.Node) ([]accepted, bool) {
+// acceptedProps lists the properties n's kind accepts in project p, in
+// catalog or declaration order, and whether n's kind is known at all. A
+// project locked to the catalog of Acore 1.0 accepts none of the
+// properties 1.1 added, as the checker does.
+func acceptedProps(p *project.Project, n *graph.Node) ([]accepted, bool) {
+	g := p.Result.Graph
 	if el, ok := catalog.Lookup(n.Name); ok {
+		v10 := locked10(p)
 		var out []accepted
-		for _, p := range el.Props {
-			out = append(out, accepted{p.Name, string(p.Type)})
+		for _, pr := range el.Props {
+			if !v10 || !catalog.Since11(n.Name, pr.Name) {
+				out = append(out, accepted{pr.Name, string(pr.Type)})
+			}
 		}
 		return out, true
 	}
@@ -69,11 +77,11 @@ func literalType(typ string) bool {
 
 // unwritten lists the literal scalar properties n accepts and does not
 // write.
-func unwritten(g *graph.Graph, n *graph.Node) []accepted {
+func unwritten(p *project.Project, n *graph.Node) []accepted {
 	if n.Kind != graph.KindElement {
 		return nil
 	}
-	all, _ := acceptedProps(g, n)
+	all, _ := acceptedProps(p, n)
 	var out []accepted
 	for _, p := range all {
 		if literalType(p.typ) && !hasProp(n, p.name) {
@@ -96,7 +104,7 @@ func hasProp(n *graph.Node, name string) bool {
 // accepts and does not write: current_value null, unwritten true.
 func (r *editRules) unwrittenOptions() []EditOption {
 	var out []EditOption
-	for _, p := range unwritten(r.g, r.n) {
+	for _, p := range unwritten(r.p, r.n) {
 		out = append(out, EditOption{Kind: "set_property", Property: p.name, Accepts: p.typ, CurrentValue: json.RawMessage("null"), Unwritten: true})
 	}
 	return out
@@ -114,7 +122,7 @@ func currentValue(v any) json.RawMessage {
 
 // addProperty is set_property of a property n does not write yet.
 func (a *applier) addProperty(o *SetProperty, n *graph.Node, i int32) (*change, *Error) {
-	all, known := acceptedProps(a.proj.Result.Graph, n)
+	all, known := acceptedProps(a.proj, n)
 	var acc *accepted
 	var names []string
 	for k := range all {
@@ -197,4 +205,13 @@ func (a *applier) argInsertion(n *graph.Node, arg string) (splice, *Error) {
 		return splice{pos: j + 1, end: j + 1, text: " " + arg + ","}, nil
 	}
 	return splice{pos: end, end: end, text: ", " + arg}, nil
+}
+
+// locked10 reports whether p's UI lock pins the catalog of Acore 1.0.
+func locked10(p *project.Project) bool {
+	if p.Inputs == nil || p.Inputs.Lock == nil {
+		return false
+	}
+	l, err := lock.Parse(p.Inputs.Lock.Data)
+	return err == nil && l.CatalogVersion == catalog.Version10
 }

@@ -284,3 +284,32 @@ func TestUnwrittenOptions(t *testing.T) {
 		t.Errorf("options:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestUnwrittenOptionsOn10: a project locked to the catalog of Acore 1.0
+// is offered none of the properties 1.1 added, and adding one is refused
+// as the checker would refuse it.
+func TestUnwrittenOptionsOn10(t *testing.T) {
+	base := taskApp(t)
+	in := *base.Inputs
+	l := *in.Lock
+	l.Data = []byte(strings.Replace(string(l.Data), `"catalog_version": "1.1.0"`, `"catalog_version": "1.0.0"`, 1))
+	in.Lock = &l
+	p := project.Compile(&in)
+	if p.Result.State != "validated" {
+		t.Fatalf("the 1.0 task-app is %s: %s", p.Result.State, firstError(p.Result))
+	}
+	i, _ := p.Result.Graph.Lookup("element:Home/view/0/1")
+	var adds []string
+	for _, o := range EditsOf(testSnap, p, i, []string{"set_property"}, false, false).Options {
+		if o.Unwritten {
+			adds = append(adds, o.Property)
+		}
+	}
+	if strings.Join(adds, ",") != "variant,disabled,visible" {
+		t.Errorf("unwritten options on 1.0: %v, want variant, disabled, visible", adds)
+	}
+	_, e := run(t, p, `{"kind":"set_property","node":"element:Home/view/0/1","property":"class","new_value":"wide"}`)
+	if e == nil || e.Reason.String() != "incompatible_target" {
+		t.Fatalf("adding class on 1.0: %v, want incompatible_target", e)
+	}
+}
