@@ -23,7 +23,11 @@ import (
 //   - set_property: one option per authored literal scalar property the
 //     checker marks editable (element properties, a state's initial value,
 //     a prop's default, a route's path, literal contract arguments).
-//     accepts is the property's type.
+//     accepts is the property's type, current_value its value. After
+//     every other option, elements get one more per literal scalar
+//     property their kind accepts (the catalog's, or the component's
+//     props) and the source does not write: unwritten, current_value
+//     null.
 //   - bind_property: elements only; one option per authored property of
 //     type String, Int, Float or Bool for which the owner (page or
 //     component) has at least one state of a fitting type (the same type,
