@@ -278,4 +278,3 @@ func readFile(t *testing.T, root, rel string) string {
 	}
 	return string(b)
 }
-
