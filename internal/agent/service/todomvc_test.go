@@ -159,7 +159,9 @@ func TestTodoMVCReads(t *testing.T) {
 		// An expression-valued class is bound, not set, as a literal one is.
 		{tmLinkAll, []string{"set_property:label", "set_property:to", "bind_property:label", "bind_property:to",
 			"bind_property:class", "list_element:(remove insert)"}},
-		{tmList, []string{"set_property:class", "bind_property:class", "list_element:(remove insert)"}},
+		// The List's properties it does not write are offered to add.
+		{tmList, []string{"set_property:class", "bind_property:class", "list_element:(remove insert)",
+			"set_property:list_type", "set_property:span_count", "set_property:scroll_orientation", "set_property:empty_text"}},
 	}
 	for _, c := range edits {
 		o := doOK(t, s, v1+`"operation": "node.edits", `+at+`"params": {"nodes": ["`+c.node+`"]}}`)
