@@ -86,7 +86,6 @@ func inputFile(in *load.Inputs, p string) *load.File {
 	return nil
 }
 
-
 // fileOp applies a file operation: it checks the path and the
 // precondition on the current state, puts the new content (nil: removed)
 // in place, re-prepares the contract artifacts and the lock when a
