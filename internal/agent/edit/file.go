@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/axiomcore/acore/internal/lang/graph"
 	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/lang/lock"
 	"github.com/axiomcore/acore/internal/lang/prepare"
@@ -243,4 +244,17 @@ func inputBytes(in *load.Inputs, p string) *load.File {
 		}
 	}
 	return nil
+}
+
+// fileEdits is the file family's node.edits option: a module offers its
+// removal, with the digest a file remove pins.
+func (r *editRules) fileEdits() ([]EditOption, string) {
+	if r.n.Kind != graph.KindModule {
+		return nil, "file edits create and remove whole modules; " + r.is()
+	}
+	f := inputFile(r.p.Inputs, r.n.Path)
+	if f == nil {
+		return nil, "file edits remove a module of the project; " + r.n.Path + " is not one"
+	}
+	return []EditOption{{Ops: []string{"remove"}, Path: f.Path, OldSHA256: f.SHA256}}, ""
 }
