@@ -3,12 +3,14 @@ package edit
 import (
 	"errors"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/axiomcore/acore/internal/lang/graph"
 	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/lang/lock"
 	"github.com/axiomcore/acore/internal/lang/prepare"
+	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/lang/reason"
 	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
@@ -257,4 +259,25 @@ func (r *editRules) fileEdits() ([]EditOption, string) {
 		return nil, "file edits remove a module of the project; " + r.n.Path + " is not one"
 	}
 	return []EditOption{{Ops: []string{"remove"}, Path: f.Path, OldSHA256: f.SHA256}}, ""
+}
+
+// NewDeclarations are the declarations of touched ("<path>: <kind>
+// <name>", Result.Touched) that after declares and base does not: code a
+// batch adds rather than repairs, which a repair's label must not hide.
+func NewDeclarations(base, after *project.Project, touched []string) []string {
+	have := func(p *project.Project, path, decl string) bool {
+		f := p.Headers(path)
+		return f != nil && slices.Contains(declsIn(f, 0, len(f.Src)), decl)
+	}
+	var out []string
+	for _, t := range touched {
+		path, decl, ok := strings.Cut(t, ": ")
+		if !ok || strings.HasPrefix(decl, "use ") {
+			continue
+		}
+		if have(after, path, decl) && !have(base, path, decl) {
+			out = append(out, t)
+		}
+	}
+	return out
 }

@@ -153,3 +153,39 @@ func TestProposeRawFiles(t *testing.T) {
 		t.Errorf("main.acore on disk is %q", got)
 	}
 }
+
+// TestRepairLabelNamesNewCode: on a broken base, a fix is labelled a
+// bounded repair; a fix that also adds a page says it adds new code, and
+// names the page, instead of calling the whole candidate a repair.
+func TestRepairLabelNamesNewCode(t *testing.T) {
+	s, dir := taskApp(t)
+	p := filepath.Join(dir, "main.acore")
+	src, _ := os.ReadFile(p)
+	if err := os.WriteFile(p, []byte(strings.Replace(string(src), `label: "Add"`, `label: 42`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws := s.WorkspaceID()
+	snap := do(t, s, v1+`"operation": "project.overview", "workspace": "`+ws+`", "snapshot": "latest", "params": {}}`).str("snapshot.id")
+	fix := `{"kind": "set_property", "node": "element:Home/view/0/1", "property": "label", "old_value": 42, "new_value": "Add"}`
+	risk := func(requestID string, ops ...string) string {
+		t.Helper()
+		o := do(t, s, propose(ws, snap, requestID, ops...))
+		if o["error"] != nil {
+			t.Fatalf("%v", o["error"])
+		}
+		o = do(t, s, v1+`"operation": "change.inspect", "workspace": "`+ws+`", "params": {"candidate": "`+o.str("result.candidate.id")+`"}}`)
+		for _, r := range o.list("result.risks") {
+			if m := r.(map[string]any); m["kind"] == "repair" {
+				return m["detail"].(string)
+			}
+		}
+		t.Fatalf("no repair risk: %v", o.get("result.risks"))
+		return ""
+	}
+	if d := risk("fix", fix); !strings.HasSuffix(d, "the candidate is a bounded repair") {
+		t.Errorf("fix alone: %q", d)
+	}
+	if d := risk("fix-and-page", fix, fileCreateOp("pages/stats.acore", statsPage)); !strings.Contains(d, "also adds 1 declarations the base does not have (pages/stats.acore: page Stats)") {
+		t.Errorf("fix and a new page: %q", d)
+	}
+}
