@@ -24,12 +24,7 @@ import (
 // The kill case is that candidate's apply.
 func newFilesKillCase(t *testing.T) *killCase {
 	t.Helper()
-	tmpl, _ := templateProject(t)
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	copyTree(t, tmpl, dir)
+	dir, _ := copyTemplate(t)
 	contract, err := os.ReadFile(filepath.Join(dir, "contracts/tasks.axiom"))
 	if err != nil {
 		t.Fatal(err)

@@ -32,12 +32,12 @@ func sha(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:
 // candidate lists the re-prepared artifact and lock, and change.apply
 // writes all of them.
 func TestFileFamilyProposeAndApply(t *testing.T) {
-	s, dir, ws, snap := openTaskApp(t)
+	s, dir, ws, _ := openTaskApp(t)
 	oldSrc := "module tasks.old\n"
 	if err := os.WriteFile(filepath.Join(dir, "old.acore"), []byte(oldSrc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	snap = do(t, s, v1+`"operation": "project.overview", "workspace": "`+ws+`", "snapshot": "latest", "params": {}}`).str("snapshot.id")
+	snap := do(t, s, v1+`"operation": "project.overview", "workspace": "`+ws+`", "snapshot": "latest", "params": {}}`).str("snapshot.id")
 	o := do(t, s, propose(ws, snap, "files-1", fileCreateOp("pages/stats.acore", statsPage),
 		fileCreateOp("contracts/notes.axiom", notesContract), fileCreateOp("pages/notes.acore", notesPage),
 		fileRemoveOp("old.acore", sha([]byte(oldSrc)))))
@@ -158,15 +158,7 @@ func TestProposeRawFiles(t *testing.T) {
 // bounded repair; a fix that also adds a page says it adds new code, and
 // names the page, instead of calling the whole candidate a repair.
 func TestRepairLabelNamesNewCode(t *testing.T) {
-	s, dir := taskApp(t)
-	p := filepath.Join(dir, "main.acore")
-	src, _ := os.ReadFile(p)
-	if err := os.WriteFile(p, []byte(strings.Replace(string(src), `label: "Add"`, `label: 42`, 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ws := s.WorkspaceID()
-	snap := do(t, s, v1+`"operation": "project.overview", "workspace": "`+ws+`", "snapshot": "latest", "params": {}}`).str("snapshot.id")
-	fix := `{"kind": "set_property", "node": "element:Home/view/0/1", "property": "label", "old_value": 42, "new_value": "Add"}`
+	s, ws, snap, fix := brokenTaskApp(t)
 	risk := func(requestID string, ops ...string) string {
 		t.Helper()
 		o := do(t, s, propose(ws, snap, requestID, ops...))

@@ -2,16 +2,13 @@ package prepare
 
 import (
 	"bytes"
-	"fmt"
 	"path"
 	"sort"
 	"strings"
 
 	"github.com/axiomcore/acore/internal/lang/catalog"
-	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/lang/lock"
-	"github.com/axiomcore/acore/internal/platform/fsutil"
 )
 
 // Overlay is Run in memory, for inputs whose contract sources are the whole
@@ -23,24 +20,7 @@ import (
 // compile never sees a source and an artifact that disagree. A contract
 // source with errors is a *ContractError.
 func Overlay(in *load.Inputs) (map[string][]byte, error) {
-	sources := map[string][]byte{}
-	var bad []diag.Diagnostic
-	for _, f := range in.ContractSources {
-		if path.Dir(f.Path) != load.ContractSourceDir {
-			continue
-		}
-		id := strings.TrimSuffix(path.Base(f.Path), ".axiom")
-		if _, errs := contractName(f.Path, f.Data); len(errs) > 0 {
-			bad = append(bad, errs...)
-			continue
-		}
-		if err := fsutil.ValidRelPath(lock.ArtifactPath(id)); err != nil || strings.ContainsAny(id, " \t") {
-			bad = append(bad, diag.Diagnostic{Code: diag.BadContract, Severity: diag.Error, Path: f.Path, Line: 1, Column: 1,
-				Message: fmt.Sprintf("contract id %q (the file name) is not usable as a file name", id)})
-			continue
-		}
-		sources[id] = f.Data
-	}
+	sources, bad := publishedSources(in)
 	if len(bad) > 0 {
 		return nil, &ContractError{Diagnostics: bad}
 	}
