@@ -126,10 +126,9 @@ func copyTree(t *testing.T, src, dst string) {
 	}
 }
 
-// newKillCase copies the template project and stores a candidate that
-// writes n files (1, 2 or 5): main.acore modified; then a file added; then
-// m1 modified, m2 removed, m3 modified.
-func newKillCase(t *testing.T, n int) *killCase {
+// copyTemplate copies the template project to a new directory; it returns
+// the directory and the template's snapshot id.
+func copyTemplate(t *testing.T) (string, string) {
 	t.Helper()
 	tmpl, base := templateProject(t)
 	dir, err := filepath.EvalSymlinks(t.TempDir())
@@ -137,6 +136,15 @@ func newKillCase(t *testing.T, n int) *killCase {
 		t.Fatal(err)
 	}
 	copyTree(t, tmpl, dir)
+	return dir, base
+}
+
+// newKillCase copies the template project and stores a candidate that
+// writes n files (1, 2 or 5): main.acore modified; then a file added; then
+// m1 modified, m2 removed, m3 modified.
+func newKillCase(t *testing.T, n int) *killCase {
+	t.Helper()
+	dir, base := copyTemplate(t)
 	main, err := os.ReadFile(filepath.Join(dir, "main.acore"))
 	if err != nil {
 		t.Fatal(err)

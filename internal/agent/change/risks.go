@@ -2,8 +2,10 @@ package change
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/axiomcore/acore/internal/agent/candidate"
+	"github.com/axiomcore/acore/internal/agent/edit"
 	"github.com/axiomcore/acore/internal/lang/check"
 	"github.com/axiomcore/acore/internal/lang/diag"
 )
@@ -49,7 +51,22 @@ func Risks(cand *candidate.Candidate, cc *Compiled, diff []DiffEntry, data *Data
 		}
 	}
 	if data.BaseState != "" && data.BaseState != check.StateValidated {
-		out = append(out, Risk{Kind: "repair", Detail: fmt.Sprintf("the base is %s with %s; the candidate is a bounded repair", data.BaseState, diag.Errors(data.BaseErrors))})
+		detail := fmt.Sprintf("the base is %s with %s; the candidate is a bounded repair", data.BaseState, diag.Errors(data.BaseErrors))
+		// A repair that also writes declarations the base never had (a
+		// whole new page in a replaced region or a raw file) is new code:
+		// the label says so rather than calling all of it a repair.
+		if added := edit.NewDeclarations(cc.Base.Project, cc.Project, data.Touched); len(added) > 0 {
+			detail = fmt.Sprintf("the base is %s with %s; the candidate repairs it and also adds %d declarations the base does not have (%s): review them as new code, not as a bounded repair",
+				data.BaseState, diag.Errors(data.BaseErrors), len(added), strings.Join(capStrings(added, 10), ", "))
+		}
+		out = append(out, Risk{Kind: "repair", Detail: detail})
 	}
 	return out
+}
+
+func capStrings(l []string, n int) []string {
+	if len(l) > n {
+		return l[:n]
+	}
+	return l
 }

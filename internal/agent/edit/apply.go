@@ -72,6 +72,7 @@ type applier struct {
 	handles map[string]string // handle → current id ("" when gone)
 
 	changed    map[string]bool // paths written
+	written    map[string]bool // paths file operations wrote, with the artifacts and lock they re-prepared
 	touched    []string
 	touchedSet map[string]bool
 	owners     []string
@@ -118,7 +119,7 @@ func apply(base *project.Project, ops []Op, opt Options) (*Result, *Error) {
 	a := &applier{opt: opt, base: base, budget: opt.CompileBudget, proj: base,
 		pending: map[string][]splice{}, cur: map[string][]byte{}, overlay: map[string]any{},
 		fwd: map[string]*string{}, rev: map[string]string{}, created: map[string]bool{}, handles: map[string]string{},
-		changed: map[string]bool{}, touchedSet: map[string]bool{}, ownerSet: map[string]bool{}}
+		changed: map[string]bool{}, written: map[string]bool{}, touchedSet: map[string]bool{}, ownerSet: map[string]bool{}}
 	for _, f := range base.Inputs.Sources {
 		a.total += len(f.Data)
 	}
@@ -146,6 +147,7 @@ func apply(base *project.Project, ops []Op, opt Options) (*Result, *Error) {
 			res.Files[p] = now
 		}
 	}
+	a.writtenFiles(res.Files)
 	if len(res.Files) == 0 {
 		return nil, at(errorf(reason.NoOp, "the batch changes nothing: its operations leave every file as it was"), last)
 	}
@@ -298,8 +300,13 @@ func (a *applier) compile() *Error {
 			in.Sources[i].Data, in.Sources[i].SHA256 = d, hex.EncodeToString(sum[:])
 		}
 	}
+	return a.compileInputs(&in)
+}
+
+// compileInputs compiles in as the current state.
+func (a *applier) compileInputs(in *load.Inputs) *Error {
 	t := time.Now()
-	p := project.CompileFrom(a.proj, &in)
+	p := project.CompileFrom(a.proj, in)
 	a.spent += time.Since(t)
 	a.proj, a.pending, a.cur, a.overlay = p, map[string][]splice{}, map[string][]byte{}, map[string]any{}
 	if a.budget > 0 && a.spent > a.budget {
@@ -323,6 +330,17 @@ func (a *applier) step(i int, o Op) *Error {
 		if e := a.compile(); e != nil {
 			return e
 		}
+	}
+	switch o.(type) {
+	case *FileCreate, *FileRemove, *FileWrite:
+		if e := a.fileOp(i, o); e != nil {
+			return e
+		}
+		a.total = 0
+		for _, f := range a.proj.Inputs.Sources {
+			a.total += len(f.Data)
+		}
+		return nil
 	}
 	var c *change
 	var e *Error

@@ -102,6 +102,11 @@ type EditOption struct {
 	// Unwritten marks a set_property option of a property the element's
 	// kind accepts and the source does not write yet.
 	Unwritten bool `json:"unwritten,omitempty"`
+	// Path and OldSHA256 are a file option's: the module and the digest
+	// of its content, which the node version already covers (so they are
+	// not in the option fingerprint).
+	Path      string `json:"path,omitempty"`
+	OldSHA256 string `json:"old_sha256,omitempty"`
 }
 
 // Region is the whole-line region of a replace_region option.
@@ -193,6 +198,8 @@ func EditsOf(snapID string, p *project.Project, i int32, families []string, list
 			opts, why = r.setReference()
 		case "import":
 			opts, why = r.importEdits()
+		case "file":
+			opts, why = r.fileEdits()
 		case "replace_region":
 			opts, why = r.replaceRegion()
 			if len(opts) == 0 && !listRegion && p.Result.State != check.StateSyntax {

@@ -92,6 +92,8 @@ type wireOp struct {
 	Handle              *string         `json:"handle"`
 	ExpectedNodeVersion *string         `json:"expected_node_version"`
 	Option              *optionRef      `json:"option"`
+	Text                string          `json:"text"`
+	OldSHA256           string          `json:"old_sha256"`
 }
 
 // shape lists the required and optional fields of one operation shape.
@@ -115,6 +117,8 @@ var shapes = map[string]shape{
 	"import/add":          {[]string{"kind", "op", "path", "import_kind", "symbol", "from"}, common3},
 	"import/remove":       {[]string{"kind", "op", "path", "symbol", "old_text"}, common3},
 	"replace_region":      {[]string{"kind", "path", "start_line", "end_line", "old_text", "new_text", "option"}, nil},
+	"file/create":         {[]string{"kind", "op", "path", "text"}, nil},
+	"file/remove":         {[]string{"kind", "op", "path", "old_sha256"}, nil},
 }
 
 // maxChars bounds string fields, by shape and field (maxLength in
@@ -125,6 +129,8 @@ func maxChars(key, field string) int {
 		return 256
 	case "from", "path":
 		return 1024
+	case "text":
+		return fileTextMaxChars
 	case "element":
 		return 16384
 	case "declaration":
@@ -152,9 +158,14 @@ func schemaError(i int, format string, args ...any) *protocol.Error {
 }
 
 var families = map[string]bool{"set_property": true, "bind_property": true, "list_element": true, "declaration": true,
-	"set_reference": true, "import": true, "replace_region": true}
+	"set_reference": true, "import": true, "replace_region": true, "file": true}
 
-var opsOf = map[string][]string{"list_element": {"remove", "insert"}, "declaration": {"create", "update", "remove"}, "import": {"add", "remove"}}
+var opsOf = map[string][]string{"list_element": {"remove", "insert"}, "declaration": {"create", "update", "remove"}, "import": {"add", "remove"},
+	"file": {"create", "remove"}}
+
+// fileTextMaxChars bounds a file operation's text (maxLength in
+// edits.json): source_file_bytes_max, which the engine checks in bytes.
+const fileTextMaxChars = 2 << 20
 
 // decodeOperation decodes operation i strictly: the fields of its shape
 // and no other, with the types and bounds of edits.json.
@@ -167,7 +178,7 @@ func decodeOperation(i int, raw json.RawMessage) (edit.Op, *protocol.Error) {
 	if k, ok := fields["kind"]; !ok {
 		return nil, schemaError(i, ".kind: is required")
 	} else if json.Unmarshal(k, &kind) != nil || !families[kind] {
-		return nil, schemaError(i, ".kind: must be one of set_property, bind_property, list_element, declaration, set_reference, import, replace_region")
+		return nil, schemaError(i, ".kind: must be one of set_property, bind_property, list_element, declaration, set_reference, import, replace_region, file")
 	}
 	key := kind
 	if allowed, ok := opsOf[kind]; ok {
@@ -241,8 +252,14 @@ func decodeOperation(i int, raw json.RawMessage) (edit.Op, *protocol.Error) {
 		if o.EndLine < 1 {
 			return nil, schemaError(i, ".end_line: must be >= 1")
 		}
+	case "file/remove":
+		if !isSHA256(o.OldSHA256) {
+			return nil, schemaError(i, ".old_sha256: must be 64 lowercase hex digits")
+		}
 	}
-	if _, ok := fields["path"]; ok {
+	// A file operation's path is the engine's to judge: one leaving the
+	// root is permission_denied (path_escape), not a schema error.
+	if _, ok := fields["path"]; ok && kind != "file" {
 		if err := fsutil.ValidRelPath(o.Path); err != nil {
 			return nil, schemaError(i, ".path: %s", err)
 		}
@@ -282,6 +299,10 @@ func (o *wireOp) typed(key string) edit.Op {
 		return &edit.ImportAdd{Path: o.Path, ImportKind: o.ImportKind, Symbol: o.Symbol, From: o.From, Common: c}
 	case "import/remove":
 		return &edit.ImportRemove{Path: o.Path, Symbol: o.Symbol, OldText: o.OldText, Common: c}
+	case "file/create":
+		return &edit.FileCreate{Path: o.Path, Text: o.Text}
+	case "file/remove":
+		return &edit.FileRemove{Path: o.Path, OldSHA256: o.OldSHA256}
 	}
 	// replace_region, whose option is required.
 	return &edit.ReplaceRegion{Path: o.Path, StartLine: o.StartLine, EndLine: o.EndLine, OldText: o.OldText, NewText: o.NewText,
@@ -366,6 +387,10 @@ func decodeField(o *wireOp, f string, v json.RawMessage) error {
 		dst = &o.EndLine
 	case "new_text":
 		dst = &o.NewText
+	case "text":
+		dst = &o.Text
+	case "old_sha256":
+		dst = &o.OldSHA256
 	case "handle":
 		dst = &o.Handle
 	case "expected_node_version":
@@ -426,4 +451,16 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+func isSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }

@@ -219,7 +219,7 @@ func TestNodeEditsButtonReference(t *testing.T) {
 			t.Errorf("unavailable %s: reason does not say why: %q", u.Kind, u.Reason)
 		}
 	}
-	if strings.Join(kinds, ",") != "declaration,set_reference,import" {
+	if strings.Join(kinds, ",") != "declaration,set_reference,import,file" {
 		t.Fatalf("unavailable: %v", kinds)
 	}
 	if !strings.Contains(n.Unavailable[0].Reason, "props, states, derived values (let), queries, mutations and actions") || !strings.Contains(n.Unavailable[0].Reason, "element:Home/view/0/1 is an element") {
@@ -297,8 +297,11 @@ func TestNodeEditsFamilies(t *testing.T) {
 		t.Errorf("page: %+v", home)
 	}
 	mod := byNode["module:main.acore"]
-	if len(mod) != 1 || mod[0].Kind != "import" || strings.Join(mod[0].Ops, ",") != "add" {
+	if len(mod) != 2 || mod[0].Kind != "import" || strings.Join(mod[0].Ops, ",") != "add" {
 		t.Errorf("module: %+v", mod)
+	}
+	if len(mod) == 2 && (mod[1].Kind != "file" || strings.Join(mod[1].Ops, ",") != "remove" || mod[1].Path != "main.acore" || len(mod[1].OldSHA256) != 64) {
+		t.Errorf("module file option: %+v", mod[1])
 	}
 	input := byNode["element:Home/view/0/0"]
 	var kinds []string

@@ -73,6 +73,7 @@ type proposeParams struct {
 	Candidate                *string           `json:"candidate,omitempty"`
 	ExpectedCandidateVersion *int              `json:"expected_candidate_version,omitempty"`
 	Operations               []json.RawMessage `json:"operations"`
+	Files                    []overlayFile     `json:"files,omitempty"`
 	Checks                   json.RawMessage   `json:"checks,omitempty"`
 }
 
@@ -159,13 +160,20 @@ func proposeFingerprint(c *call, p *proposeParams) string {
 		ver = strconv.Itoa(*p.ExpectedCandidateVersion)
 	}
 	ops, _ := json.Marshal(p.Operations)
-	return candidate.Fingerprint("acore-propose/v1", c.req.Operation, c.s.wsID, *c.req.BaseSnapshot, cand, ver,
-		candidate.CanonicalJSON(ops), candidate.CanonicalJSON(p.Checks))
+	parts := []string{"acore-propose/v1", c.req.Operation, c.s.wsID, *c.req.BaseSnapshot, cand, ver,
+		candidate.CanonicalJSON(ops), candidate.CanonicalJSON(p.Checks)}
+	if len(p.Files) > 0 {
+		// Only a request with files fingerprints them, so the fingerprint
+		// of every other request is what it always was.
+		files, _ := json.Marshal(p.Files)
+		parts = append(parts, candidate.CanonicalJSON(files))
+	}
+	return candidate.Fingerprint(parts...)
 }
 
 // applyBatch resolves the base, checks an extended candidate, runs the
 // engine and refuses a stale base.
-func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, dryRun bool) (*batch, *protocol.Error) {
+func (c *call) applyBatch(ops []json.RawMessage, files []overlayFile, candID *string, expected *int, dryRun bool) (*batch, *protocol.Error) {
 	baseID := *c.req.BaseSnapshot
 	if baseID == "latest" {
 		return nil, protocol.Errorf(reason.BaseLatest,
@@ -212,10 +220,19 @@ func (c *call) applyBatch(ops []json.RawMessage, candID *string, expected *int, 
 		b.prev, b.from, snapID = prev, cc.Project, prev.Snapshot
 		opt.Base, opt.Touched = c.snap.Project.Result, data.Touched
 	}
-	decoded, e := DecodeOperations(ops)
+	var decoded []edit.Op
+	if len(ops) > 0 || len(files) == 0 {
+		d, e := DecodeOperations(ops)
+		if e != nil {
+			return nil, e
+		}
+		decoded = d
+	}
+	writes, e := fileWrites(files, len(decoded))
 	if e != nil {
 		return nil, e
 	}
+	decoded = append(decoded, writes...)
 	// The files on disk are captured while the batch compiles, for
 	// staleBase.
 	captured := make(chan *snapshot.Snapshot, 1)
@@ -335,7 +352,7 @@ func opChangePropose(c *call) (any, *protocol.Error) {
 	// batch compiles.
 	rsv := st.Store.Reserve()
 	defer rsv.Release()
-	b, e := c.applyBatch(p.Operations, p.Candidate, p.ExpectedCandidateVersion, false)
+	b, e := c.applyBatch(p.Operations, p.Files, p.Candidate, p.ExpectedCandidateVersion, false)
 	if e != nil {
 		return nil, e
 	}
@@ -511,7 +528,7 @@ func opEditPlan(c *call) (any, *protocol.Error) {
 	if e := c.params(&p); e != nil {
 		return nil, e
 	}
-	b, e := c.applyBatch(p.Operations, nil, nil, true)
+	b, e := c.applyBatch(p.Operations, nil, nil, nil, true)
 	if e != nil {
 		if e.Code != reason.CodeUnsupportedOperation || e.OperationIndex == nil {
 			return nil, e

@@ -547,9 +547,10 @@ func TestProposeSameRequestConcurrently(t *testing.T) {
 	expect(t, o, "error.code", "invalid_arguments")
 }
 
-// An edit on a broken base is a bounded repair: accepted when it leaves
-// fewer errors, with repair in the answer.
-func TestProposeRepair(t *testing.T) {
+// brokenTaskApp is the task-app with a type error (a Button label of 42),
+// its workspace, its snapshot and the set_property that fixes it.
+func brokenTaskApp(t *testing.T) (*service.Service, string, string, string) {
+	t.Helper()
 	s, dir := taskApp(t)
 	p := filepath.Join(dir, "main.acore")
 	src, _ := os.ReadFile(p)
@@ -558,12 +559,18 @@ func TestProposeRepair(t *testing.T) {
 	}
 	ws := s.WorkspaceID()
 	o := do(t, s, v1+`"operation": "project.overview", "workspace": "`+ws+`", "snapshot": "latest", "params": {}}`)
-	snap := o.str("snapshot.id")
 	if st := o.str("snapshot.semantic_state"); st == "validated" {
 		t.Fatalf("the base is %s", st)
 	}
 	fix := `{"kind": "set_property", "node": "element:Home/view/0/1", "property": "label", "old_value": 42, "new_value": "Add"}`
-	o = do(t, s, v1+`"operation": "edit.plan", "workspace": "`+ws+`", "base_snapshot": "`+snap+`", "params": {"operations": [`+fix+`]}}`)
+	return s, ws, o.str("snapshot.id"), fix
+}
+
+// An edit on a broken base is a bounded repair: accepted when it leaves
+// fewer errors, with repair in the answer.
+func TestProposeRepair(t *testing.T) {
+	s, ws, snap, fix := brokenTaskApp(t)
+	o := do(t, s, v1+`"operation": "edit.plan", "workspace": "`+ws+`", "base_snapshot": "`+snap+`", "params": {"operations": [`+fix+`]}}`)
 	same(t, "required_checks", o.get("result.required_checks"), `["compile", "repair"]`)
 	o = do(t, s, v1+`"operation": "change.propose", "workspace": "`+ws+`", "base_snapshot": "`+snap+`", "request_id": "fix", "params": {"operations": [`+fix+`], "checks": ["repair"]}}`)
 	if o["error"] != nil {

@@ -60,24 +60,7 @@ func Run(root string) (*Report, error) {
 	for _, f := range in.Contracts {
 		artifacts[strings.TrimSuffix(path.Base(f.Path), ".axiom")] = f.Data
 	}
-	var bad []diag.Diagnostic
-	sources := map[string][]byte{}
-	for _, f := range in.ContractSources {
-		if path.Dir(f.Path) != load.ContractSourceDir {
-			continue // only contracts/<id>.axiom are published sources
-		}
-		id := strings.TrimSuffix(path.Base(f.Path), ".axiom")
-		if _, errs := contractName(f.Path, f.Data); len(errs) > 0 {
-			bad = append(bad, errs...)
-			continue
-		}
-		if err := fsutil.ValidRelPath(lock.ArtifactPath(id)); err != nil || strings.ContainsAny(id, " \t") {
-			bad = append(bad, diag.Diagnostic{Code: diag.BadContract, Severity: diag.Error, Path: f.Path, Line: 1, Column: 1,
-				Message: fmt.Sprintf("contract id %q (the file name) is not usable as a file name", id)})
-			continue
-		}
-		sources[id] = f.Data
-	}
+	sources, bad := publishedSources(in)
 	if len(bad) > 0 {
 		return nil, &ContractError{Diagnostics: bad}
 	}
@@ -156,6 +139,31 @@ func Run(root string) (*Report, error) {
 	}
 	rep.Written = append(rep.Written, lock.Path)
 	return rep, nil
+}
+
+// publishedSources returns in's published contract sources
+// (contracts/<id>.axiom) by id, or the diagnostics of those that cannot
+// become an artifact.
+func publishedSources(in *load.Inputs) (map[string][]byte, []diag.Diagnostic) {
+	var bad []diag.Diagnostic
+	sources := map[string][]byte{}
+	for _, f := range in.ContractSources {
+		if path.Dir(f.Path) != load.ContractSourceDir {
+			continue // only contracts/<id>.axiom are published sources
+		}
+		id := strings.TrimSuffix(path.Base(f.Path), ".axiom")
+		if _, errs := contractName(f.Path, f.Data); len(errs) > 0 {
+			bad = append(bad, errs...)
+			continue
+		}
+		if err := fsutil.ValidRelPath(lock.ArtifactPath(id)); err != nil || strings.ContainsAny(id, " \t") {
+			bad = append(bad, diag.Diagnostic{Code: diag.BadContract, Severity: diag.Error, Path: f.Path, Line: 1, Column: 1,
+				Message: fmt.Sprintf("contract id %q (the file name) is not usable as a file name", id)})
+			continue
+		}
+		sources[id] = f.Data
+	}
+	return sources, bad
 }
 
 // contractName parses a contract file and returns the name of its one
