@@ -324,6 +324,9 @@ func (a *applier) step(i int, o Op) *Error {
 			return e
 		}
 	}
+	if r, ok := o.(*Rename); ok {
+		return a.rename(i, r)
+	}
 	var c *change
 	var e *Error
 	switch o := o.(type) {

@@ -69,7 +69,7 @@ type optionRef struct {
 	Fingerprint string `json:"fingerprint"`
 }
 
-// wireOp is one edit operation as the wire spells it: the fields of the 11
+// wireOp is one edit operation as the wire spells it: the fields of the
 // shapes but kind and op, which name the shape.
 type wireOp struct {
 	Node                nodeRef         `json:"node"`
@@ -89,6 +89,8 @@ type wireOp struct {
 	StartLine           int             `json:"start_line"`
 	EndLine             int             `json:"end_line"`
 	NewText             string          `json:"new_text"`
+	OldName             string          `json:"old_name"`
+	NewName             string          `json:"new_name"`
 	Handle              *string         `json:"handle"`
 	ExpectedNodeVersion *string         `json:"expected_node_version"`
 	Option              *optionRef      `json:"option"`
@@ -102,7 +104,7 @@ type shape struct {
 
 var common3 = []string{"handle", "expected_node_version", "option"}
 
-// shapes are the 11 operation shapes of edits.json, by kind and op.
+// shapes are the operation shapes of edits.json, by kind and op.
 var shapes = map[string]shape{
 	"set_property":        {[]string{"kind", "node", "property", "old_value", "new_value"}, common3},
 	"bind_property":       {[]string{"kind", "node", "property", "old_value", "target"}, common3},
@@ -115,13 +117,14 @@ var shapes = map[string]shape{
 	"import/add":          {[]string{"kind", "op", "path", "import_kind", "symbol", "from"}, common3},
 	"import/remove":       {[]string{"kind", "op", "path", "symbol", "old_text"}, common3},
 	"replace_region":      {[]string{"kind", "path", "start_line", "end_line", "old_text", "new_text", "option"}, nil},
+	"rename":              {[]string{"kind", "node", "old_name", "new_name"}, common3},
 }
 
 // maxChars bounds string fields, by shape and field (maxLength in
 // edits.json, in characters).
 func maxChars(key, field string) int {
 	switch field {
-	case "property", "symbol":
+	case "property", "symbol", "old_name", "new_name":
 		return 256
 	case "from", "path":
 		return 1024
@@ -152,7 +155,7 @@ func schemaError(i int, format string, args ...any) *protocol.Error {
 }
 
 var families = map[string]bool{"set_property": true, "bind_property": true, "list_element": true, "declaration": true,
-	"set_reference": true, "import": true, "replace_region": true}
+	"set_reference": true, "import": true, "replace_region": true, "rename": true}
 
 var opsOf = map[string][]string{"list_element": {"remove", "insert"}, "declaration": {"create", "update", "remove"}, "import": {"add", "remove"}}
 
@@ -167,7 +170,7 @@ func decodeOperation(i int, raw json.RawMessage) (edit.Op, *protocol.Error) {
 	if k, ok := fields["kind"]; !ok {
 		return nil, schemaError(i, ".kind: is required")
 	} else if json.Unmarshal(k, &kind) != nil || !families[kind] {
-		return nil, schemaError(i, ".kind: must be one of set_property, bind_property, list_element, declaration, set_reference, import, replace_region")
+		return nil, schemaError(i, ".kind: must be one of set_property, bind_property, list_element, declaration, set_reference, import, replace_region, rename")
 	}
 	key := kind
 	if allowed, ok := opsOf[kind]; ok {
@@ -278,6 +281,8 @@ func (o *wireOp) typed(key string) edit.Op {
 		return &edit.ImportAdd{Path: o.Path, ImportKind: o.ImportKind, Symbol: o.Symbol, From: o.From, Common: c}
 	case "import/remove":
 		return &edit.ImportRemove{Path: o.Path, Symbol: o.Symbol, OldText: o.OldText, Common: c}
+	case "rename":
+		return &edit.Rename{Node: node, OldName: o.OldName, NewName: o.NewName, Common: c}
 	}
 	// replace_region, whose option is required.
 	return &edit.ReplaceRegion{Path: o.Path, StartLine: o.StartLine, EndLine: o.EndLine, OldText: o.OldText, NewText: o.NewText,
@@ -362,6 +367,10 @@ func decodeField(o *wireOp, f string, v json.RawMessage) error {
 		dst = &o.EndLine
 	case "new_text":
 		dst = &o.NewText
+	case "old_name":
+		dst = &o.OldName
+	case "new_name":
+		dst = &o.NewName
 	case "handle":
 		dst = &o.Handle
 	case "expected_node_version":
