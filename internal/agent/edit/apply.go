@@ -352,6 +352,10 @@ func (a *applier) step(i int, o Op) *Error {
 		c, e = a.importRemove(o)
 	case *ReplaceRegion:
 		c, e = a.replaceRegion(o)
+	case *RouteAdd:
+		c, e = a.routeAdd(o)
+	case *RouteRemove:
+		c, e = a.routeRemove(o)
 	}
 	if e != nil {
 		return e

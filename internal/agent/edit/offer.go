@@ -163,6 +163,8 @@ func EditsOf(snapID string, p *project.Project, i int32, families []string, list
 			opts, why = r.importEdits()
 		case "rename":
 			opts, why = r.rename()
+		case "route":
+			opts, why = r.route()
 		case "replace_region":
 			opts, why = r.replaceRegion()
 			if len(opts) == 0 && !listRegion && p.Result.State != check.StateSyntax {

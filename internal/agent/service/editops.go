@@ -91,6 +91,8 @@ type wireOp struct {
 	NewText             string          `json:"new_text"`
 	OldName             string          `json:"old_name"`
 	NewName             string          `json:"new_name"`
+	Page                string          `json:"page"`
+	Args                json.RawMessage `json:"args"`
 	Handle              *string         `json:"handle"`
 	ExpectedNodeVersion *string         `json:"expected_node_version"`
 	Option              *optionRef      `json:"option"`
@@ -118,13 +120,15 @@ var shapes = map[string]shape{
 	"import/remove":       {[]string{"kind", "op", "path", "symbol", "old_text"}, common3},
 	"replace_region":      {[]string{"kind", "path", "start_line", "end_line", "old_text", "new_text", "option"}, nil},
 	"rename":              {[]string{"kind", "node", "old_name", "new_name"}, common3},
+	"route/add":           {[]string{"kind", "op", "path", "page"}, append([]string{"anchor", "position", "old_text", "args"}, common3...)},
+	"route/remove":        {[]string{"kind", "op", "node", "old_text"}, common3},
 }
 
 // maxChars bounds string fields, by shape and field (maxLength in
 // edits.json, in characters).
 func maxChars(key, field string) int {
 	switch field {
-	case "property", "symbol", "old_name", "new_name":
+	case "property", "symbol", "old_name", "new_name", "page":
 		return 256
 	case "from", "path":
 		return 1024
@@ -155,9 +159,10 @@ func schemaError(i int, format string, args ...any) *protocol.Error {
 }
 
 var families = map[string]bool{"set_property": true, "bind_property": true, "list_element": true, "declaration": true,
-	"set_reference": true, "import": true, "replace_region": true, "rename": true}
+	"set_reference": true, "import": true, "replace_region": true, "rename": true, "route": true}
 
-var opsOf = map[string][]string{"list_element": {"remove", "insert"}, "declaration": {"create", "update", "remove"}, "import": {"add", "remove"}}
+var opsOf = map[string][]string{"list_element": {"remove", "insert"}, "declaration": {"create", "update", "remove"}, "import": {"add", "remove"},
+	"route": {"add", "remove"}}
 
 // decodeOperation decodes operation i strictly: the fields of its shape
 // and no other, with the types and bounds of edits.json.
@@ -170,7 +175,7 @@ func decodeOperation(i int, raw json.RawMessage) (edit.Op, *protocol.Error) {
 	if k, ok := fields["kind"]; !ok {
 		return nil, schemaError(i, ".kind: is required")
 	} else if json.Unmarshal(k, &kind) != nil || !families[kind] {
-		return nil, schemaError(i, ".kind: must be one of set_property, bind_property, list_element, declaration, set_reference, import, replace_region, rename")
+		return nil, schemaError(i, ".kind: must be one of set_property, bind_property, list_element, declaration, set_reference, import, replace_region, rename, route")
 	}
 	key := kind
 	if allowed, ok := opsOf[kind]; ok {
@@ -237,6 +242,19 @@ func decodeOperation(i int, raw json.RawMessage) (edit.Op, *protocol.Error) {
 		if o.ImportKind != "component" && o.ImportKind != "model" {
 			return nil, schemaError(i, ".import_kind: must be one of component, model")
 		}
+	case "route/add":
+		if _, e := routeArgs(i, o.Args); e != nil {
+			return nil, e
+		}
+		_, hasAnchor := fields["anchor"]
+		_, hasPos := fields["position"]
+		_, hasOld := fields["old_text"]
+		if hasAnchor != hasPos || hasAnchor != hasOld {
+			return nil, schemaError(i, ": anchor, position and old_text go together: all three or none")
+		}
+		if hasPos && o.Position != "before" && o.Position != "after" {
+			return nil, schemaError(i, ".position: must be one of before, after")
+		}
 	case "replace_region":
 		if o.StartLine < 1 {
 			return nil, schemaError(i, ".start_line: must be >= 1")
@@ -245,7 +263,7 @@ func decodeOperation(i int, raw json.RawMessage) (edit.Op, *protocol.Error) {
 			return nil, schemaError(i, ".end_line: must be >= 1")
 		}
 	}
-	if _, ok := fields["path"]; ok {
+	if _, ok := fields["path"]; ok && key != "route/add" {
 		if err := fsutil.ValidRelPath(o.Path); err != nil {
 			return nil, schemaError(i, ".path: %s", err)
 		}
@@ -283,6 +301,15 @@ func (o *wireOp) typed(key string) edit.Op {
 		return &edit.ImportRemove{Path: o.Path, Symbol: o.Symbol, OldText: o.OldText, Common: c}
 	case "rename":
 		return &edit.Rename{Node: node, OldName: o.OldName, NewName: o.NewName, Common: c}
+	case "route/add":
+		args, _ := routeArgs(0, o.Args) // decodeOperation checked them
+		r := &edit.RouteAdd{Path: o.Path, Page: o.Page, Args: args, Position: o.Position, OldText: o.OldText, Common: c}
+		if o.Anchor != (nodeRef{}) {
+			r.Anchor = &anchor
+		}
+		return r
+	case "route/remove":
+		return &edit.RouteRemove{Node: node, OldText: o.OldText, Common: c}
 	}
 	// replace_region, whose option is required.
 	return &edit.ReplaceRegion{Path: o.Path, StartLine: o.StartLine, EndLine: o.EndLine, OldText: o.OldText, NewText: o.NewText,
@@ -367,6 +394,11 @@ func decodeField(o *wireOp, f string, v json.RawMessage) error {
 		dst = &o.EndLine
 	case "new_text":
 		dst = &o.NewText
+	case "page":
+		dst = &o.Page
+	case "args":
+		o.Args = v
+		return nil
 	case "old_name":
 		dst = &o.OldName
 	case "new_name":
@@ -431,4 +463,35 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// routeArgs decodes a route add's args: an object of parameter names to
+// literal scalars, in name order (the engine writes them in the page's
+// parameter order).
+func routeArgs(i int, raw json.RawMessage) ([]edit.RouteArg, *protocol.Error) {
+	if raw == nil {
+		return nil, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return nil, schemaError(i, ".args: must be an object of parameter names to values")
+	}
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	out := make([]edit.RouteArg, 0, len(names))
+	for _, k := range names {
+		v := m[k]
+		if len(v) == 0 || v[0] == '[' || v[0] == '{' || string(v) == "null" {
+			return nil, schemaError(i, ".args.%s: must be a string, number or boolean", k)
+		}
+		var s string
+		if json.Unmarshal(v, &s) == nil && utf8.RuneCountInString(s) > 4096 {
+			return nil, schemaError(i, ".args.%s: is longer than 4096 characters", k)
+		}
+		out = append(out, edit.RouteArg{Name: k, Value: value(v)})
+	}
+	return out, nil
 }

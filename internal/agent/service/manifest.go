@@ -13,7 +13,7 @@ import (
 
 // EditKinds are the edit families of v1.
 var EditKinds = []string{"set_property", "bind_property", "list_element", "declaration", "set_reference", "import", "replace_region",
-	"rename"}
+	"rename", "route"}
 
 // buildManifest returns the capability manifest and its fingerprint: the
 // SHA-256 of the manifest's compact JSON with sorted keys.

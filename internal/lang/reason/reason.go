@@ -149,6 +149,13 @@ const (
 	// RenameBreaks: a rename would change what another reference means,
 	// or break the compile.
 	RenameBreaks
+	// RoutePageUnknown: a route names a page the project does not have.
+	RoutePageUnknown
+	// RouteDuplicate: a route's path is already another route's.
+	RouteDuplicate
+	// RouteParamsMismatch: a route's :segments and arguments do not give
+	// its page exactly its parameters.
+	RouteParamsMismatch
 
 	// ambiguous_owner
 
@@ -298,6 +305,7 @@ var names = [count]string{
 	CandidateWithSnapshot: "candidate_with_snapshot", CursorInvalid: "cursor_invalid", CursorMismatch: "cursor_mismatch",
 	RefInvalid: "ref_invalid", RefSnapshotMismatch: "ref_snapshot_mismatch",
 	InvalidName: "invalid_name", NotRenamable: "not_renamable", NameTaken: "name_taken", RenameBreaks: "rename_breaks",
+	RoutePageUnknown: "route_page_unknown", RouteDuplicate: "route_duplicate", RouteParamsMismatch: "route_params_mismatch",
 
 	ShadowedName: "shadowed_name", DuplicateProperty: "duplicate_property",
 
@@ -347,7 +355,8 @@ var codes = [count]Code{
 	CursorInvalid: CodeInvalidArguments, CursorMismatch: CodeInvalidArguments, RefInvalid: CodeInvalidArguments,
 	RefSnapshotMismatch: CodeInvalidArguments,
 	InvalidName:         CodeInvalidArguments, NotRenamable: CodeInvalidArguments, NameTaken: CodeInvalidArguments,
-	RenameBreaks: CodeInvalidArguments,
+	RenameBreaks: CodeInvalidArguments, RoutePageUnknown: CodeInvalidArguments, RouteDuplicate: CodeInvalidArguments,
+	RouteParamsMismatch: CodeInvalidArguments,
 
 	ShadowedName: CodeAmbiguousOwner, DuplicateProperty: CodeAmbiguousOwner,
 
