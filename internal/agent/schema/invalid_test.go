@@ -293,7 +293,7 @@ func TestEnvelopeFields(t *testing.T) {
 	}
 }
 
-// editShapes are a valid operation of each of the 12 shapes, with every
+// editShapes are a valid operation of each of the 14 shapes, with every
 // required field and no optional one.
 var editShapes = map[string]string{
 	"set_property":        setLabel,
@@ -308,13 +308,15 @@ var editShapes = map[string]string{
 	"import remove":       `{"kind": "import", "op": "remove", "path": "main.acore", "symbol": "Card", "old_text": "use component Card from \"components/card.acore\""}`,
 	"replace_region":      `{"kind": "replace_region", "path": "main.acore", "start_line": 3, "end_line": 4, "old_text": "x", "new_text": "y", "option": {"option_id": "r1", "fingerprint": "f"}}`,
 	"rename":              `{"kind": "rename", "node": "state:Home.draft", "old_name": "draft", "new_name": "text"}`,
+	"route add":           `{"kind": "route", "op": "add", "path": "/stats", "page": "Stats"}`,
+	"route remove":        `{"kind": "route", "op": "remove", "node": "route:/stats", "old_text": "route \"/stats\" => Stats"}`,
 }
 
 // TestEditShapes: each shape is valid, with its optional fields too; an
 // unknown field is refused; each required field, when missing, is named.
 func TestEditShapes(t *testing.T) {
-	if len(editShapes) != 12 {
-		t.Fatalf("%d shapes, want 12", len(editShapes))
+	if len(editShapes) != 14 {
+		t.Fatalf("%d shapes, want 14", len(editShapes))
 	}
 	optional := map[string]any{
 		"handle":                "h1",

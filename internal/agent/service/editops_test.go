@@ -78,7 +78,7 @@ func TestDecodeOperationsRefusals(t *testing.T) {
 		{nil, "operations: the batch is empty"},
 		{[]string{`[1]`}, "operations[0]: must be an object"},
 		{[]string{ok, `{"node":"n"}`}, "operations[1].kind: is required"},
-		{[]string{`{"kind":"move"}`}, "operations[0].kind: must be one of set_property, bind_property, list_element, declaration, set_reference, import, replace_region, rename"},
+		{[]string{`{"kind":"move"}`}, "operations[0].kind: must be one of set_property, bind_property, list_element, declaration, set_reference, import, replace_region, rename, route"},
 		{[]string{`{"kind":"list_element","node":"n","old_text":"x"}`}, "operations[0].op: is required"},
 		{[]string{`{"kind":"import","op":"rename"}`}, "operations[0].op: must be one of add, remove"},
 		{[]string{`{"kind":"set_property","node":"n","property":"p","old_value":1}`}, "operations[0].new_value: is required"},

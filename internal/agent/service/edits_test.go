@@ -204,7 +204,7 @@ func TestNodeEditsButtonReference(t *testing.T) {
 			t.Errorf("unavailable %s: reason does not say why: %q", u.Kind, u.Reason)
 		}
 	}
-	if strings.Join(kinds, ",") != "declaration,set_reference,import,rename" {
+	if strings.Join(kinds, ",") != "declaration,set_reference,import,rename,route" {
 		t.Fatalf("unavailable: %v", kinds)
 	}
 	if !strings.Contains(n.Unavailable[0].Reason, "states, derived values (let) and actions") || !strings.Contains(n.Unavailable[0].Reason, "element:Home/view/0/1 is an element") {

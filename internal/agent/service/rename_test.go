@@ -88,3 +88,36 @@ func TestRenameRefusedOverService(t *testing.T) {
 		})
 	}
 }
+
+// A route is added over the service after the app's last route, the
+// app's node.edits option offering it, and applied; an unknown page is
+// refused with its reason.
+func TestRouteOverService(t *testing.T) {
+	s, dir, ws, snap := openReadingList(t)
+	o := do(t, s, v1+`"operation": "node.edits", "snapshot": "`+snap+`", "workspace": "`+ws+`", "params": {"nodes": ["app:ReadingList", "route:/about"], "kinds": ["route"]}}`)
+	expect(t, o, "result.nodes.0.options.0.kind", "route")
+	expect(t, o, "result.nodes.0.options.0.ops.0", "add")
+	expect(t, o, "result.nodes.1.options.0.text", `route "/about" => About`)
+	o = do(t, s, propose(ws, snap, "route-add-1", `{"kind": "route", "op": "add", "path": "/read/:id", "page": "BookPage"}`))
+	cand := o.str("result.candidate.id")
+	if cand == "" {
+		t.Fatalf("not proposed: %v", o["error"])
+	}
+	expect(t, o, "result.operations.0.created", "route:/read/:id")
+	o = do(t, s, v1+`"operation": "change.apply", "workspace": "`+ws+`", "request_id": "apply-route-add-1", "params": {"candidate": "`+cand+`", "expected_candidate_version": 1, "require_checks": ["compile"]}}`)
+	expect(t, o, "result.receipt.outcome", "applied")
+	b, err := os.ReadFile(filepath.Join(dir, "main.acore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "  route \"/books/:id\" => BookPage\n  route \"/read/:id\" => BookPage\n}") {
+		t.Errorf("main.acore after the apply:\n%s", b)
+	}
+	snap = o.str("result.receipt.result_snapshot")
+	o = do(t, s, propose(ws, snap, "route-add-2", `{"kind": "route", "op": "add", "path": "/stats", "page": "Stats"}`))
+	expect(t, o, "error.code", "invalid_arguments")
+	expect(t, o, "error.reason", "route_page_unknown")
+	o = do(t, s, propose(ws, snap, "route-add-3", `{"kind": "route", "op": "add", "path": "/stats", "page": "Home", "args": {"x": [1]}}`))
+	expect(t, o, "error.code", "invalid_arguments")
+	expect(t, o, "error.reason", "schema")
+}
