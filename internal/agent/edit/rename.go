@@ -2,7 +2,6 @@ package edit
 
 import (
 	"errors"
-	"sort"
 	"strings"
 	"time"
 
@@ -214,28 +213,16 @@ func renameIDs(pre, post *graph.Graph, plan *rename.Plan) []IDMapEntry {
 		n := pre.At(k)
 		p := shiftedBy(plan, n.Path, int(n.Pos))
 		e := shiftedBy(plan, n.Path, int(n.End))
-		j, ok := at[key{n.Path, n.Kind, p, e}]
-		if !ok {
-			if j2, ok2 := post.Lookup(n.ID); ok2 && post.At(j2).Kind == n.Kind {
-				continue
-			}
-			entries = append(entries, IDMapEntry{OldID: strp(n.ID), Change: "removed"})
+		var to *graph.Node
+		if j, ok := at[key{n.Path, n.Kind, p, e}]; ok {
+			to = post.At(j)
+		} else if j, ok := post.Lookup(n.ID); ok && post.At(j).Kind == n.Kind {
 			continue
 		}
-		to := post.At(j)
-		if to.ID == n.ID {
-			continue
+		if en, ok := mapEntry(n, to); ok {
+			entries = append(entries, en)
 		}
-		ch := "moved"
-		if to.Name != n.Name {
-			ch = "renamed"
-		}
-		entries = append(entries, IDMapEntry{OldID: strp(n.ID), NewID: strp(to.ID), Change: ch})
 	}
-	sort.SliceStable(entries, func(x, y int) bool {
-		a, _ := pre.Lookup(*entries[x].OldID)
-		b, _ := pre.Lookup(*entries[y].OldID)
-		return a < b
-	})
+	sortByBase(pre, entries)
 	return entries
 }
