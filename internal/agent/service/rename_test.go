@@ -25,6 +25,9 @@ func TestRenameOverService(t *testing.T) {
 	}
 	op := `{"kind": "rename", "node": "prop:PageTitle.subtitle", "old_name": "subtitle", "new_name": "caption",
 		"option": {"option_id": "` + opt.str("option_id") + `", "fingerprint": "` + opt.str("fingerprint") + `"}}`
+	o = do(t, s, v1+`"operation": "edit.plan", "workspace": "`+ws+`", "base_snapshot": "`+snap+`", "params": {"operations": [`+op+`]}}`)
+	expect(t, o, "result.outcome", "supported")
+	expect(t, o, "result.id_map.0.new_id", "prop:PageTitle.caption")
 	o = do(t, s, propose(ws, snap, "rename-subtitle-1", op))
 	cand := o.str("result.candidate.id")
 	if cand == "" {
@@ -42,6 +45,15 @@ func TestRenameOverService(t *testing.T) {
 	expect(t, o, "result.id_map.0.new_id", "prop:PageTitle.caption")
 	expect(t, o, "result.id_map.0.relation", "exact")
 	expect(t, o, "result.id_map.0.basis", "renamed")
+	o = do(t, s, v1+`"operation": "change.inspect", "workspace": "`+ws+`", "params": {"candidate": "`+cand+`", "include": ["semantic_diff", "risks"]}}`)
+	for _, e := range o.list("result.semantic_diff") {
+		if e := obj(e.(map[string]any)); e.get("expected") != true {
+			t.Errorf("semantic_diff: %s %s with expected: false", e.str("node"), e.str("change"))
+		}
+	}
+	for _, r := range o.list("result.risks") {
+		t.Logf("risk %v", r)
+	}
 	o = do(t, s, v1+`"operation": "change.apply", "workspace": "`+ws+`", "request_id": "apply-rename-subtitle-1", "params": {"candidate": "`+cand+`", "expected_candidate_version": 1, "require_checks": ["compile"]}}`)
 	expect(t, o, "result.receipt.outcome", "applied")
 	expect(t, o, "result.receipt.id_map.0.new_id", "prop:PageTitle.caption")
