@@ -331,7 +331,7 @@ func (a *applier) step(i int, o Op) *Error {
 			return e
 		}
 	}
-	switch o.(type) {
+	switch o := o.(type) {
 	case *FileCreate, *FileRemove, *FileWrite:
 		if e := a.fileOp(i, o); e != nil {
 			return e
@@ -341,6 +341,8 @@ func (a *applier) step(i int, o Op) *Error {
 			a.total += len(f.Data)
 		}
 		return nil
+	case *Rename:
+		return a.rename(i, o)
 	}
 	var c *change
 	var e *Error
@@ -367,6 +369,10 @@ func (a *applier) step(i int, o Op) *Error {
 		c, e = a.importRemove(o)
 	case *ReplaceRegion:
 		c, e = a.replaceRegion(o)
+	case *RouteAdd:
+		c, e = a.routeAdd(o)
+	case *RouteRemove:
+		c, e = a.routeRemove(o)
 	}
 	if e != nil {
 		return e

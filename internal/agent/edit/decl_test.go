@@ -1,9 +1,7 @@
 package edit
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -11,8 +9,6 @@ import (
 
 	"github.com/axiomcore/acore/internal/lang/project"
 )
-
-var update = flag.Bool("update", false, "rewrite the goldens under testdata/decl")
 
 // declCard is a component with a required and a defaulted prop, placed
 // twice by declMain.
@@ -106,20 +102,7 @@ func golden(r *Result, e *Error) string {
 
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "decl", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -args -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from %s:\n%s", name, path, got)
-	}
+	goldenFile(t, filepath.Join("testdata", "decl", name+".golden"), got)
 }
 
 // TestDeclarationKinds creates, updates and removes every declaration

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"flag"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,6 +14,9 @@ import (
 	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/lang/scaffold"
 )
+
+// update rewrites the goldens under testdata/ instead of comparing.
+var update = flag.Bool("update", false, "rewrite the goldens under testdata/")
 
 const testSnap = "snap-test"
 

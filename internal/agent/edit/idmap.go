@@ -39,18 +39,9 @@ func diffIDs(pre, post *graph.Graph, path string, sp splice) ([]IDMapEntry, []st
 	claimed := make([]bool, post.Len())
 	entries := []IDMapEntry{}
 	add := func(n *graph.Node, to *graph.Node) {
-		if to == nil {
-			entries = append(entries, IDMapEntry{OldID: strp(n.ID), Change: "removed"})
-			return
+		if e, ok := mapEntry(n, to); ok {
+			entries = append(entries, e)
 		}
-		if to.ID == n.ID {
-			return
-		}
-		ch := "moved"
-		if to.Name != n.Name {
-			ch = "renamed"
-		}
-		entries = append(entries, IDMapEntry{OldID: strp(n.ID), NewID: strp(to.ID), Change: ch})
 	}
 	var inside []*graph.Node
 	for k := range int32(pre.Len()) {
@@ -80,11 +71,7 @@ func diffIDs(pre, post *graph.Graph, path string, sp splice) ([]IDMapEntry, []st
 		}
 		add(n, nil)
 	}
-	sort.SliceStable(entries, func(x, y int) bool {
-		a, _ := pre.Lookup(*entries[x].OldID)
-		b, _ := pre.Lookup(*entries[y].OldID)
-		return a < b
-	})
+	sortByBase(pre, entries)
 	var added []string
 	for k := range int32(post.Len()) {
 		if !claimed[k] {
@@ -92,6 +79,31 @@ func diffIDs(pre, post *graph.Graph, path string, sp splice) ([]IDMapEntry, []st
 		}
 	}
 	return entries, added
+}
+
+// mapEntry is the id_map entry of n becoming to (nil: removed); false
+// when n keeps its id.
+func mapEntry(n, to *graph.Node) (IDMapEntry, bool) {
+	if to == nil {
+		return IDMapEntry{OldID: strp(n.ID), Change: "removed"}, true
+	}
+	if to.ID == n.ID {
+		return IDMapEntry{}, false
+	}
+	ch := "moved"
+	if to.Name != n.Name {
+		ch = "renamed"
+	}
+	return IDMapEntry{OldID: strp(n.ID), NewID: strp(to.ID), Change: ch}, true
+}
+
+// sortByBase orders entries as pre orders their old ids.
+func sortByBase(pre *graph.Graph, entries []IDMapEntry) {
+	sort.SliceStable(entries, func(x, y int) bool {
+		a, _ := pre.Lookup(*entries[x].OldID)
+		b, _ := pre.Lookup(*entries[y].OldID)
+		return a < b
+	})
 }
 
 // shiftSpan maps [pos, end) across sp; ok is false when the span starts

@@ -200,6 +200,10 @@ func EditsOf(snapID string, p *project.Project, i int32, families []string, list
 			opts, why = r.importEdits()
 		case "file":
 			opts, why = r.fileEdits()
+		case "rename":
+			opts, why = r.rename()
+		case "route":
+			opts, why = r.route()
 		case "replace_region":
 			opts, why = r.replaceRegion()
 			if len(opts) == 0 && !listRegion && p.Result.State != check.StateSyntax {

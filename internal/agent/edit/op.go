@@ -2,7 +2,8 @@ package edit
 
 // Op is one edit operation: a *SetProperty, *BindProperty, *SetReference,
 // *ListRemove, *ListInsert, *DeclCreate, *DeclUpdate, *DeclRemove,
-// *ImportAdd, *ImportRemove or *ReplaceRegion. The service decodes them
+// *ImportAdd, *ImportRemove, *ReplaceRegion, *Rename (rename.go), *RouteAdd or
+// *RouteRemove (route.go). The service decodes them
 // from the protocol and applies its bounds; the engine takes them as they
 // are.
 type Op interface {

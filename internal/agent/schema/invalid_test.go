@@ -92,7 +92,7 @@ func TestInvalidRequests(t *testing.T) {
 			"old_value": "Add", "new_value": "x", "force": true}`), "params.operations[0].force", "unknown field"},
 		{"second operation broken", propose(setLabel + `, {"kind": "set_reference", "node": "element:Home/view/0/1", "property": "on_press",
 			"old_value": "submit", "target": 7}`), "params.operations[1].target", "must be string or object (got number)"},
-		{"unknown edit kind", propose(`{"kind": "rename"}`), "params.operations[0].kind", `must be one of "set_property"`},
+		{"unknown edit kind", propose(`{"kind": "transmogrify"}`), "params.operations[0].kind", `must be one of "set_property"`},
 		{"no edit kind", propose(`{"node": "element:Home/view/0/1"}`), "params.operations[0].kind", "is required"},
 		{"list_element without op", propose(`{"kind": "list_element", "node": "element:Home/view/0/1", "old_text": "x"}`),
 			"params.operations[0].op", "is required"},
@@ -293,7 +293,7 @@ func TestEnvelopeFields(t *testing.T) {
 	}
 }
 
-// editShapes are a valid operation of each of the 11 shapes, with every
+// editShapes are a valid operation of each of the 14 shapes, with every
 // required field and no optional one.
 var editShapes = map[string]string{
 	"set_property":        setLabel,
@@ -307,13 +307,16 @@ var editShapes = map[string]string{
 	"import add":          `{"kind": "import", "op": "add", "path": "main.acore", "import_kind": "component", "symbol": "Card", "from": "components/card.acore"}`,
 	"import remove":       `{"kind": "import", "op": "remove", "path": "main.acore", "symbol": "Card", "old_text": "use component Card from \"components/card.acore\""}`,
 	"replace_region":      `{"kind": "replace_region", "path": "main.acore", "start_line": 3, "end_line": 4, "old_text": "x", "new_text": "y", "option": {"option_id": "r1", "fingerprint": "f"}}`,
+	"rename":              `{"kind": "rename", "node": "state:Home.draft", "old_name": "draft", "new_name": "text"}`,
+	"route add":           `{"kind": "route", "op": "add", "path": "/stats", "page": "Stats"}`,
+	"route remove":        `{"kind": "route", "op": "remove", "node": "route:/stats", "old_text": "route \"/stats\" => Stats"}`,
 }
 
 // TestEditShapes: each shape is valid, with its optional fields too; an
 // unknown field is refused; each required field, when missing, is named.
 func TestEditShapes(t *testing.T) {
-	if len(editShapes) != 11 {
-		t.Fatalf("%d shapes, want 11", len(editShapes))
+	if len(editShapes) != 14 {
+		t.Fatalf("%d shapes, want 14", len(editShapes))
 	}
 	optional := map[string]any{
 		"handle":                "h1",

@@ -69,7 +69,7 @@ type optionRef struct {
 	Fingerprint string `json:"fingerprint"`
 }
 
-// wireOp is one edit operation as the wire spells it: the fields of the 11
+// wireOp is one edit operation as the wire spells it: the fields of the
 // shapes but kind and op, which name the shape.
 type wireOp struct {
 	Node                nodeRef         `json:"node"`
@@ -89,6 +89,10 @@ type wireOp struct {
 	StartLine           int             `json:"start_line"`
 	EndLine             int             `json:"end_line"`
 	NewText             string          `json:"new_text"`
+	OldName             string          `json:"old_name"`
+	NewName             string          `json:"new_name"`
+	Page                string          `json:"page"`
+	Args                json.RawMessage `json:"args"`
 	Handle              *string         `json:"handle"`
 	ExpectedNodeVersion *string         `json:"expected_node_version"`
 	Option              *optionRef      `json:"option"`
@@ -104,7 +108,7 @@ type shape struct {
 
 var common3 = []string{"handle", "expected_node_version", "option"}
 
-// shapes are the 11 operation shapes of edits.json, by kind and op.
+// shapes are the operation shapes of edits.json, by kind and op.
 var shapes = map[string]shape{
 	"set_property":        {[]string{"kind", "node", "property", "new_value"}, append([]string{"old_value"}, common3...)},
 	"bind_property":       {[]string{"kind", "node", "property", "old_value", "target"}, common3},
@@ -119,13 +123,16 @@ var shapes = map[string]shape{
 	"replace_region":      {[]string{"kind", "path", "start_line", "end_line", "old_text", "new_text", "option"}, nil},
 	"file/create":         {[]string{"kind", "op", "path", "text"}, nil},
 	"file/remove":         {[]string{"kind", "op", "path", "old_sha256"}, nil},
+	"rename":              {[]string{"kind", "node", "old_name", "new_name"}, common3},
+	"route/add":           {[]string{"kind", "op", "path", "page"}, append([]string{"anchor", "position", "old_text", "args"}, common3...)},
+	"route/remove":        {[]string{"kind", "op", "node", "old_text"}, common3},
 }
 
 // maxChars bounds string fields, by shape and field (maxLength in
 // edits.json, in characters).
 func maxChars(key, field string) int {
 	switch field {
-	case "property", "symbol":
+	case "property", "symbol", "old_name", "new_name", "page":
 		return 256
 	case "from", "path":
 		return 1024
@@ -158,10 +165,10 @@ func schemaError(i int, format string, args ...any) *protocol.Error {
 }
 
 var families = map[string]bool{"set_property": true, "bind_property": true, "list_element": true, "declaration": true,
-	"set_reference": true, "import": true, "replace_region": true, "file": true}
+	"set_reference": true, "import": true, "replace_region": true, "file": true, "rename": true, "route": true}
 
 var opsOf = map[string][]string{"list_element": {"remove", "insert"}, "declaration": {"create", "update", "remove"}, "import": {"add", "remove"},
-	"file": {"create", "remove"}}
+	"file": {"create", "remove"}, "route": {"add", "remove"}}
 
 // fileTextMaxChars bounds a file operation's text (maxLength in
 // edits.json): source_file_bytes_max, which the engine checks in bytes.
@@ -178,7 +185,7 @@ func decodeOperation(i int, raw json.RawMessage) (edit.Op, *protocol.Error) {
 	if k, ok := fields["kind"]; !ok {
 		return nil, schemaError(i, ".kind: is required")
 	} else if json.Unmarshal(k, &kind) != nil || !families[kind] {
-		return nil, schemaError(i, ".kind: must be one of set_property, bind_property, list_element, declaration, set_reference, import, replace_region, file")
+		return nil, schemaError(i, ".kind: must be one of set_property, bind_property, list_element, declaration, set_reference, import, replace_region, file, rename, route")
 	}
 	key := kind
 	if allowed, ok := opsOf[kind]; ok {
@@ -245,6 +252,19 @@ func decodeOperation(i int, raw json.RawMessage) (edit.Op, *protocol.Error) {
 		if o.ImportKind != "component" && o.ImportKind != "model" {
 			return nil, schemaError(i, ".import_kind: must be one of component, model")
 		}
+	case "route/add":
+		if _, e := routeArgs(i, o.Args); e != nil {
+			return nil, e
+		}
+		_, hasAnchor := fields["anchor"]
+		_, hasPos := fields["position"]
+		_, hasOld := fields["old_text"]
+		if hasAnchor != hasPos || hasAnchor != hasOld {
+			return nil, schemaError(i, ": anchor, position and old_text go together: all three or none")
+		}
+		if hasPos && o.Position != "before" && o.Position != "after" {
+			return nil, schemaError(i, ".position: must be one of before, after")
+		}
 	case "replace_region":
 		if o.StartLine < 1 {
 			return nil, schemaError(i, ".start_line: must be >= 1")
@@ -258,8 +278,9 @@ func decodeOperation(i int, raw json.RawMessage) (edit.Op, *protocol.Error) {
 		}
 	}
 	// A file operation's path is the engine's to judge: one leaving the
-	// root is permission_denied (path_escape), not a schema error.
-	if _, ok := fields["path"]; ok && kind != "file" {
+	// root is permission_denied (path_escape), not a schema error; a
+	// route's path is a URL path.
+	if _, ok := fields["path"]; ok && kind != "file" && key != "route/add" {
 		if err := fsutil.ValidRelPath(o.Path); err != nil {
 			return nil, schemaError(i, ".path: %s", err)
 		}
@@ -303,6 +324,17 @@ func (o *wireOp) typed(key string) edit.Op {
 		return &edit.FileCreate{Path: o.Path, Text: o.Text}
 	case "file/remove":
 		return &edit.FileRemove{Path: o.Path, OldSHA256: o.OldSHA256}
+	case "rename":
+		return &edit.Rename{Node: node, OldName: o.OldName, NewName: o.NewName, Common: c}
+	case "route/add":
+		args, _ := routeArgs(0, o.Args) // decodeOperation checked them
+		r := &edit.RouteAdd{Path: o.Path, Page: o.Page, Args: args, Position: o.Position, OldText: o.OldText, Common: c}
+		if o.Anchor != (nodeRef{}) {
+			r.Anchor = &anchor
+		}
+		return r
+	case "route/remove":
+		return &edit.RouteRemove{Node: node, OldText: o.OldText, Common: c}
 	}
 	// replace_region, whose option is required.
 	return &edit.ReplaceRegion{Path: o.Path, StartLine: o.StartLine, EndLine: o.EndLine, OldText: o.OldText, NewText: o.NewText,
@@ -391,6 +423,15 @@ func decodeField(o *wireOp, f string, v json.RawMessage) error {
 		dst = &o.Text
 	case "old_sha256":
 		dst = &o.OldSHA256
+	case "page":
+		dst = &o.Page
+	case "args":
+		o.Args = v
+		return nil
+	case "old_name":
+		dst = &o.OldName
+	case "new_name":
+		dst = &o.NewName
 	case "handle":
 		dst = &o.Handle
 	case "expected_node_version":
@@ -463,4 +504,35 @@ func isSHA256(s string) bool {
 		}
 	}
 	return true
+}
+
+// routeArgs decodes a route add's args: an object of parameter names to
+// literal scalars, in name order (the engine writes them in the page's
+// parameter order).
+func routeArgs(i int, raw json.RawMessage) ([]edit.RouteArg, *protocol.Error) {
+	if raw == nil {
+		return nil, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return nil, schemaError(i, ".args: must be an object of parameter names to values")
+	}
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	out := make([]edit.RouteArg, 0, len(names))
+	for _, k := range names {
+		v := m[k]
+		if len(v) == 0 || v[0] == '[' || v[0] == '{' || string(v) == "null" {
+			return nil, schemaError(i, ".args.%s: must be a string, number or boolean", k)
+		}
+		var s string
+		if json.Unmarshal(v, &s) == nil && utf8.RuneCountInString(s) > 4096 {
+			return nil, schemaError(i, ".args.%s: is longer than 4096 characters", k)
+		}
+		out = append(out, edit.RouteArg{Name: k, Value: value(v)})
+	}
+	return out, nil
 }

@@ -19,6 +19,7 @@ func sp(s string) *string { return &s }
 // told apart.
 func TestDecodeOperations(t *testing.T) {
 	btn := edit.NodeRef{ID: "element:Home/view/0/1"}
+	handleP := "p"
 	tests := []struct {
 		raw  string
 		want edit.Op
@@ -49,6 +50,8 @@ func TestDecodeOperations(t *testing.T) {
 			&edit.ImportRemove{Path: "main.acore", Symbol: "Tile", OldText: `use component Tile from "./row"`}},
 		{`{"kind":"replace_region","path":"main.acore","start_line":1,"end_line":2,"old_text":"a","new_text":"b","option":{"option_id":"r1","fingerprint":"f"}}`,
 			&edit.ReplaceRegion{Path: "main.acore", StartLine: 1, EndLine: 2, OldText: "a", NewText: "b", Option: edit.OptionRef{OptionID: "r1", Fingerprint: "f"}}},
+		{`{"kind":"rename","node":"prop:PageTitle.subtitle","old_name":"subtitle","new_name":"caption","handle":"p"}`,
+			&edit.Rename{Node: edit.NodeRef{ID: "prop:PageTitle.subtitle"}, OldName: "subtitle", NewName: "caption", Common: edit.Common{Handle: &handleP}}},
 	}
 	for _, tt := range tests {
 		ops, e := service.DecodeOperations([]json.RawMessage{json.RawMessage(tt.raw)})
@@ -75,7 +78,7 @@ func TestDecodeOperationsRefusals(t *testing.T) {
 		{nil, "operations: the batch is empty"},
 		{[]string{`[1]`}, "operations[0]: must be an object"},
 		{[]string{ok, `{"node":"n"}`}, "operations[1].kind: is required"},
-		{[]string{`{"kind":"move"}`}, "operations[0].kind: must be one of set_property, bind_property, list_element, declaration, set_reference, import, replace_region, file"},
+		{[]string{`{"kind":"move"}`}, "operations[0].kind: must be one of set_property, bind_property, list_element, declaration, set_reference, import, replace_region, file, rename, route"},
 		{[]string{`{"kind":"list_element","node":"n","old_text":"x"}`}, "operations[0].op: is required"},
 		{[]string{`{"kind":"import","op":"rename"}`}, "operations[0].op: must be one of add, remove"},
 		{[]string{`{"kind":"set_property","node":"n","property":"p","old_value":1}`}, "operations[0].new_value: is required"},

@@ -219,7 +219,7 @@ func TestNodeEditsButtonReference(t *testing.T) {
 			t.Errorf("unavailable %s: reason does not say why: %q", u.Kind, u.Reason)
 		}
 	}
-	if strings.Join(kinds, ",") != "declaration,set_reference,import,file" {
+	if strings.Join(kinds, ",") != "declaration,set_reference,import,file,rename,route" {
 		t.Fatalf("unavailable: %v", kinds)
 	}
 	if !strings.Contains(n.Unavailable[0].Reason, "props, states, derived values (let), queries, mutations and actions") || !strings.Contains(n.Unavailable[0].Reason, "element:Home/view/0/1 is an element") {
@@ -278,21 +278,21 @@ func TestNodeEditsFamilies(t *testing.T) {
 		}
 	}
 	draft := byNode["state:Home.draft"]
-	if len(draft) != 2 || draft[0].Kind != "set_property" || draft[0].Property != "initial" || draft[0].Accepts != "String" {
+	if len(draft) != 3 || draft[2].Kind != "rename" || draft[2].Text == nil || *draft[2].Text != "draft" || draft[0].Kind != "set_property" || draft[0].Property != "initial" || draft[0].Accepts != "String" {
 		t.Fatalf("draft options: %+v", draft)
 	}
 	if d := draft[1]; d.Kind != "declaration" || strings.Join(d.Ops, ",") != "create,update" || d.Text == nil || *d.Text != `state draft: String = ""` {
 		t.Errorf("draft declaration (referenced, so no remove): %+v", d)
 	}
 	sub := byNode["action:Home.submit"]
-	if len(sub) != 1 || sub[0].Kind != "declaration" || strings.Join(sub[0].Ops, ",") != "create,update" || !strings.HasPrefix(*sub[0].Text, "action submit() {") {
+	if len(sub) != 2 || sub[1].Kind != "rename" || sub[0].Kind != "declaration" || strings.Join(sub[0].Ops, ",") != "create,update" || !strings.HasPrefix(*sub[0].Text, "action submit() {") {
 		t.Errorf("submit: %+v", sub)
 	}
 	if !strings.Contains(unavail["action:Home.submit"]["set_property"], "no properties") {
 		t.Errorf("submit set_property reason: %q", unavail["action:Home.submit"]["set_property"])
 	}
 	home := byNode["page:Home"]
-	if len(home) != 1 || home[0].Kind != "declaration" || strings.Join(home[0].Ops, ",") != "create,remove" ||
+	if len(home) != 2 || home[1].Kind != "rename" || *home[1].Text != "Home" || home[0].Kind != "declaration" || strings.Join(home[0].Ops, ",") != "create,remove" ||
 		strings.Join(home[0].Positions, ",") != "before,after,first" || *home[0].Text != "page Home {" {
 		t.Errorf("page: %+v", home)
 	}
@@ -332,7 +332,7 @@ func TestNodeEditsFamilies(t *testing.T) {
 	}
 
 	// Errors.
-	opsErr(t, opsDo(t, s, "node.edits", "latest", nil, map[string]any{"nodes": []string{"element:Home/view/0/1"}, "kinds": []string{"rename"}}), "invalid_arguments")
+	opsErr(t, opsDo(t, s, "node.edits", "latest", nil, map[string]any{"nodes": []string{"element:Home/view/0/1"}, "kinds": []string{"transmogrify"}}), "invalid_arguments")
 	opsErr(t, opsDo(t, s, "node.edits", "latest", nil, map[string]any{"nodes": []string{}}), "invalid_arguments")
 	many := make([]string, 21)
 	for i := range many {
@@ -379,7 +379,7 @@ func TestNodeEditsSetReferenceAndRemove(t *testing.T) {
 		t.Fatalf("set_reference (pick takes a parameter): %+v", res.Nodes[0].Options)
 	}
 	clear := res.Nodes[1].Options
-	if len(clear) != 1 || strings.Join(clear[0].Ops, ",") != "create,update,remove" {
+	if len(clear) != 2 || strings.Join(clear[0].Ops, ",") != "create,update,remove" || clear[1].Kind != "rename" {
 		t.Errorf("unreferenced action: %+v", clear)
 	}
 }

@@ -58,8 +58,8 @@ func TestLetNodeGetAndEdits(t *testing.T) {
 	opsOK(t, r, &res)
 	for k, want := range []string{"create,update", "create,update,remove"} {
 		o := res.Nodes[k].Options
-		if len(o) != 1 || o[0].Kind != "declaration" || strings.Join(o[0].Ops, ",") != want {
-			t.Errorf("%s: options %+v, want declaration %s", res.Nodes[k].Node, o, want)
+		if len(o) != 2 || o[0].Kind != "declaration" || strings.Join(o[0].Ops, ",") != want || o[1].Kind != "rename" {
+			t.Errorf("%s: options %+v, want declaration %s and rename", res.Nodes[k].Node, o, want)
 		}
 	}
 }

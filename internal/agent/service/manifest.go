@@ -12,7 +12,8 @@ import (
 )
 
 // EditKinds are the edit families of v1.
-var EditKinds = []string{"set_property", "bind_property", "list_element", "declaration", "set_reference", "import", "replace_region", "file"}
+var EditKinds = []string{"set_property", "bind_property", "list_element", "declaration", "set_reference", "import", "replace_region",
+	"file", "rename", "route"}
 
 // editKindDetails are additive fields of edit_kinds entries: the node
 // kinds the declaration family creates, updates or removes, and that

@@ -137,6 +137,25 @@ const (
 	RefInvalid
 	// RefSnapshotMismatch: an expansion ref made on another snapshot.
 	RefSnapshotMismatch
+	// InvalidName: a rename's new_name is not an identifier, or is
+	// reserved.
+	InvalidName
+	// NotRenamable: a rename names a node whose name the project's
+	// sources do not wholly own.
+	NotRenamable
+	// NameTaken: a rename's new_name is already taken in the node's
+	// scope.
+	NameTaken
+	// RenameBreaks: a rename would change what another reference means,
+	// or break the compile.
+	RenameBreaks
+	// RoutePageUnknown: a route names a page the project does not have.
+	RoutePageUnknown
+	// RouteDuplicate: a route's path is already another route's.
+	RouteDuplicate
+	// RouteParamsMismatch: a route's :segments and arguments do not give
+	// its page exactly its parameters.
+	RouteParamsMismatch
 
 	// ambiguous_owner
 
@@ -285,6 +304,8 @@ var names = [count]string{
 	DuplicatePath: "duplicate_path", PreconditionsIncomplete: "preconditions_incomplete",
 	CandidateWithSnapshot: "candidate_with_snapshot", CursorInvalid: "cursor_invalid", CursorMismatch: "cursor_mismatch",
 	RefInvalid: "ref_invalid", RefSnapshotMismatch: "ref_snapshot_mismatch",
+	InvalidName: "invalid_name", NotRenamable: "not_renamable", NameTaken: "name_taken", RenameBreaks: "rename_breaks",
+	RoutePageUnknown: "route_page_unknown", RouteDuplicate: "route_duplicate", RouteParamsMismatch: "route_params_mismatch",
 
 	ShadowedName: "shadowed_name", DuplicateProperty: "duplicate_property",
 
@@ -333,6 +354,9 @@ var codes = [count]Code{
 	PreconditionsIncomplete: CodeInvalidArguments, CandidateWithSnapshot: CodeInvalidArguments,
 	CursorInvalid: CodeInvalidArguments, CursorMismatch: CodeInvalidArguments, RefInvalid: CodeInvalidArguments,
 	RefSnapshotMismatch: CodeInvalidArguments,
+	InvalidName:         CodeInvalidArguments, NotRenamable: CodeInvalidArguments, NameTaken: CodeInvalidArguments,
+	RenameBreaks: CodeInvalidArguments, RoutePageUnknown: CodeInvalidArguments, RouteDuplicate: CodeInvalidArguments,
+	RouteParamsMismatch: CodeInvalidArguments,
 
 	ShadowedName: CodeAmbiguousOwner, DuplicateProperty: CodeAmbiguousOwner,
 

@@ -1,0 +1,135 @@
+package service_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A prop used in three files is renamed over the service: node.edits
+// offers the rename with the current name, change.propose rewrites the
+// three files in one candidate with the id_map of the prop, and
+// change.apply writes them. Every answer is checked against the
+// published schemas (do).
+func TestRenameOverService(t *testing.T) {
+	s, dir, ws, snap := openReadingList(t)
+	o := do(t, s, v1+`"operation": "node.edits", "snapshot": "`+snap+`", "workspace": "`+ws+`", "params": {"nodes": ["prop:PageTitle.subtitle"], "kinds": ["rename"]}}`)
+	opts := o.list("result.nodes.0.options")
+	if len(opts) != 1 {
+		t.Fatalf("rename options %v", o.get("result"))
+	}
+	opt := obj(opts[0].(map[string]any))
+	if opt.str("kind") != "rename" || opt.str("text") != "subtitle" {
+		t.Fatalf("option %v", opt)
+	}
+	op := `{"kind": "rename", "node": "prop:PageTitle.subtitle", "old_name": "subtitle", "new_name": "caption",
+		"option": {"option_id": "` + opt.str("option_id") + `", "fingerprint": "` + opt.str("fingerprint") + `"}}`
+	o = do(t, s, v1+`"operation": "edit.plan", "workspace": "`+ws+`", "base_snapshot": "`+snap+`", "params": {"operations": [`+op+`]}}`)
+	expect(t, o, "result.outcome", "supported")
+	expect(t, o, "result.id_map.0.new_id", "prop:PageTitle.caption")
+	o = do(t, s, propose(ws, snap, "rename-subtitle-1", op))
+	cand := o.str("result.candidate.id")
+	if cand == "" {
+		t.Fatalf("not proposed: %v", o["error"])
+	}
+	var files []string
+	for _, f := range o.list("result.files") {
+		files = append(files, obj(f.(map[string]any)).str("path"))
+	}
+	if got := strings.Join(files, ","); got != "components/page_title.acore,main.acore,pages/about.acore" {
+		t.Errorf("files %s", got)
+	}
+	expect(t, o, "result.operations.0.kind", "rename")
+	expect(t, o, "result.id_map.0.old_id", "prop:PageTitle.subtitle")
+	expect(t, o, "result.id_map.0.new_id", "prop:PageTitle.caption")
+	expect(t, o, "result.id_map.0.relation", "exact")
+	expect(t, o, "result.id_map.0.basis", "renamed")
+	o = do(t, s, v1+`"operation": "change.inspect", "workspace": "`+ws+`", "params": {"candidate": "`+cand+`", "include": ["semantic_diff", "risks"]}}`)
+	for _, e := range o.list("result.semantic_diff") {
+		if e := obj(e.(map[string]any)); e.get("expected") != true {
+			t.Errorf("semantic_diff: %s %s with expected: false", e.str("node"), e.str("change"))
+		}
+	}
+	for _, r := range o.list("result.risks") {
+		t.Logf("risk %v", r)
+	}
+	o = do(t, s, v1+`"operation": "change.apply", "workspace": "`+ws+`", "request_id": "apply-rename-subtitle-1", "params": {"candidate": "`+cand+`", "expected_candidate_version": 1, "require_checks": ["compile"]}}`)
+	expect(t, o, "result.receipt.outcome", "applied")
+	expect(t, o, "result.receipt.id_map.0.new_id", "prop:PageTitle.caption")
+	for path, want := range map[string]string{
+		"components/page_title.acore": "caption: String = \"\"",
+		"main.acore":                  `caption: "Books to read, by title."`,
+		"pages/about.acore":           `caption: "An example of the Acore web target."`,
+	} {
+		b, err := os.ReadFile(filepath.Join(dir, path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), want) || strings.Contains(string(b), "subtitle") {
+			t.Errorf("%s after the apply:\n%s", path, b)
+		}
+	}
+}
+
+// The refusals of a rename on the wire: code, reason and the message
+// that names the clash.
+func TestRenameRefusedOverService(t *testing.T) {
+	s, _, ws, snap := openReadingList(t)
+	for _, c := range []struct {
+		name, op, code, reason, msg string
+	}{
+		{"name taken", `{"kind": "rename", "node": "prop:PageTitle.subtitle", "old_name": "subtitle", "new_name": "title"}`,
+			"invalid_arguments", "name_taken", "component:PageTitle already has prop title (components/page_title.acore:4)"},
+		{"old name", `{"kind": "rename", "node": "prop:PageTitle.subtitle", "old_name": "caption", "new_name": "note"}`,
+			"precondition_failed", "old_value_mismatch", "prop:PageTitle.subtitle is named subtitle, not caption"},
+		{"invalid name", `{"kind": "rename", "node": "component:PageTitle", "old_name": "PageTitle", "new_name": "9lives"}`,
+			"invalid_arguments", "invalid_name", `"9lives" is not an identifier`},
+		{"not offered", `{"kind": "rename", "node": "element:Home/view/0", "old_name": "Column", "new_name": "Row"}`,
+			"unsupported_operation", "edit_not_offered", "rename is not offered for element:Home/view/0"},
+		{"unknown field", `{"kind": "rename", "node": "prop:PageTitle.subtitle", "old_name": "subtitle", "new_name": "caption", "scope": "all"}`,
+			"invalid_arguments", "schema", "scope"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := do(t, s, propose(ws, snap, "rename-refused-"+strings.ReplaceAll(c.name, " ", "-"), c.op))
+			expect(t, o, "error.code", c.code)
+			expect(t, o, "error.reason", c.reason)
+			if m := o.str("error.message"); !strings.Contains(m, c.msg) {
+				t.Errorf("message %q does not contain %q", m, c.msg)
+			}
+		})
+	}
+}
+
+// A route is added over the service after the app's last route, the
+// app's node.edits option offering it, and applied; an unknown page is
+// refused with its reason.
+func TestRouteOverService(t *testing.T) {
+	s, dir, ws, snap := openReadingList(t)
+	o := do(t, s, v1+`"operation": "node.edits", "snapshot": "`+snap+`", "workspace": "`+ws+`", "params": {"nodes": ["app:ReadingList", "route:/about"], "kinds": ["route"]}}`)
+	expect(t, o, "result.nodes.0.options.0.kind", "route")
+	expect(t, o, "result.nodes.0.options.0.ops.0", "add")
+	expect(t, o, "result.nodes.1.options.0.text", `route "/about" => About`)
+	o = do(t, s, propose(ws, snap, "route-add-1", `{"kind": "route", "op": "add", "path": "/read/:id", "page": "BookPage"}`))
+	cand := o.str("result.candidate.id")
+	if cand == "" {
+		t.Fatalf("not proposed: %v", o["error"])
+	}
+	expect(t, o, "result.operations.0.created", "route:/read/:id")
+	o = do(t, s, v1+`"operation": "change.apply", "workspace": "`+ws+`", "request_id": "apply-route-add-1", "params": {"candidate": "`+cand+`", "expected_candidate_version": 1, "require_checks": ["compile"]}}`)
+	expect(t, o, "result.receipt.outcome", "applied")
+	b, err := os.ReadFile(filepath.Join(dir, "main.acore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "  route \"/books/:id\" => BookPage\n  route \"/read/:id\" => BookPage\n}") {
+		t.Errorf("main.acore after the apply:\n%s", b)
+	}
+	snap = o.str("result.receipt.result_snapshot")
+	o = do(t, s, propose(ws, snap, "route-add-2", `{"kind": "route", "op": "add", "path": "/stats", "page": "Stats"}`))
+	expect(t, o, "error.code", "invalid_arguments")
+	expect(t, o, "error.reason", "route_page_unknown")
+	o = do(t, s, propose(ws, snap, "route-add-3", `{"kind": "route", "op": "add", "path": "/stats", "page": "Home", "args": {"x": [1]}}`))
+	expect(t, o, "error.code", "invalid_arguments")
+	expect(t, o, "error.reason", "schema")
+}
