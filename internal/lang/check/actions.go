@@ -50,8 +50,10 @@ func (c *checker) forStmt(x ctx, s *syntax.ForStmt) {
 
 // runParams returns the parameters of a mutation's operation, marked as
 // given by its declaration when seen names them.
+//
+// Every mutation gets them, so they come from an arena.
 func (c *checker) runParams(op *operation, seen []string) []namedParam {
-	out := make([]namedParam, len(op.params))
+	out := c.runs.Make(len(op.params))[:len(op.params)]
 	for i, p := range op.params {
 		out[i] = namedParam{name: p.name, typ: p.typ, optional: !p.required, declared: slices.Contains(seen, p.name)}
 	}
@@ -220,10 +222,10 @@ func storableIn(t *Type, seen []*Model) bool {
 }
 
 // misplacedPersist reports @persist on what is not a state.
-func (c *checker) misplacedPersist(f *syntax.File, as []*syntax.Annotation, what string) {
+func (c *checker) misplacedPersist(f *syntax.File, as []*syntax.Annotation, article, what string) {
 	for _, a := range as {
 		if a.Name != nil && a.Name.Name == PersistAnnotation {
-			c.errorf(f, a, diag.BadPersist, "@persist goes on a state, to keep it across reloads; %s is not kept", what)
+			c.errorf(f, a, diag.BadPersist, "@persist goes on a state, to keep it across reloads; %s %s is not kept", article, what)
 		}
 	}
 }

@@ -312,29 +312,29 @@ func (c *checker) checkAnnotations(m *module) {
 		switch d := d.(type) {
 		case *syntax.AppDecl:
 			c.axagNoEffect(f, d.Annotations, "an app")
-			c.misplacedPersist(f, d.Annotations, "an app")
+			c.misplacedPersist(f, d.Annotations, "an", "app")
 		case *syntax.ModelDecl:
 			c.axagNoEffect(f, d.Annotations, "a model")
-			c.misplacedPersist(f, d.Annotations, "a model")
+			c.misplacedPersist(f, d.Annotations, "a", "model")
 		case *syntax.ExternDecl:
 			c.axagNoEffect(f, d.Annotations, "an extern action")
-			c.misplacedPersist(f, d.Annotations, "an extern action")
+			c.misplacedPersist(f, d.Annotations, "an", "extern action")
 		case *syntax.OwnerDecl:
 			c.axagContext(f, d.Annotations, d.Kind.String())
-			c.misplacedPersist(f, d.Annotations, "a "+d.Kind.String())
+			c.misplacedPersist(f, d.Annotations, "a", d.Kind.String())
 			for _, m := range d.Members {
 				switch m := m.(type) {
 				case *syntax.StateDecl:
 					c.axagNoEffect(f, m.Annotations, "a state")
 				case *syntax.LetDecl:
-					c.misplacedPersist(f, m.Annotations, "a derived value, recomputed from what it reads,")
+					c.misplacedPersist(f, m.Annotations, "a", "derived value, recomputed from what it reads,")
 					c.axagNoEffect(f, m.Annotations, "a derived value (let)")
 				case *syntax.DataDecl:
 					c.axagArgs(f, m.Annotations)
-					c.misplacedPersist(f, m.Annotations, "a "+m.Kind.String())
+					c.misplacedPersist(f, m.Annotations, "a", m.Kind.String())
 				case *syntax.ActionDecl:
 					c.axagArgs(f, m.Annotations)
-					c.misplacedPersist(f, m.Annotations, "an action")
+					c.misplacedPersist(f, m.Annotations, "an", "action")
 				case *syntax.ViewDecl:
 					c.axagView(f, m.Items)
 				}
@@ -348,7 +348,7 @@ func (c *checker) axagView(f *syntax.File, items []syntax.ViewItem) {
 		switch it := it.(type) {
 		case *syntax.Element:
 			c.axagArgs(f, it.Annotations)
-			c.misplacedPersist(f, it.Annotations, "an element")
+			c.misplacedPersist(f, it.Annotations, "an", "element")
 			if it.Children != nil {
 				c.axagView(f, it.Children.Items)
 			}

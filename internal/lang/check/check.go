@@ -182,6 +182,8 @@ type checker struct {
 	given []bool
 	// syms makes the members and the scopes of locals (see with).
 	syms arena.Slices[symbol]
+	// runs makes the mutations' run parameters (see runParams).
+	runs arena.Slices[namedParam]
 	// lastKey is the type keyType made last.
 	lastKey *Type
 	// ownerBlocks makes the pages and components declared.

@@ -103,6 +103,7 @@ func (c *checker) checkBodies() {
 				// About one node per 40 source bytes, as for the graph.
 				w.g, w.diags, w.pendingNav, w.pendingFills, w.values, w.typeOnly, w.members = c.g.Fragment(len(c.work[k].file.Src)/40), nil, nil, nil, nil, nil, nil
 				w.props, w.given, w.strs, w.sigBuf, w.syms = arena.Slices[graph.Property]{}, nil, arena.Strings{}, nil, arena.Slices[symbol]{}
+				w.runs = arena.Slices[namedParam]{}
 				w.checkOwners(c.work[k])
 				ws[k] = &w
 			}
