@@ -7,7 +7,7 @@
 // renamed by the minifier. The app defines XS (its extern actions), B (the
 // backend's base URL), AX (the AXAG attribute sets), R (the routes) and
 // RH (set for hash routing), which the runtime reads when it runs.
-const {S, D, PS, Q, M, X, nav, show, pth, h, ax, tx, pr, st, at, rp, rh, ri, on, ky, bv, bc, opts, lk, L, IF, FX, str, dv, md, len, cnt, emp, eq,
+const {S, D, PS, Q, M, X, SEL, nav, show, pth, h, ax, tx, pr, st, at, rp, rh, ri, on, ky, bv, bc, opts, lk, L, IF, FX, str, dv, md, len, cnt, emp, eq,
   ix, la, ca, srt, tk, fd, fx, rpl, spl, wi, cl, af} = (() => {
   const doc = document;
 
@@ -104,7 +104,11 @@ const {S, D, PS, Q, M, X, nav, show, pth, h, ax, tx, pr, st, at, rp, rh, ri, on,
     for (const c of o.cleanups) c();
     o.cleanups = [];
     if (o.deps) {
-      for (const s of o.deps) s.subscribers.delete(o);
+      for (const s of o.deps) {
+        s.subscribers.delete(o);
+        // A selector's key that no effect reads any more leaves its map.
+        if (s.m && !s.subscribers.size) s.m.delete(s.k);
+      }
       o.deps.clear();
     }
   }
@@ -208,16 +212,30 @@ const {S, D, PS, Q, M, X, nav, show, pth, h, ax, tx, pr, st, at, rp, rh, ri, on,
     return e;
   }
 
-  const bindText = (e, f) => effect(() => {
-    e.textContent = text(f());
-  });
+  // bindText writes only a text that changed, into the element's one
+  // text node when it has one, so a changed text is one characterData
+  // change and an unchanged one is no DOM work.
+  function bindText(e, f) {
+    let last;
+    effect(() => {
+      const v = text(f());
+      if (v === last) return;
+      last = v;
+      const c = e.firstChild;
+      if (c && c.nodeType == 3 && !c.nextSibling) c.data = v;
+      else e.textContent = v;
+    });
+  }
   const bindProp = (e, name, f) => effect(() => {
     e[name] = f();
   });
-  const bindStyle = (e, name, f, unit) => effect(() => {
-    const v = f();
-    e.style[name] = v == null ? "" : v + (unit || "");
-  });
+  function bindStyle(e, name, f, unit) {
+    let last;
+    effect(() => {
+      const v = f(), css = v == null ? "" : v + (unit || "");
+      if (css !== last) e.style[name] = last = css;
+    });
+  }
   // URL rules (docs/web.md, "URLs"): a Link's href is a path of the app,
   // an Image's src a relative, http(s) or data:image URL; none holds a
   // control character, a space or a backslash.
@@ -229,14 +247,22 @@ const {S, D, PS, Q, M, X, nav, show, pth, h, ax, tx, pr, st, at, rp, rh, ri, on,
 
   // bindAttr binds an attribute; rule, when given, is a URL's rule: a
   // value it refuses leaves the attribute off and is said on the console.
-  const bindAttr = (e, name, f, rule) => effect(() => {
-    let v = f();
-    if (v != null && rule && !rule(v = String(v))) {
-      console.warn("acore: refused " + name, v);
-      v = null;
-    }
-    v == null ? e.removeAttribute(name) : e.setAttribute(name, String(v));
-  });
+  // Setting an attribute to its value is still a DOM change, so only a
+  // changed one is written.
+  function bindAttr(e, name, f, rule) {
+    let last;
+    effect(() => {
+      let v = f();
+      if (v != null && rule && !rule(v = String(v))) {
+        console.warn("acore: refused " + name, v);
+        v = null;
+      }
+      v = v == null ? null : String(v);
+      if (v === last) return;
+      last = v;
+      v == null ? e.removeAttribute(name) : e.setAttribute(name, v);
+    });
+  }
 
   function act(f) {
     try {
@@ -272,9 +298,11 @@ const {S, D, PS, Q, M, X, nav, show, pth, h, ax, tx, pr, st, at, rp, rh, ri, on,
     const own = new Set(e.classList);
     let given = [];
     effect(() => {
+      // classList.add of a name e has still rewrites the attribute, so
+      // only the names that come and go are touched.
       const next = text(f()).split(/\s+/).filter((c) => c && !own.has(c));
       for (const c of given) if (!next.includes(c)) e.classList.remove(c);
-      for (const c of next) e.classList.add(c);
+      for (const c of next) if (!given.includes(c)) e.classList.add(c);
       given = next;
     });
   }
@@ -285,10 +313,31 @@ const {S, D, PS, Q, M, X, nav, show, pth, h, ax, tx, pr, st, at, rp, rh, ri, on,
     if (f()) queueMicrotask(() => e.isConnected && e.focus());
   });
 
-  const on = (e, name, f) => e.addEventListener(name, (x) => {
-    if (name == "submit") x.preventDefault();
-    if (confirmed(e)) act(f);
-  });
+  // Event delegation: a handler of an event that bubbles is kept on its
+  // element, and one listener per event type at the document runs the
+  // handlers from the target up, as bubbling would, so a row costs no
+  // listener and no closure.
+  const bubbling = new Set(["click", "dblclick", "submit"]), listening = new Set();
+  function dispatch(x) {
+    const k = "$" + x.type;
+    for (let n = x.target; n && !x.cancelBubble; n = n.parentNode) {
+      const f = n[k];
+      if (!f) continue;
+      if (x.type == "submit") x.preventDefault();
+      if (confirmed(n)) act(f);
+    }
+  }
+  function on(e, name, f) {
+    if (!bubbling.has(name)) {
+      e.addEventListener(name, () => confirmed(e) && act(f));
+      return;
+    }
+    e["$" + name] = f;
+    if (!listening.has(name)) {
+      listening.add(name);
+      doc.addEventListener(name, dispatch);
+    }
+  }
 
   // action sets the attributes of AXAG action i on e.
   function action(e, i) {
@@ -382,13 +431,43 @@ const {S, D, PS, Q, M, X, nav, show, pth, h, ax, tx, pr, st, at, rp, rh, ri, on,
     }
   }
 
+  // keep marks the positions of a that are in its longest increasing
+  // subsequence, skipping -1 (the new items): the nodes that stay.
+  function keep(a) {
+    const n = a.length, prev = new Int32Array(n), tails = [], kept = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const v = a[i];
+      if (v < 0) continue;
+      let lo = 0, hi = tails.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (a[tails[mid]] < v) lo = mid + 1;
+        else hi = mid;
+      }
+      prev[i] = lo ? tails[lo - 1] : -1;
+      tails[lo] = i;
+    }
+    for (let i = tails.length ? tails[tails.length - 1] : -1; i >= 0; i = prev[i]) kept[i] = 1;
+    return kept;
+  }
+
+  // dropAll kills the scopes of rows and takes them from parent's kids in
+  // one pass (one indexOf per row is quadratic when a long list goes).
+  function dropAll(parent, rows) {
+    for (const r of rows) kill(r.scope);
+    if (parent) parent.kids = parent.kids.filter((k) => !k.dead);
+  }
+
   // list renders a keyed list into ul: an item keeps its <li>, its scope
-  // and its focus while the list changes. render(li, item) draws an item
-  // whose signal is item; empty gives the text shown when there are none;
-  // end runs when the end of the list comes into view.
+  // and its focus while the list changes, and its signal takes the new
+  // value of a key already shown (its bindings write only what changed).
+  // Only the rows outside the longest run that kept its order move, so a
+  // swap moves two. render(li, item) draws an item whose signal is item;
+  // empty gives the text shown when there are none; end runs when the end
+  // of the list comes into view.
   function list(ul, items, key, render, empty, end) {
     const parent = owner;
-    let rows = new Map(), emptyRow = null, sentinel = null;
+    let rows = new Map(), shown = [], emptyRow = null, sentinel = null;
     if (end) {
       sentinel = element("li", ["class", "ac-end", "aria-hidden", "true"], ul);
       const io = new IntersectionObserver((x) => {
@@ -400,32 +479,55 @@ const {S, D, PS, Q, M, X, nav, show, pth, h, ax, tx, pr, st, at, rp, rh, ri, on,
     effect(() => {
       const xs = items() || [], emptyText = empty && empty();
       untracked(() => {
-        const next = new Map(), order = [];
-        xs.forEach((x, i) => {
+        const next = new Map(), order = new Array(xs.length), old = new Int32Array(xs.length);
+        let sorted = true, last = -1, kept = 0;
+        for (let i = 0; i < xs.length; i++) {
+          const x = xs[i];
           let k = key(x);
           if (next.has(k)) k = k + "\0" + i;
           let r = rows.get(k);
           if (r) {
             r.item.set(x);
             rows.delete(k);
+            old[i] = r.i;
+            if (r.i < last) sorted = false;
+            last = r.i;
+            kept++;
           } else {
             const li = doc.createElement("li"), item = signal(x);
             r = {node: li, item, scope: scope(parent, () => render(li, item))};
+            old[i] = -1;
           }
           next.set(k, r);
-          order.push(r);
-        });
-        for (const r of rows.values()) {
-          drop(r.scope);
-          r.node.remove();
+          order[i] = r;
+        }
+        if (rows.size) {
+          if (!kept && !sentinel && !emptyRow) ul.textContent = ""; // a cleared list: one DOM change
+          else if (!kept) {
+            const g = doc.createRange();
+            g.setStartBefore(shown[0].node);
+            g.setEndAfter(shown[shown.length - 1].node);
+            g.deleteContents();
+          } else for (const r of rows.values()) r.node.remove();
+          dropAll(parent, rows.values());
         }
         rows = next;
-        let after = sentinel;
-        for (let i = order.length - 1; i >= 0; i--) {
-          const n = order[i].node;
-          if (n.parentNode !== ul || n.nextSibling !== after) move(ul, n, after);
-          after = n;
+        if (!kept && order.length) {
+          // All new: one insertion of a fragment.
+          const f = doc.createDocumentFragment();
+          for (const r of order) f.append(r.node);
+          ul.insertBefore(f, sentinel);
+        } else if (order.length) {
+          const stay = sorted ? null : keep(old);
+          let after = sentinel;
+          for (let i = order.length - 1; i >= 0; i--) {
+            const n = order[i].node;
+            if (old[i] < 0 || stay && !stay[i]) move(ul, n, after);
+            after = n;
+          }
         }
+        for (let i = 0; i < order.length; i++) order[i].i = i;
+        shown = order;
         if (empty && !order.length) {
           if (!emptyRow) {
             emptyRow = element("li", ["class", "ac-empty"]);
@@ -438,6 +540,34 @@ const {S, D, PS, Q, M, X, nav, show, pth, h, ax, tx, pr, st, at, rp, rh, ri, on,
         }
       });
     });
+  }
+
+  // selector makes "is k the value of s" cost O(1) per change of s: an
+  // effect that asks subscribes to k alone, and a change of s reruns only
+  // the effects of the old value's key and the new one's. The compiler
+  // uses it for a state compared with a list item's field in the item's
+  // view. Keys are scalars (Int, String, Bool), so === is Acore's ==.
+  function selector(s) {
+    const keys = new Map();
+    let prev;
+    effect(() => {
+      const v = s() ?? null;
+      for (const k of [prev, v]) {
+        const t = keys.get(k);
+        if (t) for (const e of t.subscribers) schedule(e);
+      }
+      prev = v;
+    });
+    return (k) => {
+      k = k ?? null;
+      if (current) {
+        let t = keys.get(k);
+        if (!t) keys.set(k, t = {subscribers: new Set(), m: keys, k});
+        t.subscribers.add(current);
+        current.deps.add(t);
+      }
+      return (s.value ?? null) === k;
+    };
   }
 
   // call posts a contract call (docs/web.md, "Backend wire format"):
@@ -672,7 +802,7 @@ const {S, D, PS, Q, M, X, nav, show, pth, h, ax, tx, pr, st, at, rp, rh, ri, on,
 
   // The runtime's API: the only names the compiled app calls.
   return {
-    S: signal, D: derived, PS: persisted, Q: query, M: mutation, X: extern, nav: navigate, show: showRoute, pth: routeURL,
+    S: signal, D: derived, PS: persisted, Q: query, M: mutation, X: extern, SEL: selector, nav: navigate, show: showRoute, pth: routeURL,
     h: element, ax: action, tx: bindText, pr: bindProp, st: bindStyle, at: bindAttr, rp: routePath, rh: hashPath, ri: imageSource, on, ky: onKey,
     bv: bindValue, bc: bindChecked, opts: options, lk: link, L: list, IF: conditional, FX: flex,
     str: text, dv: div, md: rem, len: length, cnt: count, emp: isEmpty, eq: equal,
