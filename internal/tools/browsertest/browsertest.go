@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/heapprofiler"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -394,6 +396,22 @@ func (p *Page) CountMutations(fn func()) Mutations {
 		done({records: s.records.length, nodes, summary});
 	}, 50))))`, &m)
 	return m
+}
+
+// HeapUsed collects the garbage and returns the bytes of JavaScript heap
+// in use, for figures of memory per row.
+func (p *Page) HeapUsed() float64 {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, Timeout)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, heapprofiler.CollectGarbage, cdp.Empty{}); err != nil {
+		p.t.Fatalf("collecting garbage: %v", err)
+	}
+	r, err := chromedp.Call(ctx, runtime.GetHeapUsage, cdp.Empty{})
+	if err != nil {
+		p.t.Fatalf("heap usage: %v", err)
+	}
+	return r.UsedSize
 }
 
 // Screenshot writes a PNG of the whole page to path.
