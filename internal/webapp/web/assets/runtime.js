@@ -21,10 +21,7 @@ let nextOrder = 0;
 // effect), s.set(v) writes it.
 const signal = (value) => {
   const s = () => {
-    if (current) {
-      s.subscribers.add(current);
-      current.deps.add(s);
-    }
+    if (current) track(s);
     return s.value;
   };
   s.value = value;
@@ -97,18 +94,16 @@ function equal(a, b) {
 }
 
 function clean(o) {
-  for (const k of o.kids) kill(k);
-  o.kids = [];
-  for (const c of o.cleanups) c();
-  o.cleanups = [];
+  if (o.kids) for (const k of o.kids) kill(k);
+  if (o.cleanups) for (const c of o.cleanups) c();
   if (o.deps) {
     for (const s of o.deps) {
       s.subscribers.delete(o);
       // A selector's key that no effect reads any more leaves its map.
       if (s.m && !s.subscribers.size) s.m.delete(s.k);
     }
-    o.deps.clear();
   }
+  o.kids = o.cleanups = o.deps = null;
 }
 
 function kill(o) {
@@ -122,6 +117,20 @@ function drop(o) {
   const kids = o.parent && o.parent.kids;
   const i = kids ? kids.indexOf(o) : -1;
   if (i >= 0) kids.splice(i, 1);
+}
+
+// Effects and scopes make their lists when they first need one: most of a
+// row's effects own nothing and read one or two signals.
+function adopt(parent, o) {
+  if (parent) (parent.kids ||= []).push(o);
+}
+
+// track subscribes the running effect to s (a signal or a selector's key);
+// deps is an array, as an effect reads few.
+function track(s) {
+  s.subscribers.add(current);
+  const d = current.deps ||= [];
+  if (!d.includes(s)) d.push(s);
 }
 
 function run(e) {
@@ -141,8 +150,8 @@ function run(e) {
 // effect runs f now and again whenever a signal it read changes (in a
 // microtask, parents first).
 function effect(f) {
-  const e = {f, kids: [], cleanups: [], deps: new Set(), order: nextOrder++, parent: owner};
-  if (owner) owner.kids.push(e);
+  const e = {f, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: owner};
+  adopt(owner, e);
   run(e);
   return e;
 }
@@ -177,8 +186,8 @@ const untracked = (f) => {
 
 // scope runs f in a new scope owned by parent and returns the scope.
 function scope(parent, f) {
-  const s = {kids: [], cleanups: [], parent};
-  if (parent) parent.kids.push(s);
+  const s = {kids: null, cleanups: null, parent};
+  adopt(parent, s);
   const c = current, o = owner;
   current = null;
   owner = s;
@@ -191,7 +200,7 @@ function scope(parent, f) {
   return s;
 }
 
-const onCleanup = (f) => owner && owner.cleanups.push(f);
+const onCleanup = (f) => owner && (owner.cleanups ||= []).push(f);
 
 // Values: Acore text, integer arithmetic, optionals.
 const text = (v) => v == null ? "" : String(v);
@@ -293,12 +302,12 @@ const onKey = (e, f, key = "Enter", mod) => e.addEventListener("keydown", (x) =>
 // classList, never written as markup, and one that e has of its own is
 // neither added nor taken away.
 function bindClass(e, f) {
-  const own = new Set(e.classList);
+  const own = e.className ? new Set(e.classList) : null;
   let given = [];
   effect(() => {
     // classList.add of a name e has still rewrites the attribute, so
     // only the names that come and go are touched.
-    const next = text(f()).split(/\s+/).filter((c) => c && !own.has(c));
+    const next = text(f()).split(/\s+/).filter((c) => c && !(own && own.has(c)));
     for (const c of given) if (!next.includes(c)) e.classList.remove(c);
     for (const c of next) if (!given.includes(c)) e.classList.add(c);
     given = next;
@@ -453,7 +462,7 @@ function keep(a) {
 // one pass (one indexOf per row is quadratic when a long list goes).
 function dropAll(parent, rows) {
   for (const r of rows) kill(r.scope);
-  if (parent) parent.kids = parent.kids.filter((k) => !k.dead);
+  if (parent && parent.kids) parent.kids = parent.kids.filter((k) => !k.dead);
 }
 
 // list renders a keyed list into ul: an item keeps its <li>, its scope
@@ -561,8 +570,7 @@ function selector(s) {
     if (current) {
       let t = keys.get(k);
       if (!t) keys.set(k, t = {subscribers: new Set(), m: keys, k});
-      t.subscribers.add(current);
-      current.deps.add(t);
+      track(t);
     }
     return (s.value ?? null) === k;
   };
