@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -22,10 +21,7 @@ type rowsBackend struct {
 }
 
 func (b *rowsBackend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Access-Control-Allow-Origin", "*")
-	w.Header().Set("Access-Control-Allow-Headers", "Content-Type")
-	if r.Method == http.MethodOptions {
-		w.WriteHeader(http.StatusNoContent)
+	if allowCORS(w, r) {
 		return
 	}
 	b.mu.Lock()
@@ -111,10 +107,7 @@ func TestKeyedListMutations(t *testing.T) {
 	axiom(t, 0, "prepare", dir)
 	backend := httptest.NewServer(&rowsBackend{})
 	defer backend.Close()
-	out := filepath.Join(t.TempDir(), "site")
-	axiom(t, 0, "build", dir, "--out", out, "--backend", backend.URL)
-	site := httptest.NewServer(staticServer(out))
-	defer site.Close()
+	site := buildAndServe(t, dir, backend.URL)
 	p := browsertest.New(t)
 	p.Navigate(site.URL)
 	p.WaitSelector("ul.rows")

@@ -29,8 +29,8 @@ func (g *gen) selection(e *syntax.BinaryExpr, not bool) (js.Expr, bool) {
 		return nil, false
 	}
 	for _, p := range [][2]syntax.Expr{{e.X, e.Y}, {e.Y, e.X}} {
-		st, ok := unparen(p[0]).(*syntax.Ident)
-		if !ok {
+		st := stateName(p[0])
+		if st == nil {
 			continue
 		}
 		obj := g.use(st)
@@ -63,7 +63,9 @@ var selectable = map[check.TypeKind]bool{check.TInt: true, check.TString: true, 
 // ofItem reports whether e is the list's item or a chain of its model
 // fields.
 func (g *gen) ofItem(e syntax.Expr) bool {
-	switch e := unparen(e).(type) {
+	switch e := e.(type) {
+	case *syntax.ParenExpr:
+		return g.ofItem(e.X)
 	case *syntax.Ident:
 		obj := g.use(e)
 		if obj == nil {
@@ -77,14 +79,15 @@ func (g *gen) ofItem(e syntax.Expr) bool {
 	return false
 }
 
-func unparen(e syntax.Expr) syntax.Expr {
-	for {
-		p, ok := e.(*syntax.ParenExpr)
-		if !ok {
-			return e
-		}
-		e = p.X
+// stateName is the name e is, in parentheses or not, or nil.
+func stateName(e syntax.Expr) *syntax.Ident {
+	switch e := e.(type) {
+	case *syntax.ParenExpr:
+		return stateName(e.X)
+	case *syntax.Ident:
+		return e
 	}
+	return nil
 }
 
 // selectors declares the selectors the rows of r read, before the list.
