@@ -26,13 +26,17 @@ const signal = (value) => {
   };
   s.value = value;
   s.subscribers = new Set();
-  s.set = (next) => {
-    if (equal(s.value, next)) return;
-    s.value = next;
-    for (const e of s.subscribers) schedule(e);
-  };
+  s.set = setSignal;
   return s;
 };
+
+// setSignal is every signal's set, a method (one function, no closure
+// per signal).
+function setSignal(next) {
+  if (equal(this.value, next)) return;
+  this.value = next;
+  for (const e of this.subscribers) schedule(e);
+}
 
 // persisted makes a signal kept in localStorage under key: it starts
 // from the stored value when that fits type (see fits), else from init
@@ -49,9 +53,9 @@ function persisted(key, init, type) {
   } catch (x) {
     console.warn("acore: the stored value of " + key + " cannot be read; the state starts from its initial value", x);
   }
-  const s = signal(v), set = s.set;
+  const s = signal(v);
   s.set = (next) => {
-    set(next);
+    setSignal.call(s, next);
     try {
       localStorage.setItem(key, JSON.stringify(next));
     } catch (x) {
@@ -149,8 +153,11 @@ function run(e) {
 
 // effect runs f now and again whenever a signal it read changes (in a
 // microtask, parents first).
-function effect(f) {
-  const e = {f, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: owner};
+// A binding passes its element and getter, which the effect keeps (el,
+// get, and v for the value last written), so that its f is one function
+// for every element, called as a method, instead of a closure per element.
+function effect(f, el, get) {
+  const e = {f, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: owner, el, get, v: undefined};
   adopt(owner, e);
   run(e);
   return e;
@@ -222,17 +229,17 @@ function element(tag, attrs, parent) {
 // bindText writes only a text that changed, into the element's one
 // text node when it has one, so a changed text is one characterData
 // change and an unchanged one is no DOM work.
-function bindText(e, f) {
-  let last;
-  effect(() => {
-    const v = text(f());
-    if (v === last) return;
-    last = v;
-    const c = e.firstChild;
-    if (c && c.nodeType == 3 && !c.nextSibling) c.data = v;
-    else e.textContent = v;
-  });
+function updateText() {
+  const v = text(this.get()), e = this.el;
+  if (v === this.v) return;
+  this.v = v;
+  const c = e.firstChild;
+  if (c && c.nodeType == 3 && !c.nextSibling) c.data = v;
+  else e.textContent = v;
 }
+const bindText = (e, f) => {
+  effect(updateText, e, f);
+};
 const bindProp = (e, name, f) => effect(() => {
   e[name] = f();
 });
@@ -301,18 +308,21 @@ const onKey = (e, f, key = "Enter", mod) => e.addEventListener("keydown", (x) =>
 // takes away those it gave before. Names are data: each is added to the
 // classList, never written as markup, and one that e has of its own is
 // neither added nor taken away.
-function bindClass(e, f) {
-  const own = e.className ? new Set(e.classList) : null;
-  let given = [];
-  effect(() => {
-    // classList.add of a name e has still rewrites the attribute, so
-    // only the names that come and go are touched.
-    const next = text(f()).split(/\s+/).filter((c) => c && !(own && own.has(c)));
-    for (const c of given) if (!next.includes(c)) e.classList.remove(c);
-    for (const c of next) if (!given.includes(c)) e.classList.add(c);
-    given = next;
-  });
+function updateClass() {
+  const e = this.el, given = this.v || [];
+  // The first run finds the element's own names, before any is given.
+  if (!this.v) this.own = e.className ? new Set(e.classList) : null;
+  const own = this.own;
+  // classList.add of a name e has still rewrites the attribute, so only
+  // the names that come and go are touched.
+  const next = text(this.get()).split(/\s+/).filter((c) => c && !(own && own.has(c)));
+  for (const c of given) if (!next.includes(c)) e.classList.remove(c);
+  for (const c of next) if (!given.includes(c)) e.classList.add(c);
+  this.v = next;
 }
+const bindClass = (e, f) => {
+  effect(updateClass, e, f);
+};
 
 // autofocus focuses e once it is in the page whenever f() holds: when e
 // appears, and again each time f() becomes true.
