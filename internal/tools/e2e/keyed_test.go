@@ -163,6 +163,13 @@ func TestKeyedListMutations(t *testing.T) {
 			}
 		})
 	}
+	// Delegation: the rows' buttons have no listener of their own.
+	p.ClickText("button", "Create")
+	p.WaitFor("the rows", `document.querySelectorAll("ul.rows > li").length === 1000`)
+	if n := p.Listeners(`document.querySelector("ul.rows")`); n != 0 {
+		t.Errorf("1,000 rows have %d listeners, want none (one per event type at the document)", n)
+	}
+	t.Logf("listeners at the document: %d", p.Listeners("document"))
 	if ex := p.Exceptions(); len(ex) > 0 {
 		t.Errorf("exceptions: %q", ex)
 	}
