@@ -20,6 +20,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/domdebugger"
+	"github.com/chromedp/cdproto/heapprofiler"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -404,6 +407,40 @@ func (p *Page) CountMutations(fn func()) Mutations {
 		done({records: s.records.length, nodes, summary});
 	}, 50))))`, &m)
 	return m
+}
+
+// HeapUsed collects the garbage and returns the bytes of JavaScript heap
+// in use, for figures of memory per row.
+func (p *Page) HeapUsed() float64 {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, Timeout)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, heapprofiler.CollectGarbage, cdp.Empty{}); err != nil {
+		p.t.Fatalf("collecting garbage: %v", err)
+	}
+	r, err := chromedp.Call(ctx, runtime.GetHeapUsage, cdp.Empty{})
+	if err != nil {
+		p.t.Fatalf("heap usage: %v", err)
+	}
+	return r.UsedSize
+}
+
+// Listeners returns the number of event listeners on the object the
+// JavaScript expression expr gives and, deep, on the nodes below it.
+func (p *Page) Listeners(expr string) int {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, Timeout)
+	defer cancel()
+	r, err := chromedp.Call(ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: expr})
+	if err != nil || r.ExceptionDetails != nil || r.Result == nil || r.Result.ObjectID == "" {
+		p.t.Fatalf("listeners of %s: no object (%v)", expr, err)
+	}
+	depth := int64(-1)
+	l, err := chromedp.Call(ctx, domdebugger.GetEventListeners, domdebugger.GetEventListenersParams{ObjectID: r.Result.ObjectID, Depth: &depth})
+	if err != nil {
+		p.t.Fatalf("listeners of %s: %v", expr, err)
+	}
+	return len(l.Listeners)
 }
 
 // Screenshot writes a PNG of the whole page to path.

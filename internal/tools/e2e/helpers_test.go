@@ -6,6 +6,8 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -139,12 +141,32 @@ func (b *fakeBackend) log() ([]string, []string) {
 	return append([]string(nil), b.requests...), append([]string(nil), b.bad...)
 }
 
-func (b *fakeBackend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// allowCORS lets a page on another origin post to a test backend and
+// answers a preflight request, reporting whether r was one.
+func allowCORS(w http.ResponseWriter, r *http.Request) bool {
 	w.Header().Set("Access-Control-Allow-Origin", "*")
 	w.Header().Set("Access-Control-Allow-Methods", "POST")
 	w.Header().Set("Access-Control-Allow-Headers", "Content-Type")
 	if r.Method == http.MethodOptions {
 		w.WriteHeader(http.StatusNoContent)
+		return true
+	}
+	return false
+}
+
+// buildAndServe builds dir against backend and serves the build as a
+// static site until the test ends.
+func buildAndServe(t *testing.T, dir, backend string) *httptest.Server {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "site")
+	axiom(t, 0, "build", dir, "--out", out, "--backend", backend)
+	site := httptest.NewServer(staticServer(out))
+	t.Cleanup(site.Close)
+	return site
+}
+
+func (b *fakeBackend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if allowCORS(w, r) {
 		return
 	}
 	b.mu.Lock()

@@ -172,10 +172,7 @@ func TestReadingListBackendError(t *testing.T) {
 	be := &fakeBackend{fail: true}
 	backend := httptest.NewServer(be)
 	defer backend.Close()
-	out := t.TempDir()
-	axiom(t, 0, "build", dir, "--out", out, "--backend", backend.URL)
-	site := httptest.NewServer(staticServer(out))
-	defer site.Close()
+	site := buildAndServe(t, dir, backend.URL)
 	p := browsertest.New(t)
 	p.Navigate(site.URL)
 	p.WaitText("Could not load books: database is down")

@@ -35,6 +35,7 @@ type listSpec struct {
 	items, key, empty, end js.Expr
 	itemClass              js.Expr // a function of the item, or nil
 	param                  string
+	row                    *rowCtx
 }
 
 // dnode is one node of an element's static DOM: a tag, its attributes
@@ -289,11 +290,19 @@ var elementSpecs = map[string]func(d *describer){
 		if h, ok := d.a["on_end_reached"]; ok {
 			ls.end = d.g.handler(h)
 		}
+		ls.row = newRowCtx()
 		if x, ok := d.a["item_class"]; ok {
+			if l, ok := x.(*syntax.LambdaExpr); ok && len(l.Params) > 0 {
+				ls.row.items[l.Params[0]] = true
+			}
+			save := d.g.row
+			d.g.row = ls.row
 			ls.itemClass = d.g.expr(x)
+			d.g.row = save
 		}
 		if c := d.e.Children; c != nil && c.Param != nil {
 			ls.param = c.Param.Name
+			ls.row.items[c.Param] = true
 		}
 		s.list = ls
 	},

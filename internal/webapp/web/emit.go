@@ -2,6 +2,7 @@ package web
 
 import (
 	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/axiomcore/acore/internal/lang/catalog"
@@ -26,7 +27,10 @@ func (g *gen) generate(externs bool) (app, html []byte, err error) {
 		head = []js.Stmt{&js.ImportAll{Name: genExterns.Name, From: "/externs.js"}}
 	}
 	b = g.print(b, head)
-	b = append(b, runtimeJS...)
+	// The runtime goes between the head and the app once the app is
+	// printed: it keeps only what the app's names reach.
+	top := b
+	b = make([]byte, 0, size)
 	sets := make([]js.Expr, len(g.ax))
 	for i, set := range g.ax {
 		sets[i] = strArray(set)
@@ -69,7 +73,11 @@ func (g *gen) generate(externs bool) (app, html []byte, err error) {
 		&js.Const{Name: genHash.Name, Value: &js.Bool{Value: g.hash}},
 		&js.ExprStmt{X: js.CallOf(rtShow, js.Num(0))},
 	})
-	return b, g.html(a), nil
+	rt, err := runtimeFor(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	return slices.Concat(top, []byte(rt), b), g.html(a), nil
 }
 
 func (g *gen) print(b []byte, stmts []js.Stmt) []byte {
@@ -265,9 +273,13 @@ func (g *gen) element(o *owner, e *syntax.Element, parent js.Expr) js.Stmt {
 			item = append(item, &js.ExprStmt{X: js.CallOf(rtBindClass, li, js.Thunk(js.CallOf(ls.itemClass, js.CallOf(js.Id(pn)))))})
 		}
 		if e.Children != nil {
+			save := g.row
+			g.row = ls.row
 			item = append(item, g.viewItems(o, e.Children.Items, li)...)
+			g.row = save
 		}
 		render := &js.Arrow{Params: []string{li.Name, pn}, Block: item}
+		out = append(out, selectors(ls.row)...)
 		out = append(out, &js.ExprStmt{X: js.CallOf(rtList, v, js.Thunk(ls.items), ls.key, render, ls.empty, ls.end)})
 	} else if e.Children != nil && ce.Name == "Text" {
 		out = append(out, g.lowerRuns(o, e.Children.Items, v)...)

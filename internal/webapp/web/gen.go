@@ -48,6 +48,8 @@ type gen struct {
 	styles bool
 	// hash is set when the app chose hash routing.
 	hash bool
+	// row is set while a List's item view is lowered (select.go).
+	row *rowCtx
 }
 
 type owner struct {
@@ -382,6 +384,11 @@ var binaryOps = map[syntax.Kind]js.BinaryOp{
 func (g *gen) binary(e *syntax.BinaryExpr) js.Expr {
 	if e.Op == syntax.Coalesce {
 		return g.coalesce(e)
+	}
+	if e.Op == syntax.Eq || e.Op == syntax.NotEq {
+		if x, ok := g.selection(e, e.Op == syntax.NotEq); ok {
+			return x
+		}
 	}
 	a, b := g.expr(e.X), g.expr(e.Y)
 	at, bt := g.typeOf(e.X), g.typeOf(e.Y)

@@ -1,6 +1,11 @@
 package web
 
-import "github.com/axiomcore/acore/internal/webapp/web/js"
+import (
+	"regexp"
+
+	"github.com/axiomcore/acore/internal/webapp/web/assets"
+	"github.com/axiomcore/acore/internal/webapp/web/js"
+)
 
 // The runtime's API towards the generated code: the names of the table at
 // the head of assets/runtime.js, which docs/web.md ("The runtime's API")
@@ -12,6 +17,7 @@ var (
 	rtQuery       = js.Id("Q")    // Q(contract, op, args, empty): a query
 	rtMutation    = js.Id("M")    // M(contract, op, args): a mutation
 	rtExtern      = js.Id("X")    // X(name, args): run an extern action
+	rtSelector    = js.Id("SEL")  // SEL(state): sel(k) is state == k, rerunning only the readers of the old and new key
 	rtNavigate    = js.Id("nav")  // nav(path)
 	rtElement     = js.Id("h")    // h(tag, attrs, parent): a new element
 	rtAction      = js.Id("ax")   // ax(el, i): set AXAG action i's attributes
@@ -68,4 +74,17 @@ var (
 var runtimeAPI = []*js.Ident{rtSignal, rtQuery, rtMutation, rtExtern, rtNavigate, rtElement, rtAction, rtText, rtDiv, rtRem,
 	rtLength, rtCount, rtIsEmpty, rtEqual, rtBindText, rtBindProp, rtBindStyle, rtBindAttr, rtRoutePath, rtImageSource, rtOn, rtOnKey, rtBindValue,
 	rtBindCheck, rtOptions, rtLink, rtList, rtIf, rtFlex, rtShow,
-	rtDerived, rtIndex, rtLast, rtConcat, rtSortBy, rtTake, rtFind, rtFixed, rtReplace, rtSplit, rtWith, rtPersist, rtBindClass, rtAutofocus, rtRouteURL, rtHashPath}
+	rtDerived, rtIndex, rtLast, rtConcat, rtSortBy, rtTake, rtFind, rtFixed, rtReplace, rtSplit, rtWith, rtPersist, rtBindClass, rtAutofocus, rtRouteURL, rtHashPath, rtSelector}
+
+var jsIdent = regexp.MustCompile(`[A-Za-z_$][\w$]*`)
+
+// runtimeFor is the runtime for the printed app: the API names that occur
+// in it as a word (a name in a string or after a dot only keeps more
+// than is needed, never less) and what they need.
+func runtimeFor(app []byte) (string, error) {
+	seen := map[string]bool{}
+	for _, w := range jsIdent.FindAll(app, -1) {
+		seen[string(w)] = true
+	}
+	return assets.Runtime(func(name string) bool { return seen[name] })
+}

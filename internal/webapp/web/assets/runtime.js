@@ -7,676 +7,824 @@
 // renamed by the minifier. The app defines XS (its extern actions), B (the
 // backend's base URL), AX (the AXAG attribute sets), R (the routes) and
 // RH (set for hash routing), which the runtime reads when it runs.
-const {S, D, PS, Q, M, X, nav, show, pth, h, ax, tx, pr, st, at, rp, rh, ri, on, ky, bv, bc, opts, lk, L, IF, FX, str, dv, md, len, cnt, emp, eq,
-  ix, la, ca, srt, tk, fd, fx, rpl, spl, wi, cl, af} = (() => {
-  const doc = document;
+const doc = document;
 
-  // Effects: an effect is {f, kids, cleanups, deps, order, parent}; a
-  // scope made by scope() is one without f. A killed effect has dead set.
-  const pending = new Set();
-  let current = null; // the effect whose reads subscribe it
-  let owner = null; // the scope that owns effects made now
-  let scheduled = false;
-  let nextOrder = 0;
+// Effects: an effect is {f, kids, cleanups, deps, order, parent}; a
+// scope made by scope() is one without f. A killed effect has dead set.
+const pending = new Set();
+let current = null; // the effect whose reads subscribe it
+let owner = null; // the scope that owns effects made now
+let scheduled = false;
+let nextOrder = 0;
 
-  // signal makes a signal: s() reads it (and subscribes the running
-  // effect), s.set(v) writes it.
-  const signal = (value) => {
-    const s = () => {
-      if (current) {
-        s.subscribers.add(current);
-        current.deps.add(s);
-      }
-      return s.value;
-    };
-    s.value = value;
-    s.subscribers = new Set();
-    s.set = (next) => {
-      if (equal(s.value, next)) return;
-      s.value = next;
-      for (const e of s.subscribers) schedule(e);
-    };
-    return s;
+// signal makes a signal: s() reads it (and subscribes the running
+// effect), s.set(v) writes it.
+const signal = (value) => {
+  const s = () => {
+    if (current) track(s);
+    return s.value;
   };
+  s.value = value;
+  s.subscribers = new Set();
+  s.set = setSignal;
+  return s;
+};
 
-  // persisted makes a signal kept in localStorage under key: it starts
-  // from the stored value when that fits type (see fits), else from init
-  // with a warning, and stores every value it is set to.
-  function persisted(key, init, type) {
-    let v = init;
+// setSignal is every signal's set, a method (one function, no closure
+// per signal).
+function setSignal(next) {
+  if (equal(this.value, next)) return;
+  this.value = next;
+  for (const e of this.subscribers) schedule(e);
+}
+
+// persisted makes a signal kept in localStorage under key: it starts
+// from the stored value when that fits type (see fits), else from init
+// with a warning, and stores every value it is set to.
+function persisted(key, init, type) {
+  let v = init;
+  try {
+    const raw = localStorage.getItem(key);
+    if (raw != null) {
+      const x = JSON.parse(raw);
+      if (fits(type, x)) v = x;
+      else console.warn("acore: the stored value of " + key + " does not fit its type; the state starts from its initial value");
+    }
+  } catch (x) {
+    console.warn("acore: the stored value of " + key + " cannot be read; the state starts from its initial value", x);
+  }
+  const s = signal(v);
+  s.set = (next) => {
+    setSignal.call(s, next);
     try {
-      const raw = localStorage.getItem(key);
-      if (raw != null) {
-        const x = JSON.parse(raw);
-        if (fits(type, x)) v = x;
-        else console.warn("acore: the stored value of " + key + " does not fit its type; the state starts from its initial value");
-      }
+      localStorage.setItem(key, JSON.stringify(next));
     } catch (x) {
-      console.warn("acore: the stored value of " + key + " cannot be read; the state starts from its initial value", x);
-    }
-    const s = signal(v), set = s.set;
-    s.set = (next) => {
-      set(next);
-      try {
-        localStorage.setItem(key, JSON.stringify(next));
-      } catch (x) {
-        console.warn("acore: " + key + " cannot be stored", x);
-      }
-    };
-    return s;
-  }
-
-  // fits checks a stored value against a type's shape: "S", "I", "F",
-  // "B", ["O", t] (optional), ["L", t] (list), ["R", {field: t}] (model);
-  // "*" fits anything.
-  function fits(t, v) {
-    switch (t) {
-      case "S": return typeof v == "string";
-      case "I": return Number.isInteger(v);
-      case "F": return typeof v == "number";
-      case "B": return typeof v == "boolean";
-      case "*": return true;
-    }
-    switch (t[0]) {
-      case "O": return v == null || fits(t[1], v);
-      case "L": return Array.isArray(v) && v.every((x) => fits(t[1], x));
-      case "R": return v != null && typeof v == "object" && !Array.isArray(v) && Object.keys(t[1]).every((k) => fits(t[1][k], v[k]));
-    }
-    return false;
-  }
-
-  // equal is Acore's ==: structural on lists and records, null and
-  // undefined alike.
-  function equal(a, b) {
-    if (a === b || a == null && b == null) return true;
-    if (typeof a != "object" || typeof b != "object" || !a || !b) return false;
-    const list = Array.isArray(a);
-    if (list !== Array.isArray(b)) return false;
-    const keys = Object.keys(a);
-    if (keys.length !== Object.keys(b).length) return false;
-    for (const k of keys) if (!equal(a[k], b[k])) return false;
-    return true;
-  }
-
-  function clean(o) {
-    for (const k of o.kids) kill(k);
-    o.kids = [];
-    for (const c of o.cleanups) c();
-    o.cleanups = [];
-    if (o.deps) {
-      for (const s of o.deps) s.subscribers.delete(o);
-      o.deps.clear();
-    }
-  }
-
-  function kill(o) {
-    o.dead = true;
-    clean(o);
-  }
-
-  // drop kills o and removes it from its parent's kids.
-  function drop(o) {
-    kill(o);
-    const kids = o.parent && o.parent.kids;
-    const i = kids ? kids.indexOf(o) : -1;
-    if (i >= 0) kids.splice(i, 1);
-  }
-
-  function run(e) {
-    clean(e);
-    const c = current, o = owner;
-    current = owner = e;
-    try {
-      e.f();
-    } catch (x) {
-      console.error(x);
-    } finally {
-      current = c;
-      owner = o;
-    }
-  }
-
-  // effect runs f now and again whenever a signal it read changes (in a
-  // microtask, parents first).
-  function effect(f) {
-    const e = {f, kids: [], cleanups: [], deps: new Set(), order: nextOrder++, parent: owner};
-    if (owner) owner.kids.push(e);
-    run(e);
-    return e;
-  }
-
-  function schedule(e) {
-    pending.add(e);
-    if (!scheduled) {
-      scheduled = true;
-      queueMicrotask(flush);
-    }
-  }
-
-  function flush() {
-    while (pending.size) {
-      const batch = [...pending].sort((x, y) => x.order - y.order);
-      pending.clear();
-      for (const e of batch) if (!e.dead) run(e);
-    }
-    scheduled = false;
-  }
-
-  // untracked runs f without subscribing the running effect.
-  const untracked = (f) => {
-    const c = current;
-    current = null;
-    try {
-      return f();
-    } finally {
-      current = c;
+      console.warn("acore: " + key + " cannot be stored", x);
     }
   };
+  return s;
+}
 
-  // scope runs f in a new scope owned by parent and returns the scope.
-  function scope(parent, f) {
-    const s = {kids: [], cleanups: [], parent};
-    if (parent) parent.kids.push(s);
-    const c = current, o = owner;
-    current = null;
-    owner = s;
-    try {
-      f();
-    } finally {
-      current = c;
-      owner = o;
+// fits checks a stored value against a type's shape: "S", "I", "F",
+// "B", ["O", t] (optional), ["L", t] (list), ["R", {field: t}] (model);
+// "*" fits anything.
+function fits(t, v) {
+  switch (t) {
+    case "S": return typeof v == "string";
+    case "I": return Number.isInteger(v);
+    case "F": return typeof v == "number";
+    case "B": return typeof v == "boolean";
+    case "*": return true;
+  }
+  switch (t[0]) {
+    case "O": return v == null || fits(t[1], v);
+    case "L": return Array.isArray(v) && v.every((x) => fits(t[1], x));
+    case "R": return v != null && typeof v == "object" && !Array.isArray(v) && Object.keys(t[1]).every((k) => fits(t[1][k], v[k]));
+  }
+  return false;
+}
+
+// equal is Acore's ==: structural on lists and records, null and
+// undefined alike.
+function equal(a, b) {
+  if (a === b || a == null && b == null) return true;
+  if (typeof a != "object" || typeof b != "object" || !a || !b) return false;
+  const list = Array.isArray(a);
+  if (list !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const k of keys) if (!equal(a[k], b[k])) return false;
+  return true;
+}
+
+function clean(o) {
+  if (o.kids) for (const k of o.kids) kill(k);
+  if (o.cleanups) for (const c of o.cleanups) c();
+  if (o.deps) {
+    for (const s of o.deps) {
+      s.subscribers.delete(o);
+      // A selector's key that no effect reads any more leaves its map.
+      if (s.m && !s.subscribers.size) s.m.delete(s.k);
     }
-    return s;
   }
+  o.kids = o.cleanups = o.deps = null;
+}
 
-  const onCleanup = (f) => owner && owner.cleanups.push(f);
+function kill(o) {
+  o.dead = true;
+  clean(o);
+}
 
-  // Values: Acore text, integer arithmetic, optionals.
-  const text = (v) => v == null ? "" : String(v);
-  const div = (a, b) => b ? Math.trunc(a / b) : 0;
-  const rem = (a, b) => b ? a % b : 0;
-  const length = (v) => v == null ? null : [...v].length;
-  const count = (v) => v == null ? null : v.length;
-  const isEmpty = (v) => v == null ? null : v.length === 0;
+// drop kills o and removes it from its parent's kids.
+function drop(o) {
+  kill(o);
+  const kids = o.parent && o.parent.kids;
+  const i = kids ? kids.indexOf(o) : -1;
+  if (i >= 0) kids.splice(i, 1);
+}
 
-  // element creates an element with attributes given as name, value
-  // pairs, appended to parent when there is one.
-  function element(tag, attrs, parent) {
-    const e = doc.createElement(tag);
-    for (let i = 0; i < attrs.length; i += 2) e.setAttribute(attrs[i], attrs[i + 1]);
-    if (parent) parent.append(e);
-    return e;
+// Effects and scopes make their lists when they first need one: most of a
+// row's effects own nothing and read one or two signals.
+function adopt(parent, o) {
+  if (parent) (parent.kids ||= []).push(o);
+}
+
+// track subscribes the running effect to s (a signal or a selector's key);
+// deps is an array, as an effect reads few.
+function track(s) {
+  s.subscribers.add(current);
+  const d = current.deps ||= [];
+  if (!d.includes(s)) d.push(s);
+}
+
+function run(e) {
+  clean(e);
+  const c = current, o = owner;
+  current = owner = e;
+  try {
+    e.f();
+  } catch (x) {
+    console.error(x);
+  } finally {
+    current = c;
+    owner = o;
   }
+}
 
-  const bindText = (e, f) => effect(() => {
-    e.textContent = text(f());
-  });
-  const bindProp = (e, name, f) => effect(() => {
-    e[name] = f();
-  });
-  const bindStyle = (e, name, f, unit) => effect(() => {
-    const v = f();
-    e.style[name] = v == null ? "" : v + (unit || "");
-  });
-  // URL rules (docs/web.md, "URLs"): a Link's href is a path of the app,
-  // an Image's src a relative, http(s) or data:image URL; none holds a
-  // control character, a space or a backslash.
-  const plain = (v) => !/[\0- \x7f\\]/.test(v);
-  const routePath = (v) => plain(v) && /^\/(?!\/)/.test(v);
-  const hashPath = (v) => v[0] == "#" && routePath(v.slice(1));
-  const imageSource = (v) => plain(v) &&
-    (/^(https?:|data:image\/(png|jpeg|gif|webp|avif)[;,])/i.test(v) || !/^([a-z][a-z\d+.-]*:|\/\/)/i.test(v));
+// effect runs f now and again whenever a signal it read changes (in a
+// microtask, parents first).
+// A binding passes its element and getter, which the effect keeps (el,
+// get, and v for the value last written), so that its f is one function
+// for every element, called as a method, instead of a closure per element.
+function effect(f, el, get) {
+  const e = {f, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: owner, el, get, v: undefined};
+  adopt(owner, e);
+  run(e);
+  return e;
+}
 
-  // bindAttr binds an attribute; rule, when given, is a URL's rule: a
-  // value it refuses leaves the attribute off and is said on the console.
-  const bindAttr = (e, name, f, rule) => effect(() => {
+function schedule(e) {
+  pending.add(e);
+  if (!scheduled) {
+    scheduled = true;
+    queueMicrotask(flush);
+  }
+}
+
+function flush() {
+  while (pending.size) {
+    const batch = [...pending].sort((x, y) => x.order - y.order);
+    pending.clear();
+    for (const e of batch) if (!e.dead) run(e);
+  }
+  scheduled = false;
+}
+
+// untracked runs f without subscribing the running effect.
+const untracked = (f) => {
+  const c = current;
+  current = null;
+  try {
+    return f();
+  } finally {
+    current = c;
+  }
+};
+
+// scope runs f in a new scope owned by parent and returns the scope.
+function scope(parent, f) {
+  const s = {kids: null, cleanups: null, parent};
+  adopt(parent, s);
+  const c = current, o = owner;
+  current = null;
+  owner = s;
+  try {
+    f();
+  } finally {
+    current = c;
+    owner = o;
+  }
+  return s;
+}
+
+const onCleanup = (f) => owner && (owner.cleanups ||= []).push(f);
+
+// Values: Acore text, integer arithmetic, optionals.
+const text = (v) => v == null ? "" : String(v);
+const div = (a, b) => b ? Math.trunc(a / b) : 0;
+const rem = (a, b) => b ? a % b : 0;
+const length = (v) => v == null ? null : [...v].length;
+const count = (v) => v == null ? null : v.length;
+const isEmpty = (v) => v == null ? null : v.length === 0;
+
+// element creates an element with attributes given as name, value
+// pairs, appended to parent when there is one.
+function element(tag, attrs, parent) {
+  const e = doc.createElement(tag);
+  for (let i = 0; i < attrs.length; i += 2) e.setAttribute(attrs[i], attrs[i + 1]);
+  if (parent) parent.append(e);
+  return e;
+}
+
+// bindText writes only a text that changed, into the element's one
+// text node when it has one, so a changed text is one characterData
+// change and an unchanged one is no DOM work.
+function updateText() {
+  const v = text(this.get()), e = this.el;
+  if (v === this.v) return;
+  this.v = v;
+  const c = e.firstChild;
+  if (c && c.nodeType == 3 && !c.nextSibling) c.data = v;
+  else e.textContent = v;
+}
+const bindText = (e, f) => {
+  effect(updateText, e, f);
+};
+const bindProp = (e, name, f) => effect(() => {
+  e[name] = f();
+});
+function bindStyle(e, name, f, unit) {
+  let last;
+  effect(() => {
+    const v = f(), css = v == null ? "" : v + (unit || "");
+    if (css !== last) e.style[name] = last = css;
+  });
+}
+// URL rules (docs/web.md, "URLs"): a Link's href is a path of the app,
+// an Image's src a relative, http(s) or data:image URL; none holds a
+// control character, a space or a backslash.
+const plain = (v) => !/[\0- \x7f\\]/.test(v);
+const routePath = (v) => plain(v) && /^\/(?!\/)/.test(v);
+const hashPath = (v) => v[0] == "#" && routePath(v.slice(1));
+const imageSource = (v) => plain(v) &&
+  (/^(https?:|data:image\/(png|jpeg|gif|webp|avif)[;,])/i.test(v) || !/^([a-z][a-z\d+.-]*:|\/\/)/i.test(v));
+
+// bindAttr binds an attribute; rule, when given, is a URL's rule: a
+// value it refuses leaves the attribute off and is said on the console.
+// Setting an attribute to its value is still a DOM change, so only a
+// changed one is written.
+function bindAttr(e, name, f, rule) {
+  let last;
+  effect(() => {
     let v = f();
     if (v != null && rule && !rule(v = String(v))) {
       console.warn("acore: refused " + name, v);
       v = null;
     }
-    v == null ? e.removeAttribute(name) : e.setAttribute(name, String(v));
+    v = v == null ? null : String(v);
+    if (v === last) return;
+    last = v;
+    v == null ? e.removeAttribute(name) : e.setAttribute(name, v);
   });
+}
 
-  function act(f) {
-    try {
-      f();
-    } catch (x) {
-      console.error(x);
-    }
+function act(f) {
+  try {
+    f();
+  } catch (x) {
+    console.error(x);
   }
+}
 
-  // confirmed: an element whose action declares confirmation_required
-  // asks before it runs, so the page does what its AXAG facts promise
-  // runtime agents and people.
-  const confirmed = (e) => e.getAttribute("axag-confirmation-required") != "true" ||
-    confirm(((e.textContent || e.getAttribute("aria-label") || "").trim() || "Continue") + ": are you sure?");
+// confirmed: an element whose action declares confirmation_required
+// asks before it runs, so the page does what its AXAG facts promise
+// runtime agents and people.
+const confirmed = (e) => e.getAttribute("axag-confirmation-required") != "true" ||
+  confirm(((e.textContent || e.getAttribute("aria-label") || "").trim() || "Continue") + ": are you sure?");
 
-  const flex = {start: "flex-start", end: "flex-end", center: "center", stretch: "stretch",
-    space_between: "space-between", space_around: "space-around", space_evenly: "space-evenly"};
+const flex = {start: "flex-start", end: "flex-end", center: "center", stretch: "stretch",
+  space_between: "space-between", space_around: "space-around", space_evenly: "space-evenly"};
 
-  // onKey runs f when key (Enter unless given) is pressed in e, with Ctrl
-  // or ⌘ when mod is set (Enter alone starts a line in a TextArea).
-  const onKey = (e, f, key = "Enter", mod) => e.addEventListener("keydown", (x) => {
-    if (x.key == key && !x.isComposing && (!mod || x.ctrlKey || x.metaKey)) {
-      x.preventDefault();
-      if (confirmed(e)) act(f);
-    }
-  });
-
-  // bindClass adds the class names f gives to e's own (the theme's) and
-  // takes away those it gave before. Names are data: each is added to the
-  // classList, never written as markup, and one that e has of its own is
-  // neither added nor taken away.
-  function bindClass(e, f) {
-    const own = new Set(e.classList);
-    let given = [];
-    effect(() => {
-      const next = text(f()).split(/\s+/).filter((c) => c && !own.has(c));
-      for (const c of given) if (!next.includes(c)) e.classList.remove(c);
-      for (const c of next) e.classList.add(c);
-      given = next;
-    });
-  }
-
-  // autofocus focuses e once it is in the page whenever f() holds: when e
-  // appears, and again each time f() becomes true.
-  const autofocus = (e, f) => effect(() => {
-    if (f()) queueMicrotask(() => e.isConnected && e.focus());
-  });
-
-  const on = (e, name, f) => e.addEventListener(name, (x) => {
-    if (name == "submit") x.preventDefault();
+// onKey runs f when key (Enter unless given) is pressed in e, with Ctrl
+// or ⌘ when mod is set (Enter alone starts a line in a TextArea).
+const onKey = (e, f, key = "Enter", mod) => e.addEventListener("keydown", (x) => {
+  if (x.key == key && !x.isComposing && (!mod || x.ctrlKey || x.metaKey)) {
+    x.preventDefault();
     if (confirmed(e)) act(f);
+  }
+});
+
+// bindClass adds the class names f gives to e's own (the theme's) and
+// takes away those it gave before. Names are data: each is added to the
+// classList, never written as markup, and one that e has of its own is
+// neither added nor taken away.
+function updateClass() {
+  const e = this.el, given = this.v || [];
+  // The first run finds the element's own names, before any is given.
+  if (!this.v) this.own = e.className ? new Set(e.classList) : null;
+  const own = this.own;
+  // classList.add of a name e has still rewrites the attribute, so only
+  // the names that come and go are touched.
+  const next = text(this.get()).split(/\s+/).filter((c) => c && !(own && own.has(c)));
+  for (const c of given) if (!next.includes(c)) e.classList.remove(c);
+  for (const c of next) if (!given.includes(c)) e.classList.add(c);
+  this.v = next;
+}
+const bindClass = (e, f) => {
+  effect(updateClass, e, f);
+};
+
+// autofocus focuses e once it is in the page whenever f() holds: when e
+// appears, and again each time f() becomes true.
+const autofocus = (e, f) => effect(() => {
+  if (f()) queueMicrotask(() => e.isConnected && e.focus());
+});
+
+// Event delegation: a handler of an event that bubbles is kept on its
+// element, and one listener per event type at the document runs the
+// handlers from the target up, as bubbling would, so a row costs no
+// listener and no closure.
+const bubbling = new Set(["click", "dblclick", "submit"]), listening = new Set();
+function dispatch(x) {
+  const k = "$" + x.type;
+  for (let n = x.target; n && !x.cancelBubble; n = n.parentNode) {
+    const f = n[k];
+    if (!f) continue;
+    if (x.type == "submit") x.preventDefault();
+    if (confirmed(n)) act(f);
+  }
+}
+function on(e, name, f) {
+  if (!bubbling.has(name)) {
+    e.addEventListener(name, () => confirmed(e) && act(f));
+    return;
+  }
+  e["$" + name] = f;
+  if (!listening.has(name)) {
+    listening.add(name);
+    doc.addEventListener(name, dispatch);
+  }
+}
+
+// action sets the attributes of AXAG action i on e.
+function action(e, i) {
+  if (i == null) return;
+  const a = AX[i];
+  for (let j = 0; j < a.length; j += 2) e.setAttribute(a[j], a[j + 1]);
+}
+
+// Two-way bindings: state is the state named by value/checked/on (or
+// null), f reads the value, change is on_change's handler (or null).
+function bindValue(e, f, state, change) {
+  effect(() => {
+    const v = text(f());
+    if (e.value !== v) e.value = v;
   });
+  e.addEventListener(e.tagName == "SELECT" ? "change" : "input", () => {
+    if (state) state.set(e.value);
+    if (change) act(change);
+  });
+}
 
-  // action sets the attributes of AXAG action i on e.
-  function action(e, i) {
-    if (i == null) return;
-    const a = AX[i];
-    for (let j = 0; j < a.length; j += 2) e.setAttribute(a[j], a[j + 1]);
-  }
+function bindChecked(e, f, state, change) {
+  effect(() => {
+    e.checked = !!f();
+  });
+  e.addEventListener("change", () => {
+    // An unbound box shows its value, not the click (the effect does
+    // not run again when the value is unchanged).
+    if (state) state.set(e.checked);
+    else e.checked = !!untracked(f);
+    if (change) act(change);
+  });
+}
 
-  // Two-way bindings: state is the state named by value/checked/on (or
-  // null), f reads the value, change is on_change's handler (or null).
-  function bindValue(e, f, state, change) {
-    effect(() => {
-      const v = text(f());
-      if (e.value !== v) e.value = v;
-    });
-    e.addEventListener(e.tagName == "SELECT" ? "change" : "input", () => {
-      if (state) state.set(e.value);
-      if (change) act(change);
-    });
-  }
+function options(e, f) {
+  effect(() => {
+    const v = e.value;
+    e.textContent = "";
+    for (const o of f() || []) element("option", ["value", o], e).textContent = o;
+    e.value = v;
+  });
+}
 
-  function bindChecked(e, f, state, change) {
-    effect(() => {
-      e.checked = !!f();
-    });
-    e.addEventListener("change", () => {
-      // An unbound box shows its value, not the click (the effect does
-      // not run again when the value is unchanged).
-      if (state) state.set(e.checked);
-      else e.checked = !!untracked(f);
-      if (change) act(change);
-    });
-  }
-
-  function options(e, f) {
-    effect(() => {
-      const v = e.value;
-      e.textContent = "";
-      for (const o of f() || []) element("option", ["value", o], e).textContent = o;
-      e.value = v;
-    });
-  }
-
-  // conditional shows the first branch whose condition holds; branches
-  // is [cond, render, ...].
-  function conditional(w, branches) {
-    const parent = owner;
-    let shown = -2, s = null;
-    effect(() => {
-      let k = -1;
-      for (let i = 0; i < branches.length; i += 2) {
-        if (branches[i]()) {
-          k = i;
-          break;
-        }
-      }
-      if (k === shown) return;
-      shown = k;
-      untracked(() => {
-        if (s) drop(s);
-        s = null;
-        w.textContent = "";
-        if (k >= 0) s = scope(parent, () => branches[k + 1](w));
-      });
-    });
-  }
-
-  // move moves node before ref in parent and keeps the focus and the
-  // selection inside it.
-  function move(parent, node, ref) {
-    const a = doc.activeElement, focused = a && node.contains(a);
-    if (parent.moveBefore && node.parentNode === parent && node.isConnected) {
-      try {
-        parent.moveBefore(node, ref);
-        return;
-      } catch {}
-    }
-    let start, end;
-    if (focused) {
-      try {
-        start = a.selectionStart;
-        end = a.selectionEnd;
-      } catch {}
-    }
-    parent.insertBefore(node, ref);
-    if (focused && doc.activeElement !== a) {
-      a.focus({preventScroll: true});
-      try {
-        if (start != null) a.setSelectionRange(start, end);
-      } catch {}
-    }
-  }
-
-  // list renders a keyed list into ul: an item keeps its <li>, its scope
-  // and its focus while the list changes. render(li, item) draws an item
-  // whose signal is item; empty gives the text shown when there are none;
-  // end runs when the end of the list comes into view.
-  function list(ul, items, key, render, empty, end) {
-    const parent = owner;
-    let rows = new Map(), emptyRow = null, sentinel = null;
-    if (end) {
-      sentinel = element("li", ["class", "ac-end", "aria-hidden", "true"], ul);
-      const io = new IntersectionObserver((x) => {
-        if (x[0].isIntersecting) act(end);
-      });
-      io.observe(sentinel);
-      onCleanup(() => io.disconnect());
-    }
-    effect(() => {
-      const xs = items() || [], emptyText = empty && empty();
-      untracked(() => {
-        const next = new Map(), order = [];
-        xs.forEach((x, i) => {
-          let k = key(x);
-          if (next.has(k)) k = k + "\0" + i;
-          let r = rows.get(k);
-          if (r) {
-            r.item.set(x);
-            rows.delete(k);
-          } else {
-            const li = doc.createElement("li"), item = signal(x);
-            r = {node: li, item, scope: scope(parent, () => render(li, item))};
-          }
-          next.set(k, r);
-          order.push(r);
-        });
-        for (const r of rows.values()) {
-          drop(r.scope);
-          r.node.remove();
-        }
-        rows = next;
-        let after = sentinel;
-        for (let i = order.length - 1; i >= 0; i--) {
-          const n = order[i].node;
-          if (n.parentNode !== ul || n.nextSibling !== after) move(ul, n, after);
-          after = n;
-        }
-        if (empty && !order.length) {
-          if (!emptyRow) {
-            emptyRow = element("li", ["class", "ac-empty"]);
-            ul.insertBefore(emptyRow, sentinel);
-          }
-          emptyRow.textContent = text(emptyText);
-        } else if (emptyRow) {
-          emptyRow.remove();
-          emptyRow = null;
-        }
-      });
-    });
-  }
-
-  // call posts a contract call (docs/web.md, "Backend wire format"):
-  // {ok, value} or {message}.
-  async function call(contract, op, args) {
-    let r, body, raw;
-    try {
-      r = await fetch(B + "/" + encodeURIComponent(contract) + "/" + encodeURIComponent(op),
-        {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(args)});
-      raw = await r.text();
-    } catch {
-      return {message: "network error"};
-    }
-    try {
-      body = raw ? JSON.parse(raw) : null;
-    } catch {
-      body = undefined;
-    }
-    if (r.ok) return body === undefined ? {message: "invalid response (HTTP " + r.status + ")"} : {ok: true, value: body};
-    return {message: body && body.error && typeof body.error.message == "string" ? body.error.message : "HTTP " + r.status};
-  }
-
-  const live = new Map(); // contract → its live queries
-
-  const signals = (data) => ({pending: signal(false), error: signal(false), error_message: signal(""), data: signal(data)});
-
-  function settle(q, r) {
-    q.pending.set(false);
-    if (r.ok) {
-      q.error.set(false);
-      q.error_message.set("");
-      q.data.set(r.value);
-    } else {
-      q.error.set(true);
-      q.error_message.set(r.message);
-    }
-  }
-
-  // query is fetched now and whenever its arguments change. It is pending
-  // until its first answer; later requests keep the data on the page
-  // until they answer (a keyed list keeps its nodes).
-  function query(contract, op, args, data) {
-    const q = signals(data);
-    let n = 0, a;
-    q.pending.value = true;
-    q.go = async () => {
-      const k = ++n;
-      const r = await call(contract, op, a);
-      if (k === n && !q.dead) settle(q, r);
-    };
-    q.refresh = () => {
-      q.go();
-    };
-    effect(() => {
-      a = args();
-      untracked(q.go);
-    });
-    let l = live.get(contract);
-    if (!l) live.set(contract, l = new Set());
-    l.add(q);
-    onCleanup(() => {
-      l.delete(q);
-      q.dead = true;
-    });
-    return q;
-  }
-
-  // mutation: run(given) reads its arguments now, those given at the run
-  // over the declaration's, and returns at once; success refreshes the
-  // contract's live queries.
-  function mutation(contract, op, args) {
-    const m = signals(null);
-    m.run = (given) => {
-      const a = Object.assign(untracked(args), given);
-      m.pending.set(true);
-      return call(contract, op, a).then((r) => {
-        settle(m, r);
-        if (r.ok) for (const q of live.get(contract) || []) q.refresh();
-      });
-    };
-    return m;
-  }
-
-  function extern(name, args) {
-    try {
-      const f = XS[name];
-      Promise.resolve(f(args)).catch((x) => console.error(x));
-    } catch (x) {
-      console.error(x);
-    }
-  }
-
-  // The router: routes on the History API, or in the URL's fragment
-  // (#/path) when RH is set. R is [[path, page, args, ints], ...]: a
-  // route's literal arguments and the names of its Int parameters.
-  let page = null, shown = null, params = null, focusNext = false;
-  const root = doc.getElementById("app");
-
-  // routeURL fills the :name segments of a route path with args.
-  function routeURL(path, args) {
-    const i = path.search(/[?#]/), tail = i < 0 ? "" : path.slice(i);
-    return (i < 0 ? path : path.slice(0, i)).split("/")
-      .map((s) => s[0] == ":" ? encodeURIComponent(text(args[s.slice(1)])) : s).join("/") + tail;
-  }
-
-  function navigate(path) {
-    if (RH) {
-      if (location.hash.slice(1) !== path) {
-        focusNext = true;
-        location.hash = path;
-      }
-    } else if (location.pathname + location.search + location.hash !== path) {
-      history.pushState(null, "", path);
-      showRoute(true);
-    }
-  }
-
-  // match returns the page parameters route r gives path, or null.
-  function match(r, path) {
-    const want = r[0].split("/"), got = path.split("/"), v = {...r[2]};
-    if (want.length != got.length) return null;
-    for (let i = 0; i < want.length; i++) {
-      const w = want[i];
-      if (w[0] != ":") {
-        if (w !== got[i]) return null;
-        continue;
-      }
-      let x;
-      try {
-        x = decodeURIComponent(got[i]);
-      } catch {
-        return null;
-      }
-      const n = w.slice(1);
-      if (r[3] && r[3].includes(n)) {
-        if (!/^-?\d+$/.test(x)) return null;
-        x = Number(x);
-      }
-      if (x === "") return null;
-      v[n] = x;
-    }
-    return v;
-  }
-
-  // showRoute renders the page of the current path; focus moves to it
-  // after a navigation. A route of the page already shown keeps it and
-  // sets its parameters.
-  function showRoute(focus) {
-    let path = RH ? location.hash.slice(1).split("?")[0] || "/" : location.pathname;
-    if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
-    let render = null, v = null;
-    for (const r of R) {
-      if ((v = match(r, path))) {
-        render = r[1];
+// conditional shows the first branch whose condition holds; branches
+// is [cond, render, ...].
+function conditional(w, branches) {
+  const parent = owner;
+  let shown = -2, s = null;
+  effect(() => {
+    let k = -1;
+    for (let i = 0; i < branches.length; i += 2) {
+      if (branches[i]()) {
+        k = i;
         break;
       }
     }
-    if (render && render === shown) {
-      params.set(v);
-      return;
-    }
-    if (page) kill(page);
-    root.textContent = "";
-    shown = render;
-    params = signal(v);
-    page = scope(null, () => {
-      const w = element("main", ["class", "ac-page", "tabindex", "-1"], root);
-      if (render) {
-        render(w, params);
-      } else {
-        w.classList.add("ac-404");
-        element("h1", [], w).textContent = "Page not found";
-        element("p", [], w).textContent = "There is no page at " + path + ".";
-        link(element("a", ["href", RH ? "#/" : "/"], w)).textContent = "Go to the home page";
-      }
-      if (focus) {
-        scrollTo(0, 0);
-        w.focus();
-      }
+    if (k === shown) return;
+    shown = k;
+    untracked(() => {
+      if (s) drop(s);
+      s = null;
+      w.textContent = "";
+      if (k >= 0) s = scope(parent, () => branches[k + 1](w));
     });
-  }
-
-  // link makes a plain click on a link navigate in the app: its href is
-  // a path of the app (routePath).
-  function link(a) {
-    a.addEventListener("click", (x) => {
-      if (x.button || x.metaKey || x.ctrlKey || x.shiftKey || x.altKey || a.target) return;
-      const u = new URL(a.href, location.href);
-      x.preventDefault();
-      navigate(RH ? u.hash.slice(1) : u.pathname + u.search + u.hash);
-    });
-    return a;
-  }
-
-  // RH is defined after the runtime, so it is read when an event comes.
-  addEventListener("popstate", () => RH || showRoute(false));
-  addEventListener("hashchange", () => {
-    if (!RH) return;
-    showRoute(focusNext);
-    focusNext = false;
   });
+}
 
-  // derived makes a derived value (a let member): a signal that an effect
-  // keeps equal to f(), so what reads it is rerun only when its value
-  // changes. The compiler creates them in dependency order, so one is
-  // recomputed before the effects that read it (flush runs the oldest
-  // first).
-  function derived(f) {
-    const s = signal(undefined);
-    effect(() => s.set(f()));
-    return s;
+// move moves node before ref in parent and keeps the focus and the
+// selection inside it.
+function move(parent, node, ref) {
+  const a = doc.activeElement, focused = a && node.contains(a);
+  if (parent.moveBefore && node.parentNode === parent && node.isConnected) {
+    try {
+      parent.moveBefore(node, ref);
+      return;
+    } catch {}
   }
+  let start, end;
+  if (focused) {
+    try {
+      start = a.selectionStart;
+      end = a.selectionEnd;
+    } catch {}
+  }
+  parent.insertBefore(node, ref);
+  if (focused && doc.activeElement !== a) {
+    a.focus({preventScroll: true});
+    try {
+      if (start != null) a.setSelectionRange(start, end);
+    } catch {}
+  }
+}
 
-  // The values of Acore 1.1's expressions (docs/language.md 4.11). Lists
-  // are never changed in place: each gives a new list.
-  const index = (xs, i) => xs != null && i >= 0 && i < xs.length ? xs[i] : null;
-  const last = (xs) => index(xs, xs ? xs.length - 1 : -1);
-  const concat = (a, b) => (a || []).concat(b || []);
-  // sortBy is stable (Array.prototype.sort is) and compares Strings by
-  // UTF-16 code units, numbers by value.
-  const sortBy = (xs, f) => xs.map((x) => [f(x), x]).sort((a, b) => a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0).map((p) => p[1]);
-  const take = (xs, n) => xs.slice(0, Math.max(0, n));
-  const find = (xs, f) => {
-    for (const x of xs) if (f(x)) return x;
-    return null;
-  };
-  const fixed = (n, d) => n.toFixed(Math.min(20, Math.max(0, d)));
-  // replace and split with an empty pattern: unchanged, and the scalars.
-  const replace = (s, a, b) => a ? s.split(a).join(b) : s;
-  const split = (s, sep) => sep ? s.split(sep) : [...s];
-  const withFields = (r, changes) => Object.assign({}, r, changes);
+// keep marks the positions of a that are in its longest increasing
+// subsequence, skipping -1 (the new items): the nodes that stay.
+function keep(a) {
+  const n = a.length, prev = new Int32Array(n), tails = [], kept = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = a[i];
+    if (v < 0) continue;
+    let lo = 0, hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (a[tails[mid]] < v) lo = mid + 1;
+      else hi = mid;
+    }
+    prev[i] = lo ? tails[lo - 1] : -1;
+    tails[lo] = i;
+  }
+  for (let i = tails.length ? tails[tails.length - 1] : -1; i >= 0; i = prev[i]) kept[i] = 1;
+  return kept;
+}
 
-  // The runtime's API: the only names the compiled app calls.
-  return {
-    S: signal, D: derived, PS: persisted, Q: query, M: mutation, X: extern, nav: navigate, show: showRoute, pth: routeURL,
-    h: element, ax: action, tx: bindText, pr: bindProp, st: bindStyle, at: bindAttr, rp: routePath, rh: hashPath, ri: imageSource, on, ky: onKey,
-    bv: bindValue, bc: bindChecked, opts: options, lk: link, L: list, IF: conditional, FX: flex,
-    str: text, dv: div, md: rem, len: length, cnt: count, emp: isEmpty, eq: equal,
-    ix: index, la: last, ca: concat, srt: sortBy, tk: take, fd: find, fx: fixed, rpl: replace, spl: split, wi: withFields,
-    cl: bindClass, af: autofocus,
+// dropAll kills the scopes of rows and takes them from parent's kids in
+// one pass (one indexOf per row is quadratic when a long list goes).
+function dropAll(parent, rows) {
+  for (const r of rows) kill(r.scope);
+  if (parent && parent.kids) parent.kids = parent.kids.filter((k) => !k.dead);
+}
+
+// list renders a keyed list into ul: an item keeps its <li>, its scope
+// and its focus while the list changes, and its signal takes the new
+// value of a key already shown (its bindings write only what changed).
+// Only the rows outside the longest run that kept its order move, so a
+// swap moves two. render(li, item) draws an item whose signal is item;
+// empty gives the text shown when there are none; end runs when the end
+// of the list comes into view.
+function list(ul, items, key, render, empty, end) {
+  const parent = owner;
+  let rows = new Map(), shown = [], emptyRow = null, sentinel = null;
+  if (end) {
+    sentinel = element("li", ["class", "ac-end", "aria-hidden", "true"], ul);
+    const io = new IntersectionObserver((x) => {
+      if (x[0].isIntersecting) act(end);
+    });
+    io.observe(sentinel);
+    onCleanup(() => io.disconnect());
+  }
+  effect(() => {
+    const xs = items() || [], emptyText = empty && empty();
+    untracked(() => {
+      const next = new Map(), order = new Array(xs.length), old = new Int32Array(xs.length);
+      let sorted = true, last = -1, kept = 0;
+      for (let i = 0; i < xs.length; i++) {
+        const x = xs[i];
+        let k = key(x);
+        if (next.has(k)) k = k + "\0" + i;
+        let r = rows.get(k);
+        if (r) {
+          r.item.set(x);
+          rows.delete(k);
+          old[i] = r.i;
+          if (r.i < last) sorted = false;
+          last = r.i;
+          kept++;
+        } else {
+          const li = doc.createElement("li"), item = signal(x);
+          r = {node: li, item, scope: scope(parent, () => render(li, item))};
+          old[i] = -1;
+        }
+        next.set(k, r);
+        order[i] = r;
+      }
+      if (rows.size) {
+        if (!kept && !sentinel && !emptyRow) ul.textContent = ""; // a cleared list: one DOM change
+        else if (!kept) {
+          const g = doc.createRange();
+          g.setStartBefore(shown[0].node);
+          g.setEndAfter(shown[shown.length - 1].node);
+          g.deleteContents();
+        } else for (const r of rows.values()) r.node.remove();
+        dropAll(parent, rows.values());
+      }
+      rows = next;
+      if (!kept && order.length) {
+        // All new: one insertion of a fragment.
+        const f = doc.createDocumentFragment();
+        for (const r of order) f.append(r.node);
+        ul.insertBefore(f, sentinel);
+      } else if (order.length) {
+        const stay = sorted ? null : keep(old);
+        let after = sentinel;
+        for (let i = order.length - 1; i >= 0; i--) {
+          const n = order[i].node;
+          if (old[i] < 0 || stay && !stay[i]) move(ul, n, after);
+          after = n;
+        }
+      }
+      for (let i = 0; i < order.length; i++) order[i].i = i;
+      shown = order;
+      if (empty && !order.length) {
+        if (!emptyRow) {
+          emptyRow = element("li", ["class", "ac-empty"]);
+          ul.insertBefore(emptyRow, sentinel);
+        }
+        emptyRow.textContent = text(emptyText);
+      } else if (emptyRow) {
+        emptyRow.remove();
+        emptyRow = null;
+      }
+    });
+  });
+}
+
+// selector makes "is k the value of s" cost O(1) per change of s: an
+// effect that asks subscribes to k alone, and a change of s reruns only
+// the effects of the old value's key and the new one's. The compiler
+// uses it for a state compared with a list item's field in the item's
+// view. Keys are scalars (Int, String, Bool), so === is Acore's ==.
+function selector(s) {
+  const keys = new Map();
+  let prev;
+  effect(() => {
+    const v = s() ?? null;
+    for (const k of [prev, v]) {
+      const t = keys.get(k);
+      if (t) for (const e of t.subscribers) schedule(e);
+    }
+    prev = v;
+  });
+  return (k) => {
+    k = k ?? null;
+    if (current) {
+      let t = keys.get(k);
+      if (!t) keys.set(k, t = {subscribers: new Set(), m: keys, k});
+      track(t);
+    }
+    return (s.value ?? null) === k;
   };
-})();
+}
+
+// call posts a contract call (docs/web.md, "Backend wire format"):
+// {ok, value} or {message}.
+async function call(contract, op, args) {
+  let r, body, raw;
+  try {
+    r = await fetch(B + "/" + encodeURIComponent(contract) + "/" + encodeURIComponent(op),
+      {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(args)});
+    raw = await r.text();
+  } catch {
+    return {message: "network error"};
+  }
+  try {
+    body = raw ? JSON.parse(raw) : null;
+  } catch {
+    body = undefined;
+  }
+  if (r.ok) return body === undefined ? {message: "invalid response (HTTP " + r.status + ")"} : {ok: true, value: body};
+  return {message: body && body.error && typeof body.error.message == "string" ? body.error.message : "HTTP " + r.status};
+}
+
+const live = new Map(); // contract → its live queries
+
+const signals = (data) => ({pending: signal(false), error: signal(false), error_message: signal(""), data: signal(data)});
+
+function settle(q, r) {
+  q.pending.set(false);
+  if (r.ok) {
+    q.error.set(false);
+    q.error_message.set("");
+    q.data.set(r.value);
+  } else {
+    q.error.set(true);
+    q.error_message.set(r.message);
+  }
+}
+
+// query is fetched now and whenever its arguments change. It is pending
+// until its first answer; later requests keep the data on the page
+// until they answer (a keyed list keeps its nodes).
+function query(contract, op, args, data) {
+  const q = signals(data);
+  let n = 0, a;
+  q.pending.value = true;
+  q.go = async () => {
+    const k = ++n;
+    const r = await call(contract, op, a);
+    if (k === n && !q.dead) settle(q, r);
+  };
+  q.refresh = () => {
+    q.go();
+  };
+  effect(() => {
+    a = args();
+    untracked(q.go);
+  });
+  let l = live.get(contract);
+  if (!l) live.set(contract, l = new Set());
+  l.add(q);
+  onCleanup(() => {
+    l.delete(q);
+    q.dead = true;
+  });
+  return q;
+}
+
+// mutation: run(given) reads its arguments now, those given at the run
+// over the declaration's, and returns at once; success refreshes the
+// contract's live queries.
+function mutation(contract, op, args) {
+  const m = signals(null);
+  m.run = (given) => {
+    const a = Object.assign(untracked(args), given);
+    m.pending.set(true);
+    return call(contract, op, a).then((r) => {
+      settle(m, r);
+      if (r.ok) for (const q of live.get(contract) || []) q.refresh();
+    });
+  };
+  return m;
+}
+
+function extern(name, args) {
+  try {
+    const f = XS[name];
+    Promise.resolve(f(args)).catch((x) => console.error(x));
+  } catch (x) {
+    console.error(x);
+  }
+}
+
+// The router: routes on the History API, or in the URL's fragment
+// (#/path) when RH is set. R is [[path, page, args, ints], ...]: a
+// route's literal arguments and the names of its Int parameters.
+let page = null, shown = null, params = null, focusNext = false;
+const root = doc.getElementById("app");
+
+// routeURL fills the :name segments of a route path with args.
+function routeURL(path, args) {
+  const i = path.search(/[?#]/), tail = i < 0 ? "" : path.slice(i);
+  return (i < 0 ? path : path.slice(0, i)).split("/")
+    .map((s) => s[0] == ":" ? encodeURIComponent(text(args[s.slice(1)])) : s).join("/") + tail;
+}
+
+function navigate(path) {
+  if (RH) {
+    if (location.hash.slice(1) !== path) {
+      focusNext = true;
+      location.hash = path;
+    }
+  } else if (location.pathname + location.search + location.hash !== path) {
+    history.pushState(null, "", path);
+    showRoute(true);
+  }
+}
+
+// match returns the page parameters route r gives path, or null.
+function match(r, path) {
+  const want = r[0].split("/"), got = path.split("/"), v = {...r[2]};
+  if (want.length != got.length) return null;
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i];
+    if (w[0] != ":") {
+      if (w !== got[i]) return null;
+      continue;
+    }
+    let x;
+    try {
+      x = decodeURIComponent(got[i]);
+    } catch {
+      return null;
+    }
+    const n = w.slice(1);
+    if (r[3] && r[3].includes(n)) {
+      if (!/^-?\d+$/.test(x)) return null;
+      x = Number(x);
+    }
+    if (x === "") return null;
+    v[n] = x;
+  }
+  return v;
+}
+
+// showRoute renders the page of the current path; focus moves to it
+// after a navigation. A route of the page already shown keeps it and
+// sets its parameters.
+function showRoute(focus) {
+  let path = RH ? location.hash.slice(1).split("?")[0] || "/" : location.pathname;
+  if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
+  let render = null, v = null;
+  for (const r of R) {
+    if ((v = match(r, path))) {
+      render = r[1];
+      break;
+    }
+  }
+  if (render && render === shown) {
+    params.set(v);
+    return;
+  }
+  if (page) kill(page);
+  root.textContent = "";
+  shown = render;
+  params = signal(v);
+  page = scope(null, () => {
+    const w = element("main", ["class", "ac-page", "tabindex", "-1"], root);
+    if (render) {
+      render(w, params);
+    } else {
+      w.classList.add("ac-404");
+      element("h1", [], w).textContent = "Page not found";
+      element("p", [], w).textContent = "There is no page at " + path + ".";
+      link(element("a", ["href", RH ? "#/" : "/"], w)).textContent = "Go to the home page";
+    }
+    if (focus) {
+      scrollTo(0, 0);
+      w.focus();
+    }
+  });
+}
+
+// link makes a plain click on a link navigate in the app: its href is
+// a path of the app (routePath).
+function link(a) {
+  a.addEventListener("click", (x) => {
+    if (x.button || x.metaKey || x.ctrlKey || x.shiftKey || x.altKey || a.target) return;
+    const u = new URL(a.href, location.href);
+    x.preventDefault();
+    navigate(RH ? u.hash.slice(1) : u.pathname + u.search + u.hash);
+  });
+  return a;
+}
+
+// RH is defined after the runtime, so it is read when an event comes.
+addEventListener("popstate", () => RH || showRoute(false));
+addEventListener("hashchange", () => {
+  if (!RH) return;
+  showRoute(focusNext);
+  focusNext = false;
+});
+
+// derived makes a derived value (a let member): a signal that an effect
+// keeps equal to f(), so what reads it is rerun only when its value
+// changes. The compiler creates them in dependency order, so one is
+// recomputed before the effects that read it (flush runs the oldest
+// first).
+function derived(f) {
+  const s = signal(undefined);
+  effect(() => s.set(f()));
+  return s;
+}
+
+// The values of Acore 1.1's expressions (docs/language.md 4.11). Lists
+// are never changed in place: each gives a new list.
+const index = (xs, i) => xs != null && i >= 0 && i < xs.length ? xs[i] : null;
+const last = (xs) => index(xs, xs ? xs.length - 1 : -1);
+const concat = (a, b) => (a || []).concat(b || []);
+// sortBy is stable (Array.prototype.sort is) and compares Strings by
+// UTF-16 code units, numbers by value.
+const sortBy = (xs, f) => xs.map((x) => [f(x), x]).sort((a, b) => a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0).map((p) => p[1]);
+const take = (xs, n) => xs.slice(0, Math.max(0, n));
+const find = (xs, f) => {
+  for (const x of xs) if (f(x)) return x;
+  return null;
+};
+const fixed = (n, d) => n.toFixed(Math.min(20, Math.max(0, d)));
+// replace and split with an empty pattern: unchanged, and the scalars.
+const replace = (s, a, b) => a ? s.split(a).join(b) : s;
+const split = (s, sep) => sep ? s.split(sep) : [...s];
+const withFields = (r, changes) => Object.assign({}, r, changes);
+
+// The runtime's API: the only names the compiled app calls. A build
+// keeps of them the ones its app names and drops what none of those
+// needs (assets.Runtime).
+export {
+  signal as S, derived as D, persisted as PS, query as Q, mutation as M, extern as X, selector as SEL, navigate as nav,
+  showRoute as show, routeURL as pth, element as h, action as ax, bindText as tx, bindProp as pr, bindStyle as st,
+  bindAttr as at, routePath as rp, hashPath as rh, imageSource as ri, on, onKey as ky, bindValue as bv,
+  bindChecked as bc, options as opts, link as lk, list as L, conditional as IF, flex as FX, text as str, div as dv,
+  rem as md, length as len, count as cnt, isEmpty as emp, equal as eq, index as ix, last as la, concat as ca,
+  sortBy as srt, take as tk, find as fd, fixed as fx, replace as rpl, split as spl, withFields as wi, bindClass as cl,
+  autofocus as af
+};

@@ -1,0 +1,100 @@
+package web
+
+import (
+	"github.com/axiomcore/acore/internal/lang/check"
+	"github.com/axiomcore/acore/internal/lang/syntax"
+	"github.com/axiomcore/acore/internal/webapp/web/js"
+)
+
+// rowCtx is set while a List's item view and item_class are lowered. A
+// state compared there with the item (or a field of it) reads a selector
+// made once beside the list (SEL), so that a change of the state reruns
+// the row that held the old value and the row that holds the new one
+// instead of every row.
+type rowCtx struct {
+	items map[*syntax.Ident]bool // the declarations that name the item
+	sels  map[string]*js.Ident   // state name → its selector's variable
+	order []string               // the states, in the order first met
+}
+
+func newRowCtx() *rowCtx {
+	return &rowCtx{items: map[*syntax.Ident]bool{}, sels: map[string]*js.Ident{}}
+}
+
+// selection lowers a == b (or a != b when not) as a selector's read when
+// one side is a scalar state and the other reads only the item.
+func (g *gen) selection(e *syntax.BinaryExpr, not bool) (js.Expr, bool) {
+	r := g.row
+	if r == nil {
+		return nil, false
+	}
+	for _, p := range [][2]syntax.Expr{{e.X, e.Y}, {e.Y, e.X}} {
+		st := stateName(p[0])
+		if st == nil {
+			continue
+		}
+		obj := g.use(st)
+		if obj == nil || obj.Kind != check.ObjState || !g.ofItem(p[1]) {
+			continue
+		}
+		at, bt := g.typeOf(p[0]), g.typeOf(p[1])
+		if at.Kind != bt.Kind || !selectable[at.Kind] {
+			continue
+		}
+		sel, ok := r.sels[st.Name]
+		if !ok {
+			sel = g.v()
+			r.sels[st.Name] = sel
+			r.order = append(r.order, st.Name)
+		}
+		var x js.Expr = js.CallOf(sel, g.expr(p[1]))
+		if not {
+			x = &js.Unary{Op: js.Not, X: x}
+		}
+		return x, true
+	}
+	return nil, false
+}
+
+// selectable are the kinds whose == is JavaScript's === once null and
+// undefined are one (Float is not: NaN).
+var selectable = map[check.TypeKind]bool{check.TInt: true, check.TString: true, check.TBool: true}
+
+// ofItem reports whether e is the list's item or a chain of its model
+// fields.
+func (g *gen) ofItem(e syntax.Expr) bool {
+	switch e := e.(type) {
+	case *syntax.ParenExpr:
+		return g.ofItem(e.X)
+	case *syntax.Ident:
+		obj := g.use(e)
+		if obj == nil {
+			return false
+		}
+		id, ok := obj.Decl.(*syntax.Ident)
+		return ok && g.row.items[id]
+	case *syntax.MemberExpr:
+		return g.typeOf(e.X).Kind == check.TModel && g.ofItem(e.X)
+	}
+	return false
+}
+
+// stateName is the name e is, in parentheses or not, or nil.
+func stateName(e syntax.Expr) *syntax.Ident {
+	switch e := e.(type) {
+	case *syntax.ParenExpr:
+		return stateName(e.X)
+	case *syntax.Ident:
+		return e
+	}
+	return nil
+}
+
+// selectors declares the selectors the rows of r read, before the list.
+func selectors(r *rowCtx) []js.Stmt {
+	var out []js.Stmt
+	for _, name := range r.order {
+		out = append(out, &js.Const{Name: r.sels[name].Name, Value: js.CallOf(rtSelector, local(name))})
+	}
+	return out
+}
