@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/axiomcore/acore/internal/agent/schema"
+	"github.com/axiomcore/acore/internal/tools/browsertest"
 )
 
 // agent is a coding agent's side of an MCP session with acore-semantic-mcp:
@@ -278,3 +282,80 @@ func readFile(t *testing.T, root, rel string) string {
 	}
 	return string(b)
 }
+
+// booksBackend answers the reading list's contract after docs/web.md's
+// wire format with two books, and records each mark_read.
+type booksBackend struct {
+	marked chan map[string]any
+}
+
+func (b *booksBackend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	w.Header().Set("Access-Control-Allow-Methods", "POST")
+	w.Header().Set("Access-Control-Allow-Headers", "Content-Type")
+	if r.Method == http.MethodOptions {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	var args map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&args); err != nil {
+		http.Error(w, `{"error":{"message":"not JSON"}}`, http.StatusBadRequest)
+		return
+	}
+	books := []map[string]any{{"id": "b1", "title": "Beloved", "author": "Toni Morrison"},
+		{"id": "b2", "title": "Emma", "author": "Jane Austen"}}
+	var result any
+	switch r.URL.Path {
+	case "/books/list_books":
+		if id, ok := args["id"].(string); ok {
+			books = slices.DeleteFunc(books, func(b map[string]any) bool { return b["id"] != id })
+		}
+		result = books
+	case "/books/mark_read":
+		b.marked <- args
+	default:
+		http.Error(w, `{"error":{"message":"no such operation"}}`, http.StatusNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(result)
+}
+
+// checkBuiltReadingList builds root with `axiom build` against a test
+// backend and checks in Chromium what tasks 3 and 4 changed: the book's
+// page has a Read checkbox and a "Mark as read" button that sends
+// mark_read with the checkbox's value, and /stats is a page of its own.
+func checkBuiltReadingList(t *testing.T, root string) {
+	t.Helper()
+	be := &booksBackend{marked: make(chan map[string]any, 16)}
+	backend := httptest.NewServer(be)
+	defer backend.Close()
+	out := t.TempDir()
+	axiom(t, 0, "build", root, "--out", out, "--backend", backend.URL)
+	site := httptest.NewServer(staticServer(out))
+	defer site.Close()
+	p := browsertest.New(t)
+	p.Navigate(site.URL + "/books/b1")
+	p.WaitText("Beloved")
+	p.WaitText("Mark as read")
+	if n := p.Count(`input[type=checkbox]`); n != 1 {
+		t.Fatalf("the book's page has %d checkboxes, want 1:\n%s", n, p.Text())
+	}
+	p.Click(`input[type=checkbox]`)
+	p.ClickText("button", "Mark as read")
+	select {
+	case args := <-be.marked:
+		if !reflect.DeepEqual(args, map[string]any{"id": "b1", "read": true}) {
+			t.Errorf("mark_read sent %v, want {id: b1, read: true}", args)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no mark_read reached the backend in 10 s")
+	}
+	p.Navigate(site.URL + "/stats")
+	p.WaitText("Books in the list: 2")
+	if e := p.Exceptions(); len(e) > 0 {
+		t.Errorf("uncaught exceptions: %q", e)
+	}
+}
+
+func TestScenarioBuildCheckTmp(t *testing.T) { checkBuiltReadingList(t, "/tmp/rl") }
