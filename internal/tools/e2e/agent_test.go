@@ -3,10 +3,10 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -411,4 +411,3 @@ func checkBuiltReadingList(t *testing.T, root string) {
 		t.Errorf("uncaught exceptions: %q", e)
 	}
 }
-
