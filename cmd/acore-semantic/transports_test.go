@@ -511,6 +511,10 @@ func checkEnvelope(t *testing.T, s step, resp map[string]any) {
 		if errField("code") != "compile_failed" || len(d) == 0 {
 			t.Errorf("line %d: %v", s.line, resp["error"])
 		}
+	case strings.Contains(s.req, `"rename-draft-2"`):
+		if errField("code") != "invalid_arguments" || errField("reason") != "name_taken" {
+			t.Errorf("line %d: %v", s.line, resp["error"])
+		}
 	case strings.Contains(s.req, `"rename-add-2"`):
 		if errField("code") != "stale_snapshot" || errField("reason") != "base_not_head" {
 			t.Errorf("line %d: %v", s.line, resp["error"])
