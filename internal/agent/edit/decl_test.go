@@ -3,7 +3,6 @@ package edit
 import (
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -89,14 +88,7 @@ func golden(r *Result, e *Error) string {
 	}
 	fmt.Fprintf(&b, "touched: %s\n", strings.Join(r.Touched, "; "))
 	fmt.Fprintf(&b, "owners: %s\n", strings.Join(r.Owners, "; "))
-	var paths []string
-	for p := range r.Files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		fmt.Fprintf(&b, "-- %s --\n%s", p, r.Files[p])
-	}
+	writeFiles(&b, "-- %s --\n%s", r.Files)
 	return b.String()
 }
 

@@ -5,7 +5,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"flag"
+	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -151,4 +154,12 @@ func jsonText(v any) string {
 		return "?"
 	}
 	return string(b)
+}
+
+// writeFiles writes files in path order, each under a header made by
+// header (a format of the path).
+func writeFiles(b *strings.Builder, header string, files map[string][]byte) {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		fmt.Fprintf(b, header, p, files[p])
+	}
 }

@@ -62,14 +62,7 @@ func renameGolden(r *Result) string {
 		fmt.Fprintf(&b, "  %s -> %s (%s)\n", *e.OldID, to, e.Change)
 	}
 	fmt.Fprintf(&b, "touched: %s\nowners: %s\n", strings.Join(r.Touched, "; "), strings.Join(r.Owners, ", "))
-	var paths []string
-	for p := range r.Files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		fmt.Fprintf(&b, "--- %s\n%s", p, r.Files[p])
-	}
+	writeFiles(&b, "--- %s\n%s", r.Files)
 	return b.String()
 }
 
