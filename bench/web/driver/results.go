@@ -98,7 +98,7 @@ func (r *results) markdown() string {
 	fmt.Fprintf(&b, "| JS heap per row, bytes (10,000 rows, after GC) | %.0f | %.0f | %s |\n", v.Memory.HeapPerRow, a.Memory.HeapPerRow, ratio(a.Memory.HeapPerRow, v.Memory.HeapPerRow))
 	fmt.Fprintf(&b, "| DOM nodes per row | %.2f | %.2f | %s |\n", v.Memory.NodesPerRow, a.Memory.NodesPerRow, ratio(a.Memory.NodesPerRow, v.Memory.NodesPerRow))
 	fmt.Fprintf(&b, "| event listeners per row | %.2f | %.2f | %s |\n", v.Memory.ListenersPerRow, a.Memory.ListenersPerRow, ratio(a.Memory.ListenersPerRow, v.Memory.ListenersPerRow))
-	fmt.Fprintf(&b, "| event listeners, 10,000 rows | %d | %d | |\n", v.Memory.Rows10k.Listeners, a.Memory.Rows10k.Listeners)
+	fmt.Fprintf(&b, "| event listeners added by 10,000 rows | %d | %d | |\n", v.Memory.Rows10k.Listeners-v.Memory.Empty.Listeners, a.Memory.Rows10k.Listeners-a.Memory.Empty.Listeners)
 	return b.String()
 }
 

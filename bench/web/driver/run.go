@@ -154,18 +154,26 @@ func run(o options) (*results, error) {
 				slices.Reverse(order)
 			}
 			for _, im := range order {
-				start := time.Now()
-				ms, err := d.timed(im, op)
-				fmt.Fprintf(o.Log, "  %s %s %.1f ms (%.1fs)\n", op.Name, im.Name, ms, time.Since(start).Seconds())
+				var m *mutations
+				if o.Quick {
+					m = new(mutations)
+				}
+				ms, err := d.timed(im, op, m)
 				if err != nil {
 					return nil, fmt.Errorf("%s, %s: %w", op.Name, im.Name, err)
 				}
 				if i >= o.Warmups {
 					or.Times[im.Name] = append(or.Times[im.Name], ms)
 				}
+				if m != nil {
+					or.Mutations[im.Name] = *m
+				}
 			}
 		}
 		for _, im := range impls {
+			if o.Quick {
+				break
+			}
 			m, err := d.observed(im, op)
 			if err != nil {
 				return nil, fmt.Errorf("%s, %s, MutationObserver: %w", op.Name, im.Name, err)
@@ -283,10 +291,17 @@ func (d *driver) prepare(im *impl, op operation) error {
 	return d.eval(remember, nil)
 }
 
-// timed runs op on a fresh page of im and returns its duration in ms.
-func (d *driver) timed(im *impl, op operation) (float64, error) {
+// timed runs op on a fresh page of im and returns its duration in ms. With
+// m, a MutationObserver counts the run's records into it: the quick mode's
+// one run, which is a check and not a measurement.
+func (d *driver) timed(im *impl, op operation, m *mutations) (float64, error) {
 	if err := d.prepare(im, op); err != nil {
 		return 0, err
+	}
+	if m != nil {
+		if err := d.eval(observe, nil); err != nil {
+			return 0, err
+		}
 	}
 	if err := startTrace(d.ctx); err != nil {
 		return 0, err
@@ -305,6 +320,11 @@ func (d *driver) timed(im *impl, op operation) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
+	if m != nil {
+		if err := d.eval(collect, m); err != nil {
+			return 0, err
+		}
+	}
 	return duration(events)
 }
 
@@ -317,13 +337,22 @@ type mutations struct {
 	Texts      int `json:"texts"`
 }
 
+const (
+	observe = `(() => { const rs = window.__wbr = [], o = window.__wbo = new MutationObserver(r => rs.push(...r)); o.observe(document, {subtree: true, childList: true, attributes: true, characterData: true}); })()`
+	collect = frame + `.then(() => { const rs = window.__wbr; rs.push(...window.__wbo.takeRecords()); window.__wbo.disconnect();
+		const m = {records: rs.length, added: 0, removed: 0, attributes: 0, texts: 0};
+		for (const r of rs) { m.added += r.addedNodes.length; m.removed += r.removedNodes.length;
+			if (r.type === "attributes") m.attributes++; if (r.type === "characterData") m.texts++; }
+		return m; })`
+)
+
 // observed runs op once, untimed, under a MutationObserver of the document.
 func (d *driver) observed(im *impl, op operation) (mutations, error) {
 	var m mutations
 	if err := d.prepare(im, op); err != nil {
 		return m, err
 	}
-	if err := d.eval(`(() => { const rs = window.__wbr = [], o = window.__wbo = new MutationObserver(r => rs.push(...r)); o.observe(document, {subtree: true, childList: true, attributes: true, characterData: true}); })()`, nil); err != nil {
+	if err := d.eval(observe, nil); err != nil {
 		return m, err
 	}
 	if err := d.click(op.Run.Click); err != nil {
@@ -332,11 +361,7 @@ func (d *driver) observed(im *impl, op operation) (mutations, error) {
 	if err := d.waitFor(op.Run.Done); err != nil {
 		return m, err
 	}
-	err := d.eval(frame+`.then(() => { const rs = window.__wbr; rs.push(...window.__wbo.takeRecords()); window.__wbo.disconnect();
-		const m = {records: rs.length, added: 0, removed: 0, attributes: 0, texts: 0};
-		for (const r of rs) { m.added += r.addedNodes.length; m.removed += r.removedNodes.length;
-			if (r.type === "attributes") m.attributes++; if (r.type === "characterData") m.texts++; }
-		return m; })`, &m)
+	err := d.eval(collect, &m)
 	return m, err
 }
 
