@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/axiomcore/acore/internal/tools/browsertest"
 )
 
 // TestQuick runs the benchmark's quick mode in Chromium: every operation
@@ -16,6 +18,9 @@ func TestQuick(t *testing.T) {
 		t.Skip("drives Chromium")
 	}
 	if _, err := os.Stat(Chromium); err != nil {
+		if os.Getenv(browsertest.RequiredEnv) == "1" {
+			t.Fatalf("needs Chromium at %s: %v (%s=1 makes this a failure)", Chromium, err, browsertest.RequiredEnv)
+		}
 		t.Skipf("needs Chromium at %s: %v", Chromium, err)
 	}
 	root, err := filepath.Abs("../../..")
