@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/chromedp/cdproto/cdp"
+	cdpio "github.com/chromedp/cdproto/io"
+	"github.com/chromedp/cdproto/tracing"
+	"github.com/chromedp/chromedp"
+)
+
+// The categories webdriver-ts (js-framework-benchmark) traces with.
+var categories = []string{
+	"blink.user_timing",
+	"devtools.timeline",
+	"disabled-by-default-devtools.timeline",
+}
+
+// traceEvent is the part of a Chrome trace event the measurement reads.
+type traceEvent struct {
+	Name string  `json:"name"`
+	Ph   string  `json:"ph"`
+	Ts   float64 `json:"ts"`
+	Dur  float64 `json:"dur"`
+	Pid  int     `json:"pid"`
+	Args struct {
+		Data struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		} `json:"data"`
+	} `json:"args"`
+}
+
+func startTrace(ctx context.Context) error {
+	_, err := chromedp.Call(ctx, tracing.Start, tracing.StartParams{
+		TransferMode:      tracing.StartTransferModeReturnAsStream,
+		StreamFormat:      tracing.StreamFormatJSON,
+		StreamCompression: tracing.StreamCompressionGzip,
+		TraceConfig:       &tracing.TraceConfig{IncludedCategories: categories},
+	})
+	return err
+}
+
+// stopTrace ends the trace and reads its events from the stream Chrome
+// hands back (gzip, so that the protocol carries it as base64 bytes).
+func stopTrace(ctx context.Context) ([]traceEvent, error) {
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	complete := chromedp.Events(sctx, tracing.TracingComplete)
+	if _, err := chromedp.Call(ctx, tracing.End, cdp.Empty{}); err != nil {
+		return nil, err
+	}
+	var handle cdpio.StreamHandle
+	for ev, err := range complete {
+		if err != nil {
+			return nil, err
+		}
+		if ev.DataLossOccurred {
+			return nil, errors.New("the trace lost data")
+		}
+		handle = ev.Stream
+		break
+	}
+	var gz bytes.Buffer
+	for {
+		r, err := chromedp.Call(ctx, cdpio.Read, cdpio.ReadParams{Handle: handle, Size: 1 << 20})
+		if err != nil {
+			return nil, fmt.Errorf("reading the trace: %w", err)
+		}
+		gz.Write(r.Data)
+		if r.EOF {
+			break
+		}
+	}
+	if _, err := chromedp.Call(ctx, cdpio.Close, cdpio.CloseParams{Handle: handle}); err != nil {
+		return nil, err
+	}
+	zr, err := gzip.NewReader(&gz)
+	if err != nil {
+		return nil, fmt.Errorf("the trace: %w", err)
+	}
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("the trace: %w", err)
+	}
+	var doc struct {
+		TraceEvents []traceEvent `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("the trace: %w", err)
+	}
+	return doc.TraceEvents, nil
+}
+
+// settledMark is the console.timeStamp the driver writes once the page shows
+// the operation's result; the page's own work is what comes before it.
+const settledMark = "acore-webbench-settled"
+
+// duration is webdriver-ts's measure: from the click's EventDispatch to the
+// end of the first Commit after the last click, animation frame, timer,
+// layout or function call of the page's process that precedes the mark.
+func duration(events []traceEvent) (float64, error) {
+	var click *traceEvent
+	mark := -1.0
+	for i, e := range events {
+		switch {
+		case e.Name == "EventDispatch" && e.Args.Data.Type == "click":
+			if click != nil {
+				return 0, errors.New("the trace holds more than one click")
+			}
+			click = &events[i]
+		case e.Name == "TimeStamp" && e.Args.Data.Message == settledMark:
+			mark = e.Ts
+		}
+	}
+	if click == nil {
+		return 0, errors.New("the trace holds no click")
+	}
+	if mark < 0 {
+		return 0, errors.New("the trace holds no settled mark")
+	}
+	last := click.Ts + click.Dur
+	for _, e := range events {
+		if e.Pid != click.Pid || e.Ph != "X" || e.Ts <= click.Ts || e.Ts >= mark {
+			continue
+		}
+		switch e.Name {
+		case "FireAnimationFrame", "TimerFire", "Layout", "FunctionCall":
+			last = max(last, e.Ts+e.Dur)
+		}
+	}
+	var commit *traceEvent
+	for i, e := range events {
+		if e.Pid == click.Pid && e.Name == "Commit" && e.Ph == "X" && e.Ts > last && (commit == nil || e.Ts < commit.Ts) {
+			commit = &events[i]
+		}
+	}
+	if commit == nil {
+		return 0, errors.New("no Commit after the page's work")
+	}
+	return (commit.Ts + commit.Dur - click.Ts) / 1000, nil
+}
