@@ -171,7 +171,7 @@ func (a *applier) contractDecl(i int, o Op) (done bool, _ *Error) {
 		if p = parseContractMember(text); !p.ok {
 			return true, refuseDecl(text, text, p, fragment{path: src.Path, file: sp.apply(d), at: max(at, pos), indent: indentAt(d, pos)}).withNode(n.ID)
 		}
-		if verb == "update" && (p.kind != n.Kind || p.name != n.Name) {
+		if verb == "update" {
 			if e := a.checkKept(n, p); e != nil {
 				return true, e
 			}
