@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axiomcore/acore/internal/agent/service"
 	"github.com/axiomcore/acore/internal/lang/lock"
 )
 
@@ -19,17 +18,8 @@ import (
 // process) finds the project validated. do validates every answer against
 // the published schemas.
 func TestContractDeclarationBatch(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "reading-list")
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "..", "examples", "reading-list"))); err != nil {
-		t.Fatal(err)
-	}
-	s, err := newService(t, service.Config{Root: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := do(t, s, v1+`"operation": "workspace.open", "snapshot": "latest", "params": {"roots": [{"path": "`+dir+`"}]}}`)
-	ws, snap := o.str("workspace"), o.str("snapshot.id")
-	o = do(t, s, v1+`"operation": "node.edits", "workspace": "`+ws+`", "snapshot": "`+snap+`", "params": {"nodes": ["contract_operation:Books.delete_book"], "kinds": ["declaration"]}}`)
+	s, dir, ws, snap := openReadingList(t)
+	o := do(t, s, v1+`"operation": "node.edits", "workspace": "`+ws+`", "snapshot": "`+snap+`", "params": {"nodes": ["contract_operation:Books.delete_book"], "kinds": ["declaration"]}}`)
 	expect(t, o, "result.nodes.0.options.0.kind", "declaration")
 	expect(t, o, "result.nodes.0.options.0.text", "mutation delete_book(id: String)")
 	o = do(t, s, v1+`"operation": "node.get", "workspace": "`+ws+`", "snapshot": "`+snap+`", "params": {"nodes": ["contract_operation:Books.delete_book"]}}`)
