@@ -392,7 +392,7 @@ func (r *editRules) declaration() ([]EditOption, string) {
 		}
 		return []EditOption{{Ops: []string{"create", "update", "remove"}, Positions: []string{"before", "after"}, Text: t}}, ""
 	}
-	return nil, "declaration edits apply to pages, components, models, extern actions, props, states, derived values (let), queries, mutations, actions and the operations and models of a local contract; " + r.is()
+	return nil, "declaration edits apply to pages, components, models, extern actions, props, states, derived values (let), queries, mutations and actions (and a local contract's operations and models); " + r.is()
 }
 
 func (r *editRules) setReference() ([]EditOption, string) {
