@@ -29,6 +29,9 @@ func TestContractDeclarations(t *testing.T) {
 			`{"kind":"declaration","op":"create","anchor":` + deleteBook + `,"position":"after","declaration":"` + markRead + `"}`,
 			`{"kind":"declaration","op":"create","anchor":"query:BookPage.books","old_text":"query books = Books.list_books(id: id)","position":"after","declaration":"` + markPageDecl + `"}`}, "contract_operation:Books.mark_read"},
 		{"contract_create_model_before_query", []string{`{"kind":"declaration","op":"create","anchor":"contract_operation:Books.list_books","old_text":"query list_books(sort: String?, id: String?): [Book]","position":"before","declaration":"model Shelf {\n  name: String\n}"}`}, "model:Books.Shelf"},
+		{"contract_create_then_update_by_handle", []string{
+			`{"kind":"declaration","op":"create","anchor":` + deleteBook + `,"position":"after","handle":"mark","declaration":"mutation mark_read(id: String)"}`,
+			`{"kind":"declaration","op":"update","node":{"handle":"mark"},"old_text":"mutation mark_read(id: String)","declaration":"mutation mark_read(id: String, read: Bool)"}`}, "contract_operation:Books.mark_read"},
 		{"contract_update_operation", []string{`{"kind":"declaration","op":"update","node":` + deleteBook + `,"declaration":"mutation delete_book(id: String, reason: String?)"}`}, ""},
 		{"contract_update_model_field", []string{`{"kind":"declaration","op":"update","node":` + bookModel + `,"declaration":"model Book {\n    id: String\n    title: String\n    author: String\n    read: Bool?\n  }"}`}, ""},
 		{"contract_remove_still_used", []string{`{"kind":"declaration","op":"remove","node":` + deleteBook + `}`}, ""},
