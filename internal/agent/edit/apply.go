@@ -343,6 +343,10 @@ func (a *applier) step(i int, o Op) *Error {
 		return nil
 	case *Rename:
 		return a.rename(i, o)
+	case *DeclCreate, *DeclUpdate, *DeclRemove:
+		if done, e := a.contractDecl(i, o); done {
+			return e
+		}
 	}
 	var c *change
 	var e *Error

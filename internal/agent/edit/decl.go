@@ -20,9 +20,10 @@ const (
 )
 
 var placeWhat = map[string]string{
-	placeMember: "state, let, query, mutation or action",
-	placeProp:   "prop (name: Type, with an optional = default)",
-	placeTop:    "page, component, model or extern action",
+	placeMember:   "state, let, query, mutation or action",
+	placeProp:     "prop (name: Type, with an optional = default)",
+	placeTop:      "page, component, model or extern action",
+	placeContract: "contract operation (query or mutation, with its annotations) or model",
 }
 
 // memberKinds are the kinds of the members a declaration edit creates,

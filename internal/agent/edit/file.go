@@ -144,25 +144,42 @@ func (a *applier) fileOp(i int, o Op) *Error {
 	if cm := o.common(); cm != nil && cm.Handle != nil {
 		return errorf(reason.Schema, "handle %q: %s %s names no node", *cm.Handle, kind, verb)
 	}
+	sp := splice{pos: 0, end: 0, text: string(text)}
+	if cur != nil {
+		sp.end = len(cur.Data)
+	}
+	entries, e := a.writeInput(p, cur, text, remove, p, sp)
+	if e != nil {
+		return e
+	}
+	a.outcomes = append(a.outcomes, Outcome{Index: i, Kind: kind, Op: verb, Path: p, IDMap: entries})
+	return nil
+}
+
+// writeInput puts text (removed: none) at p, whose current file is cur,
+// re-prepares the contract artifacts and the lock when p is a contract
+// source, compiles, and returns the id map of the nodes of idPath around
+// sp (sp in idPath's coordinates).
+func (a *applier) writeInput(p string, cur *load.File, text []byte, remove bool, idPath string, sp splice) ([]IDMapEntry, *Error) {
 	overlay := map[string][]byte{p: text}
 	if remove {
 		overlay[p] = nil
 	}
 	in, err := a.proj.Inputs.With(overlay)
 	if e := inputsError(err); e != nil {
-		return e.withPath(p)
+		return nil, e.withPath(p)
 	}
 	if strings.HasSuffix(p, ".axiom") {
 		prep, err := prepare.Overlay(in)
 		var ce *prepare.ContractError
 		if errors.As(err, &ce) {
-			return compileFailed(reason.CandidateErrors, ce.Diagnostics, nil, "contract source %s cannot be prepared: %v", p, err).withPath(p)
+			return nil, compileFailed(reason.CandidateErrors, ce.Diagnostics, nil, "contract source %s cannot be prepared: %v", p, err).withPath(p)
 		}
 		if err != nil {
-			return errorf(reason.Invariant, "preparing %s: %v", p, err)
+			return nil, errorf(reason.Invariant, "preparing %s: %v", p, err)
 		}
 		if in, err = in.With(prep); err != nil {
-			return inputsError(err).withPath(p)
+			return nil, inputsError(err).withPath(p)
 		}
 		for q := range prep {
 			a.written[q] = true
@@ -180,13 +197,9 @@ func (a *applier) fileOp(i int, o Op) *Error {
 	}
 	before := a.proj
 	if e := a.compileInputs(in); e != nil {
-		return e
+		return nil, e
 	}
-	sp := splice{pos: 0, end: 0, text: string(text)}
-	if cur != nil {
-		sp.end = len(cur.Data)
-	}
-	entries, added := diffIDs(before.Result.Graph, a.proj.Result.Graph, p, sp)
+	entries, added := diffIDs(before.Result.Graph, a.proj.Result.Graph, idPath, sp)
 	a.compose(entries, added)
 	if post := a.proj.Headers(p); post != nil {
 		for _, dn := range declsIn(post, 0, len(text)) {
@@ -196,8 +209,7 @@ func (a *applier) fileOp(i int, o Op) *Error {
 			a.owner(ow)
 		}
 	}
-	a.outcomes = append(a.outcomes, Outcome{Index: i, Kind: kind, Op: verb, Path: p, IDMap: entries})
-	return nil
+	return entries, nil
 }
 
 // inputsError is the edit error of a load.Inputs.With failure: a bound

@@ -383,6 +383,8 @@ func (r *editRules) declaration() ([]EditOption, string) {
 			}
 		}
 		return nil, "declaration create needs the header of " + r.n.ID + " with its opening brace, which the source does not have"
+	case contractMemberKinds[r.n.Kind] && !isSource(r.p.Inputs, r.n.Path):
+		return r.contractOption()
 	case r.n.Kind == graph.KindModel, r.n.Kind == graph.KindExtension, r.n.Kind == graph.KindProp:
 		t := r.text()
 		if t == nil || r.f == nil {
@@ -390,7 +392,7 @@ func (r *editRules) declaration() ([]EditOption, string) {
 		}
 		return []EditOption{{Ops: []string{"create", "update", "remove"}, Positions: []string{"before", "after"}, Text: t}}, ""
 	}
-	return nil, "declaration edits apply to pages, components, models, extern actions, props, states, derived values (let), queries, mutations and actions; " + r.is()
+	return nil, "declaration edits apply to pages, components, models, extern actions, props, states, derived values (let), queries, mutations and actions (and a local contract's operations and models); " + r.is()
 }
 
 func (r *editRules) setReference() ([]EditOption, string) {

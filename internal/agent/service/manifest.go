@@ -19,7 +19,7 @@ var EditKinds = []string{"set_property", "bind_property", "list_element", "decla
 // kinds the declaration family creates, updates or removes, and that
 // set_property also adds a property not written yet.
 var editKindDetails = map[string]map[string]any{
-	"declaration":  {"declaration_kinds": []string{"page", "component", "model", "extension", "prop", "state", "let", "query", "mutation", "action"}},
+	"declaration":  {"declaration_kinds": []string{"page", "component", "model", "extension", "prop", "state", "let", "query", "mutation", "action", "contract_operation"}},
 	"set_property": {"adds_unwritten": true},
 }
 

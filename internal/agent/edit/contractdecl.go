@@ -1,0 +1,211 @@
+package edit
+
+import (
+	"path"
+	"strings"
+
+	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/lang/lock"
+	"github.com/axiomcore/acore/internal/lang/reason"
+	"github.com/axiomcore/acore/internal/lang/syntax"
+)
+
+// Declarations of a local development contract: the operations and models
+// of contracts/<id>.axiom. Their graph nodes live in the development
+// artifact .axiom/dev/contracts/<id>.axiom, which preparation copies byte
+// for byte from the source; while the two agree, a node's span in the
+// artifact is its span in the source. The edit is made in the source and
+// the candidate re-prepares the artifact and the lock (writeInput), so a
+// page in the same batch compiles against the new contract.
+
+// placeContract is the place of a contract member.
+const placeContract = "contract"
+
+// contractMemberKinds are the kinds of the contract members a
+// declaration edit creates, updates and removes.
+var contractMemberKinds = map[string]bool{graph.KindOperation: true, graph.KindModel: true}
+
+// contractSource returns the local source contracts/<id>.axiom of the
+// artifact at p when the artifact is its prepared copy, nil otherwise (a
+// contract without a local source, or an artifact not yet re-prepared).
+func contractSource(in *load.Inputs, p string) *load.File {
+	if path.Dir(p) != lock.ContractDir {
+		return nil
+	}
+	src := inputFile(in, load.ContractSourceDir+"/"+path.Base(p))
+	art := inputBytes(in, p)
+	if src == nil || art == nil || string(src.Data) != string(art.Data) {
+		return nil
+	}
+	return src
+}
+
+// contractSpan is the span of contract member n in f, its annotations
+// included: the text the declaration option offers and an update or
+// remove replaces.
+func contractSpan(f *syntax.File, n *graph.Node) (int, int, bool) {
+	if f == nil {
+		return 0, 0, false
+	}
+	for _, d := range f.Decls {
+		cd, ok := d.(*syntax.ContractDecl)
+		if !ok {
+			continue
+		}
+		if n.Kind == graph.KindModel {
+			for _, m := range cd.Models {
+				if m.Pos == n.Pos {
+					return int(m.Pos), int(m.End), true
+				}
+			}
+			continue
+		}
+		for _, op := range cd.Ops {
+			if op.Pos == n.Pos || op.Name != nil && op.Name.Pos >= n.Pos && op.Name.End <= n.End && op.End == n.End {
+				pos := op.Pos
+				if len(op.Annotations) > 0 && op.Annotations[0].Pos < pos {
+					pos = op.Annotations[0].Pos
+				}
+				return int(pos), int(op.End), true
+			}
+		}
+	}
+	return 0, 0, false
+}
+
+// contractOption is the declaration option of a contract member.
+func (r *editRules) contractOption() ([]EditOption, string) {
+	if contractSource(r.p.Inputs, r.n.Path) == nil {
+		return nil, "declaration edits change a contract in its local source contracts/<id>.axiom; " + r.n.Path + " has none (a published contract is read-only)"
+	}
+	pos, end, ok := contractSpan(r.f, r.n)
+	if !ok {
+		return nil, "declaration needs the declaration's source text, which " + r.n.Path + " does not have"
+	}
+	t := string(r.f.Src[pos:end])
+	return []EditOption{{Ops: []string{"create", "update", "remove"}, Positions: []string{"before", "after"}, Text: &t}}, ""
+}
+
+// parseContractMember parses text as one member of a contract: an
+// operation (with its annotations) or a model.
+func parseContractMember(text string) parsed {
+	pre := "contract EditFragment audience \"web\" {\n"
+	f := syntax.Parse("fragment.axiom", []byte(pre+text+"\n}\n"))
+	p := parsed{place: placeContract}
+	if len(f.Errors) > 0 {
+		p.errs = shiftErrors(f.Errors, len(pre))
+		return p
+	}
+	if len(f.Decls) != 1 {
+		return p
+	}
+	cd, ok := f.Decls[0].(*syntax.ContractDecl)
+	if !ok || len(cd.Models)+len(cd.Ops) != 1 {
+		return p
+	}
+	if len(cd.Models) == 1 {
+		p.kind, p.name = graph.KindModel, identName(cd.Models[0].Name)
+	} else {
+		p.kind, p.name = graph.KindOperation, identName(cd.Ops[0].Name)
+	}
+	p.ok = p.name != ""
+	return p
+}
+
+// contractDecl applies a declaration operation whose node is a member of
+// a contract artifact; done is false when it is not one, for the other
+// declarations (and the read-only refusal of a contract without a local
+// source).
+func (a *applier) contractDecl(i int, o Op) (done bool, _ *Error) {
+	var ref NodeRef
+	var cm *Common
+	var oldText, position, text, field string
+	switch o := o.(type) {
+	case *DeclCreate:
+		ref, cm, oldText, position, text, field = o.Anchor, &o.Common, o.OldText, o.Position, o.Declaration, "anchor"
+	case *DeclUpdate:
+		ref, cm, oldText, text, field = o.Node, &o.Common, o.OldText, o.Declaration, "node"
+	case *DeclRemove:
+		ref, cm, oldText, field = o.Node, &o.Common, o.OldText, "node"
+	default:
+		return false, nil
+	}
+	id, e := a.resolve(ref, field)
+	if e != nil {
+		return true, e
+	}
+	g := a.proj.Result.Graph
+	ni, ok := g.Lookup(id)
+	if !ok {
+		return false, nil
+	}
+	n := g.At(ni)
+	if !contractMemberKinds[n.Kind] || isSource(a.proj.Inputs, n.Path) {
+		return false, nil
+	}
+	src := contractSource(a.proj.Inputs, n.Path)
+	if src == nil {
+		return true, readOnly("%s is declared in %s, a contract with no local source contracts/%s; a published contract is read-only", n.ID, n.Path, path.Base(n.Path)).withNode(n.ID)
+	}
+	_, verb := o.name()
+	if _, e := a.declOption(cm, oldText, position, n, ni, verb); e != nil {
+		return true, e
+	}
+	pos, end, _ := contractSpan(a.proj.Headers(n.Path), n)
+	d := src.Data
+	var sp splice
+	at := -1
+	var p parsed
+	switch verb {
+	case "create":
+		text = trimFragment(text)
+		sp, at = insertion(d, pos, end, position == "after", text, "\n"+indentAt(d, pos))
+	case "update":
+		text = trimFragment(text)
+		sp = splice{pos: pos, end: end, text: text}
+	case "remove":
+		sp = removal(d, pos, end)
+	}
+	if verb != "remove" {
+		if p = parseContractMember(text); !p.ok {
+			return true, refuseDecl(text, text, p, fragment{path: src.Path, file: sp.apply(d), at: max(at, pos), indent: indentAt(d, pos)}).withNode(n.ID)
+		}
+		if verb == "update" {
+			if e := a.checkKept(n, p); e != nil {
+				return true, e
+			}
+		}
+	}
+	if cm.Handle != nil && verb == "remove" {
+		return true, errorf(reason.Schema, "handle %q: declaration remove removes its node; there is nothing to name", *cm.Handle)
+	}
+	if cm.Handle != nil {
+		if _, dup := a.handles[*cm.Handle]; dup {
+			return true, errorf(reason.HandleReused, "handle %q is already used by an earlier operation of the batch", *cm.Handle)
+		}
+	}
+	entries, e := a.writeInput(src.Path, src, sp.apply(d), false, n.Path, sp)
+	if e != nil {
+		return true, e
+	}
+	out := Outcome{Index: i, Kind: "declaration", Op: verb, Path: src.Path, Node: n.ID, IDMap: entries}
+	named := n.ID
+	switch verb {
+	case "create":
+		contract, _, _ := strings.Cut(strings.TrimPrefix(n.ID, n.Kind+":"), ".")
+		named = p.kind + ":" + contract + "." + p.name
+		if _, ok := a.proj.Result.Graph.Lookup(named); !ok {
+			return true, errorf(reason.Invariant, "declaration create compiled, but the graph has no %s", named)
+		}
+		out.Created = named
+	case "remove":
+		named = ""
+	}
+	if cm.Handle != nil {
+		out.Handle = *cm.Handle
+		a.handles[*cm.Handle] = named
+	}
+	a.outcomes = append(a.outcomes, out)
+	return true, nil
+}
