@@ -196,7 +196,25 @@ func (a *applier) fileOp(i int, o Op) *Error {
 			a.owner(ow)
 		}
 	}
-	a.outcomes = append(a.outcomes, Outcome{Index: i, Kind: kind, Op: verb, Path: p, IDMap: entries})
+	paths := map[string]bool{p: true}
+	for q := range overlay {
+		paths[q] = true
+	}
+	if strings.HasSuffix(p, ".axiom") {
+		paths[lock.ArtifactPath(strings.TrimSuffix(path.Base(p), ".axiom"))] = true
+	}
+	// With the nodes the new text brought in elsewhere: a contract's,
+	// once a module imports it.
+	nodes := append([]string(nil), added...)
+	for _, g := range []*graph.Graph{before.Result.Graph, a.proj.Result.Graph} {
+		for q := range paths {
+			for _, k := range g.NodesIn(q) {
+				nodes = append(nodes, g.At(k).ID)
+			}
+		}
+	}
+	slices.Sort(nodes)
+	a.outcomes = append(a.outcomes, Outcome{Index: i, Kind: kind, Op: verb, Path: p, IDMap: entries, Nodes: slices.Compact(nodes)})
 	return nil
 }
 

@@ -58,6 +58,13 @@ func TestFileFamilyProposeAndApply(t *testing.T) {
 	expect(t, o, "result.operations.1.kind", "file")
 	expect(t, o, "result.operations.3.op", "remove")
 	cand := o.str("result.candidate.id")
+	o = do(t, s, v1+`"operation": "change.inspect", "workspace": "`+ws+`", "params": {"candidate": "`+cand+`", "include": ["semantic_diff", "source_diff", "checks"]}}`)
+	t.Logf("risks %s", jsonOf(o.get("result.risks")))
+	for _, r := range o.list("result.risks") {
+		if m := r.(map[string]any); m["kind"] == "unexpected_change" {
+			t.Errorf("the files the batch writes are changes it asked for: %v", m)
+		}
+	}
 	o = do(t, s, v1+`"operation": "change.apply", "workspace": "`+ws+`", "request_id": "apply-files-1", "params": {"candidate": "`+cand+`", "expected_candidate_version": 1, "require_checks": ["compile"]}}`)
 	expect(t, o, "result.receipt.outcome", "applied")
 	for p, want := range map[string]string{"pages/stats.acore": statsPage, "contracts/notes.axiom": notesContract, lock.ArtifactPath("notes"): notesContract} {
