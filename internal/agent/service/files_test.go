@@ -140,6 +140,13 @@ func TestProposeRawFiles(t *testing.T) {
 	expect(t, o, "error.reason", "overlay_mismatch")
 	o = do(t, s, req("raw-broken", `[`+file("main.acore", strings.Replace(string(src), `label: "Add"`, `label: 42`, 1), mainBefore)+`]`))
 	expect(t, o, "error.code", "compile_failed")
+	o = do(t, s, req("raw-no-content", `[{"path": "main.acore", "sha256": null}]`))
+	expect(t, o, "error.reason", "schema")
+	o = do(t, s, v1+`"operation": "change.propose", "workspace": "`+ws+`", "base_snapshot": "`+snap+`", "request_id": "raw-none", "params": {}}`)
+	expect(t, o, "error.reason", "schema")
+	o = do(t, s, req("raw-escape", `[`+file("../main.acore", good, nil)+`]`))
+	expect(t, o, "error.code", "permission_denied")
+	expect(t, o, "error.reason", "path_escape")
 	o = do(t, s, req("raw-dup", `[`+file("main.acore", good, mainBefore)+`, `+file("main.acore", good, mainBefore)+`]`))
 	expect(t, o, "error.reason", "duplicate_path")
 	// Operations first, then files: the file's sha is of the state the
