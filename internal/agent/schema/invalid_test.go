@@ -293,7 +293,7 @@ func TestEnvelopeFields(t *testing.T) {
 	}
 }
 
-// editShapes are a valid operation of each of the 11 shapes, with every
+// editShapes are a valid operation of each of the 13 shapes, with every
 // required field and no optional one.
 var editShapes = map[string]string{
 	"set_property":        setLabel,
@@ -307,13 +307,15 @@ var editShapes = map[string]string{
 	"import add":          `{"kind": "import", "op": "add", "path": "main.acore", "import_kind": "component", "symbol": "Card", "from": "components/card.acore"}`,
 	"import remove":       `{"kind": "import", "op": "remove", "path": "main.acore", "symbol": "Card", "old_text": "use component Card from \"components/card.acore\""}`,
 	"replace_region":      `{"kind": "replace_region", "path": "main.acore", "start_line": 3, "end_line": 4, "old_text": "x", "new_text": "y", "option": {"option_id": "r1", "fingerprint": "f"}}`,
+	"file create":         `{"kind": "file", "op": "create", "path": "pages/stats.acore", "text": "module stats\n"}`,
+	"file remove":         `{"kind": "file", "op": "remove", "path": "pages/stats.acore", "old_sha256": "c7ac07a1c5072d144968b21afb3e2619de22f935f7b834767cdd30426dee9f43"}`,
 }
 
 // TestEditShapes: each shape is valid, with its optional fields too; an
 // unknown field is refused; each required field, when missing, is named.
 func TestEditShapes(t *testing.T) {
-	if len(editShapes) != 11 {
-		t.Fatalf("%d shapes, want 11", len(editShapes))
+	if len(editShapes) != 13 {
+		t.Fatalf("%d shapes, want 13", len(editShapes))
 	}
 	optional := map[string]any{
 		"handle":                "h1",
@@ -333,7 +335,8 @@ func TestEditShapes(t *testing.T) {
 			}
 		}
 		check("as is", op, "", "")
-		if name != "replace_region" {
+		// replace_region and the file family take no optional field.
+		if name != "replace_region" && !strings.HasPrefix(name, "file ") {
 			withOpt := maps.Clone(op)
 			maps.Copy(withOpt, optional)
 			check("with optional fields", withOpt, "", "")
