@@ -20,7 +20,6 @@ import (
 type FileCreate struct {
 	Path string
 	Text string
-	Common
 }
 
 // FileRemove removes a module or a contract source whose content has the
@@ -28,7 +27,6 @@ type FileCreate struct {
 type FileRemove struct {
 	Path      string
 	OldSHA256 string
-	Common
 }
 
 // FileWrite is one of change.propose's overlay files: raw text for a
@@ -40,12 +38,17 @@ type FileWrite struct {
 	Path   string
 	SHA256 *string
 	Text   string
-	Common
 }
 
 func (*FileCreate) name() (string, string) { return "file", "create" }
 func (*FileRemove) name() (string, string) { return "file", "remove" }
 func (*FileWrite) name() (string, string)  { return "file", "write" }
+
+// The file family has none of the common fields: no node to name with a
+// handle or pin with a node version.
+func (*FileCreate) common() *Common { return nil }
+func (*FileRemove) common() *Common { return nil }
+func (*FileWrite) common() *Common  { return nil }
 
 // filePath checks that p names a file the batch may write: inside the
 // root (permission_denied, path_escape, otherwise) and an input the
@@ -141,9 +144,6 @@ func (a *applier) fileOp(i int, o Op) *Error {
 			return errorf(reason.NoOp, "the file changes nothing: %s already holds that text", p).withPath(p)
 		}
 	}
-	if cm := o.common(); cm != nil && cm.Handle != nil {
-		return errorf(reason.Schema, "handle %q: %s %s names no node", *cm.Handle, kind, verb)
-	}
 	overlay := map[string][]byte{p: text}
 	if remove {
 		overlay[p] = nil
@@ -152,6 +152,7 @@ func (a *applier) fileOp(i int, o Op) *Error {
 	if e := inputsError(err); e != nil {
 		return e.withPath(p)
 	}
+	paths := map[string]bool{p: true} // the files the operation writes
 	if strings.HasSuffix(p, ".axiom") {
 		prep, err := prepare.Overlay(in)
 		var ce *prepare.ContractError
@@ -165,12 +166,13 @@ func (a *applier) fileOp(i int, o Op) *Error {
 			return inputsError(err).withPath(p)
 		}
 		for q := range prep {
-			a.written[q] = true
+			paths[q] = true
 		}
 	}
-	a.written[p] = true
-	pre := a.proj.Headers(p)
-	if pre != nil {
+	for q := range paths {
+		a.written[q] = true
+	}
+	if pre := a.proj.Headers(p); pre != nil && cur != nil {
 		for _, dn := range declsIn(pre, 0, len(cur.Data)) {
 			a.touch(p + ": " + dn)
 		}
@@ -195,13 +197,6 @@ func (a *applier) fileOp(i int, o Op) *Error {
 		for _, ow := range ownersIn(post, 0, len(text)) {
 			a.owner(ow)
 		}
-	}
-	paths := map[string]bool{p: true}
-	for q := range overlay {
-		paths[q] = true
-	}
-	if strings.HasSuffix(p, ".axiom") {
-		paths[lock.ArtifactPath(strings.TrimSuffix(path.Base(p), ".axiom"))] = true
 	}
 	// With the nodes the new text brought in elsewhere: a contract's,
 	// once a module imports it.
