@@ -137,7 +137,7 @@ func TestOneShotFollowsComponentBoundary(t *testing.T) {
 			im := im.(map[string]any)
 			got[im["node"].(map[string]any)["id"].(string)] = im["site"]
 		}
-		for id, site := range map[string]string{"element:Home/view/0/1": "main.acore 45 50", "element:About/view/0/1": "pages/about.acore 14 43"} {
+		for id, site := range map[string]string{"element:Home/view/0/1": "main.acore 40 50", "element:About/view/0/1": "pages/about.acore 14 43"} {
 			s, _ := got[id].(map[string]any)
 			if s == nil || strings.Join([]string{s["path"].(string), jsonNum(s["line"]), jsonNum(s["column"])}, " ") != site {
 				t.Errorf("impact of prop:PageTitle.subtitle: %s at %v, want %s", id, got[id], site)

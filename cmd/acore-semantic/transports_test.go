@@ -506,6 +506,11 @@ func checkEnvelope(t *testing.T, s step, resp map[string]any) {
 		if errField("reason") != "request_id_reused" {
 			t.Errorf("line %d: %v", s.line, resp["error"])
 		}
+	case strings.Contains(s.req, `"remove-home-1"`):
+		d, _ := errField("diagnostics").([]any)
+		if errField("code") != "compile_failed" || len(d) == 0 {
+			t.Errorf("line %d: %v", s.line, resp["error"])
+		}
 	case strings.Contains(s.req, `"rename-add-2"`):
 		if errField("code") != "stale_snapshot" || errField("reason") != "base_not_head" {
 			t.Errorf("line %d: %v", s.line, resp["error"])

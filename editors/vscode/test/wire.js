@@ -120,10 +120,10 @@ function offset(text, p) {
   }
   if (n !== 5) fail(n + " rename edits");
   try {
-    await conn.sendRequest(lsp.RenameRequest.type, { textDocument: { uri: uri("main.acore") }, position: { ...pos(main, "state order", 0, true), character: pos(main, "state order", 0, true).character - 2 }, newName: "selected" });
+    await conn.sendRequest(lsp.RenameRequest.type, { textDocument: { uri: uri("main.acore") }, position: { ...pos(main, "state order", 0, true), character: pos(main, "state order", 0, true).character - 2 }, newName: "books" });
     fail("a rename onto a taken name was made");
   } catch (e) {
-    if (!String(e.message).includes("already has state selected")) fail("refusal " + e.message);
+    if (!String(e.message).includes("already has query books")) fail("refusal " + e.message);
   }
 
   await conn.sendRequest(lsp.ShutdownRequest.type);

@@ -429,7 +429,9 @@ func (a *applier) step(i int, o Op) *Error {
 	a.compose(entries, added)
 	out.IDMap = entries
 	post := a.proj.Headers(c.path)
-	if post != nil {
+	// A removal leaves an empty range, which would name the declaration
+	// that now starts there; the removed one was touched before.
+	if post != nil && (len(c.sp.text) > 0 || !c.removes) {
 		end := c.sp.pos + len(c.sp.text)
 		for _, dn := range declsIn(post, c.sp.pos, end) {
 			a.touch(c.path + ": " + dn)

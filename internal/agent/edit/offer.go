@@ -3,6 +3,7 @@ package edit
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -22,7 +23,11 @@ import (
 //   - set_property: one option per authored literal scalar property the
 //     checker marks editable (element properties, a state's initial value,
 //     a prop's default, a route's path, literal contract arguments).
-//     accepts is the property's type.
+//     accepts is the property's type, current_value its value. After
+//     every other option, elements get one more per literal scalar
+//     property their kind accepts (the catalog's, or the component's
+//     props) and the source does not write: unwritten, current_value
+//     null.
 //   - bind_property: elements only; one option per authored property of
 //     type String, Int, Float or Bool for which the owner (page or
 //     component) has at least one state of a fitting type (the same type,
@@ -31,12 +36,21 @@ import (
 //   - list_element: elements and conditionals, which are items of a view
 //     children list; ops remove and insert; text is the node's exact
 //     tight-span source, the old_text of both ops.
-//   - declaration: states, lets and actions get create (positions before and
-//     after, anchored on them), update, and remove when nothing references
-//     them (no reads, writes, triggers, calls, invokes or navigates_to
-//     edge ends at them); text is the declaration's exact text. Pages and
-//     components get create with position first; text is the owner's
-//     header, its source from the keyword to the opening brace.
+//   - declaration: states, lets, queries, mutations and actions get create
+//     (positions before and after, anchored on them, of another member),
+//     update, and remove when nothing references them (no reads, writes,
+//     triggers, calls, invokes or navigates_to edge ends at them); text is
+//     the declaration's exact text. Pages and components get create with
+//     position first (a member, or a prop first in the parameter list) and
+//     before and after (a page, component, model or extern action among the
+//     module's top-level declarations), and remove; text is the owner's
+//     header, its source from the keyword to the opening brace, the
+//     old_text of every op. Models, extern actions and props get create
+//     (before and after: a top-level declaration, or a prop), update and
+//     remove; text is the declaration's exact text. Removing a page,
+//     component, model, extern action or prop that is still referenced
+//     elsewhere is left to the compile, whose diagnostic the refusal
+//     carries.
 //   - set_reference: elements with an on_* handler property whose value is
 //     an action name, when the owner has another zero-parameter action;
 //     targets lists those actions.
@@ -79,12 +93,20 @@ type EditOption struct {
 	Positions   []string `json:"positions,omitempty"`
 	Symbols     []string `json:"symbols,omitempty"`
 	Text        *string  `json:"text,omitempty"`
+	Region      *Region  `json:"region,omitempty"`
+	// CurrentValue is a set_property option's current value, as node.get
+	// shows it (null for a property not written), so that an agent can
+	// build old_value from node.edits alone. Not part of the fingerprint:
+	// the node version already changes with it.
+	CurrentValue json.RawMessage `json:"current_value,omitempty"`
+	// Unwritten marks a set_property option of a property the element's
+	// kind accepts and the source does not write yet.
+	Unwritten bool `json:"unwritten,omitempty"`
 	// Path and OldSHA256 are a file option's: the module and the digest
 	// of its content, which the node version already covers (so they are
 	// not in the option fingerprint).
-	Path      string  `json:"path,omitempty"`
-	OldSHA256 string  `json:"old_sha256,omitempty"`
-	Region    *Region `json:"region,omitempty"`
+	Path      string `json:"path,omitempty"`
+	OldSHA256 string `json:"old_sha256,omitempty"`
 }
 
 // Region is the whole-line region of a replace_region option.
@@ -150,12 +172,22 @@ func EditsOf(snapID string, p *project.Project, i int32, families []string, list
 	n := g.At(i)
 	r := &editRules{snapID: snapID, p: p, g: g, i: i, n: n, f: p.Headers(n.Path)}
 	ne := NodeEdits{Node: n.ID, NodeVersion: g.Version(n), Options: []EditOption{}}
+	// The options adding unwritten properties come after every other
+	// option, so that the option ids of the authored ones stay as they were.
+	var adds []EditOption
 	for _, fam := range families {
 		var opts []EditOption
 		var why string
 		switch fam {
 		case "set_property":
 			opts, why = r.setProperty()
+			adds = r.unwrittenOptions()
+			for k := range adds {
+				adds[k].Fingerprint = OptionFingerprint(snapID, n.ID, g.Version(n), &adds[k])
+			}
+			if len(adds) > 0 {
+				why = ""
+			}
 		case "bind_property":
 			opts, why = r.bindProperty()
 		case "list_element":
@@ -188,6 +220,7 @@ func EditsOf(snapID string, p *project.Project, i int32, families []string, list
 			ne.Unavailable = append(ne.Unavailable, UnavailableEdit{Kind: fam, Code: reason.EditNotOffered.Code(), Reason: why})
 		}
 	}
+	ne.Options = append(ne.Options, adds...)
 	if unavailable && ne.Unavailable == nil {
 		ne.Unavailable = []UnavailableEdit{}
 	}
@@ -228,7 +261,7 @@ func (r *editRules) setProperty() ([]EditOption, string) {
 	for _, pr := range r.n.Props {
 		names = append(names, pr.Name)
 		if pr.Editable && pr.Literal && pr.ValuePos >= 0 {
-			out = append(out, EditOption{Property: pr.Name, Accepts: pr.Type})
+			out = append(out, EditOption{Property: pr.Name, Accepts: pr.Type, CurrentValue: currentValue(pr.Value)})
 		}
 	}
 	if len(out) > 0 {
@@ -325,8 +358,8 @@ func referenced(g *graph.Graph, i int32) bool {
 }
 
 func (r *editRules) declaration() ([]EditOption, string) {
-	switch r.n.Kind {
-	case graph.KindState, graph.KindLet, graph.KindAction:
+	switch {
+	case memberKinds[r.n.Kind]:
 		t := r.text()
 		if t == nil {
 			return nil, "declaration needs the declaration's source text, which " + r.n.Path + " does not have"
@@ -336,18 +369,24 @@ func (r *editRules) declaration() ([]EditOption, string) {
 			ops = append(ops, "remove")
 		}
 		return []EditOption{{Ops: ops, Positions: []string{"before", "after"}, Text: t}}, ""
-	case graph.KindPage, graph.KindComponent:
+	case r.n.Kind == graph.KindPage, r.n.Kind == graph.KindComponent:
 		if r.f != nil {
 			for _, d := range r.f.Decls {
 				if od, ok := d.(*syntax.OwnerDecl); ok && od.Pos == r.n.Pos && od.LBrace >= od.Pos && int(od.LBrace) < len(r.f.Src) && r.f.Src[od.LBrace] == '{' {
 					h := string(r.f.Src[od.Pos : od.LBrace+1])
-					return []EditOption{{Ops: []string{"create"}, Positions: []string{"first"}, Text: &h}}, ""
+					return []EditOption{{Ops: []string{"create", "remove"}, Positions: []string{"before", "after", "first"}, Text: &h}}, ""
 				}
 			}
 		}
 		return nil, "declaration create needs the header of " + r.n.ID + " with its opening brace, which the source does not have"
+	case r.n.Kind == graph.KindModel, r.n.Kind == graph.KindExtension, r.n.Kind == graph.KindProp:
+		t := r.text()
+		if t == nil || r.f == nil {
+			return nil, "declaration needs the declaration's source text, which " + r.n.Path + " does not have"
+		}
+		return []EditOption{{Ops: []string{"create", "update", "remove"}, Positions: []string{"before", "after"}, Text: t}}, ""
 	}
-	return nil, "declaration edits apply to states, derived values (let) and actions, and create them in pages and components; " + r.is()
+	return nil, "declaration edits apply to pages, components, models, extern actions, props, states, derived values (let), queries, mutations and actions; " + r.is()
 }
 
 func (r *editRules) setReference() ([]EditOption, string) {

@@ -62,12 +62,16 @@ type Value struct {
 	Text string
 }
 
-// SetProperty sets one authored literal scalar.
+// SetProperty sets one authored literal scalar, or adds a literal
+// property the element accepts and does not write yet.
 type SetProperty struct {
 	Node     NodeRef
 	Property string
 	OldValue Value
-	NewValue Value
+	// OldAbsent: the request left old_value out, which only a property
+	// not written yet matches.
+	OldAbsent bool
+	NewValue  Value
 	Common
 }
 

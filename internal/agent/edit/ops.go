@@ -202,12 +202,19 @@ func (a *applier) setProperty(o *SetProperty) (*change, *Error) {
 	if e != nil {
 		return nil, e
 	}
+	if n.Kind == graph.KindElement && !hasProp(n, o.Property) {
+		return a.addProperty(o, n, i)
+	}
+	if o.OldAbsent {
+		return nil, errorf(reason.OldValueMismatch, "%s of %s is written; old_value is required", o.Property, n.ID).
+			withNode(n.ID).withProperty(o.Property).next(Reread, n.ID)
+	}
 	pr, e := a.property(n, o.Property)
 	if e != nil {
 		return nil, e
 	}
 	opts, why := a.options(n, i, "set_property")
-	opt := findOption(opts, func(x *EditOption) bool { return x.Property == o.Property })
+	opt := findOption(opts, func(x *EditOption) bool { return x.Property == o.Property && !x.Unwritten })
 	if opt == nil {
 		if len(opts) > 0 {
 			why = fmt.Sprintf("%s is not an authored literal scalar; set_property is offered for %s", o.Property, propNames(opts))
@@ -461,7 +468,7 @@ func (a *applier) listInsert(o *ListInsert) (*change, *Error) {
 func (a *applier) declOption(o *Common, oldText, position string, n *graph.Node, i int32, op string) (*EditOption, *Error) {
 	opts, why := a.options(n, i, "declaration")
 	opt := findOption(opts, func(x *EditOption) bool { return slices.Contains(x.Ops, op) })
-	if opt == nil && op == "remove" && (n.Kind == graph.KindState || n.Kind == graph.KindLet || n.Kind == graph.KindAction) && referenced(a.proj.Result.Graph, i) {
+	if opt == nil && op == "remove" && memberKinds[n.Kind] && referenced(a.proj.Result.Graph, i) {
 		return nil, a.stillReferenced(n, i)
 	}
 	if opt == nil {
@@ -519,24 +526,44 @@ func (a *applier) declCreate(o *DeclCreate) (*change, *Error) {
 	}
 	text := trimFragment(o.Declaration)
 	d := a.data(n.Path)
+	place := placeOf(n.Kind, o.Position)
+	want := []string{place}
+	if place == placeMember && !memberKinds[n.Kind] {
+		want = append(want, placeProp)
+	}
+	p, other := classify(text, want...)
+	if !p.ok && other != nil {
+		return nil, wrongPlace(n, o.Position, place, other)
+	}
+	target := place
+	if p.ok {
+		target = p.place
+	}
 	var sp splice
 	var at int
-	if o.Position == "first" {
+	switch {
+	case target != placeMember:
+		if sp, at, e = a.createAt(n, o.Position, target, text); e != nil {
+			return nil, e
+		}
+	case o.Position == "first":
 		od := ownerDecl(a.proj.Headers(n.Path), n.Pos)
 		if od == nil {
 			return nil, notOffered("declaration create", n.ID, "the owner's header has no opening brace")
 		}
 		sp, at = firstMember(d, od, text)
-	} else {
+	default:
 		sp, at = insertion(d, int(n.Pos), int(n.End), o.Position == "after", text, "\n"+indentAt(d, int(n.Pos)))
 	}
-	file := sp.apply(d)
-	m, e := declarationSource(o.Declaration, text, fragment{path: n.Path, file: file, at: at, indent: indentAt(file, at)})
-	if e != nil {
-		return nil, e.withNode(n.ID)
+	if !p.ok {
+		file := sp.apply(d)
+		return nil, refuseDecl(o.Declaration, text, p, fragment{path: n.Path, file: file, at: at, indent: indentAt(file, at)}).withNode(n.ID)
 	}
-	kind, _ := memberKindName(m)
-	return &change{path: n.Path, sp: sp, createdAt: at, createdKinds: []string{kind}, node: n.ID, owner: ownerOf(n)}, nil
+	owner := ownerOf(n)
+	if target == placeTop {
+		owner = "" // a new top-level declaration changes no page or component it is next to
+	}
+	return &change{path: n.Path, sp: sp, createdAt: at, createdKinds: []string{p.kind}, node: n.ID, owner: owner}, nil
 }
 
 func ownerDecl(f *syntax.File, pos int32) *syntax.OwnerDecl {
@@ -585,15 +612,12 @@ func (a *applier) declUpdate(o *DeclUpdate) (*change, *Error) {
 	}
 	text := trimFragment(o.Declaration)
 	sp := splice{pos: int(n.Pos), end: int(n.End), text: text}
-	m, e := declarationSource(o.Declaration, text, fragment{path: n.Path, file: sp.apply(a.data(n.Path)), at: int(n.Pos)})
-	if e != nil {
-		return nil, e.withNode(n.ID)
+	p := parseDecl(placeOfNode(n.Kind), text)
+	if !p.ok {
+		return nil, refuseDecl(o.Declaration, text, p, fragment{path: n.Path, file: sp.apply(a.data(n.Path)), at: int(n.Pos)}).withNode(n.ID)
 	}
-	kind, name := memberKindName(m)
-	if kind != n.Kind || name != n.Name {
-		return nil, errorf(reason.IncompatibleTarget,
-			"declaration update keeps kind and name: %s is %s %s, the new declaration is %s %s; create and remove instead", n.ID, n.Kind, n.Name, kind, name).
-			withNode(n.ID)
+	if e := a.checkKept(n, p); e != nil {
+		return nil, e
 	}
 	return &change{path: n.Path, sp: sp, createdAt: -1, node: n.ID, owner: ownerOf(n)}, nil
 }
@@ -603,7 +627,12 @@ func (a *applier) declRemove(o *DeclRemove) (*change, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	return &change{path: n.Path, sp: removal(a.data(n.Path), int(n.Pos), int(n.End)), createdAt: -1, node: n.ID, owner: ownerOf(n), removes: true}, nil
+	d := a.data(n.Path)
+	sp := removal(d, int(n.Pos), int(n.End))
+	if n.Kind == graph.KindProp {
+		sp = propRemoval(d, int(n.Pos), int(n.End))
+	}
+	return &change{path: n.Path, sp: sp, createdAt: -1, node: n.ID, owner: ownerOf(n), removes: true}, nil
 }
 
 // module returns the module node of path.
@@ -792,18 +821,6 @@ func findElement(f *syntax.File, pos int32) *syntax.Element {
 		}
 	}
 	return nil
-}
-
-// declarationSource parses the trimmed declaration text of a create or
-// update, sent as src: exactly one state, derived value (let) or action.
-// fr places it in the file.
-func declarationSource(src, text string, fr fragment) (syntax.Member, *Error) {
-	m, errs := parseMember(text)
-	if m == nil {
-		fr.field, fr.what, fr.sent, fr.text = "declaration", "state, let or action", src, text
-		return nil, fr.refuse(errs)
-	}
-	return m, nil
 }
 
 // hasDiagnostic reports whether p's compile has a diagnostic of code in

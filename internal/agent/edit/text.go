@@ -206,7 +206,8 @@ func ownersIn(f *syntax.File, pos, end int) []string {
 }
 
 // parseMember parses text as one member of a page: it returns the member
-// when text is exactly one state, let or action declaration without errors.
+// when text is exactly one state, let, query, mutation or action
+// declaration without errors.
 func parseMember(text string) (syntax.Member, []syntax.Error) {
 	src := "page EditFragment {\n" + text + "\n}\n"
 	f := syntax.Parse("fragment.acore", []byte(src))
@@ -221,7 +222,7 @@ func parseMember(text string) (syntax.Member, []syntax.Error) {
 		return nil, nil
 	}
 	switch od.Members[0].(type) {
-	case *syntax.StateDecl, *syntax.LetDecl, *syntax.ActionDecl:
+	case *syntax.StateDecl, *syntax.LetDecl, *syntax.DataDecl, *syntax.ActionDecl:
 		return od.Members[0], nil
 	}
 	return nil, nil
@@ -269,6 +270,8 @@ func memberKindName(m syntax.Member) (string, string) {
 		return "state", identName(m.Name)
 	case *syntax.LetDecl:
 		return "let", identName(m.Name)
+	case *syntax.DataDecl:
+		return m.Kind.String(), identName(m.Name)
 	case *syntax.ActionDecl:
 		return "action", identName(m.Name)
 	}

@@ -175,6 +175,11 @@ type MismatchError struct {
 	// external edit an apply displaced and could not put back in place,
 	// because the file changed once more in that instant.
 	Kept []string
+	// Shown is set when the apply's content was in place for an instant
+	// before the external edit was found and put back: a writer that read
+	// the file then and saved again built on content that is now gone,
+	// the one edit of a non-cooperating writer this cannot protect.
+	Shown bool
 }
 
 func (e *MismatchError) Error() string {
@@ -674,6 +679,13 @@ func (p *Publisher) publishFile(dir *fsutil.Root, base, tmp, journal string, f F
 		dropTemp()
 		return mismatch
 	}
+	// A rename over base since it was opened is refused here rather than
+	// found after the exchange: undoing an exchange leaves an instant in
+	// which a reader sees this apply's content and may build on it.
+	if now, err := dir.Lstat(base); err != nil || !os.SameFile(now, heldInfo) {
+		dropTemp()
+		return mismatch
+	}
 
 	// aside is where the file base had ends up: the temp name after an
 	// exchange or a removal; without exchange, a hard link made just
@@ -724,6 +736,7 @@ func (p *Publisher) publishFile(dir *fsutil.Root, base, tmp, journal string, f F
 	// back, so a writer that opened it meanwhile writes into base.
 	if (remove && !exists(dir, base)) || (!remove && sameContent(dir, base, f.After)) {
 		if err := p.undo(dir, base, tmp, aside, remove); err == nil {
+			mismatch.Shown = true
 			if remove || aside != tmp {
 				return mismatch
 			}
@@ -742,6 +755,7 @@ func (p *Publisher) publishFile(dir *fsutil.Root, base, tmp, journal string, f F
 		return fmt.Errorf("%s was written by another process while it was replaced; what it replaced is left as %s: %v", f.Path, aside, err)
 	}
 	mismatch.Kept = []string{path.Join(path.Dir(f.Path), kept)}
+	mismatch.Shown = true
 	return mismatch
 }
 

@@ -86,7 +86,7 @@ func TestInvalidRequests(t *testing.T) {
 			"params.expected_candidate_version", "is required with candidate"},
 		{"no operations", propose(``), "params.operations", "must have at least 1 items (got 0)"},
 		{"51 operations", propose(strings.TrimSuffix(strings.Repeat(setLabel+",", 51), ",")), "params.operations", "must have at most 50 items (got 51)"},
-		{"set_property without old_value", propose(`{"kind": "set_property", "node": "element:Home/view/0/1", "property": "label", "new_value": "x"}`),
+		{"bind_property without old_value", propose(`{"kind": "bind_property", "node": "element:Home/view/0/1", "property": "label", "target": "state:Home.draft"}`),
 			"params.operations[0].old_value", "is required"},
 		{"edit operation with an unknown field", propose(`{"kind": "set_property", "node": "element:Home/view/0/1", "property": "label",
 			"old_value": "Add", "new_value": "x", "force": true}`), "params.operations[0].force", "unknown field"},
@@ -354,6 +354,11 @@ func TestEditShapes(t *testing.T) {
 		for _, f := range slices.Sorted(maps.Keys(op)) {
 			missing := maps.Clone(op)
 			delete(missing, f)
+			if name == "set_property" && f == "old_value" {
+				// Optional: without it, the property must not be written yet.
+				check("without old_value", missing, "", "")
+				continue
+			}
 			check("without "+f, missing, "params.operations[0]."+f, "is required")
 		}
 	}

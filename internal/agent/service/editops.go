@@ -106,7 +106,7 @@ var common3 = []string{"handle", "expected_node_version", "option"}
 
 // shapes are the 11 operation shapes of edits.json, by kind and op.
 var shapes = map[string]shape{
-	"set_property":        {[]string{"kind", "node", "property", "old_value", "new_value"}, common3},
+	"set_property":        {[]string{"kind", "node", "property", "new_value"}, append([]string{"old_value"}, common3...)},
 	"bind_property":       {[]string{"kind", "node", "property", "old_value", "target"}, common3},
 	"list_element/remove": {[]string{"kind", "op", "node", "old_text"}, common3},
 	"list_element/insert": {[]string{"kind", "op", "anchor", "position", "old_text", "element"}, common3},
@@ -274,6 +274,10 @@ func (o *wireOp) typed(key string) edit.Op {
 	node, anchor, target := edit.NodeRef(o.Node), edit.NodeRef(o.Anchor), edit.NodeRef(o.Target)
 	switch key {
 	case "set_property":
+		// Without old_value, the property must not be written yet.
+		if o.OldValue == nil {
+			return &edit.SetProperty{Node: node, Property: o.Property, OldValue: edit.Value{Kind: edit.ValueNull}, OldAbsent: true, NewValue: value(o.NewValue), Common: c}
+		}
 		return &edit.SetProperty{Node: node, Property: o.Property, OldValue: value(o.OldValue), NewValue: value(o.NewValue), Common: c}
 	case "bind_property":
 		return &edit.BindProperty{Node: node, Property: o.Property, OldValue: value(o.OldValue), Target: target, Common: c}

@@ -172,8 +172,23 @@ func TestNodeEditsButtonReference(t *testing.T) {
 	if n.Node != "element:Home/view/0/1" || !hex64.MatchString(n.NodeVersion) {
 		t.Fatalf("node %s version %s", n.Node, n.NodeVersion)
 	}
-	if len(n.Options) != 3 {
-		t.Fatalf("want 3 options, got %+v", n.Options)
+	// The three options of what the Button writes, then one per literal
+	// property it accepts and does not write, each with current_value null.
+	if len(n.Options) != 7 {
+		t.Fatalf("want 7 options, got %+v", n.Options)
+	}
+	if string(n.Options[0].CurrentValue) != `"Add"` {
+		t.Errorf("o1 current_value %s, want \"Add\"", n.Options[0].CurrentValue)
+	}
+	var adds []string
+	for _, o := range n.Options[3:] {
+		if o.Kind != "set_property" || !o.Unwritten || string(o.CurrentValue) != "null" {
+			t.Errorf("%s: %+v, want an unwritten set_property option with current_value null", o.OptionID, o)
+		}
+		adds = append(adds, o.Property)
+	}
+	if strings.Join(adds, ",") != "variant,disabled,visible,class" {
+		t.Errorf("unwritten options %v", adds)
 	}
 	o1, o2, o3 := n.Options[0], n.Options[1], n.Options[2]
 	if o1.OptionID != "o1" || o1.Kind != "set_property" || o1.Property != "label" || o1.Accepts != "String" {
@@ -207,7 +222,7 @@ func TestNodeEditsButtonReference(t *testing.T) {
 	if strings.Join(kinds, ",") != "declaration,set_reference,import,file" {
 		t.Fatalf("unavailable: %v", kinds)
 	}
-	if !strings.Contains(n.Unavailable[0].Reason, "states, derived values (let) and actions") || !strings.Contains(n.Unavailable[0].Reason, "element:Home/view/0/1 is an element") {
+	if !strings.Contains(n.Unavailable[0].Reason, "props, states, derived values (let), queries, mutations and actions") || !strings.Contains(n.Unavailable[0].Reason, "element:Home/view/0/1 is an element") {
 		t.Errorf("declaration reason: %q", n.Unavailable[0].Reason)
 	}
 	if !strings.Contains(n.Unavailable[1].Reason, "on_press") || !strings.Contains(n.Unavailable[1].Reason, "submit") {
@@ -277,8 +292,8 @@ func TestNodeEditsFamilies(t *testing.T) {
 		t.Errorf("submit set_property reason: %q", unavail["action:Home.submit"]["set_property"])
 	}
 	home := byNode["page:Home"]
-	if len(home) != 1 || home[0].Kind != "declaration" || strings.Join(home[0].Ops, ",") != "create" ||
-		strings.Join(home[0].Positions, ",") != "first" || *home[0].Text != "page Home {" {
+	if len(home) != 1 || home[0].Kind != "declaration" || strings.Join(home[0].Ops, ",") != "create,remove" ||
+		strings.Join(home[0].Positions, ",") != "before,after,first" || *home[0].Text != "page Home {" {
 		t.Errorf("page: %+v", home)
 	}
 	mod := byNode["module:main.acore"]
@@ -294,7 +309,8 @@ func TestNodeEditsFamilies(t *testing.T) {
 		kinds = append(kinds, o.Kind+":"+o.Property)
 	}
 	// value is bound to draft, the only String state: no other state to bind.
-	if strings.Join(kinds, ",") != "set_property:placeholder,bind_property:placeholder,list_element:" {
+	if strings.Join(kinds, ",") != "set_property:placeholder,bind_property:placeholder,list_element:,"+
+		"set_property:label,set_property:input_type,set_property:max_length,set_property:disabled,set_property:autofocus,set_property:class" {
 		t.Errorf("input options: %v", kinds)
 	}
 	if why := unavail["element:Home/view/0/0"]["set_reference"]; !strings.Contains(why, "no on_* handler") {

@@ -14,6 +14,14 @@ import (
 // EditKinds are the edit families of v1.
 var EditKinds = []string{"set_property", "bind_property", "list_element", "declaration", "set_reference", "import", "replace_region", "file"}
 
+// editKindDetails are additive fields of edit_kinds entries: the node
+// kinds the declaration family creates, updates or removes, and that
+// set_property also adds a property not written yet.
+var editKindDetails = map[string]map[string]any{
+	"declaration":  {"declaration_kinds": []string{"page", "component", "model", "extension", "prop", "state", "let", "query", "mutation", "action"}},
+	"set_property": {"adds_unwritten": true},
+}
+
 // buildManifest returns the capability manifest and its fingerprint: the
 // SHA-256 of the manifest's compact JSON with sorted keys.
 func buildManifest() (map[string]any, string) {
@@ -25,7 +33,11 @@ func buildManifest() (map[string]any, string) {
 	var kinds []any
 	for _, k := range EditKinds {
 		// The edit engine (internal/agent/edit) applies every family.
-		kinds = append(kinds, map[string]any{"kind": k, "status": "implemented"})
+		kind := map[string]any{"kind": k, "status": "implemented"}
+		for f, v := range editKindDetails[k] {
+			kind[f] = v
+		}
+		kinds = append(kinds, kind)
 	}
 	m := map[string]any{
 		"protocol":   map[string]any{"name": protocol.Name, "status": "frozen", "frozen_operations": FrozenOperations()},

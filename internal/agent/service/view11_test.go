@@ -93,7 +93,8 @@ func TestNodeView11(t *testing.T) {
 		}
 		kinds = append(kinds, k)
 	}
-	if want := "set_property:class,set_property:autofocus,bind_property:value(state:Home.tone),bind_property:class(state:Home.draft state:Home.tone),list_element:"; strings.Join(kinds, ",") != want {
+	if want := "set_property:class,set_property:autofocus,bind_property:value(state:Home.tone),bind_property:class(state:Home.draft state:Home.tone),list_element:," +
+		"set_property:placeholder,set_property:label,set_property:input_type,set_property:max_length,set_property:disabled"; strings.Join(kinds, ",") != want {
 		t.Errorf("Input options %v, want %s", kinds, want)
 	}
 

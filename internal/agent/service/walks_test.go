@@ -379,7 +379,7 @@ func TestComponentBoundary(t *testing.T) {
 	}
 	bound := res.Edges[1]
 	if bound.From != prop || bound.Kind != "triggers" || bound.To != "action:Home.delete" || bound.Via != inst ||
-		bound.Site.Path != "main.acore" || bound.Site.Line != 53 || bound.Site.Column != 129 {
+		bound.Site.Path != "main.acore" || bound.Site.Line != 47 || bound.Site.Column != 129 {
 		t.Errorf("the prop's edge to the handler: %+v", bound)
 	}
 
@@ -403,7 +403,7 @@ func TestComponentBoundary(t *testing.T) {
 		got[im.Node.ID] = fmt.Sprintf("%s %s %s:%d:%d", im.EdgeKind, im.From, im.Site.Path, im.Site.Line, im.Site.Column)
 	}
 	for id, w := range map[string]string{
-		"element:Home/view/0/1":  "binds prop:PageTitle.subtitle main.acore:45:50",
+		"element:Home/view/0/1":  "binds prop:PageTitle.subtitle main.acore:40:50",
 		"element:About/view/0/1": "binds prop:PageTitle.subtitle pages/about.acore:14:43",
 	} {
 		if got[id] != w {

@@ -1,6 +1,6 @@
 package diag
 
-// The view of Acore 1.1 (AC330-AC334): placeholders, inline runs and
+// The view of Acore 1.1 (AC330-AC332): placeholders, inline runs and
 // headings.
 var (
 	MisplacedChildren = register("AC330", Error, "Children placeholder out of place")

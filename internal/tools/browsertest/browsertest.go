@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -280,6 +281,15 @@ func (p *Page) Type(sel, s string) {
 func (p *Page) Click(sel string) {
 	p.t.Helper()
 	p.do("click "+sel, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+}
+
+// Hover moves the mouse over the middle of the first element matching
+// the CSS selector sel, so that its :hover rules apply.
+func (p *Page) Hover(sel string) {
+	p.t.Helper()
+	var at [2]float64
+	p.Eval(`(() => { const r = document.querySelector(`+JSString(sel)+`).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()`, &at)
+	p.do("hover "+sel, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, at[0], at[1]))
 }
 
 // DoubleClick double-clicks the middle of the first element matching the

@@ -22,6 +22,7 @@ var bin struct {
 	dir   string
 	axiom string
 	axag  string
+	mcp   string
 }
 
 func TestMain(m *testing.M) {
@@ -38,7 +39,9 @@ func run(m *testing.M) int {
 	bin.dir = dir
 	bin.axiom = filepath.Join(dir, "axiom")
 	bin.axag = filepath.Join(dir, "axag")
-	for out, pkg := range map[string]string{bin.axiom: "../../../cmd/axiom", bin.axag: "../../../cmd/axag"} {
+	bin.mcp = filepath.Join(dir, "acore-semantic-mcp")
+	for out, pkg := range map[string]string{bin.axiom: "../../../cmd/axiom", bin.axag: "../../../cmd/axag",
+		bin.mcp: "../../../cmd/acore-semantic-mcp"} {
 		cmd := exec.Command("go", "build", "-o", out, pkg)
 		if b, err := cmd.CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "go build %s: %v\n%s", pkg, err, b)

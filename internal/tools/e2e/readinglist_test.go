@@ -130,8 +130,10 @@ func TestReadingListKeyedList(t *testing.T) {
 		b.__focused = true;
 		b.focus();
 	})()`, nil)
+	p.WaitText("A to Z")
 	p.Eval(`[...document.querySelectorAll("button")].find(b => b.textContent.trim() === "Reverse order").click()`, nil)
 	waitItems(t, p, "Emma", "Dune", "Beloved")
+	p.WaitText("Z to A")
 	var kept struct {
 		Focus bool `json:"focus"`
 		Nodes bool `json:"nodes"`

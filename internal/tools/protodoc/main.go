@@ -287,6 +287,9 @@ func protocolDoc() (string, error) {
 			codeOps[c] = append(codeOps[c], op)
 		}
 	}
+	if err := editOperations(&b); err != nil {
+		return "", err
+	}
 	b.WriteString("\n## Which operations can return each code\n\n| Code | Operations |\n|---|---|\n")
 	for _, c := range protocol.ErrorCodes {
 		ops := codeOps[c]
@@ -403,4 +406,26 @@ func boundRows(b *bytes.Buffer, bounds map[string]int64) {
 	for _, n := range slices.Sorted(maps.Keys(bounds)) {
 		fmt.Fprintf(b, "| `%s` | %d |\n", n, bounds[n])
 	}
+}
+
+// editOperations writes the shapes of change.propose's edit operations
+// (edits.json's x-variants, each with its title) and the fields of a
+// node.edits option, the two an agent builds edits from.
+func editOperations(b *bytes.Buffer) error {
+	d, err := schema.Document("edits.json")
+	if err != nil {
+		return err
+	}
+	defs, _ := d.(doc)["$defs"].(doc)
+	op, _ := defs["editOperation"].(doc)
+	variants, _ := op["x-variants"].([]any)
+	b.WriteString("\n## Edit operations\n\nThe shapes of `operations` in change.propose and edit.plan (`schemas/edits.json`).\n")
+	for _, v := range variants {
+		rv, _, file := resolve("edits.json", v.(doc))
+		fmt.Fprintf(b, "\n### %s\n\n", rv["title"])
+		fieldTable(b, file, rv)
+	}
+	b.WriteString("\n### node.edits option\n\n")
+	fieldTable(b, "edits.json", defs["editOption"].(doc))
+	return nil
 }
