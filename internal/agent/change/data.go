@@ -109,6 +109,9 @@ func ExpectedIDs(res *edit.Result) []string {
 		o := &res.Operations[i]
 		add(&o.Node)
 		add(&o.Created)
+		for k := range o.Nodes {
+			add(&o.Nodes[k])
+		}
 		for _, e := range o.IDMap {
 			add(e.OldID)
 			add(e.NewID)

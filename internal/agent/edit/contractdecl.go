@@ -185,11 +185,11 @@ func (a *applier) contractDecl(i int, o Op) (done bool, _ *Error) {
 			return true, errorf(reason.HandleReused, "handle %q is already used by an earlier operation of the batch", *cm.Handle)
 		}
 	}
-	entries, e := a.writeInput(src.Path, src, sp.apply(d), false, n.Path, sp)
+	entries, nodes, e := a.writeInput(src.Path, src, sp.apply(d), false, n.Path, sp)
 	if e != nil {
 		return true, e
 	}
-	out := Outcome{Index: i, Kind: "declaration", Op: verb, Path: src.Path, Node: n.ID, IDMap: entries}
+	out := Outcome{Index: i, Kind: "declaration", Op: verb, Path: src.Path, Node: n.ID, IDMap: entries, Nodes: nodes}
 	named := n.ID
 	switch verb {
 	case "create":

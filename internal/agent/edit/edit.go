@@ -56,10 +56,15 @@ type Outcome struct {
 	Node  string `json:"node,omitempty"`
 	// Property is the property a set_property, bind_property or
 	// set_reference operation changed.
-	Property string       `json:"property,omitempty"`
-	Created  string       `json:"created,omitempty"`
-	Handle   string       `json:"handle,omitempty"`
-	IDMap    []IDMapEntry `json:"id_map"`
+	Property string `json:"property,omitempty"`
+	Created  string `json:"created,omitempty"`
+	// Nodes, for a file operation, are the ids of the nodes declared in
+	// the files it wrote (the artifact it re-prepared included), before
+	// and after, and of the nodes it added elsewhere: the nodes it asked
+	// to change.
+	Nodes  []string     `json:"nodes,omitempty"`
+	Handle string       `json:"handle,omitempty"`
+	IDMap  []IDMapEntry `json:"id_map"`
 }
 
 // Result is a batch applied to a base.

@@ -20,7 +20,6 @@ import (
 type FileCreate struct {
 	Path string
 	Text string
-	Common
 }
 
 // FileRemove removes a module or a contract source whose content has the
@@ -28,7 +27,6 @@ type FileCreate struct {
 type FileRemove struct {
 	Path      string
 	OldSHA256 string
-	Common
 }
 
 // FileWrite is one of change.propose's overlay files: raw text for a
@@ -40,12 +38,17 @@ type FileWrite struct {
 	Path   string
 	SHA256 *string
 	Text   string
-	Common
 }
 
 func (*FileCreate) name() (string, string) { return "file", "create" }
 func (*FileRemove) name() (string, string) { return "file", "remove" }
 func (*FileWrite) name() (string, string)  { return "file", "write" }
+
+// The file family has none of the common fields: no node to name with a
+// handle or pin with a node version.
+func (*FileCreate) common() *Common { return nil }
+func (*FileRemove) common() *Common { return nil }
+func (*FileWrite) common() *Common  { return nil }
 
 // filePath checks that p names a file the batch may write: inside the
 // root (permission_denied, path_escape, otherwise) and an input the
@@ -148,46 +151,50 @@ func (a *applier) fileOp(i int, o Op) *Error {
 	if cur != nil {
 		sp.end = len(cur.Data)
 	}
-	entries, e := a.writeInput(p, cur, text, remove, p, sp)
+	entries, nodes, e := a.writeInput(p, cur, text, remove, p, sp)
 	if e != nil {
 		return e
 	}
-	a.outcomes = append(a.outcomes, Outcome{Index: i, Kind: kind, Op: verb, Path: p, IDMap: entries})
+	a.outcomes = append(a.outcomes, Outcome{Index: i, Kind: kind, Op: verb, Path: p, IDMap: entries, Nodes: nodes})
 	return nil
 }
 
 // writeInput puts text (removed: none) at p, whose current file is cur,
 // re-prepares the contract artifacts and the lock when p is a contract
 // source, compiles, and returns the id map of the nodes of idPath around
-// sp (sp in idPath's coordinates).
-func (a *applier) writeInput(p string, cur *load.File, text []byte, remove bool, idPath string, sp splice) ([]IDMapEntry, *Error) {
+// sp (sp in idPath's coordinates), and the nodes it asked to change: those
+// declared in the files it wrote, before and after, and the ones it added
+// elsewhere.
+func (a *applier) writeInput(p string, cur *load.File, text []byte, remove bool, idPath string, sp splice) ([]IDMapEntry, []string, *Error) {
 	overlay := map[string][]byte{p: text}
 	if remove {
 		overlay[p] = nil
 	}
 	in, err := a.proj.Inputs.With(overlay)
 	if e := inputsError(err); e != nil {
-		return nil, e.withPath(p)
+		return nil, nil, e.withPath(p)
 	}
+	paths := map[string]bool{p: true} // the files the operation writes
 	if strings.HasSuffix(p, ".axiom") {
 		prep, err := prepare.Overlay(in)
 		var ce *prepare.ContractError
 		if errors.As(err, &ce) {
-			return nil, compileFailed(reason.CandidateErrors, ce.Diagnostics, nil, "contract source %s cannot be prepared: %v", p, err).withPath(p)
+			return nil, nil, compileFailed(reason.CandidateErrors, ce.Diagnostics, nil, "contract source %s cannot be prepared: %v", p, err).withPath(p)
 		}
 		if err != nil {
-			return nil, errorf(reason.Invariant, "preparing %s: %v", p, err)
+			return nil, nil, errorf(reason.Invariant, "preparing %s: %v", p, err)
 		}
 		if in, err = in.With(prep); err != nil {
-			return nil, inputsError(err).withPath(p)
+			return nil, nil, inputsError(err).withPath(p)
 		}
 		for q := range prep {
-			a.written[q] = true
+			paths[q] = true
 		}
 	}
-	a.written[p] = true
-	pre := a.proj.Headers(p)
-	if pre != nil {
+	for q := range paths {
+		a.written[q] = true
+	}
+	if pre := a.proj.Headers(p); pre != nil && cur != nil {
 		for _, dn := range declsIn(pre, 0, len(cur.Data)) {
 			a.touch(p + ": " + dn)
 		}
@@ -197,7 +204,7 @@ func (a *applier) writeInput(p string, cur *load.File, text []byte, remove bool,
 	}
 	before := a.proj
 	if e := a.compileInputs(in); e != nil {
-		return nil, e
+		return nil, nil, e
 	}
 	entries, added := diffIDs(before.Result.Graph, a.proj.Result.Graph, idPath, sp)
 	a.compose(entries, added)
@@ -209,7 +216,18 @@ func (a *applier) writeInput(p string, cur *load.File, text []byte, remove bool,
 			a.owner(ow)
 		}
 	}
-	return entries, nil
+	// With the nodes the new text brought in elsewhere: a contract's,
+	// once a module imports it.
+	nodes := append([]string(nil), added...)
+	for _, g := range []*graph.Graph{before.Result.Graph, a.proj.Result.Graph} {
+		for q := range paths {
+			for _, k := range g.NodesIn(q) {
+				nodes = append(nodes, g.At(k).ID)
+			}
+		}
+	}
+	slices.Sort(nodes)
+	return entries, slices.Compact(nodes), nil
 }
 
 // inputsError is the edit error of a load.Inputs.With failure: a bound

@@ -114,6 +114,7 @@ func TestFileRefusals(t *testing.T) {
 		{"nested contract", fileCreate("contracts/sub/x.axiom", notesContract), reason.NotAnInput},
 		{"contract outside contracts", fileCreate("x.axiom", notesContract), reason.NotAnInput},
 		{"node_modules", fileCreate("node_modules/x.acore", statsPage), reason.NotAnInput},
+		{"long path", fileCreate("pages/"+strings.Repeat("x", 1100)+".acore", statsPage), reason.NotAnInput},
 		{"exists", fileCreate("main.acore", statsPage), reason.OldTextMismatch},
 		{"stale sha", fileRemove("main.acore", stale), reason.OldTextMismatch},
 		{"unknown", fileRemove("pages/none.acore", mainSHA), reason.PathUnknown},

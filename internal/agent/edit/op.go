@@ -2,16 +2,17 @@ package edit
 
 // Op is one edit operation: a *SetProperty, *BindProperty, *SetReference,
 // *ListRemove, *ListInsert, *DeclCreate, *DeclUpdate, *DeclRemove,
-// *ImportAdd, *ImportRemove, *ReplaceRegion, *Rename (rename.go), *RouteAdd or
-// *RouteRemove (route.go). The service decodes them
+// *ImportAdd, *ImportRemove, *ReplaceRegion, *Rename (rename.go), *RouteAdd,
+// *RouteRemove (route.go), *FileCreate, *FileRemove or *FileWrite
+// (file.go). The service decodes them
 // from the protocol and applies its bounds; the engine takes them as they
 // are.
 type Op interface {
 	// name is the operation's family and, for the families with more
 	// than one op, its op, as outcomes report them.
 	name() (kind, op string)
-	// common is the operation's optional fields; nil for replace_region,
-	// which has none.
+	// common is the operation's optional fields; nil for replace_region
+	// and the file family, which have none.
 	common() *Common
 }
 

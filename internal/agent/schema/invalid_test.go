@@ -293,7 +293,7 @@ func TestEnvelopeFields(t *testing.T) {
 	}
 }
 
-// editShapes are a valid operation of each of the 14 shapes, with every
+// editShapes are a valid operation of each of the 16 shapes, with every
 // required field and no optional one.
 var editShapes = map[string]string{
 	"set_property":        setLabel,
@@ -310,13 +310,15 @@ var editShapes = map[string]string{
 	"rename":              `{"kind": "rename", "node": "state:Home.draft", "old_name": "draft", "new_name": "text"}`,
 	"route add":           `{"kind": "route", "op": "add", "path": "/stats", "page": "Stats"}`,
 	"route remove":        `{"kind": "route", "op": "remove", "node": "route:/stats", "old_text": "route \"/stats\" => Stats"}`,
+	"file create":         `{"kind": "file", "op": "create", "path": "pages/stats.acore", "text": "module stats\n"}`,
+	"file remove":         `{"kind": "file", "op": "remove", "path": "pages/stats.acore", "old_sha256": "c7ac07a1c5072d144968b21afb3e2619de22f935f7b834767cdd30426dee9f43"}`,
 }
 
 // TestEditShapes: each shape is valid, with its optional fields too; an
 // unknown field is refused; each required field, when missing, is named.
 func TestEditShapes(t *testing.T) {
-	if len(editShapes) != 14 {
-		t.Fatalf("%d shapes, want 14", len(editShapes))
+	if len(editShapes) != 16 {
+		t.Fatalf("%d shapes, want 16", len(editShapes))
 	}
 	optional := map[string]any{
 		"handle":                "h1",
@@ -336,7 +338,8 @@ func TestEditShapes(t *testing.T) {
 			}
 		}
 		check("as is", op, "", "")
-		if name != "replace_region" {
+		// replace_region and the file family take no optional field.
+		if name != "replace_region" && !strings.HasPrefix(name, "file ") {
 			withOpt := maps.Clone(op)
 			maps.Copy(withOpt, optional)
 			check("with optional fields", withOpt, "", "")

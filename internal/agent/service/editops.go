@@ -135,9 +135,10 @@ func maxChars(key, field string) int {
 	case "property", "symbol", "old_name", "new_name", "page":
 		return 256
 	case "from", "path":
+		if strings.HasPrefix(key, "file/") {
+			return 0 // the engine's path rules bound it (not_an_input)
+		}
 		return 1024
-	case "text":
-		return fileTextMaxChars
 	case "element":
 		return 16384
 	case "declaration":
@@ -169,10 +170,6 @@ var families = map[string]bool{"set_property": true, "bind_property": true, "lis
 
 var opsOf = map[string][]string{"list_element": {"remove", "insert"}, "declaration": {"create", "update", "remove"}, "import": {"add", "remove"},
 	"file": {"create", "remove"}, "route": {"add", "remove"}}
-
-// fileTextMaxChars bounds a file operation's text (maxLength in
-// edits.json): source_file_bytes_max, which the engine checks in bytes.
-const fileTextMaxChars = 2 << 20
 
 // decodeOperation decodes operation i strictly: the fields of its shape
 // and no other, with the types and bounds of edits.json.

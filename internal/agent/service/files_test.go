@@ -58,6 +58,13 @@ func TestFileFamilyProposeAndApply(t *testing.T) {
 	expect(t, o, "result.operations.1.kind", "file")
 	expect(t, o, "result.operations.3.op", "remove")
 	cand := o.str("result.candidate.id")
+	o = do(t, s, v1+`"operation": "change.inspect", "workspace": "`+ws+`", "params": {"candidate": "`+cand+`", "include": ["semantic_diff", "source_diff", "checks"]}}`)
+	t.Logf("risks %s", jsonOf(o.get("result.risks")))
+	for _, r := range o.list("result.risks") {
+		if m := r.(map[string]any); m["kind"] == "unexpected_change" {
+			t.Errorf("the files the batch writes are changes it asked for: %v", m)
+		}
+	}
 	o = do(t, s, v1+`"operation": "change.apply", "workspace": "`+ws+`", "request_id": "apply-files-1", "params": {"candidate": "`+cand+`", "expected_candidate_version": 1, "require_checks": ["compile"]}}`)
 	expect(t, o, "result.receipt.outcome", "applied")
 	for p, want := range map[string]string{"pages/stats.acore": statsPage, "contracts/notes.axiom": notesContract, lock.ArtifactPath("notes"): notesContract} {
@@ -133,6 +140,13 @@ func TestProposeRawFiles(t *testing.T) {
 	expect(t, o, "error.reason", "overlay_mismatch")
 	o = do(t, s, req("raw-broken", `[`+file("main.acore", strings.Replace(string(src), `label: "Add"`, `label: 42`, 1), mainBefore)+`]`))
 	expect(t, o, "error.code", "compile_failed")
+	o = do(t, s, req("raw-no-content", `[{"path": "main.acore", "sha256": null}]`))
+	expect(t, o, "error.reason", "schema")
+	o = do(t, s, v1+`"operation": "change.propose", "workspace": "`+ws+`", "base_snapshot": "`+snap+`", "request_id": "raw-none", "params": {}}`)
+	expect(t, o, "error.reason", "schema")
+	o = do(t, s, req("raw-escape", `[`+file("../main.acore", good, nil)+`]`))
+	expect(t, o, "error.code", "permission_denied")
+	expect(t, o, "error.reason", "path_escape")
 	o = do(t, s, req("raw-dup", `[`+file("main.acore", good, mainBefore)+`, `+file("main.acore", good, mainBefore)+`]`))
 	expect(t, o, "error.reason", "duplicate_path")
 	// Operations first, then files: the file's sha is of the state the
