@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -239,6 +240,44 @@ func TestAgentScenario(t *testing.T) {
 		}
 	}
 
+	// Task 3: a Checkbox and a "Mark as read" button on the book's page,
+	// wired to a new action and a new contract mutation, in one batch.
+	a.begin("3 mark as read")
+	deleteOp := option(t, a.read("node.edits", map[string]any{"nodes": []string{"contract_operation:Books.delete_book"}, "kinds": []string{"declaration"}}), "declaration")
+	bookQuery := option(t, a.read("node.edits", map[string]any{"nodes": []string{"query:BookPage.books"}, "kinds": []string{"declaration"}}), "declaration")
+	found = a.read("node.find", map[string]any{"query": "Back to the list", "kind": "element", "limit": 5})
+	back := ""
+	for _, id := range ids(dig(found, "result", "nodes"), "id") {
+		if strings.HasPrefix(id, "element:BookPage/") {
+			back = id
+		}
+	}
+	if back == "" {
+		t.Fatalf("node.find Back to the list: %v", dig(found, "result"))
+	}
+	backLink := option(t, a.read("node.edits", map[string]any{"nodes": []string{back}, "kinds": []string{"list_element"}}), "list_element")
+	member := func(text string) map[string]any {
+		return map[string]any{"kind": "declaration", "op": "create", "anchor": "query:BookPage.books", "position": "after",
+			"old_text": bookQuery["text"], "declaration": text}
+	}
+	element := func(text string) map[string]any {
+		return map[string]any{"kind": "list_element", "op": "insert", "anchor": back, "position": "before",
+			"old_text": backLink["text"], "element": text}
+	}
+	prop = a.propose("mark-read", []map[string]any{
+		{"kind": "declaration", "op": "create", "anchor": "contract_operation:Books.delete_book", "position": "after",
+			"old_text": deleteOp["text"], "declaration": "mutation mark_read(id: String, read: Bool)"},
+		member("action mark_read() {\n  mark.run(read: read)\n}"),
+		member("mutation mark = Books.mark_read(id: id)"),
+		member("state read: Bool = false"),
+		element(`Checkbox(checked: read, label: "Read")`),
+		element(`Button("Mark as read", on_press: mark_read)`),
+	})
+	a.apply(prop)
+	if got := readFile(t, root, "contracts/books.axiom"); !strings.Contains(got, "mutation mark_read(id: String, read: Bool)") {
+		t.Errorf("contracts/books.axiom lacks mark_read:\n%s", got)
+	}
+
 	// Task 4: add a page with a route: a new module and its route in one batch.
 	a.begin("4 add a page and route")
 	prop = a.propose("stats-page", []map[string]any{
@@ -359,8 +398,10 @@ func readFile(t *testing.T, root, rel string) string {
 }
 
 // booksBackend answers the reading list's contract after docs/web.md's
-// wire format with two books.
-type booksBackend struct{}
+// wire format with two books, and passes on each mark_read's arguments.
+type booksBackend struct {
+	marked chan map[string]any
+}
 
 func (b *booksBackend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Access-Control-Allow-Origin", "*")
@@ -384,6 +425,8 @@ func (b *booksBackend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			books = slices.DeleteFunc(books, func(b map[string]any) bool { return b["id"] != id })
 		}
 		result = books
+	case "/books/mark_read":
+		b.marked <- args
 	default:
 		http.Error(w, `{"error":{"message":"no such operation"}}`, http.StatusNotFound)
 		return
@@ -393,11 +436,12 @@ func (b *booksBackend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // checkBuiltReadingList builds root with `axiom build` against a test
-// backend and checks in Chromium what task 4 changed: /stats is a page of
-// its own, which reads the books.
+// backend and checks in Chromium what tasks 3 and 4 changed: the book's
+// page has a Read checkbox and a "Mark as read" button that sends
+// mark_read with the checkbox's value, and /stats is a page of its own.
 func checkBuiltReadingList(t *testing.T, root string) {
 	t.Helper()
-	be := &booksBackend{}
+	be := &booksBackend{marked: make(chan map[string]any, 16)}
 	backend := httptest.NewServer(be)
 	defer backend.Close()
 	out := t.TempDir()
@@ -405,6 +449,22 @@ func checkBuiltReadingList(t *testing.T, root string) {
 	site := httptest.NewServer(staticServer(out))
 	defer site.Close()
 	p := browsertest.New(t)
+	p.Navigate(site.URL + "/books/b1")
+	p.WaitText("Beloved")
+	p.WaitText("Mark as read")
+	if n := p.Count(`input[type=checkbox]`); n != 1 {
+		t.Fatalf("the book's page has %d checkboxes, want 1:\n%s", n, p.Text())
+	}
+	p.Click(`input[type=checkbox]`)
+	p.ClickText("button", "Mark as read")
+	select {
+	case args := <-be.marked:
+		if !reflect.DeepEqual(args, map[string]any{"id": "b1", "read": true}) {
+			t.Errorf("mark_read sent %v, want {id: b1, read: true}", args)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no mark_read reached the backend in 10 s")
+	}
 	p.Navigate(site.URL + "/stats")
 	p.WaitText("Books in the list: 2")
 	if e := p.Exceptions(); len(e) > 0 {
