@@ -20,6 +20,25 @@ import (
 // subtitle prop renamed to caption, in the three files that name it.
 func newRenameKillCase(t *testing.T) *killCase {
 	t.Helper()
+	return newProposedKillCase(t, `[{"kind":"rename","node":"prop:PageTitle.subtitle","old_name":"subtitle","new_name":"caption"}]`, 3)
+}
+
+// newDeclKillCase is a copy of examples/reading-list and a candidate of
+// the declaration and route families with a contract re-prepared: a
+// contract mutation, a page mutation using it, and a route, in five files
+// (the contract source, its artifact, the lock, the page and main.acore).
+func newDeclKillCase(t *testing.T) *killCase {
+	t.Helper()
+	return newProposedKillCase(t, `[`+
+		`{"kind":"declaration","op":"create","anchor":"contract_operation:Books.delete_book","position":"after","old_text":"mutation delete_book(id: String)","declaration":"mutation mark_read(id: String, read: Bool)"},`+
+		`{"kind":"declaration","op":"create","anchor":"query:BookPage.books","position":"after","old_text":"query books = Books.list_books(id: id)","declaration":"mutation mark = Books.mark_read(id: id)"},`+
+		`{"kind":"route","op":"add","path":"/read/:id","page":"BookPage"}]`, 5)
+}
+
+// newProposedKillCase is a copy of examples/reading-list and a candidate
+// the service itself proposed for ops, which must write files files.
+func newProposedKillCase(t *testing.T, ops string, files int) *killCase {
+	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -40,19 +59,19 @@ func newRenameKillCase(t *testing.T) *killCase {
 	}
 	open := ask(`{"protocol":"axiom-agent-semantic/v1","operation":"workspace.open","snapshot":"latest","params":{"roots":[{"path":` + quote(dir) + `}]}}`)
 	snap, _ := field(open, "snapshot.id").(string)
-	prop := ask(`{"protocol":"axiom-agent-semantic/v1","operation":"change.propose","base_snapshot":"` + snap + `","request_id":"rename-kill",` +
-		`"params":{"operations":[{"kind":"rename","node":"prop:PageTitle.subtitle","old_name":"subtitle","new_name":"caption"}]}}`)
+	prop := ask(`{"protocol":"axiom-agent-semantic/v1","operation":"change.propose","base_snapshot":"` + snap + `","request_id":"kill",` +
+		`"params":{"operations":` + ops + `}}`)
 	id, _ := field(prop, "result.candidate.id").(string)
 	if id == "" {
-		t.Fatalf("rename not proposed: %v", prop["error"])
+		t.Fatalf("not proposed: %v", prop["error"])
 	}
 	svc.Wait()
 	c, err := candidate.NewStore(dir).Get(id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Files) != 3 {
-		t.Fatalf("the rename writes %d files, want 3", len(c.Files))
+	if len(c.Files) != files {
+		t.Fatalf("the candidate writes %d files, want %d", len(c.Files), files)
 	}
 	k := &killCase{dir: dir, cand: c, base: map[string]*string{}, after: map[string]*string{}}
 	for _, f := range c.Files {
@@ -87,4 +106,25 @@ func TestKillRenameAtEveryFailpoint(t *testing.T) {
 		}
 	})
 	logStats(t, "rename:")
+}
+
+// TestKillDeclarationsAtEveryFailpoint kills the apply of a batch of the
+// declaration and route families that re-prepares a contract at every
+// failpoint of its five files; each run ends applied on the resend, with
+// every file the candidate's.
+func TestKillDeclarationsAtEveryFailpoint(t *testing.T) {
+	t.Run("all", func(t *testing.T) {
+		for _, point := range publish.Points(5) {
+			t.Run(point, func(t *testing.T) {
+				t.Parallel()
+				k := newDeclKillCase(t)
+				if _, killed := k.send(t, point); !killed {
+					t.Fatalf("not killed at %s", point)
+				}
+				count("decl:" + k.state(t))
+				k.finish(t)
+			})
+		}
+	})
+	logStats(t, "decl:")
 }
