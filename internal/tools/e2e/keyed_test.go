@@ -40,6 +40,10 @@ func (b *rowsBackend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			for i := range b.rows {
 				b.rows[i] = map[string]any{"id": i + 1, "label": fmt.Sprintf("row %d", i+1)}
 			}
+		case "append":
+			for i := len(b.rows); i < 2000; i++ {
+				b.rows = append(b.rows, map[string]any{"id": i + 1, "label": fmt.Sprintf("row %d", i+1)})
+			}
 		case "swap":
 			b.rows[1], b.rows[998] = b.rows[998], b.rows[1]
 		case "update":
@@ -101,7 +105,7 @@ type listCount struct {
 // removal and an insertion record), select changes 2 class attributes,
 // an update of every 10th row changes 100 texts (the refreshed items keep
 // their rows), and clear empties the list in one record; create inserts
-// all rows at once.
+// all rows at once, and an append the new ones at once.
 func TestKeyedListMutations(t *testing.T) {
 	dir := copyTestdata(t, "keyed")
 	axiom(t, 0, "prepare", dir)
@@ -127,8 +131,10 @@ func TestKeyedListMutations(t *testing.T) {
 			listCount{Records: 2, Attributes: 2}},
 		{"update every 10th", "Update", rowText(990) + ` === "row 991 !!!"`,
 			listCount{Records: 100, CharacterData: 100}},
+		{"append", "Append", `document.querySelectorAll("ul.rows > li").length === 2000`,
+			listCount{Records: 1, ChildList: 1, Added: 1000}},
 		{"clear", "Clear", `document.querySelectorAll("ul.rows > li").length === 0`,
-			listCount{Records: 1, ChildList: 1, Removed: 1000}},
+			listCount{Records: 1, ChildList: 1, Removed: 2000}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.name == "select" {

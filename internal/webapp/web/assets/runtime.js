@@ -535,13 +535,22 @@ function list(ul, items, key, render, empty, end) {
         for (const r of order) f.append(r.node);
         ul.insertBefore(f, sentinel);
       } else if (order.length) {
+        // New rows go in by runs, one fragment per run of adjacent ones
+        // (an append is one DOM change); kept rows move one by one.
         const stay = sorted ? null : keep(old);
-        let after = sentinel;
+        let after = sentinel, fresh = null, freshAt = null;
         for (let i = order.length - 1; i >= 0; i--) {
           const n = order[i].node;
-          if (old[i] < 0 || stay && !stay[i]) move(ul, n, after);
+          if (old[i] < 0) {
+            if (!fresh) fresh = doc.createDocumentFragment(), freshAt = after;
+            fresh.prepend(n);
+          } else {
+            if (fresh) ul.insertBefore(fresh, freshAt), fresh = null;
+            if (stay && !stay[i]) move(ul, n, after);
+          }
           after = n;
         }
+        if (fresh) ul.insertBefore(fresh, freshAt);
       }
       for (let i = 0; i < order.length; i++) order[i].i = i;
       shown = order;
