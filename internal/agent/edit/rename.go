@@ -30,7 +30,7 @@ func (*Rename) name() (string, string) { return "rename", "" }
 var renameKinds = map[string]bool{
 	graph.KindPage: true, graph.KindComponent: true, graph.KindProp: true, graph.KindModel: true,
 	graph.KindState: true, graph.KindLet: true, graph.KindQuery: true, graph.KindMutation: true, graph.KindAction: true,
-	graph.KindExtension: true,
+	graph.KindExtension: true, graph.KindRoute: true,
 }
 
 // rename offers rename on a declaration of an authored module; text is the
@@ -38,7 +38,7 @@ var renameKinds = map[string]bool{
 func (r *editRules) rename() ([]EditOption, string) {
 	n := r.n
 	if !renameKinds[n.Kind] {
-		return nil, "rename renames pages, components, props, models, states, lets, queries, mutations, actions and extern actions; this is " + article(n.Kind) + " " + n.Kind
+		return nil, "rename renames pages, components, props, models, states, lets, queries, mutations, actions, extern actions and route paths; this is " + article(n.Kind) + " " + n.Kind
 	}
 	if !strings.HasSuffix(n.Path, ".acore") || !isSource(r.p.Inputs, n.Path) {
 		return nil, n.ID + " is declared by " + n.Path + ", which the project's modules do not author; rename it in its contract"
@@ -79,6 +79,9 @@ func (a *applier) rename(i int, o *Rename) *Error {
 		if _, dup := a.handles[*o.Handle]; dup {
 			return errorf(reason.HandleReused, "handle %q is already used by an earlier operation of the batch", *o.Handle)
 		}
+	}
+	if n.Kind == graph.KindRoute {
+		return a.renameRoute(i, n, ni, o)
 	}
 	t := time.Now()
 	ix := refs.Build(a.proj)

@@ -124,8 +124,8 @@ func (a *applier) routeAdd(o *RouteAdd) (*change, *Error) {
 // :segment of the path or by an argument, and nothing else is.
 func (a *applier) routeText(o *RouteAdd) (string, *Error) {
 	g := a.proj.Result.Graph
-	if !strings.HasPrefix(o.Path, "/") || strings.ContainsAny(o.Path, "\"\\\n\r\t ") {
-		return "", errorf(reason.Schema, "path: %q is not a route path: it starts with / and has no blanks, quotes or backslashes", o.Path)
+	if e := routePathError("path", o.Path); e != nil {
+		return "", e
 	}
 	if _, ok := g.Lookup("route:" + o.Path); ok {
 		return "", errorf(reason.RouteDuplicate, "the app already has a route %q", o.Path).withNode("route:" + o.Path)
