@@ -124,17 +124,20 @@ function drop(o) {
 }
 
 // Effects and scopes make their lists when they first need one: most of a
-// row's effects own nothing and read one or two signals.
+// row's effects own nothing and read one or two signals. A short list is
+// copied one longer instead of pushed to, as a push on a short array
+// grows its store by many slots, which every row would keep.
+const grow = (a, x) => !a ? [x] : a.length < 8 ? [...a, x] : (a.push(x), a);
 function adopt(parent, o) {
-  if (parent) (parent.kids ||= []).push(o);
+  if (parent) parent.kids = grow(parent.kids, o);
 }
 
 // track subscribes the running effect to s (a signal or a selector's key);
 // deps is an array, as an effect reads few.
 function track(s) {
   s.subscribers.add(current);
-  const d = current.deps ||= [];
-  if (!d.includes(s)) d.push(s);
+  const d = current.deps;
+  if (!d || !d.includes(s)) current.deps = grow(d, s);
 }
 
 function run(e) {
@@ -154,10 +157,10 @@ function run(e) {
 // effect runs f now and again whenever a signal it read changes (in a
 // microtask, parents first).
 // A binding passes its element and getter, which the effect keeps (el,
-// get, and v for the value last written), so that its f is one function
+// get, v for the value last written and own for a class binding), so that its f is one function
 // for every element, called as a method, instead of a closure per element.
 function effect(f, el, get) {
-  const e = {f, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: owner, el, get, v: undefined};
+  const e = {f, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: owner, el, get, v: undefined, own: null};
   adopt(owner, e);
   run(e);
   return e;
@@ -191,9 +194,9 @@ const untracked = (f) => {
   }
 };
 
-// scope runs f in a new scope owned by parent and returns the scope.
-function scope(parent, f) {
-  const s = {kids: null, cleanups: null, parent};
+// scope runs f in a new scope owned by parent and returns the scope; s,
+// when given, is the scope (a list's row is its own scope).
+function scope(parent, f, s = {kids: null, cleanups: null, parent}) {
   adopt(parent, s);
   const c = current, o = owner;
   current = null;
@@ -471,7 +474,7 @@ function keep(a) {
 // dropAll kills the scopes of rows and takes them from parent's kids in
 // one pass (one indexOf per row is quadratic when a long list goes).
 function dropAll(parent, rows) {
-  for (const r of rows) kill(r.scope);
+  for (const r of rows) kill(r);
   if (parent && parent.kids) parent.kids = parent.kids.filter((k) => !k.dead);
 }
 
@@ -511,8 +514,10 @@ function list(ul, items, key, render, empty, end) {
           last = r.i;
           kept++;
         } else {
+          // A row is its own scope: one object per row, not two.
           const li = doc.createElement("li"), item = signal(x);
-          r = {node: li, item, scope: scope(parent, () => render(li, item))};
+          r = {kids: null, cleanups: null, parent, node: li, item, i: -1};
+          scope(parent, () => render(li, item), r);
           old[i] = -1;
         }
         next.set(k, r);
