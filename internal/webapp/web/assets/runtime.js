@@ -25,7 +25,7 @@ const signal = (value) => {
     return s.value;
   };
   s.value = value;
-  s.subscribers = new Set();
+  s.subscribers = null;
   s.set = setSignal;
   return s;
 };
@@ -35,7 +35,7 @@ const signal = (value) => {
 function setSignal(next) {
   if (equal(this.value, next)) return;
   this.value = next;
-  for (const e of this.subscribers) schedule(e);
+  for (const e of this.subscribers || []) schedule(e);
 }
 
 // persisted makes a signal kept in localStorage under key: it starts
@@ -102,9 +102,8 @@ function clean(o) {
   if (o.cleanups) for (const c of o.cleanups) c();
   if (o.deps) {
     for (const s of o.deps) {
-      s.subscribers.delete(o);
       // A selector's key that no effect reads any more leaves its map.
-      if (s.m && !s.subscribers.size) s.m.delete(s.k);
+      if (!unsubscribe(s, o) && s.m) s.m.delete(s.k);
     }
   }
   o.kids = o.cleanups = o.deps = null;
@@ -132,12 +131,34 @@ function adopt(parent, o) {
   if (parent) parent.kids = grow(parent.kids, o);
 }
 
+// A signal's subscribers are null, an array while they are few (a row's
+// signals have one to three) or a Set once they are many, as a Set's
+// table costs more than a short array and an array's indexOf grows with
+// its length. Only track adds one, when it is not among them yet.
+function subscribe(s, e) {
+  const x = s.subscribers;
+  s.subscribers = !x ? [e] : x instanceof Set ? x.add(e) : x.length < 8 ? [...x, e] : new Set(x).add(e);
+}
+
+// unsubscribe takes e from s's subscribers and returns how many are left.
+function unsubscribe(s, e) {
+  const x = s.subscribers;
+  if (x instanceof Set) {
+    x.delete(e);
+    return x.size;
+  }
+  const i = x.indexOf(e);
+  if (i >= 0) x.splice(i, 1);
+  return x.length;
+}
+
 // track subscribes the running effect to s (a signal or a selector's key);
 // deps is an array, as an effect reads few.
 function track(s) {
-  s.subscribers.add(current);
   const d = current.deps;
-  if (!d || !d.includes(s)) current.deps = grow(d, s);
+  if (d && d.includes(s)) return;
+  subscribe(s, current);
+  current.deps = grow(d, s);
 }
 
 function run(e) {
@@ -584,7 +605,7 @@ function selector(s) {
     k = k ?? null;
     if (current) {
       let t = keys.get(k);
-      if (!t) keys.set(k, t = {subscribers: new Set(), m: keys, k});
+      if (!t) keys.set(k, t = {subscribers: null, m: keys, k});
       track(t);
     }
     return (s.value ?? null) === k;
