@@ -181,10 +181,45 @@ function run(e) {
 // get, v for the value last written and own for a class binding), so that its f is one function
 // for every element, called as a method, instead of a closure per element.
 function effect(f, el, get) {
+  if (el && owner && owner.node) return bindRow(owner, {f, el, get, v: undefined, own: null});
   const e = {f, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: owner, el, get, v: undefined, own: null};
   adopt(owner, e);
   run(e);
   return e;
+}
+
+// A list row's own text and class bindings share one effect, the row's
+// (its fx), which runs them all when anything one of them read changes:
+// each writes only what changed, so the DOM sees what it would of one
+// effect per binding, and a row keeps one effect and one list of reads.
+function bindRow(row, b) {
+  let e = row.fx;
+  if (!e) {
+    e = row.fx = {f: runRow, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: row, bs: null};
+    adopt(row, e);
+  }
+  e.bs = grow(e.bs, b);
+  const c = current, o = owner;
+  current = owner = e;
+  try {
+    b.f();
+  } catch (x) {
+    console.error(x);
+  } finally {
+    current = c;
+    owner = o;
+  }
+  return b;
+}
+
+function runRow() {
+  for (const b of this.bs) {
+    try {
+      b.f();
+    } catch (x) {
+      console.error(x);
+    }
+  }
 }
 
 function schedule(e) {
@@ -537,7 +572,7 @@ function list(ul, items, key, render, empty, end) {
         } else {
           // A row is its own scope: one object per row, not two.
           const li = doc.createElement("li"), item = signal(x);
-          r = {kids: null, cleanups: null, parent, node: li, item, i: -1};
+          r = {kids: null, cleanups: null, parent, node: li, item, i: -1, fx: null};
           scope(parent, () => render(li, item), r);
           old[i] = -1;
         }
