@@ -20,9 +20,11 @@ let nextOrder = 0;
 // signal makes a signal: s() reads it (and subscribes the running
 // effect), s.set(v) writes it.
 const signal = (value) => {
-  const s = () => {
-    if (current) track(s);
-    return s.value;
+  // The function reads itself by its own name, which needs no context
+  // object per signal as a closure over s would.
+  const s = function read() {
+    if (current) track(read);
+    return read.value;
   };
   s.value = value;
   s.subscribers = null;
@@ -98,6 +100,7 @@ function equal(a, b) {
 }
 
 function clean(o) {
+  if (o.fx) kill(o.fx);
   if (o.kids) for (const k of o.kids) kill(k);
   if (o.cleanups) for (const c of o.cleanups) c();
   if (o.deps) {
@@ -195,8 +198,9 @@ function effect(f, el, get) {
 function bindRow(row, b) {
   let e = row.fx;
   if (!e) {
+    // Not among the row's kids: clean kills a row's fx itself, which
+    // saves most rows a list of kids.
     e = row.fx = {f: runRow, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: row, bs: null};
-    adopt(row, e);
   }
   e.bs = grow(e.bs, b);
   const c = current, o = owner;
@@ -377,8 +381,9 @@ function updateClass() {
   const next = text(this.get()).split(/\s+/).filter((c) => c && !(own && own.has(c)));
   for (const c of given) if (!next.includes(c)) e.classList.remove(c);
   for (const c of next) if (!given.includes(c)) e.classList.add(c);
-  this.v = next;
+  this.v = next.length ? next : none;
 }
+const none = [];
 const bindClass = (e, f) => {
   effect(updateClass, e, f);
 };
