@@ -166,10 +166,15 @@ function track(s) {
 
 function run(e) {
   clean(e);
+  within(e, e);
+}
+
+// within runs b.f as b's method with e the running effect and owner.
+function within(e, b) {
   const c = current, o = owner;
   current = owner = e;
   try {
-    e.f();
+    b.f();
   } catch (x) {
     console.error(x);
   } finally {
@@ -181,8 +186,9 @@ function run(e) {
 // effect runs f now and again whenever a signal it read changes (in a
 // microtask, parents first).
 // A binding passes its element and getter, which the effect keeps (el,
-// get, v for the value last written and own for a class binding), so that its f is one function
-// for every element, called as a method, instead of a closure per element.
+// get, v for the value last written and own for a class binding), so
+// that its f is one function for every element, called as a method,
+// instead of a closure per element.
 function effect(f, el, get) {
   if (el && owner && owner.node) return bindRow(owner, {f, el, get, v: undefined, own: null});
   const e = {f, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: owner, el, get, v: undefined, own: null};
@@ -203,16 +209,7 @@ function bindRow(row, b) {
     e = row.fx = {f: runRow, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: row, bs: null};
   }
   e.bs = grow(e.bs, b);
-  const c = current, o = owner;
-  current = owner = e;
-  try {
-    b.f();
-  } catch (x) {
-    console.error(x);
-  } finally {
-    current = c;
-    owner = o;
-  }
+  within(e, b);
   return b;
 }
 
