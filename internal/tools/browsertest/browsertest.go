@@ -412,6 +412,16 @@ func (p *Page) CountMutations(fn func()) Mutations {
 // HeapUsed collects the garbage and returns the bytes of JavaScript heap
 // in use, for figures of memory per row.
 func (p *Page) HeapUsed() float64 {
+	return p.heapUsage().UsedSize
+}
+
+// EmbedderHeapUsed is HeapUsed for the browser's own garbage-collected
+// heap, where the DOM's nodes and attributes are.
+func (p *Page) EmbedderHeapUsed() float64 {
+	return p.heapUsage().EmbedderHeapUsedSize
+}
+
+func (p *Page) heapUsage() runtime.GetHeapUsageResult {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, Timeout)
 	defer cancel()
@@ -422,7 +432,7 @@ func (p *Page) HeapUsed() float64 {
 	if err != nil {
 		p.t.Fatalf("heap usage: %v", err)
 	}
-	return r.UsedSize
+	return r
 }
 
 // Listeners returns the number of event listeners on the object the

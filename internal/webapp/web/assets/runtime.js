@@ -20,12 +20,14 @@ let nextOrder = 0;
 // signal makes a signal: s() reads it (and subscribes the running
 // effect), s.set(v) writes it.
 const signal = (value) => {
-  const s = () => {
-    if (current) track(s);
-    return s.value;
+  // The function reads itself by its own name, which needs no context
+  // object per signal as a closure over s would.
+  const s = function read() {
+    if (current) track(read);
+    return read.value;
   };
   s.value = value;
-  s.subscribers = new Set();
+  s.subscribers = null;
   s.set = setSignal;
   return s;
 };
@@ -35,7 +37,7 @@ const signal = (value) => {
 function setSignal(next) {
   if (equal(this.value, next)) return;
   this.value = next;
-  for (const e of this.subscribers) schedule(e);
+  for (const e of this.subscribers || []) schedule(e);
 }
 
 // persisted makes a signal kept in localStorage under key: it starts
@@ -98,13 +100,13 @@ function equal(a, b) {
 }
 
 function clean(o) {
+  if (o.fx) kill(o.fx);
   if (o.kids) for (const k of o.kids) kill(k);
   if (o.cleanups) for (const c of o.cleanups) c();
   if (o.deps) {
     for (const s of o.deps) {
-      s.subscribers.delete(o);
       // A selector's key that no effect reads any more leaves its map.
-      if (s.m && !s.subscribers.size) s.m.delete(s.k);
+      if (!unsubscribe(s, o) && s.m) s.m.delete(s.k);
     }
   }
   o.kids = o.cleanups = o.deps = null;
@@ -124,25 +126,55 @@ function drop(o) {
 }
 
 // Effects and scopes make their lists when they first need one: most of a
-// row's effects own nothing and read one or two signals.
+// row's effects own nothing and read one or two signals. A short list is
+// copied one longer instead of pushed to, as a push on a short array
+// grows its store by many slots, which every row would keep.
+const grow = (a, x) => !a ? [x] : a.length < 8 ? [...a, x] : (a.push(x), a);
 function adopt(parent, o) {
-  if (parent) (parent.kids ||= []).push(o);
+  if (parent) parent.kids = grow(parent.kids, o);
+}
+
+// A signal's subscribers are null, an array while they are few (a row's
+// signals have one to three) or a Set once they are many, as a Set's
+// table costs more than a short array and an array's indexOf grows with
+// its length. Only track adds one, when it is not among them yet.
+function subscribe(s, e) {
+  const x = s.subscribers;
+  s.subscribers = !x ? [e] : x instanceof Set ? x.add(e) : x.length < 8 ? [...x, e] : new Set(x).add(e);
+}
+
+// unsubscribe takes e from s's subscribers and returns how many are left.
+function unsubscribe(s, e) {
+  const x = s.subscribers;
+  if (x instanceof Set) {
+    x.delete(e);
+    return x.size;
+  }
+  const i = x.indexOf(e);
+  if (i >= 0) x.splice(i, 1);
+  return x.length;
 }
 
 // track subscribes the running effect to s (a signal or a selector's key);
 // deps is an array, as an effect reads few.
 function track(s) {
-  s.subscribers.add(current);
-  const d = current.deps ||= [];
-  if (!d.includes(s)) d.push(s);
+  const d = current.deps;
+  if (d && d.includes(s)) return;
+  subscribe(s, current);
+  current.deps = grow(d, s);
 }
 
 function run(e) {
   clean(e);
+  within(e, e);
+}
+
+// within runs b.f as b's method with e the running effect and owner.
+function within(e, b) {
   const c = current, o = owner;
   current = owner = e;
   try {
-    e.f();
+    b.f();
   } catch (x) {
     console.error(x);
   } finally {
@@ -154,13 +186,41 @@ function run(e) {
 // effect runs f now and again whenever a signal it read changes (in a
 // microtask, parents first).
 // A binding passes its element and getter, which the effect keeps (el,
-// get, and v for the value last written), so that its f is one function
-// for every element, called as a method, instead of a closure per element.
+// get, v for the value last written and own for a class binding), so
+// that its f is one function for every element, called as a method,
+// instead of a closure per element.
 function effect(f, el, get) {
-  const e = {f, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: owner, el, get, v: undefined};
+  if (el && owner && owner.node) return bindRow(owner, {f, el, get, v: undefined, own: null});
+  const e = {f, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: owner, el, get, v: undefined, own: null};
   adopt(owner, e);
   run(e);
   return e;
+}
+
+// A list row's own text and class bindings share one effect, the row's
+// (its fx), which runs them all when anything one of them read changes:
+// each writes only what changed, so the DOM sees what it would of one
+// effect per binding, and a row keeps one effect and one list of reads.
+function bindRow(row, b) {
+  let e = row.fx;
+  if (!e) {
+    // Not among the row's kids: clean kills a row's fx itself, which
+    // saves most rows a list of kids.
+    e = row.fx = {f: runRow, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: row, bs: null};
+  }
+  e.bs = grow(e.bs, b);
+  within(e, b);
+  return b;
+}
+
+function runRow() {
+  for (const b of this.bs) {
+    try {
+      b.f();
+    } catch (x) {
+      console.error(x);
+    }
+  }
 }
 
 function schedule(e) {
@@ -191,9 +251,9 @@ const untracked = (f) => {
   }
 };
 
-// scope runs f in a new scope owned by parent and returns the scope.
-function scope(parent, f) {
-  const s = {kids: null, cleanups: null, parent};
+// scope runs f in a new scope owned by parent and returns the scope; s,
+// when given, is the scope (a list's row is its own scope).
+function scope(parent, f, s = {kids: null, cleanups: null, parent}) {
   adopt(parent, s);
   const c = current, o = owner;
   current = null;
@@ -318,8 +378,9 @@ function updateClass() {
   const next = text(this.get()).split(/\s+/).filter((c) => c && !(own && own.has(c)));
   for (const c of given) if (!next.includes(c)) e.classList.remove(c);
   for (const c of next) if (!given.includes(c)) e.classList.add(c);
-  this.v = next;
+  this.v = next.length ? next : none;
 }
+const none = [];
 const bindClass = (e, f) => {
   effect(updateClass, e, f);
 };
@@ -471,7 +532,7 @@ function keep(a) {
 // dropAll kills the scopes of rows and takes them from parent's kids in
 // one pass (one indexOf per row is quadratic when a long list goes).
 function dropAll(parent, rows) {
-  for (const r of rows) kill(r.scope);
+  for (const r of rows) kill(r);
   if (parent && parent.kids) parent.kids = parent.kids.filter((k) => !k.dead);
 }
 
@@ -511,8 +572,10 @@ function list(ul, items, key, render, empty, end) {
           last = r.i;
           kept++;
         } else {
+          // A row is its own scope: one object per row, not two.
           const li = doc.createElement("li"), item = signal(x);
-          r = {node: li, item, scope: scope(parent, () => render(li, item))};
+          r = {kids: null, cleanups: null, parent, node: li, item, i: -1, fx: null};
+          scope(parent, () => render(li, item), r);
           old[i] = -1;
         }
         next.set(k, r);
@@ -588,7 +651,7 @@ function selector(s) {
     k = k ?? null;
     if (current) {
       let t = keys.get(k);
-      if (!t) keys.set(k, t = {subscribers: new Set(), m: keys, k});
+      if (!t) keys.set(k, t = {subscribers: null, m: keys, k});
       track(t);
     }
     return (s.value ?? null) === k;
