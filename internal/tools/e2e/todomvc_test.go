@@ -246,6 +246,7 @@ func todoMVC(t *testing.T, url string) {
 	waitLabels(todoOne, todoThree, todoTwo)
 	selected("All")
 	p.ClickText(".filters a", "Active")
+	waitLabels(todoOne, todoTwo) // the filter shown before the toggle is clicked
 	p.Click(".todo-list li:nth-child(1) .toggle")
 	waitLabels(todoTwo)
 	count("1 item left")
