@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/axiomcore/acore/internal/agent/candidate"
-	"github.com/axiomcore/acore/internal/agent/publish"
 	"github.com/axiomcore/acore/internal/agent/service"
 	"github.com/axiomcore/acore/internal/lang/lock"
 )
@@ -91,29 +90,17 @@ func newFilesKillCase(t *testing.T) *killCase {
 // resend ends applied with every file the candidate's, and the applied
 // project compiles, its artifact and lock agreeing with the source.
 func TestKillFilesAtEveryFailpoint(t *testing.T) {
-	t.Run("all", func(t *testing.T) {
-		for _, point := range publish.Points(5) {
-			t.Run(point, func(t *testing.T) {
-				t.Parallel()
-				k := newFilesKillCase(t)
-				if _, killed := k.send(t, point); !killed {
-					t.Fatalf("not killed at %s", point)
-				}
-				count("files:" + k.state(t))
-				k.finish(t)
-				l, _, err := lock.Read(k.dir)
-				if err != nil {
-					t.Fatal(err)
-				}
-				art, err := os.ReadFile(filepath.Join(k.dir, lock.ArtifactPath("tasks")))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if c, ok := l.Contract("tasks"); !ok || c.SHA256 != *digestOf(sp(string(art))) || !strings.Contains(string(art), "count_tasks") {
-					t.Fatalf("lock %+v does not pin the new artifact", l)
-				}
-			})
+	killAtEveryPoint(t, "files:", 5, newFilesKillCase, func(t *testing.T, k *killCase) {
+		l, _, err := lock.Read(k.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		art, err := os.ReadFile(filepath.Join(k.dir, lock.ArtifactPath("tasks")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, ok := l.Contract("tasks"); !ok || c.SHA256 != *digestOf(sp(string(art))) || !strings.Contains(string(art), "count_tasks") {
+			t.Fatalf("lock %+v does not pin the new artifact", l)
 		}
 	})
-	logStats(t, "files:")
 }

@@ -87,25 +87,36 @@ func newProposedKillCase(t *testing.T, ops string, files int) *killCase {
 
 func quote(s string) string { b, _ := json.Marshal(s); return string(b) }
 
+// killAtEveryPoint kills the apply of the case newCase builds at every
+// failpoint of its files, counts under prefix what each kill left, and
+// requires the resend to end applied with every file the candidate's;
+// then, if given, runs after on the case.
+func killAtEveryPoint(t *testing.T, prefix string, files int, newCase func(*testing.T) *killCase, after func(*testing.T, *killCase)) {
+	t.Run("all", func(t *testing.T) {
+		for _, point := range publish.Points(files) {
+			t.Run(point, func(t *testing.T) {
+				t.Parallel()
+				k := newCase(t)
+				if _, killed := k.send(t, point); !killed {
+					t.Fatalf("not killed at %s", point)
+				}
+				count(prefix + k.state(t))
+				k.finish(t)
+				if after != nil {
+					after(t, k)
+				}
+			})
+		}
+	})
+	logStats(t, prefix)
+}
+
 // TestKillRenameAtEveryFailpoint kills the apply of a rename, the edit
 // family that writes several files from one operation, at every failpoint
 // of its three files; each run ends with the files all at the base or all
 // renamed, and applied on the resend.
 func TestKillRenameAtEveryFailpoint(t *testing.T) {
-	t.Run("all", func(t *testing.T) {
-		for _, point := range publish.Points(3) {
-			t.Run(point, func(t *testing.T) {
-				t.Parallel()
-				k := newRenameKillCase(t)
-				if _, killed := k.send(t, point); !killed {
-					t.Fatalf("not killed at %s", point)
-				}
-				count("rename:" + k.state(t))
-				k.finish(t)
-			})
-		}
-	})
-	logStats(t, "rename:")
+	killAtEveryPoint(t, "rename:", 3, newRenameKillCase, nil)
 }
 
 // TestKillDeclarationsAtEveryFailpoint kills the apply of a batch of the
@@ -113,18 +124,5 @@ func TestKillRenameAtEveryFailpoint(t *testing.T) {
 // failpoint of its five files; each run ends applied on the resend, with
 // every file the candidate's.
 func TestKillDeclarationsAtEveryFailpoint(t *testing.T) {
-	t.Run("all", func(t *testing.T) {
-		for _, point := range publish.Points(5) {
-			t.Run(point, func(t *testing.T) {
-				t.Parallel()
-				k := newDeclKillCase(t)
-				if _, killed := k.send(t, point); !killed {
-					t.Fatalf("not killed at %s", point)
-				}
-				count("decl:" + k.state(t))
-				k.finish(t)
-			})
-		}
-	})
-	logStats(t, "decl:")
+	killAtEveryPoint(t, "decl:", 5, newDeclKillCase, nil)
 }
