@@ -195,3 +195,31 @@ func TestRepairLabelNamesNewCode(t *testing.T) {
 		t.Errorf("fix and a new page: %q", d)
 	}
 }
+
+// TestPlanRawFiles: edit.plan takes change.propose's raw files, plans them
+// after the operations and refuses a stale one as change.propose does.
+func TestPlanRawFiles(t *testing.T) {
+	s, dir, ws, snap := openTaskApp(t)
+	src, err := os.ReadFile(filepath.Join(dir, "main.acore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := strings.Replace(string(src), `"Add"`, `"Add task"`, 1)
+	plan := func(files string) obj {
+		return do(t, s, v1+`"operation": "edit.plan", "workspace": "`+ws+`", "base_snapshot": "`+snap+`", "params": {"operations": [`+
+			fileCreateOp("pages/stats.acore", statsPage)+`], "files": `+files+`}}`)
+	}
+	o := plan(`[{"path": "main.acore", "content": ` + jsonOf(good) + `, "sha256": ` + jsonOf(mainBefore) + `}]`)
+	if o.get("error") != nil {
+		t.Fatalf("edit.plan: %s", jsonOf(o["error"]))
+	}
+	expect(t, o, "result.outcome", "supported")
+	expect(t, o, "result.operations.1.kind", "file")
+	expect(t, o, "result.operations.1.op", "write")
+	expect(t, o, "result.operations.1.path", "main.acore")
+	o = plan(`[{"path": "main.acore", "content": ` + jsonOf(good) + `, "sha256": ` + jsonOf(strings.Repeat("0", 64)) + `}]`)
+	expect(t, o, "error.reason", "overlay_mismatch")
+	if b, err := os.ReadFile(filepath.Join(dir, "main.acore")); err != nil || string(b) != string(src) {
+		t.Errorf("edit.plan changed main.acore")
+	}
+}

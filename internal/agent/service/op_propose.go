@@ -79,6 +79,7 @@ type proposeParams struct {
 
 type planParams struct {
 	Operations []json.RawMessage `json:"operations"`
+	Files      []overlayFile     `json:"files,omitempty"`
 }
 
 // OperationOutcome is an operationOutcome of the protocol.
@@ -528,9 +529,9 @@ func opEditPlan(c *call) (any, *protocol.Error) {
 	if e := c.params(&p); e != nil {
 		return nil, e
 	}
-	b, e := c.applyBatch(p.Operations, nil, nil, nil, true)
+	b, e := c.applyBatch(p.Operations, p.Files, nil, nil, true)
 	if e != nil {
-		if e.Code != reason.CodeUnsupportedOperation || e.OperationIndex == nil {
+		if e.Code != reason.CodeUnsupportedOperation || e.OperationIndex == nil || *e.OperationIndex >= len(p.Operations) {
 			return nil, e
 		}
 		return planRefused(p.Operations, e), nil
@@ -575,6 +576,10 @@ func opEditPlan(c *call) (any, *protocol.Error) {
 			}
 		}
 		ops = append(ops, o)
+	}
+	// Raw files follow the operations, as change.propose reports them.
+	for k, f := range p.Files {
+		ops = append(ops, map[string]any{"index": len(p.Operations) + k, "kind": "file", "op": "write", "path": f.Path, "outcome": "supported"})
 	}
 	out["operations"] = ops
 	out["id_map"] = change.ToWireIDMap(res.IDMap)
