@@ -68,41 +68,21 @@ func New(t testing.TB) *Page {
 		}
 		t.Skip(msg)
 	}
-	profile := t.TempDir()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium),
-		chromedp.Headless,
-		// The machines running these tests are containers without user
-		// namespaces for the sandbox, GPU or network beyond loopback.
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(1024, 768),
-	)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelTab := chromedp.NewContext(actx)
-	p := &Page{t: t, ctx: ctx}
-	// Cleanups run last-in first-out: the browser stops before t.TempDir
-	// removes its profile.
-	t.Cleanup(func() {
-		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		defer cancel()
-		if err := chromedp.Cancel(cctx); err != nil && !errors.Is(err, context.Canceled) {
-			t.Logf("closing Chromium: %v", err)
+	// Under load (several test binaries each starting browsers) Chromium
+	// has been seen to crash while starting; a start is tried three
+	// times, each with a fresh profile, and each failure logged.
+	var p *Page
+	for attempt := 1; ; attempt++ {
+		var err error
+		if p, err = start(t); err == nil {
+			break
 		}
-		cancelTab()
-		cancelAlloc()
-	})
-	// The first run starts the browser and binds its life to ctx, so it
-	// must not run under a shorter-lived context.
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("starting %s: %v", chromium, err)
+		if attempt == 3 {
+			t.Fatalf("starting %s (3 attempts): %v", chromium, err)
+		}
+		t.Logf("starting %s, attempt %d: %v", chromium, attempt, err)
 	}
+	ctx := p.ctx
 	dialogs := chromedp.Events(ctx, page.JavascriptDialogOpening)
 	exceptions := chromedp.Events(ctx, runtime.ExceptionThrown)
 	go func() {
@@ -136,6 +116,49 @@ func New(t testing.TB) *Page {
 		}
 	}()
 	return p
+}
+
+// start starts one browser with a fresh profile and its first tab, or
+// stops it again and says why it did not start.
+func start(t testing.TB) (*Page, error) {
+	profile := t.TempDir()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium),
+		chromedp.Headless,
+		// The machines running these tests are containers without user
+		// namespaces for the sandbox, GPU or network beyond loopback.
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(1024, 768),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelTab := chromedp.NewContext(actx)
+	p := &Page{t: t, ctx: ctx}
+	// Cleanups run last-in first-out: the browser stops before t.TempDir
+	// removes its profile.
+	t.Cleanup(func() {
+		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		if err := chromedp.Cancel(cctx); err != nil && !errors.Is(err, context.Canceled) {
+			t.Logf("closing Chromium: %v", err)
+		}
+		cancelTab()
+		cancelAlloc()
+	})
+	// The first run starts the browser and binds its life to ctx, so it
+	// must not run under a shorter-lived context.
+	if err := chromedp.Do(ctx); err != nil {
+		cancelTab()
+		cancelAlloc()
+		return nil, err
+	}
+	return p, nil
 }
 
 // do runs steps with the Timeout, failing the test with what and the page's
