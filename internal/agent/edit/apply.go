@@ -14,6 +14,7 @@ import (
 	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/lang/reason"
+	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
 // How a batch is applied.
@@ -407,16 +408,10 @@ func (a *applier) step(i int, o Op) *Error {
 	}
 	a.total += delta
 	a.changed[c.path] = true
-	pre := a.proj.Headers(c.path)
-	for _, dn := range declsIn(pre, c.sp.pos, c.sp.end) {
-		a.touch(c.path + ": " + dn)
-	}
 	if c.owner != "" {
 		a.owner(c.owner)
 	}
-	for _, ow := range ownersIn(pre, c.sp.pos, c.sp.end) {
-		a.owner(ow)
-	}
+	a.touchSpan(a.proj.Headers(c.path), c.path, c.sp.pos, c.sp.end)
 	out := Outcome{Index: i, Kind: kind, Op: verb, Path: c.path, Node: c.node, Property: c.property, IDMap: []IDMapEntry{}}
 	if handle != nil {
 		out.Handle = *handle
@@ -443,12 +438,7 @@ func (a *applier) step(i int, o Op) *Error {
 	// that now starts there; the removed one was touched before.
 	if post != nil && (len(c.sp.text) > 0 || !c.removes) {
 		end := c.sp.pos + len(c.sp.text)
-		for _, dn := range declsIn(post, c.sp.pos, end) {
-			a.touch(c.path + ": " + dn)
-		}
-		for _, ow := range ownersIn(post, c.sp.pos, end) {
-			a.owner(ow)
-		}
+		a.touchSpan(post, c.path, c.sp.pos, end)
 	}
 	named := c.node
 	if c.createdAt >= 0 {
@@ -508,7 +498,13 @@ func (a *applier) defer1(c *change) {
 		sort.Slice(list, func(x, y int) bool { return list[x].pos < list[y].pos })
 	}
 	a.pending[c.path] = list
-	src := sourceData(a.proj.Inputs, c.path)
+	a.cur[c.path] = applyAll(sourceData(a.proj.Inputs, c.path), list)
+	a.overlay[c.key] = c.val
+}
+
+// applyAll returns src with list, splices in position order that do not
+// overlap, applied.
+func applyAll(src []byte, list []splice) []byte {
 	out := make([]byte, 0, len(src)+64)
 	prev := 0
 	for _, s := range list {
@@ -516,8 +512,18 @@ func (a *applier) defer1(c *change) {
 		out = append(out, s.text...)
 		prev = s.end
 	}
-	a.cur[c.path] = append(out, src[prev:]...)
-	a.overlay[c.key] = c.val
+	return append(out, src[prev:]...)
+}
+
+// touchSpan touches the declarations of path's header tree f that
+// [pos, end) overlaps, and owns their owners.
+func (a *applier) touchSpan(f *syntax.File, path string, pos, end int) {
+	for _, dn := range declsIn(f, pos, end) {
+		a.touch(path + ": " + dn)
+	}
+	for _, ow := range ownersIn(f, pos, end) {
+		a.owner(ow)
+	}
 }
 
 func (a *applier) touch(s string) {

@@ -195,12 +195,7 @@ func (a *applier) writeInput(p string, cur *load.File, text []byte, remove bool,
 		a.written[q] = true
 	}
 	if pre := a.proj.Headers(p); pre != nil && cur != nil {
-		for _, dn := range declsIn(pre, 0, len(cur.Data)) {
-			a.touch(p + ": " + dn)
-		}
-		for _, ow := range ownersIn(pre, 0, len(cur.Data)) {
-			a.owner(ow)
-		}
+		a.touchSpan(pre, p, 0, len(cur.Data))
 	}
 	before := a.proj
 	if e := a.compileInputs(in); e != nil {
@@ -209,12 +204,7 @@ func (a *applier) writeInput(p string, cur *load.File, text []byte, remove bool,
 	entries, added := diffIDs(before.Result.Graph, a.proj.Result.Graph, idPath, sp)
 	a.compose(entries, added)
 	if post := a.proj.Headers(p); post != nil {
-		for _, dn := range declsIn(post, 0, len(text)) {
-			a.touch(p + ": " + dn)
-		}
-		for _, ow := range ownersIn(post, 0, len(text)) {
-			a.owner(ow)
-		}
+		a.touchSpan(post, p, 0, len(text))
 	}
 	// With the nodes the new text brought in elsewhere: a contract's,
 	// once a module imports it.

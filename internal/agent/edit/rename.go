@@ -126,12 +126,7 @@ func (a *applier) rename(i int, o *Rename) *Error {
 		a.changed[path] = true
 		pre := a.proj.Headers(path)
 		for _, ed := range list {
-			for _, dn := range declsIn(pre, ed.Pos, ed.End) {
-				a.touch(path + ": " + dn)
-			}
-			for _, ow := range ownersIn(pre, ed.Pos, ed.End) {
-				a.owner(ow)
-			}
+			a.touchSpan(pre, path, ed.Pos, ed.End)
 		}
 	}
 	if a.total > load.SourcesBytesMax {
@@ -150,12 +145,7 @@ func (a *applier) rename(i int, o *Rename) *Error {
 		// too.
 		post := cand.Headers(ed.Path)
 		pos := shiftedBy(plan, ed.Path, ed.Pos)
-		for _, dn := range declsIn(post, pos, pos+len(plan.New)) {
-			a.touch(ed.Path + ": " + dn)
-		}
-		for _, ow := range ownersIn(post, pos, pos+len(plan.New)) {
-			a.owner(ow)
-		}
+		a.touchSpan(post, ed.Path, pos, pos+len(plan.New))
 	}
 	out := Outcome{Index: i, Kind: "rename", Path: n.Path, Node: n.ID, IDMap: entries}
 	if o.Handle != nil {

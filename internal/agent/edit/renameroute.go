@@ -34,8 +34,8 @@ func (a *applier) renameRoute(i int, n *graph.Node, ni int32, o *Rename) *Error 
 	if end <= pos {
 		return errorf(reason.Invariant, "%s has no path literal", n.ID)
 	}
-	type site struct{ pos, end int }
-	sites := map[string][]site{n.Path: {{pos, end}}}
+	lit := syntax.Quote(o.NewName)
+	sites := map[string][]splice{n.Path: {{pos: pos, end: end, text: lit}}}
 	old := []byte(syntax.Quote(o.OldName))
 	for _, ei := range g.In(ni) {
 		ed := &g.Edges[ei]
@@ -52,7 +52,7 @@ func (a *applier) renameRoute(i int, n *graph.Node, ni int32, o *Rename) *Error 
 			at := j + k
 			before := strings.TrimRight(string(src[max(0, at-64):at]), " \t\r\n")
 			if strings.HasSuffix(before, "navigate(") || strings.HasSuffix(before, "to:") {
-				s := site{at, at + len(old)}
+				s := splice{pos: at, end: at + len(old), text: lit}
 				if !slices.Contains(sites[from.Path], s) {
 					sites[from.Path] = append(sites[from.Path], s)
 				}
@@ -61,22 +61,14 @@ func (a *applier) renameRoute(i int, n *graph.Node, ni int32, o *Rename) *Error 
 		}
 	}
 	overlay := map[string][]byte{}
-	lit := syntax.Quote(o.NewName)
 	for _, path := range slices.Sorted(maps.Keys(sites)) {
 		list := sites[path]
-		slices.SortFunc(list, func(x, y site) int { return y.pos - x.pos })
-		d := slices.Clone(a.data(path))
+		slices.SortFunc(list, func(x, y splice) int { return x.pos - y.pos })
 		pre := a.proj.Headers(path)
 		for _, s := range list {
-			d = slices.Concat(d[:s.pos], []byte(lit), d[s.end:])
-			for _, dn := range declsIn(pre, s.pos, s.end) {
-				a.touch(path + ": " + dn)
-			}
-			for _, ow := range ownersIn(pre, s.pos, s.end) {
-				a.owner(ow)
-			}
+			a.touchSpan(pre, path, s.pos, s.end)
 		}
-		overlay[path] = d
+		overlay[path] = applyAll(a.data(path), list)
 		a.total += (len(lit) - len(old)) * len(list)
 		a.changed[path] = true
 	}
