@@ -29,6 +29,18 @@ type spec struct {
 	props []string
 	// list is set for a List.
 	list *listSpec
+	// What a List's row without effects (rows.go) needs of the element:
+	// its dynamic text and class, its handlers of bubbling events, and
+	// fast, how many of binds these and its literal text account for.
+	textExpr, classExpr js.Expr
+	handlers            []rowHandler
+	fast                int
+}
+
+// rowHandler is the handler of a bubbling event on an element.
+type rowHandler struct {
+	event string
+	fn    *js.Arrow
 }
 
 type listSpec struct {
@@ -244,6 +256,7 @@ var elementSpecs = map[string]func(d *describer){
 			s.text = icons[n.Value]
 			if s.text != "" {
 				s.binds = append(s.binds, setText(d.v, s.text))
+				s.fast++
 			}
 		}
 		if _, ok := d.a["label"]; ok {
@@ -425,10 +438,13 @@ func (d *describer) text(prop string) {
 	if l, ok := x.(*syntax.StringLit); ok {
 		d.s.text = l.Value
 		d.s.binds = append(d.s.binds, setText(d.v, l.Value))
+		d.s.fast++
 		return
 	}
 	v, _ := d.val(prop)
 	d.bind(js.CallOf(rtBindText, d.v, js.Thunk(v)))
+	d.s.textExpr = v
+	d.s.fast++
 }
 
 func (d *describer) label(wrap string) {
@@ -465,7 +481,12 @@ func (d *describer) twoWay(prop string, fn *js.Ident) {
 func (d *describer) on(prop, event string) bool {
 	h, ok := d.a[prop]
 	if ok {
-		d.bind(js.CallOf(rtOn, d.v, js.Str(event), d.g.handler(h)))
+		fn := d.g.handler(h)
+		d.bind(js.CallOf(rtOn, d.v, js.Str(event), fn))
+		if bubbling[event] {
+			d.s.handlers = append(d.s.handlers, rowHandler{event, fn})
+			d.s.fast++
+		}
 	}
 	return ok
 }

@@ -263,6 +263,9 @@ func (g *gen) element(o *owner, e *syntax.Element, parent js.Expr) js.Stmt {
 		out = append(out, &js.ExprStmt{X: js.CallOf(rtAction, v, propAx(s.props))})
 	}
 	if ls := s.list; ls != nil {
+		if fast := g.fastList(o, e, ls, v); fast != nil {
+			return &js.Block{Stmts: append(out, fast...)}
+		}
 		li := g.v()
 		pn := "$_"
 		if ls.param != "" {
@@ -280,7 +283,7 @@ func (g *gen) element(o *owner, e *syntax.Element, parent js.Expr) js.Stmt {
 		}
 		render := &js.Arrow{Params: []string{li.Name, pn}, Block: item}
 		out = append(out, selectors(ls.row)...)
-		out = append(out, &js.ExprStmt{X: js.CallOf(rtList, v, js.Thunk(ls.items), ls.key, render, ls.empty, ls.end)})
+		out = append(out, &js.ExprStmt{X: js.CallOf(rtList, v, js.Thunk(ls.items), ls.key, js.CallOf(rtGeneral, render), ls.empty, ls.end)})
 	} else if e.Children != nil && ce.Name == "Text" {
 		out = append(out, g.lowerRuns(o, e.Children.Items, v)...)
 	} else if e.Children != nil {

@@ -269,16 +269,23 @@ func (g *gen) expr(e syntax.Expr) js.Expr {
 		}
 		switch obj.Kind {
 		case check.ObjState, check.ObjLet:
+			g.reads()
 			return js.CallOf(local(e.Name))
 		case check.ObjProp:
 			if obj.Type.Kind == check.TAction {
 				return local(e.Name)
 			}
+			g.reads()
 			return js.CallOf(local(e.Name))
 		case check.ObjParam:
 			return local(e.Name)
 		case check.ObjLocal:
 			if id, ok := obj.Decl.(*syntax.Ident); ok && g.items[id] {
+				if r := g.row; r != nil && r.plain && r.items[id] {
+					return local(e.Name)
+				}
+				// Another list's item is a signal.
+				g.reads()
 				return js.CallOf(local(e.Name))
 			}
 			return local(e.Name)
@@ -351,6 +358,7 @@ func (g *gen) member(e *syntax.MemberExpr) js.Expr {
 		if obj := g.use(id); obj != nil && (obj.Kind == check.ObjQuery || obj.Kind == check.ObjMutation) {
 			switch sel {
 			case "pending", "error", "error_message", "data":
+				g.reads()
 				return js.CallOf(js.DotOf(local(id.Name), sel))
 			}
 			g.fail(e, "%s has no signal %s", id.Name, sel)
@@ -575,7 +583,13 @@ func (g *gen) args(args []*syntax.Arg, params []string) []js.Expr {
 }
 
 // handler lowers the value of an Action property into a function.
-func (g *gen) handler(e syntax.Expr) js.Expr {
+func (g *gen) handler(e syntax.Expr) *js.Arrow {
+	// A handler reads when it runs, untracked: what it reads does not
+	// make a row's bindings read a signal.
+	if r := g.row; r != nil {
+		r.quiet++
+		defer func() { r.quiet-- }()
+	}
 	switch e := e.(type) {
 	case *syntax.Ident:
 		if obj := g.use(e); obj != nil {

@@ -55,14 +55,13 @@ func span(a, b int) []int {
 }
 
 // TestListReconcileInChromium runs the runtime's keyed list (L) in
-// Chromium through named changes and random ones: after each, the list
-// shows the items in order, every row whose key stays is the same node,
-// and the rows moved are exactly the fewest (minMoves).
+// Chromium through named changes and random ones, with each kind of row
+// (general: a scope and effects per row; plain: rows without effects):
+// after each, the list shows the items in order, every row whose key
+// stays is the same node, and the rows moved are exactly the fewest
+// (minMoves).
 func TestListReconcileInChromium(t *testing.T) {
-	steps := []struct {
-		name  string
-		items []string
-	}{
+	steps := []listStep{
 		{"create", keys(span(0, 20)...)},
 		{"swap", keys(slices.Concat([]int{0, 18}, span(2, 18), []int{1, 19})...)},
 		{"reverse", nil},
@@ -117,30 +116,41 @@ func TestListReconcileInChromium(t *testing.T) {
 		for n := range r.IntN(3) {
 			next = slices.Insert(next, r.IntN(len(next)+1), "r"+strconv.Itoa(i)+"-"+strconv.Itoa(n))
 		}
-		steps = append(steps, struct {
-			name  string
-			items []string
-		}{"random " + strconv.Itoa(i), next})
+		steps = append(steps, listStep{"random " + strconv.Itoa(i), next})
 		cur = next
 	}
 
+	kinds := []struct{ name, rows string }{
+		{"general", `T.G((li, item) => T.tx(li, () => item()))`},
+		{"plain", `(() => { const p = document.createElement("li"); p.textContent = " "; return T.PL(p, (li, x) => T.wt(li, x), {}, []); })()`},
+	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/rt.js" {
 			w.Header().Set("Content-Type", "text/javascript")
-			w.Write([]byte(runtimeJS + "window.T={S,L,tx};\n"))
+			w.Write([]byte(runtimeJS + "window.T={S,L,tx,G,PL,wt};\n"))
 			return
 		}
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte(`<!doctype html><meta charset="utf-8"><div id="app"></div><script type="module" src="/rt.js"></script>`))
 	}))
 	defer srv.Close()
-	p := browsertest.New(t)
-	p.Navigate(srv.URL + "/")
+	for _, kind := range kinds {
+		t.Run(kind.name, func(t *testing.T) { reconcile(t, browsertest.New(t), srv.URL, kind.rows, steps) })
+	}
+}
+
+type listStep struct {
+	name  string
+	items []string
+}
+
+func reconcile(t *testing.T, p *browsertest.Page, url, rows string, steps []listStep) {
+	p.Navigate(url + "/")
 	p.WaitFor("the runtime", `window.T`)
 	p.Eval(`(() => {
 		const ul = document.createElement("ul"), items = T.S([]);
 		document.body.append(ul);
-		T.L(ul, () => items(), (x) => x, (li, item) => T.tx(li, () => item()), null, null);
+		T.L(ul, () => items(), (x) => x, `+rows+`, null, null);
 		// A move is a moveBefore or insertBefore of a row already in the
 		// list (Chromium's moveBefore queues no mutation record).
 		let moved = 0;

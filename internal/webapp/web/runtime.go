@@ -40,7 +40,9 @@ var (
 	rtBindCheck   = js.Id("bc")   // bc(el, f, state, change): a checkbox
 	rtOptions     = js.Id("opts") // opts(el, f): a Select's options
 	rtLink        = js.Id("lk")   // lk(a): a link navigates in the app
-	rtList        = js.Id("L")    // L(ul, items, key, render, empty, end)
+	rtList        = js.Id("L")    // L(ul, items, key, rows, empty, end): a keyed list of G or PL rows
+	rtGeneral     = js.Id("G")    // G(render): rows whose bindings are effects; render(li, item) draws one
+	rtPlain       = js.Id("PL")   // PL(proto, update, handlers, selections): rows without effects (rows.go)
 	rtIf          = js.Id("IF")   // IF(el, [cond, render, ...])
 	rtFlex        = js.Id("FX")   // FX[value]: a flex alignment's CSS
 	rtShow        = js.Id("show") // show(focus): render the current route
@@ -59,6 +61,8 @@ var (
 	rtAutofocus   = js.Id("af")   // af(el, f): the element takes the focus when f() holds
 	rtRouteURL    = js.Id("pth")  // pth(path, args): a route's URL with its parameters
 	rtHashPath    = js.Id("rh")   // rh(v): the rule of a Link's href under hash routing
+	rtWriteText   = js.Id("wt")   // wt(el, v): a row's text, written when it differs
+	rtWriteClass  = js.Id("wc")   // wc(el, own, v): a row's class names after its own, written when they differ
 )
 
 // The names the generated code defines for the runtime.
@@ -74,7 +78,7 @@ var (
 var runtimeAPI = []*js.Ident{rtSignal, rtQuery, rtMutation, rtExtern, rtNavigate, rtElement, rtAction, rtText, rtDiv, rtRem,
 	rtLength, rtCount, rtIsEmpty, rtEqual, rtBindText, rtBindProp, rtBindStyle, rtBindAttr, rtRoutePath, rtImageSource, rtOn, rtOnKey, rtBindValue,
 	rtBindCheck, rtOptions, rtLink, rtList, rtIf, rtFlex, rtShow,
-	rtDerived, rtIndex, rtLast, rtConcat, rtSortBy, rtTake, rtFind, rtFixed, rtReplace, rtSplit, rtWith, rtPersist, rtBindClass, rtAutofocus, rtRouteURL, rtHashPath, rtSelector}
+	rtDerived, rtIndex, rtLast, rtConcat, rtSortBy, rtTake, rtFind, rtFixed, rtReplace, rtSplit, rtWith, rtPersist, rtBindClass, rtAutofocus, rtRouteURL, rtHashPath, rtSelector, rtWriteText, rtWriteClass, rtGeneral, rtPlain}
 
 var jsIdent = regexp.MustCompile(`[A-Za-z_$][\w$]*`)
 

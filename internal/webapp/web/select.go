@@ -15,6 +15,27 @@ type rowCtx struct {
 	items map[*syntax.Ident]bool // the declarations that name the item
 	sels  map[string]*js.Ident   // state name → its selector's variable
 	order []string               // the states, in the order first met
+	// While a row without effects is tried (rows.go): plain makes the
+	// item a value rather than a signal; reads is set by a read of any
+	// other signal outside a handler (quiet counts the handlers being
+	// lowered); picks are the selectors' reads with their arguments.
+	plain, read bool
+	quiet       int
+	picks       []pick
+}
+
+// pick is a selector read in a row: the selector, and its argument as a
+// function of the item.
+type pick struct {
+	sel *js.Ident
+	arg *js.Arrow
+}
+
+// reads notes that the expression being lowered reads a signal.
+func (g *gen) reads() {
+	if r := g.row; r != nil && r.quiet == 0 {
+		r.read = true
+	}
 }
 
 func newRowCtx() *rowCtx {
@@ -47,7 +68,9 @@ func (g *gen) selection(e *syntax.BinaryExpr, not bool) (js.Expr, bool) {
 			r.sels[st.Name] = sel
 			r.order = append(r.order, st.Name)
 		}
-		var x js.Expr = js.CallOf(sel, g.expr(p[1]))
+		arg := g.expr(p[1])
+		r.picks = append(r.picks, pick{sel, &js.Arrow{Params: []string{jsName(itemRoot(p[1]).Name)}, Body: arg}})
+		var x js.Expr = js.CallOf(sel, arg)
 		if not {
 			x = &js.Unary{Op: js.Not, X: x}
 		}
@@ -77,6 +100,23 @@ func (g *gen) ofItem(e syntax.Expr) bool {
 		return g.typeOf(e.X).Kind == check.TModel && g.ofItem(e.X)
 	}
 	return false
+}
+
+// itemRoot is the item that e, a chain of its fields (ofItem), starts
+// from.
+func itemRoot(e syntax.Expr) *syntax.Ident {
+	for {
+		switch x := e.(type) {
+		case *syntax.ParenExpr:
+			e = x.X
+		case *syntax.MemberExpr:
+			e = x.X
+		case *syntax.Ident:
+			return x
+		default:
+			return nil
+		}
+	}
 }
 
 // stateName is the name e is, in parentheses or not, or nil.

@@ -84,6 +84,8 @@ func (d *describer) view11() {
 	}
 	v, _ := d.val("class")
 	d.bind(js.CallOf(rtBindClass, d.v, js.Thunk(v)))
+	d.s.classExpr = v
+	d.s.fast++
 }
 
 // placeChildren lowers a Children placeholder: the instance's block,

@@ -338,9 +338,9 @@ function bindAttr(e, name, f, rule) {
   });
 }
 
-function act(f) {
+function act(f, x) {
   try {
-    f();
+    f(x);
   } catch (x) {
     console.error(x);
   }
@@ -395,14 +395,24 @@ const autofocus = (e, f) => effect(() => {
 // element, and one listener per event type at the document runs the
 // handlers from the target up, as bubbling would, so a row costs no
 // listener and no closure.
+// The elements of a row without effects (plainRows) have no handler of their
+// own: rowEvent, set by the first such list, runs theirs.
 const bubbling = new Set(["click", "dblclick", "submit"]), listening = new Set();
+let rowEvent = null;
 function dispatch(x) {
-  const k = "$" + x.type;
+  const k = "$" + x.type, path = [];
   for (let n = x.target; n && !x.cancelBubble; n = n.parentNode) {
+    if (rowEvent) rowEvent(x, n, path);
     const f = n[k];
     if (!f) continue;
     if (x.type == "submit") x.preventDefault();
     if (confirmed(n)) act(f);
+  }
+}
+function listen(name) {
+  if (!listening.has(name)) {
+    listening.add(name);
+    doc.addEventListener(name, dispatch);
   }
 }
 function on(e, name, f) {
@@ -411,10 +421,7 @@ function on(e, name, f) {
     return;
   }
   e["$" + name] = f;
-  if (!listening.has(name)) {
-    listening.add(name);
-    doc.addEventListener(name, dispatch);
-  }
+  listen(name);
 }
 
 // action sets the attributes of AXAG action i on e.
@@ -536,16 +543,15 @@ function dropAll(parent, rows) {
   if (parent && parent.kids) parent.kids = parent.kids.filter((k) => !k.dead);
 }
 
-// list renders a keyed list into ul: an item keeps its <li>, its scope
-// and its focus while the list changes, and its signal takes the new
-// value of a key already shown (its bindings write only what changed).
-// Only the rows outside the longest run that kept its order move, so a
-// swap moves two. render(li, item) draws an item whose signal is item;
-// empty gives the text shown when there are none; end runs when the end
-// of the list comes into view.
-function list(ul, items, key, render, empty, end) {
-  const parent = owner;
+// list renders a keyed list into ul: an item keeps its <li> and its
+// focus while the list changes, and its row takes the new value of a key
+// already shown (writing only what changed). Only the rows outside the
+// longest run that kept its order move, so a swap moves two. kind makes
+// and updates the rows (general or plainRows); empty gives the text shown
+// when there are none; end runs when the end of the list comes into view.
+function list(ul, items, key, kind, empty, end) {
   let rows = new Map(), shown = [], emptyRow = null, sentinel = null;
+  const node = kind.node;
   if (end) {
     sentinel = element("li", ["class", "ac-end", "aria-hidden", "true"], ul);
     const io = new IntersectionObserver((x) => {
@@ -554,6 +560,7 @@ function list(ul, items, key, render, empty, end) {
     io.observe(sentinel);
     onCleanup(() => io.disconnect());
   }
+  if (kind.at) kind.at(ul, () => shown);
   effect(() => {
     const xs = items() || [], emptyText = empty && empty();
     untracked(() => {
@@ -565,17 +572,14 @@ function list(ul, items, key, render, empty, end) {
         if (next.has(k)) k = k + "\0" + i;
         let r = rows.get(k);
         if (r) {
-          r.item.set(x);
+          kind.set(r, x);
           rows.delete(k);
-          old[i] = r.i;
-          if (r.i < last) sorted = false;
-          last = r.i;
+          old[i] = r.$i;
+          if (r.$i < last) sorted = false;
+          last = r.$i;
           kept++;
         } else {
-          // A row is its own scope: one object per row, not two.
-          const li = doc.createElement("li"), item = signal(x);
-          r = {kids: null, cleanups: null, parent, node: li, item, i: -1, fx: null};
-          scope(parent, () => render(li, item), r);
+          r = kind.add(x);
           old[i] = -1;
         }
         next.set(k, r);
@@ -585,17 +589,17 @@ function list(ul, items, key, render, empty, end) {
         if (!kept && !sentinel && !emptyRow) ul.textContent = ""; // a cleared list: one DOM change
         else if (!kept) {
           const g = doc.createRange();
-          g.setStartBefore(shown[0].node);
-          g.setEndAfter(shown[shown.length - 1].node);
+          g.setStartBefore(node(shown[0]));
+          g.setEndAfter(node(shown[shown.length - 1]));
           g.deleteContents();
-        } else for (const r of rows.values()) r.node.remove();
-        dropAll(parent, rows.values());
+        } else for (const r of rows.values()) node(r).remove();
+        if (kind.drop) kind.drop(rows.values());
       }
       rows = next;
       if (!kept && order.length) {
         // All new: one insertion of a fragment.
         const f = doc.createDocumentFragment();
-        for (const r of order) f.append(r.node);
+        for (const r of order) f.append(node(r));
         ul.insertBefore(f, sentinel);
       } else if (order.length) {
         // New rows go in by runs, one fragment per run of adjacent ones
@@ -603,7 +607,7 @@ function list(ul, items, key, render, empty, end) {
         const stay = sorted ? null : keep(old);
         let after = sentinel, fresh = null, freshAt = null;
         for (let i = order.length - 1; i >= 0; i--) {
-          const n = order[i].node;
+          const n = node(order[i]);
           if (old[i] < 0) {
             if (!fresh) fresh = doc.createDocumentFragment(), freshAt = after;
             fresh.prepend(n);
@@ -615,8 +619,9 @@ function list(ul, items, key, render, empty, end) {
         }
         if (fresh) ul.insertBefore(fresh, freshAt);
       }
-      for (let i = 0; i < order.length; i++) order[i].i = i;
+      for (let i = 0; i < order.length; i++) order[i].$i = i;
       shown = order;
+      if (kind.changed) kind.changed();
       if (empty && !order.length) {
         if (!emptyRow) {
           emptyRow = element("li", ["class", "ac-empty"]);
@@ -631,23 +636,109 @@ function list(ul, items, key, render, empty, end) {
   });
 }
 
+// general rows: render(li, item) draws an item whose signal is item into
+// a row that is its own scope, owned by the list's owner.
+function general(render) {
+  const parent = owner;
+  return {
+    add(x) {
+      // A row is its own scope: one object per row, not two.
+      const li = doc.createElement("li"), item = signal(x);
+      const r = {kids: null, cleanups: null, parent, node: li, item, $i: -1, fx: null};
+      scope(parent, () => render(li, item), r);
+      return r;
+    },
+    set: (r, x) => r.item.set(x),
+    node: (r) => r.node,
+    drop: (rs) => dropAll(parent, rs),
+  };
+}
+
+// plainRows are rows without effects (the compiler's rows.go): each is
+// its <li> alone, a clone of the prototype p that holds its item ($x) and
+// position ($i), and u(li, x) writes into it what item x shows, only
+// where it differs. h holds the handlers of its elements by event and
+// node id, which are given the row's item; s the selectors its rows
+// read, each with its argument as a function of the item: a change of
+// the selection rewrites the rows of its old and new value, found in an
+// index by the argument that is made on the first change after the list
+// changed.
+function plainRows(p, u, h, s) {
+  let picked = [], shown;
+  rowEvent ||= (x, n, path) => {
+    const t = n.$R && n.$R[x.type], li = path[path.length - 1];
+    path.push(n);
+    if (!t || !li || !("$x" in li)) return;
+    for (const m of path) {
+      const f = t[m.getAttribute("data-acore-id")];
+      if (!f || x.cancelBubble) continue;
+      if (x.type == "submit") x.preventDefault();
+      if (confirmed(m)) act(f, li.$x);
+    }
+  };
+  return {
+    add(x) {
+      const li = p.cloneNode(true);
+      u(li, li.$x = x);
+      return li;
+    },
+    set(li, x) {
+      if (li.$x !== x) u(li, li.$x = x);
+    },
+    node: (li) => li,
+    at(e, rows) {
+      e.$R = h;
+      shown = rows;
+      for (const ev in h) listen(ev);
+      s.forEach(([sel, arg], j) => {
+        const l = (a, b) => untracked(() => {
+          let ix = picked[j];
+          if (!ix) {
+            ix = picked[j] = new Map();
+            for (const r of shown()) {
+              const k = arg(r.$x) ?? null, t = ix.get(k);
+              t ? t.push(r) : ix.set(k, [r]);
+            }
+          }
+          for (const k of a === b ? [a] : [a, b]) for (const r of ix.get(k) || none) u(r, r.$x);
+        });
+        sel.l = grow(sel.l, l);
+        onCleanup(() => sel.l = sel.l.filter((x) => x !== l));
+      });
+    },
+    changed() {
+      picked = [];
+    },
+  };
+}
+
+// writeText and writeClass are the bindings of a row without effects:
+// each writes only what differs from what the row shows. A bound text's
+// element holds one text node (the prototype's).
+function writeText(e, v) {
+  v = text(v);
+  const c = e.firstChild;
+  if (c && c.nodeType == 3 && !c.nextSibling) {
+    if (c.data !== v) c.data = v;
+  } else e.textContent = v;
+}
+function writeClass(e, own, v) {
+  v = text(v).trim();
+  v = own && v ? own + " " + v : own || v;
+  if (e.className !== v) e.className = v;
+}
+
 // selector makes "is k the value of s" cost O(1) per change of s: an
 // effect that asks subscribes to k alone, and a change of s reruns only
 // the effects of the old value's key and the new one's. The compiler
 // uses it for a state compared with a list item's field in the item's
 // view. Keys are scalars (Int, String, Bool), so === is Acore's ==.
+// Lists of rows without effects listen to it instead (its l): each is
+// told the old value and the new one.
 function selector(s) {
   const keys = new Map();
   let prev;
-  effect(() => {
-    const v = s() ?? null;
-    for (const k of [prev, v]) {
-      const t = keys.get(k);
-      if (t) for (const e of t.subscribers) schedule(e);
-    }
-    prev = v;
-  });
-  return (k) => {
+  const sel = (k) => {
     k = k ?? null;
     if (current) {
       let t = keys.get(k);
@@ -656,6 +747,17 @@ function selector(s) {
     }
     return (s.value ?? null) === k;
   };
+  sel.l = null;
+  effect(() => {
+    const v = s() ?? null;
+    for (const k of [prev, v]) {
+      const t = keys.get(k);
+      if (t) for (const e of t.subscribers) schedule(e);
+    }
+    if (sel.l) for (const l of sel.l) l(prev, v);
+    prev = v;
+  });
+  return sel;
 }
 
 // call posts a contract call (docs/web.md, "Backend wire format"):
@@ -893,10 +995,10 @@ const withFields = (r, changes) => Object.assign({}, r, changes);
 // needs (assets.Runtime).
 export {
   signal as S, derived as D, persisted as PS, query as Q, mutation as M, extern as X, selector as SEL, navigate as nav,
-  showRoute as show, routeURL as pth, element as h, action as ax, bindText as tx, bindProp as pr, bindStyle as st,
+  showRoute as show, routeURL as pth, element as h, action as ax, general as G, plainRows as PL, bindText as tx, bindProp as pr, bindStyle as st,
   bindAttr as at, routePath as rp, hashPath as rh, imageSource as ri, on, onKey as ky, bindValue as bv,
   bindChecked as bc, options as opts, link as lk, list as L, conditional as IF, flex as FX, text as str, div as dv,
   rem as md, length as len, count as cnt, isEmpty as emp, equal as eq, index as ix, last as la, concat as ca,
   sortBy as srt, take as tk, find as fd, fixed as fx, replace as rpl, split as spl, withFields as wi, bindClass as cl,
-  autofocus as af
+  autofocus as af, writeText as wt, writeClass as wc
 };

@@ -1,5 +1,5 @@
 function P_Home(w){const $selected=S(0);
 const $rows=S([]);
-{const v1=h("ul",["class","ac-list","data-acore-id","element:Home/view/0"],w);const v4=SEL($selected);L(v1,()=>$rows(),$r=>$r?.id,(v2,$r)=>{{const v3=h("p",["data-acore-id","element:Home/view/0/0"],v2);tx(v3,()=>$r()?.label);pr(v3,"hidden",()=>!!v4($r()?.id));}
-},null,null);}
+{const v1=h("ul",["class","ac-list","data-acore-id","element:Home/view/0"],w);const v4=SEL($selected);L(v1,()=>$rows(),$r=>$r?.id,G((v2,$r)=>{{const v3=h("p",["data-acore-id","element:Home/view/0/0"],v2);tx(v3,()=>$r()?.label);pr(v3,"hidden",()=>!!v4($r()?.id));}
+}),null,null);}
 }

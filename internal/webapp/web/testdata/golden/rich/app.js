@@ -40,8 +40,8 @@ ax(h("span",["hidden","","data-acore-id","query:Home.notes"],w),5);
 {const v15=h("button",["type","button","class","ac-linkbtn","data-acore-id","element:Home/view/0/3"],v1);v15.textContent="Reverse";on(v15,"click",()=>$reverse());}
 {const v16=h("div",["class","ac-if","data-acore-id","conditional:Home/view/0/4"],v1);IF(v16,[()=>$notes.pending(),v17=>{{const v18=h("span",["class","ac-spinner","role","status","aria-label","Loading notes","data-acore-id","element:Home/view/0/4/0/0"],v17);}
 },()=>$notes.error(),v19=>{{const v20=h("p",["data-acore-id","element:Home/view/0/4/1/0"],v19);tx(v20,()=>"Error: "+str($notes.error_message()));v20.style.color="crimson";}
-},()=>true,v21=>{{const v22=h("ul",["class","ac-list","data-acore-id","element:Home/view/0/4/2/0"],v21);L(v22,()=>$notes.data(),$n=>$n?.id,(v23,$n)=>{{const v24=h("div",["class","ac-comp","data-acore-id","element:Home/view/0/4/2/0/0"],v23);C_NoteRow(v24,{note:()=>$n(),on_open:{f:()=>{$open($n()?.id);},a:0}});}
-},()=>"No notes yet",null);}
+},()=>true,v21=>{{const v22=h("ul",["class","ac-list","data-acore-id","element:Home/view/0/4/2/0"],v21);L(v22,()=>$notes.data(),$n=>$n?.id,G((v23,$n)=>{{const v24=h("div",["class","ac-comp","data-acore-id","element:Home/view/0/4/2/0/0"],v23);C_NoteRow(v24,{note:()=>$n(),on_open:{f:()=>{$open($n()?.id);},a:0}});}
+}),()=>"No notes yet",null);}
 }]);}
 {const v25=h("div",["class","ac-row","data-acore-id","element:Home/view/0/5"],v1);{const v26=h("a",["href","/about","data-acore-id","element:Home/view/0/5/0"],v25);v26.textContent="About";lk(v26);}
 {const v27=h("span",["class","ac-icon","role","img","aria-label","Info","data-acore-id","element:Home/view/0/5/1"],v25);v27.textContent="ℹ";}

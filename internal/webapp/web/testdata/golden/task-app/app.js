@@ -12,8 +12,7 @@ ax(h("span",["hidden","","data-acore-id","query:Home.tasks"],w),1);
 {const v3=h("button",["type","button","data-acore-id","element:Home/view/0/1"],v1);v3.textContent="Add";on(v3,"click",()=>$submit());ax(v3,0);}
 {const v4=h("div",["class","ac-if","data-acore-id","conditional:Home/view/0/2"],v1);IF(v4,[()=>$tasks.pending(),v5=>{{const v6=h("p",["data-acore-id","element:Home/view/0/2/0/0"],v5);v6.textContent="Loading...";}
 },()=>$tasks.error(),v7=>{{const v8=h("p",["data-acore-id","element:Home/view/0/2/1/0"],v7);v8.textContent="Could not load tasks";}
-},()=>true,v9=>{{const v10=h("ul",["class","ac-list","data-acore-id","element:Home/view/0/2/2/0"],v9);L(v10,()=>$tasks.data(),$task=>$task?.id,(v11,$task)=>{{const v12=h("p",["data-acore-id","element:Home/view/0/2/2/0/0"],v11);tx(v12,()=>$task()?.title);}
-},null,null);}
+},()=>true,v9=>{{const v10=h("ul",["class","ac-list","data-acore-id","element:Home/view/0/2/2/0"],v9);const v12=h("li",[]);const v11=h("p",["data-acore-id","element:Home/view/0/2/2/0/0"],v12);v11.textContent=" ";L(v10,()=>$tasks.data(),$task=>$task?.id,PL(v12,(v13,$task)=>{const v14=v13.firstChild;wt(v14,$task?.title);},{},[]),null,null);}
 }]);}
 }
 }
