@@ -25,6 +25,9 @@ func main() {
 	flag.IntVar(&o.Runs, "runs", 10, "timed runs of each operation and implementation")
 	flag.IntVar(&o.Warmups, "warmups", 3, "untimed runs before them")
 	flag.Uint64Var(&o.Seed, "seed", 27, "seed of the backend's labels")
+	flag.BoolVar(&o.Breakdown, "breakdown", false, "log where each timed run's time went, by trace event")
+	flag.BoolVar(&o.Profile, "profile", false, "run each operation once under the CPU profiler and log the functions with the most self time, instead of measuring")
+	flag.StringVar(&o.Only, "only", "", "comma-separated operations to run (default all)")
 	flag.Parse()
 	root, err := repoRoot()
 	if err != nil {
@@ -40,6 +43,9 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "driver:", err)
 		os.Exit(1)
+	}
+	if res == nil { // --profile measures nothing
+		return
 	}
 	md, js, err := res.write(o.Out, o.Name)
 	if err != nil {

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -34,7 +36,14 @@ type options struct {
 	Quick           bool
 	Runs, Warmups   int
 	Seed            uint64
-	Log             io.Writer
+	// Breakdown logs where each timed run's time went (breakdown).
+	Breakdown bool
+	// Profile runs each operation once per implementation under the CPU
+	// profiler, logs where its time went and measures nothing else.
+	Profile bool
+	// Only, when set, names the operations to run (comma-separated).
+	Only string
+	Log  io.Writer
 }
 
 // impl is one implementation of the app, served with its own backend.
@@ -143,9 +152,20 @@ func run(o options) (*results, error) {
 	if err := chromedp.Do(ctx); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", Chromium, err)
 	}
-	d := &driver{ctx: ctx}
+	d := &driver{ctx: ctx, breakdown: o.Breakdown, log: o.Log}
 
 	for _, op := range operations {
+		if o.Only != "" && !slices.Contains(strings.Split(o.Only, ","), op.Name) {
+			continue
+		}
+		if o.Profile {
+			for _, im := range impls {
+				if err := d.profiled(im, op); err != nil {
+					return nil, fmt.Errorf("%s, %s, profile: %w", op.Name, im.Name, err)
+				}
+			}
+			continue
+		}
 		or := opResult{Name: op.Name, Label: op.Label, Times: map[string][]float64{}, Mutations: map[string]mutations{}}
 		for i := range o.Warmups + o.Runs {
 			// Interleaved, each run in the other order than the last.
@@ -184,6 +204,9 @@ func run(o options) (*results, error) {
 		fmt.Fprintf(o.Log, "%-12s vanilla %8.1f ms  acore %8.1f ms  (%.2fx)\n", op.Name, or.Median["vanilla"], or.Median["acore"], or.Ratio)
 		res.Ops = append(res.Ops, or)
 	}
+	if o.Profile {
+		return nil, nil
+	}
 	for i, im := range impls {
 		m, err := d.memory(im)
 		if err != nil {
@@ -202,7 +225,11 @@ func run(o options) (*results, error) {
 	return res, nil
 }
 
-type driver struct{ ctx context.Context }
+type driver struct {
+	ctx       context.Context
+	breakdown bool
+	log       io.Writer
+}
 
 func (d *driver) eval(js string, out any) error {
 	ctx, cancel := context.WithTimeout(d.ctx, time.Minute)
@@ -324,6 +351,21 @@ func (d *driver) timed(im *impl, op operation, m *mutations) (float64, error) {
 		if err := d.eval(collect, m); err != nil {
 			return 0, err
 		}
+	}
+	if d.breakdown {
+		sums := breakdown(events)
+		names := slices.SortedFunc(maps.Keys(sums), func(a, b string) int { return cmp.Compare(sums[b], sums[a]) })
+		var b strings.Builder
+		for _, n := range names[:min(len(names), 10)] {
+			fmt.Fprintf(&b, " %s %.1f", n, sums[n])
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			if sums[n] < 0 {
+				fmt.Fprintf(&b, "\n    %s", n)
+			}
+		}
+		fmt.Fprintf(d.log, "  %s %s:%s\n", op.Name, im.Name, b.String())
 	}
 	return duration(events)
 }

@@ -146,3 +146,33 @@ func duration(events []traceEvent) (float64, error) {
 	}
 	return (commit.Ts + commit.Dur - click.Ts) / 1000, nil
 }
+
+// breakdown sums, by event name, the complete events of the clicked page's
+// process between the click and the mark: where an operation's time went
+// (nested events each count, so the sums overlap).
+func breakdown(events []traceEvent) map[string]float64 {
+	var click *traceEvent
+	mark := -1.0
+	for i, e := range events {
+		switch {
+		case e.Name == "EventDispatch" && e.Args.Data.Type == "click":
+			click = &events[i]
+		case e.Name == "TimeStamp" && e.Args.Data.Message == settledMark:
+			mark = e.Ts
+		}
+	}
+	sums := map[string]float64{}
+	if click == nil {
+		return sums
+	}
+	for _, e := range events {
+		if e.Pid == click.Pid && e.Ph == "X" && e.Ts >= click.Ts && (mark < 0 || e.Ts < mark) {
+			sums[e.Name] += e.Dur / 1000
+			switch e.Name {
+			case "FunctionCall", "Commit", "TimerFire", "FireAnimationFrame", "ResourceReceiveResponse", "ResourceFinish", "EventDispatch":
+				sums[fmt.Sprintf("@%06.1f %s %.1f", (e.Ts-click.Ts)/1000, e.Name, e.Dur/1000)] = -1
+			}
+		}
+	}
+	return sums
+}

@@ -570,10 +570,10 @@ function list(ul, items, key, kind, empty, end) {
         const x = xs[i];
         let k = key(x);
         if (next.has(k)) k = k + "\0" + i;
+        // Keys are unique in next, so each old row is taken once.
         let r = rows.get(k);
         if (r) {
           kind.set(r, x);
-          rows.delete(k);
           old[i] = r.$i;
           if (r.$i < last) sorted = false;
           last = r.$i;
@@ -585,32 +585,44 @@ function list(ul, items, key, kind, empty, end) {
         next.set(k, r);
         order[i] = r;
       }
-      if (rows.size) {
+      if (rows.size > kept) {
+        let gone = rows.values();
         if (!kept && !sentinel && !emptyRow) ul.textContent = ""; // a cleared list: one DOM change
         else if (!kept) {
           const g = doc.createRange();
           g.setStartBefore(node(shown[0]));
           g.setEndAfter(node(shown[shown.length - 1]));
           g.deleteContents();
-        } else for (const r of rows.values()) node(r).remove();
-        if (kind.drop) kind.drop(rows.values());
+        } else {
+          gone = [];
+          for (const [k, r] of rows) {
+            if (next.get(k) !== r) {
+              node(r).remove();
+              gone.push(r);
+            }
+          }
+        }
+        if (kind.drop) kind.drop(gone);
       }
       rows = next;
+      const added = order.length - kept;
       if (!kept && order.length) {
         // All new: one insertion of a fragment.
         const f = doc.createDocumentFragment();
         for (const r of order) f.append(node(r));
         ul.insertBefore(f, sentinel);
-      } else if (order.length) {
+      } else if (added || !sorted) {
         // New rows go in by runs, one fragment per run of adjacent ones
-        // (an append is one DOM change); kept rows move one by one.
+        // (an append is one DOM change); kept rows move one by one. In
+        // order, the walk ends with the last new row.
         const stay = sorted ? null : keep(old);
-        let after = sentinel, fresh = null, freshAt = null;
-        for (let i = order.length - 1; i >= 0; i--) {
+        let after = sentinel, fresh = null, freshAt = null, left = added;
+        for (let i = order.length - 1; i >= 0 && (left || stay || fresh); i--) {
           const n = node(order[i]);
           if (old[i] < 0) {
             if (!fresh) fresh = doc.createDocumentFragment(), freshAt = after;
             fresh.prepend(n);
+            left--;
           } else {
             if (fresh) ul.insertBefore(fresh, freshAt), fresh = null;
             if (stay && !stay[i]) move(ul, n, after);
@@ -619,7 +631,7 @@ function list(ul, items, key, kind, empty, end) {
         }
         if (fresh) ul.insertBefore(fresh, freshAt);
       }
-      for (let i = 0; i < order.length; i++) order[i].$i = i;
+      for (let i = 0; i < order.length; i++) if (order[i].$i !== i) order[i].$i = i;
       shown = order;
       if (kind.changed) kind.changed();
       if (empty && !order.length) {
@@ -683,7 +695,10 @@ function plainRows(p, u, h, s) {
       return li;
     },
     set(li, x) {
-      if (li.$x !== x) u(li, li.$x = x);
+      // A refreshed query's items are new objects, mostly with the same
+      // fields: those rows need no update, which reads the DOM.
+      if (!shallow(li.$x, x)) u(li, x);
+      li.$x = x;
     },
     node: (li) => li,
     at(e, rows) {
@@ -710,6 +725,20 @@ function plainRows(p, u, h, s) {
       picked = [];
     },
   };
+}
+
+// shallow reports whether a and b are one value or records with the
+// same fields, each one value.
+function shallow(a, b) {
+  if (a === b) return true;
+  if (!a || !b || typeof a != "object" || typeof b != "object") return false;
+  let n = 0;
+  for (const k in a) {
+    if (a[k] !== b[k]) return false;
+    n++;
+  }
+  for (const k in b) n--;
+  return !n;
 }
 
 // writeText and writeClass are the bindings of a row without effects:
