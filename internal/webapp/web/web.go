@@ -7,7 +7,9 @@
 package web
 
 import (
+	"bytes"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -55,6 +57,37 @@ type Output struct {
 	// with index.html (MatchRoute).
 	Routes []string
 }
+
+// theme is the stylesheet with the rules of the theme classes that the
+// app's markup and code name (assets.Theme): every element, and every
+// class the runtime gives, is made by one of them. Code that makes a
+// theme class from a value (a Text's style) keeps the whole theme.
+func theme(js, html []byte) []byte {
+	if bytes.Contains(js, []byte(`"ac-"`)) {
+		return appCSS
+	}
+	used := map[string]bool{}
+	for _, b := range [][]byte{js, html} {
+		for _, m := range themeClass.FindAll(b, -1) {
+			used[string(m)] = true
+		}
+	}
+	// An element is made by a string of its tag in app.js or is a tag of
+	// index.html.
+	for _, m := range jsTag.FindAllSubmatch(js, -1) {
+		used[string(m[1])] = true
+	}
+	for _, m := range htmlTag.FindAllSubmatch(html, -1) {
+		used[string(m[1])] = true
+	}
+	return assets.Theme(func(c string) bool { return used[c] })
+}
+
+var (
+	themeClass = regexp.MustCompile(`ac-[A-Za-z0-9_-]+`)
+	jsTag      = regexp.MustCompile(`"([a-z][a-z0-9]*)"`)
+	htmlTag    = regexp.MustCompile(`<([a-z][a-z0-9]*)`)
+)
 
 // ExternsPath is the project file that implements extern actions.
 const ExternsPath = "web/externs.js"
@@ -106,7 +139,7 @@ func Build(root string, opts Options) (*Output, error) {
 	out.Files = map[string][]byte{
 		"index.html":                     html,
 		"app.js":                         js,
-		"app.css":                        appCSS,
+		"app.css":                        theme(js, html),
 		"axag-manifest.json":             manifest,
 		".well-known/axag-manifest.json": manifest,
 	}
