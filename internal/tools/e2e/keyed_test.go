@@ -106,8 +106,17 @@ type listCount struct {
 // an update of every 10th row changes 100 texts (the refreshed items keep
 // their rows), and clear empties the list in one record; create inserts
 // all rows at once, and an append the new ones at once.
+//
+// Both kinds of rows are counted: testdata/keyed's are rows without
+// effects, testdata/keyed-effects' have a scope and effects each.
 func TestKeyedListMutations(t *testing.T) {
-	dir := copyTestdata(t, "keyed")
+	for _, fx := range []string{"keyed", "keyed-effects"} {
+		t.Run(fx, func(t *testing.T) { keyedMutations(t, fx) })
+	}
+}
+
+func keyedMutations(t *testing.T, fixture string) {
+	dir := copyTestdata(t, fixture)
 	axiom(t, 0, "prepare", dir)
 	backend := httptest.NewServer(&rowsBackend{})
 	defer backend.Close()

@@ -39,38 +39,7 @@ func TestSelection(t *testing.T) {
 			`List(items: rows, key: |r| r.id) { r => Text(r.label, visible: level == r.weight) }`, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			src := `module sel
-
-app Sel { route "/" => Home }
-
-model Row {
-  id: Int
-  label: String
-  weight: Float
-}
-
-page Home {
-  ` + c.decls + `
-  state rows: [Row] = []
-
-  view {
-    ` + c.view + `
-  }
-}
-`
-			if err := os.WriteFile(filepath.Join(dir, "main.acore"), []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := prepare.Run(dir); err != nil {
-				t.Fatal(err)
-			}
-			js := string(build(t, dir).Files["app.js"])
-			i, j := strings.Index(js, "function P_Home("), strings.Index(js, "\nconst R=")
-			if i < 0 || j < i {
-				t.Fatalf("no page function in app.js:\n%s", js)
-			}
-			page := js[i : j+1]
+			page := pageJS(t, c.decls, c.view)
 			if got := strings.Contains(page, "SEL("); got != c.sel {
 				t.Errorf("reads a selector: %v, want %v\n%s", got, c.sel, page)
 			}
@@ -90,4 +59,47 @@ page Home {
 			}
 		})
 	}
+}
+
+// pageJS builds a one-page app whose Home page has decls and view, with a
+// Row model and a rows state, and returns its page function.
+func pageJS(t *testing.T, decls, view string) string {
+	t.Helper()
+	dir := t.TempDir()
+	src := `module sel
+
+app Sel { route "/" => Home }
+
+model Row {
+  id: Int
+  label: String
+  weight: Float
+  tags: [String]
+}
+
+component Tag(name: String) {
+  view { Text(name) }
+}
+
+page Home {
+  ` + decls + `
+  state rows: [Row] = []
+
+  view {
+    ` + view + `
+  }
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "main.acore"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := prepare.Run(dir); err != nil {
+		t.Fatal(err)
+	}
+	js := string(build(t, dir).Files["app.js"])
+	i, j := strings.Index(js, "function P_Home("), strings.Index(js, "\nconst R=")
+	if i < 0 || j < i {
+		t.Fatalf("no page function in app.js:\n%s", js)
+	}
+	return js[i : j+1]
 }
