@@ -26,8 +26,10 @@ type Info struct {
 	// Uses maps each identifier that names a declaration to it: the names
 	// read, assigned and called in bodies and views, the components that
 	// elements render, the pages of routes, the models of types, the
-	// contracts and operations of query and mutation declarations, and
-	// what each use line imports.
+	// fields of member accesses (t.title) and of the labels of record
+	// values and with (Todo(title: …), t.with(title: …)), the contracts
+	// and operations of query and mutation declarations, and what each use
+	// line imports.
 	Uses map[*syntax.Ident]*Object
 	// Values maps each constant expression to its value (see Constant).
 	Values map[syntax.Expr]any
@@ -72,9 +74,10 @@ const (
 	ObjContract          // a contract
 	ObjOperation         // an operation of a contract
 	ObjLet               // a derived value (let member)
+	ObjField             // a field of a model of a module or a contract
 )
 
-var objKindNames = [...]string{"", "state", "query", "mutation", "action", "prop", "param", "local", "extern", "page", "component", "model", "contract", "operation", "let"}
+var objKindNames = [...]string{"", "state", "query", "mutation", "action", "prop", "param", "local", "extern", "page", "component", "model", "contract", "operation", "let", "field"}
 
 func (k ObjKind) String() string {
 	if int(k) < len(objKindNames) {
@@ -94,12 +97,13 @@ type Object struct {
 	Type *Type
 	// Decl is the declaration: a *syntax.StateDecl, LetDecl, DataDecl,
 	// ActionDecl, OwnerDecl, ModelDecl, ExternDecl, ContractDecl or OpDecl,
-	// a *syntax.Param for props and parameters, the *syntax.Ident of a
-	// local.
+	// a *syntax.Param for props, parameters and fields, the *syntax.Ident
+	// of a local.
 	Decl syntax.Node
 	// Node is the index of the declaration's graph node, or -1.
 	Node int32
-	// Model is the model of an ObjModel.
+	// Model is the model of an ObjModel, and the one an ObjField is a
+	// field of.
 	Model *Model
 	// Contract is the contract of an ObjContract or ObjOperation.
 	Contract *Contract
@@ -283,7 +287,39 @@ func (c *checker) finishInfo() {
 			o.Node = key.node
 		case *operation:
 			o.Node = key.node
+		case fieldKey:
+			// A contract's field has its node once a module imports it.
+			if i := key.m.Index(key.name); i >= 0 {
+				o.Node = key.m.Fields[i].node
+			}
 		}
+	}
+}
+
+// fieldKey keys the object of a field: a model's fields are values, so
+// the field is named by its model and name.
+type fieldKey struct {
+	m    *Model
+	name string
+}
+
+// fieldObject returns the object of field i of m; decl is its
+// declaration, or nil at a use.
+func (c *checker) fieldObject(m *Model, i int, decl *syntax.Param) *Object {
+	fd := m.Fields[i]
+	o := c.object(fieldKey{m, fd.Name}, func() *Object {
+		return &Object{Kind: ObjField, Name: fd.Name, Type: fd.Type, Node: fd.node, Model: m}
+	})
+	if decl != nil {
+		o.Decl = decl
+	}
+	return o
+}
+
+// useField records id as a use of field i of m.
+func (c *checker) useField(id *syntax.Ident, m *Model, i int) {
+	if c.info != nil && c.info.Uses != nil {
+		c.use(id, c.fieldObject(m, i, nil))
 	}
 }
 
@@ -333,6 +369,12 @@ func (c *checker) publish(k *contract) {
 			o.Decl = md
 			c.def(md.Name, o)
 			pub.Models = append(pub.Models, mod)
+			for _, fd := range md.Fields {
+				// A field declared twice names the first.
+				if i := mod.Index(fd.Name.Name); i >= 0 && c.objects[fieldKey{mod, fd.Name.Name}] == nil {
+					c.def(fd.Name, c.fieldObject(mod, i, fd))
+				}
+			}
 		}
 	}
 	for _, od := range k.decl.Ops {
