@@ -103,6 +103,12 @@ func TestRename(t *testing.T) {
 			[]string{"route:/about->route:/colophon"}, []string{"components/nav_bar.acore", "main.acore"}},
 		{"extern", "reading-list", withExtern, "extension:share", "share", "share_text",
 			[]string{"extension:share->extension:share_text"}, []string{"pages/about.acore"}},
+		{"field", "todomvc", nil, "field:Todo.title", "title", "text",
+			[]string{"field:Todo.title->field:Todo.text"}, []string{"main.acore"}},
+		// A local contract's field: its source, its artifact and the lock.
+		{"contract_field", "reading-list", nil, "field:Books.Book.title", "title", "name",
+			[]string{"field:Books.Book.title->field:Books.Book.name"},
+			[]string{".axiom/dev/contracts/books.axiom", ".axiom/ui.lock", "components/book_row.acore", "contracts/books.axiom", "pages/book.acore"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := example(t, c.example, c.edit)
@@ -209,6 +215,8 @@ func TestRenameRefused(t *testing.T) {
 			"routes' :id segments name"},
 		{"contract model", renameOp("model:Books.Book", "Book", "Volume"), ReadOnly, reason.None,
 			"which the project does not author"},
+		{"taken field", renameOp("field:Books.Book.title", "title", "author"), Invalid, reason.NameTaken,
+			"model Book already has field author (.axiom/dev/contracts/books.axiom:6)"},
 		{"element", renameOp("element:Home/view/0", "Column", "Row"), Unsupported, reason.EditNotOffered,
 			"this is an element"},
 		{"unknown node", renameOp("prop:PageTitle.nothing", "nothing", "x"), NotFound, reason.NodeUnknown, "not a node of the base"},
