@@ -59,7 +59,9 @@ func TestPersistedShape(t *testing.T) {
 	}{
 		{"unchanged", same, same, nil},
 		{"field renamed", same, renameTitle, []string{"state:Todos.todos field:Todo.title"}},
-		{"field added", same, func(s string) string { return strings.Replace(s, "  title: String", "  title: String\n  note: String?", 1) }, nil},
+		{"field added", same, func(s string) string {
+			return strings.Replace(s, "  title: String", "  title: String\n  note: String?", 1)
+		}, nil},
 		{"not persisted", unpersist, func(s string) string { return renameTitle(unpersist(s)) }, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -86,7 +86,7 @@ func TestRename(t *testing.T) {
 		name       string
 		example    string            // a directory of examples/, else files, else small
 		files      map[string]string // prepared, then each file of contracts/ removed
-		path, at   string // the name at the first occurrence of at in path
+		path, at   string            // the name at the first occurrence of at in path
 		new        string
 		reason     string            // the refusal, or "" for a rename
 		edits      int               // identifiers rewritten
@@ -126,7 +126,7 @@ func TestRename(t *testing.T) {
 			wantInFile: map[string]string{"contracts/books.axiom": "    name: String\n", ".axiom/dev/contracts/books.axiom": "    name: String\n",
 				"components/book_row.acore": `Link(book.name, to: "/books/:id", id: book.id)`, "pages/book.acore": `Text(book.name, style: "title")`}},
 		{name: "field of a local contract: an operation's parameter of the same name is another name", example: "reading-list", path: "components/book_row.acore", at: "title, to:", new: "name", edits: 4,
-			prepared: []string{".axiom/ui.lock"},
+			prepared:   []string{".axiom/ui.lock"},
 			wantInFile: map[string]string{"contracts/books.axiom": "mutation create_book(title: String, author: String): Book", "pages/add.acore": "Books.create_book(title: title, author: author)"}},
 		{name: "field of a local contract taken", example: "reading-list", path: "pages/book.acore", at: "title, style", new: "author", reason: rename.NameTaken},
 		{name: "field of a published contract", files: published, path: "main.acore", at: "title)", new: "name", reason: rename.NotRenamable},
