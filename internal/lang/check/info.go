@@ -1,6 +1,8 @@
 package check
 
 import (
+	"strings"
+
 	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
@@ -31,6 +33,13 @@ type Info struct {
 	// and operations of query and mutation declarations, and what each use
 	// line imports.
 	Uses map[*syntax.Ident]*Object
+	// Segments maps the :name segments of route path literals that name
+	// a page's parameter to it: those of the app's routes and of the
+	// navigate and Link paths that name them. Each Ident is made by the
+	// checker and spans the name inside the literal (after the colon) of
+	// the file at Segment.Path; the trees do not hold it. A route's and a
+	// navigation's named arguments are Uses of the parameter.
+	Segments map[*syntax.Ident]Segment
 	// Values maps each constant expression to its value (see Constant).
 	Values map[syntax.Expr]any
 	// Nodes maps each declaration, use line, route, element and
@@ -42,6 +51,13 @@ type Info struct {
 	// Contracts holds the contracts of the contract artifacts, by id,
 	// whether or not a module imports them.
 	Contracts map[string]*Contract
+}
+
+// Segment is a :name segment of a route path that names a page's
+// parameter.
+type Segment struct {
+	Path string
+	Obj  *Object
 }
 
 // TypeOf returns the type recorded for e, or nil.
@@ -294,6 +310,41 @@ func (c *checker) finishInfo() {
 			}
 		}
 	}
+}
+
+// recordSegments records the :name segments of the path literal lit of f
+// whose names objOf resolves (see Info.Segments).
+func (c *checker) recordSegments(f *syntax.File, lit *syntax.StringLit, objOf func(name string) *Object) {
+	if c.info == nil || c.info.Segments == nil || lit == nil {
+		return
+	}
+	path := NavPath(lit.Value)
+	off := 0
+	for _, seg := range strings.Split(path, "/") {
+		if name, ok := strings.CutPrefix(seg, ":"); ok && name != "" {
+			// The literal's text holds the value after its opening quote;
+			// a segment the text does not hold as written (an escape) is
+			// left out.
+			pos := int(lit.Pos) + 1 + off + 1
+			if o := objOf(name); o != nil && pos+len(name) <= len(f.Src) && string(f.Src[pos:pos+len(name)]) == name {
+				id := &syntax.Ident{Span: syntax.Span{Pos: int32(pos), End: int32(pos + len(name))}, Name: name}
+				c.info.Segments[id] = Segment{Path: f.Path, Obj: o}
+			}
+		}
+		off += len(seg) + 1
+	}
+}
+
+// paramObject returns the object of page o's parameter called name, or
+// nil.
+func (c *checker) paramObject(o *owner, name string) *Object {
+	if o == nil {
+		return nil
+	}
+	if s := o.members[name]; s != nil && s.kind == symProp {
+		return c.objects[s]
+	}
+	return nil
 }
 
 // fieldKey keys the object of a field: a model's fields are values, so

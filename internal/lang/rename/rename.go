@@ -95,11 +95,6 @@ func Renamable(ix *refs.Index, o *check.Object) error {
 			return refuse(NotRenamable, "field %s of %s is declared by %s, a contract with no local source contracts/%s; a published contract is read-only", o.Name, o.Model.Name, r.Path, path.Base(r.Path))
 		}
 	}
-	if o.Kind == check.ObjProp && strings.HasPrefix(ownerOf(ix, o), "page:") {
-		// A page's parameter is named by the :name segments of its routes
-		// and the arguments of the navigations to them, which are text.
-		return refuse(NotRenamable, "%s is a parameter of %s, which its routes' :%s segments name; renaming it is not supported yet", o.Name, strings.TrimPrefix(ownerOf(ix, o), "page:"), o.Name)
-	}
 	if !hasDef(ix, o) {
 		return refuse(NotRenamable, "%s %s is not declared in this project's sources", o.Kind, o.Name)
 	}
