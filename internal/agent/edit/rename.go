@@ -26,7 +26,7 @@ type Rename struct {
 func (*Rename) name() (string, string) { return "rename", "" }
 
 // renameKinds are the node kinds node.edits offers rename on. The rename
-// engine has the last word (a page's parameter, a contract's model).
+// engine has the last word (a contract's model).
 var renameKinds = map[string]bool{
 	graph.KindPage: true, graph.KindComponent: true, graph.KindProp: true, graph.KindModel: true,
 	graph.KindState: true, graph.KindLet: true, graph.KindQuery: true, graph.KindMutation: true, graph.KindAction: true,
@@ -48,9 +48,6 @@ func (r *editRules) rename() ([]EditOption, string) {
 	}
 	if !strings.HasSuffix(n.Path, ".acore") || !isSource(r.p.Inputs, n.Path) {
 		return nil, n.ID + " is declared by " + n.Path + ", which the project's modules do not author; rename it in its contract"
-	}
-	if n.Kind == graph.KindProp && strings.HasPrefix(n.Owner, "page:") {
-		return nil, n.Name + " is a parameter of a page, which its routes' :" + n.Name + " segments name; renaming it is not supported"
 	}
 	name := n.Name
 	return []EditOption{{Text: &name}}, ""

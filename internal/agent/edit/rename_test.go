@@ -103,6 +103,11 @@ func TestRename(t *testing.T) {
 			[]string{"route:/about->route:/colophon"}, []string{"components/nav_bar.acore", "main.acore"}},
 		{"extern", "reading-list", withExtern, "extension:share", "share", "share_text",
 			[]string{"extension:share->extension:share_text"}, []string{"pages/about.acore"}},
+		// A page's parameter: its route's :segment (and the route's id),
+		// the Link's path and label, its uses.
+		{"page_param", "reading-list", nil, "prop:BookPage.id", "id", "book_id",
+			[]string{"prop:BookPage.id->prop:BookPage.book_id", "route:/books/:id->route:/books/:book_id"},
+			[]string{"components/book_row.acore", "main.acore", "pages/book.acore"}},
 		{"field", "todomvc", nil, "field:Todo.title", "title", "text",
 			[]string{"field:Todo.title->field:Todo.text"}, []string{"main.acore"}},
 		// A local contract's field: its source, its artifact and the lock.
@@ -211,8 +216,8 @@ func TestRenameRefused(t *testing.T) {
 			`"sort-order" is not an identifier`},
 		{"reserved", renameOp("state:Home.order", "order", "navigate"), Invalid, reason.InvalidName, "navigate is reserved"},
 		{"same name", renameOp("state:Home.order", "order", "order"), Invalid, reason.InvalidName, "already called order"},
-		{"page parameter", renameOp("prop:BookPage.id", "id", "book_id"), Unsupported, reason.EditNotOffered,
-			"routes' :id segments name"},
+		{"taken page parameter", renameOp("prop:BookPage.id", "id", "books"), Invalid, reason.NameTaken,
+			"page:BookPage already has query books"},
 		{"contract model", renameOp("model:Books.Book", "Book", "Volume"), ReadOnly, reason.None,
 			"which the project does not author"},
 		{"taken field", renameOp("field:Books.Book.title", "title", "author"), Invalid, reason.NameTaken,

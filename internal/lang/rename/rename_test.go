@@ -81,11 +81,35 @@ page Home {
 `,
 }
 
+// nav navigates to a page with a parameter.
+var nav = map[string]string{
+	"main.acore": `module shop
+
+app Shop {
+  route "/" => Home
+  route "/items/:id" => Item
+}
+
+page Home {
+  action open() {
+    navigate("/items/:id", id: "a")
+  }
+
+  view { Button("Open", on_press: open) }
+}
+
+page Item(id: String) {
+  view { Text(id) }
+}
+`,
+}
+
 func TestRename(t *testing.T) {
 	for _, c := range []struct {
 		name       string
 		example    string            // a directory of examples/, else files, else small
-		files      map[string]string // prepared, then each file of contracts/ removed
+		files      map[string]string // prepared, then contracts/ removed when published is set
+		published  bool
 		path, at   string            // the name at the first occurrence of at in path
 		new        string
 		reason     string            // the refusal, or "" for a rename
@@ -136,8 +160,10 @@ func TestRename(t *testing.T) {
 			wantInFile: map[string]string{"pages/book.acore": `"There is no book " + book_id + "."`}},
 		{name: "page parameter given by route arguments", example: "todomvc", path: "main.acore", at: "filter: String", new: "view", edits: 9,
 			wantInFile: map[string]string{"main.acore": `route "/active" => Todos(view: "active")`}},
+		{name: "page parameter named by navigate()", files: nav, path: "main.acore", at: "id: String)", new: "item_id", edits: 5,
+			wantInFile: map[string]string{"main.acore": `navigate("/items/:item_id", item_id: "a")`}},
 		{name: "page parameter taken by a member", example: "reading-list", path: "pages/book.acore", at: "id: String", new: "books", reason: rename.NameTaken},
-		{name: "field of a published contract", files: published, path: "main.acore", at: "title)", new: "name", reason: rename.NotRenamable},
+		{name: "field of a published contract", files: published, published: true, path: "main.acore", at: "title)", new: "name", reason: rename.NotRenamable},
 		{name: "element", path: "main.acore", at: "Input", new: "Field", reason: rename.NotRenamable},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -148,8 +174,10 @@ func TestRename(t *testing.T) {
 				in, err = load.Load(filepath.Join("..", "..", "..", "examples", c.example))
 			case c.files != nil:
 				root := write(t, c.files)
-				if err := os.RemoveAll(filepath.Join(root, "contracts")); err != nil {
-					t.Fatal(err)
+				if c.published {
+					if err := os.RemoveAll(filepath.Join(root, "contracts")); err != nil {
+						t.Fatal(err)
+					}
 				}
 				in, err = load.Load(root)
 			default:
