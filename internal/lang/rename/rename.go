@@ -150,6 +150,13 @@ func Rename(ix *refs.Index, o *check.Object, newName string) (*Plan, error) {
 	if newName == o.Name {
 		return nil, refuse(InvalidName, "%s is already called %s", o.Kind, newName)
 	}
+	if o.Kind == check.ObjField {
+		for _, m := range check.Members(&check.Type{Kind: check.TModel, Model: o.Model}) {
+			if m.Call && m.Name == newName {
+				return nil, refuse(InvalidName, "%s is the method of a record (t.%s(…)); a field called so would be read where the method is meant", newName, newName)
+			}
+		}
+	}
 	if err := clash(ix, o, newName); err != nil {
 		return nil, err
 	}

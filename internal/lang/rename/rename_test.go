@@ -144,6 +144,7 @@ func TestRename(t *testing.T) {
 		{name: "model field: with label", example: "todomvc", path: "main.acore", at: "title: String", new: "text", edits: 5,
 			wantInFile: map[string]string{"main.acore": "t.with(text: edit_text.trim())"}},
 		{name: "model field taken by another field", example: "todomvc", path: "main.acore", at: "title: String", new: "completed", reason: rename.NameTaken},
+		{name: "model field to the name of a model's method", example: "todomvc", path: "main.acore", at: "title: String", new: "with", reason: rename.InvalidName},
 		{name: "model field to a reserved word", example: "todomvc", path: "main.acore", at: "title: String", new: "true", reason: rename.InvalidName},
 		{name: "field of a local contract, in its source and artifact", example: "reading-list", path: ".axiom/dev/contracts/books.axiom", at: "title: String", new: "name", edits: 4,
 			prepared: []string{".axiom/ui.lock"},
