@@ -74,10 +74,19 @@ func contractSpan(f *syntax.File, n *graph.Node) (int, int, bool) {
 	return 0, 0, false
 }
 
-// contractOption is the declaration option of a contract member.
+// contractOption is the declaration option of a contract member, or of
+// a local contract itself (its contract_import node): a member created
+// first in it, which is how a contract with no members gets one.
 func (r *editRules) contractOption() ([]EditOption, string) {
 	if contractSource(r.p.Inputs, r.n.Path) == nil {
 		return nil, "declaration edits change a contract in its local source contracts/<id>.axiom; " + r.n.Path + " has none (a published contract is read-only)"
+	}
+	if r.n.Kind == graph.KindContractImport {
+		h, _, ok := contractHeader(r.f, r.n)
+		if !ok {
+			return nil, "declaration create needs the header of " + r.n.ID + " with its opening brace, which the source does not have"
+		}
+		return []EditOption{{Ops: []string{"create"}, Positions: []string{"first"}, Text: &h}}, ""
 	}
 	pos, end, ok := contractSpan(r.f, r.n)
 	if !ok {
@@ -108,20 +117,6 @@ func contractHeader(f *syntax.File, n *graph.Node) (string, int, bool) {
 		}
 	}
 	return "", 0, false
-}
-
-// contractFirstOption is the declaration option of a local contract: a
-// member created first in it, which is how a contract with no members
-// gets one.
-func (r *editRules) contractFirstOption() ([]EditOption, string) {
-	if contractSource(r.p.Inputs, r.n.Path) == nil {
-		return nil, "declaration edits change a contract in its local source contracts/<id>.axiom; " + r.n.Path + " has none (a published contract is read-only)"
-	}
-	h, _, ok := contractHeader(r.f, r.n)
-	if !ok {
-		return nil, "declaration create needs the header of " + r.n.ID + " with its opening brace, which the source does not have"
-	}
-	return []EditOption{{Ops: []string{"create"}, Positions: []string{"first"}, Text: &h}}, ""
 }
 
 // firstInContract is the splice that puts text first in the contract

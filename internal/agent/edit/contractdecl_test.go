@@ -1,13 +1,10 @@
 package edit
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/axiomcore/acore/internal/lang/lock"
-	"github.com/axiomcore/acore/internal/lang/prepare"
 	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/lang/reason"
 )
@@ -113,37 +110,20 @@ func TestContractDeclarationOptions(t *testing.T) {
 	}
 }
 
-// withNotes is reading-list with a second local contract, Notes, that has
-// no members yet, imported by main.acore and prepared.
+// withNotes is reading-list with a second local contract, Notes, of
+// text body, imported by main.acore and prepared.
 func withNotes(t *testing.T, body string) *project.Project {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "reading-list")
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "..", "examples", "reading-list"))); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "contracts", "notes.axiom"), []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	main := filepath.Join(dir, "main.acore")
-	b, err := os.ReadFile(main)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b = []byte(strings.Replace(string(b), "use contract Books from \"books\" audience \"web\"\n", "use contract Books from \"books\" audience \"web\"\nuse contract Notes from \"notes\" audience \"web\"\n", 1))
-	if err := os.WriteFile(main, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := prepare.Run(dir); err != nil {
-		t.Fatal(err)
-	}
-	p, err := project.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.Result.Graph == nil {
-		t.Fatalf("no graph: %s", firstError(p.Result))
-	}
-	return p
+	return example(t, "reading-list", map[string]func(string) string{
+		"contracts/notes.axiom": func(string) string { return body },
+		"main.acore":            importNotes,
+	})
+}
+
+// importNotes adds the use line of the Notes contract to reading-list's
+// main.acore.
+func importNotes(s string) string {
+	return strings.Replace(s, "use contract Books from \"books\" audience \"web\"\n", "use contract Books from \"books\" audience \"web\"\nuse contract Notes from \"notes\" audience \"web\"\n", 1)
 }
 
 // TestContractFirstMember: a contract with no members gets one through its

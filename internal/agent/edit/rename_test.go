@@ -8,24 +8,34 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/axiomcore/acore/internal/lang/prepare"
 	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/lang/reason"
 )
 
 // example opens a copy of examples/<name> on disk, with files replaced by
-// edit(src), and requires it to compile.
+// edit(src) (a file that does not exist is created with edit("")),
+// prepared again when a contract source is among them, and requires it to
+// compile.
 func example(t *testing.T, name string, edit map[string]func(string) string) *project.Project {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), name)
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "..", "examples", name))); err != nil {
 		t.Fatal(err)
 	}
+	contracts := false
 	for path, f := range edit {
 		b, err := os.ReadFile(filepath.Join(dir, path))
-		if err != nil {
+		if err != nil && !os.IsNotExist(err) {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(filepath.Join(dir, path), []byte(f(string(b))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		contracts = contracts || strings.HasPrefix(path, "contracts/")
+	}
+	if contracts {
+		if _, err := prepare.Run(dir); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -111,25 +111,21 @@ func TestContractDeclarationBatch(t *testing.T) {
 // published schemas.
 func TestEmptyContractGetsAMember(t *testing.T) {
 	s, dir, ws, snap := openReadingList(t)
-	o := do(t, s, propose(ws, snap, "notes-1",
-		`{"kind": "file", "op": "create", "path": "contracts/notes.axiom", "text": "contract Notes audience \"web\" {}\n"}`))
+	main, err := os.ReadFile(filepath.Join(dir, "main.acore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	imported := strings.Replace(string(main), "use contract Books from \"books\" audience \"web\"\n", "use contract Books from \"books\" audience \"web\"\nuse contract Notes from \"notes\" audience \"web\"\n", 1)
+	o := do(t, s, v1+`"operation": "change.propose", "workspace": "`+ws+`", "base_snapshot": "`+snap+`", "request_id": "notes-1", "params": {"operations": [`+
+		`{"kind": "file", "op": "create", "path": "contracts/notes.axiom", "text": "contract Notes audience \"web\" {}\n"}], `+
+		`"files": [{"path": "main.acore", "content": `+jsonOf(imported)+`, "sha256": "`+sha(main)+`"}]}}`)
 	cand := o.str("result.candidate.id")
 	if cand == "" {
 		t.Fatalf("not proposed: %v", o["error"])
 	}
 	o = do(t, s, v1+`"operation": "change.apply", "workspace": "`+ws+`", "request_id": "apply-notes-1", "params": {"candidate": "`+cand+`", "expected_candidate_version": 1, "require_checks": ["compile"]}}`)
 	expect(t, o, "result.receipt.outcome", "applied")
-	main := filepath.Join(dir, "main.acore")
-	b, err := os.ReadFile(main)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b = []byte(strings.Replace(string(b), "use contract Books from \"books\" audience \"web\"\n", "use contract Books from \"books\" audience \"web\"\nuse contract Notes from \"notes\" audience \"web\"\n", 1))
-	if err := os.WriteFile(main, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	o = do(t, s, v1+`"operation": "project.overview", "workspace": "`+ws+`", "snapshot": "latest", "params": {}}`)
-	snap = o.str("snapshot.id")
+	snap = o.str("result.receipt.result_snapshot")
 	o = do(t, s, v1+`"operation": "node.edits", "workspace": "`+ws+`", "snapshot": "`+snap+`", "params": {"nodes": ["contract_import:Notes"], "kinds": ["declaration"]}}`)
 	expect(t, o, "result.nodes.0.options.0.kind", "declaration")
 	expect(t, o, "result.nodes.0.options.0.text", `contract Notes audience "web" {`)

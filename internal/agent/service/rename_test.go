@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/axiomcore/acore/internal/agent/service"
 )
 
 // A prop used in three files is renamed over the service: node.edits
@@ -34,11 +36,7 @@ func TestRenameOverService(t *testing.T) {
 	if cand == "" {
 		t.Fatalf("not proposed: %v", o["error"])
 	}
-	var files []string
-	for _, f := range o.list("result.files") {
-		files = append(files, obj(f.(map[string]any)).str("path"))
-	}
-	if got := strings.Join(files, ","); got != "components/page_title.acore,main.acore,pages/about.acore" {
+	if got := filePaths(o); got != "components/page_title.acore,main.acore,pages/about.acore" {
 		t.Errorf("files %s", got)
 	}
 	expect(t, o, "result.operations.0.kind", "rename")
@@ -55,22 +53,39 @@ func TestRenameOverService(t *testing.T) {
 	for _, r := range o.list("result.risks") {
 		t.Logf("risk %v", r)
 	}
-	o = do(t, s, v1+`"operation": "change.apply", "workspace": "`+ws+`", "request_id": "apply-rename-subtitle-1", "params": {"candidate": "`+cand+`", "expected_candidate_version": 1, "require_checks": ["compile"]}}`)
-	expect(t, o, "result.receipt.outcome", "applied")
-	expect(t, o, "result.receipt.id_map.0.new_id", "prop:PageTitle.caption")
-	for path, want := range map[string]string{
+	applyRename(t, s, ws, cand, "prop:PageTitle.caption", dir, "subtitle", map[string]string{
 		"components/page_title.acore": "caption: String = \"\"",
 		"main.acore":                  `caption: "Books to read, by title."`,
 		"pages/about.acore":           `caption: "An example of the Acore web target."`,
-	} {
+	})
+}
+
+// applyRename applies candidate cand of a rename to newID and holds each
+// file to hold its text and not the old name.
+func applyRename(t *testing.T, s *service.Service, ws, cand, newID, dir, old string, want map[string]string) {
+	t.Helper()
+	o := do(t, s, v1+`"operation": "change.apply", "workspace": "`+ws+`", "request_id": "apply-`+cand+`", "params": {"candidate": "`+cand+`", "expected_candidate_version": 1, "require_checks": ["compile"]}}`)
+	expect(t, o, "result.receipt.outcome", "applied")
+	expect(t, o, "result.receipt.id_map.0.new_id", newID)
+	for path, text := range want {
 		b, err := os.ReadFile(filepath.Join(dir, path))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(string(b), want) || strings.Contains(string(b), "subtitle") {
+		if !strings.Contains(string(b), text) || strings.Contains(string(b), old) {
 			t.Errorf("%s after the apply:\n%s", path, b)
 		}
 	}
+}
+
+// filePaths are the paths of a change.propose answer's files, joined by
+// commas.
+func filePaths(o obj) string {
+	var files []string
+	for _, f := range o.list("result.files") {
+		files = append(files, obj(f.(map[string]any)).str("path"))
+	}
+	return strings.Join(files, ",")
 }
 
 // The refusals of a rename on the wire: code, reason and the message
@@ -178,29 +193,14 @@ func TestFieldRenameOverService(t *testing.T) {
 		if cand == "" {
 			t.Fatalf("not proposed: %v", o["error"])
 		}
-		var files []string
-		for _, f := range o.list("result.files") {
-			files = append(files, obj(f.(map[string]any)).str("path"))
-		}
-		if got := strings.Join(files, ","); got != ".axiom/dev/contracts/books.axiom,.axiom/ui.lock,components/book_row.acore,contracts/books.axiom,pages/book.acore" {
+		if got := filePaths(o); got != ".axiom/dev/contracts/books.axiom,.axiom/ui.lock,components/book_row.acore,contracts/books.axiom,pages/book.acore" {
 			t.Errorf("files %s", got)
 		}
-		o = do(t, s, v1+`"operation": "change.apply", "workspace": "`+ws+`", "request_id": "apply-rename-contract-field-1", "params": {"candidate": "`+cand+`", "expected_candidate_version": 1, "require_checks": ["compile"]}}`)
-		expect(t, o, "result.receipt.outcome", "applied")
-		expect(t, o, "result.receipt.id_map.0.new_id", "field:Books.Book.name")
-		for path, want := range map[string]string{
+		applyRename(t, s, ws, cand, "field:Books.Book.name", dir, "book.title", map[string]string{
 			"contracts/books.axiom":     "    name: String\n",
 			"components/book_row.acore": "Link(book.name,",
 			"pages/book.acore":          "Text(book.name,",
-		} {
-			b, err := os.ReadFile(filepath.Join(dir, path))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(string(b), want) {
-				t.Errorf("%s after the apply:\n%s", path, b)
-			}
-		}
+		})
 		// The applied project is consistent: its snapshot validates.
 		o = do(t, s, v1+`"operation": "project.overview", "workspace": "`+ws+`", "snapshot": "latest", "params": {}}`)
 		expect(t, o, "snapshot.semantic_state", "validated")

@@ -110,7 +110,7 @@ func TestRename(t *testing.T) {
 		example    string            // a directory of examples/, else files, else small
 		files      map[string]string // prepared, then contracts/ removed when published is set
 		published  bool
-		path, at   string            // the name at the first occurrence of at in path
+		path, at   string // the name at the first occurrence of at in path
 		new        string
 		reason     string            // the refusal, or "" for a rename
 		edits      int               // identifiers rewritten
