@@ -162,7 +162,11 @@ func (a *applier) rename(i int, o *Rename) *Error {
 		pos := shiftedBy(plan, ed.Path, ed.Pos)
 		a.touchSpan(post, ed.Path, pos, pos+len(plan.New))
 	}
-	out := Outcome{Index: i, Kind: "rename", Path: n.Path, Node: n.ID, IDMap: entries}
+	path := n.Path
+	if src := contractSource(before.Inputs, n.Path); src != nil {
+		path = src.Path // a local contract's field: its source is renamed
+	}
+	out := Outcome{Index: i, Kind: "rename", Path: path, Node: n.ID, IDMap: entries}
 	if o.Handle != nil {
 		out.Handle = *o.Handle
 		a.handles[*o.Handle] = named

@@ -165,6 +165,10 @@ func TestRename(t *testing.T) {
 			}
 			if len(r.Operations) != 1 || r.Operations[0].Kind != "rename" {
 				t.Errorf("outcomes %s", jsonText(r.Operations))
+			} else if r.Files[r.Operations[0].Path] == nil || strings.HasPrefix(r.Operations[0].Path, ".axiom/") {
+				// The declaration's file, a local contract's source for its
+				// field, not the artifact.
+				t.Errorf("the outcome's path %s is not a file the rename wrote", r.Operations[0].Path)
 			}
 			goldenFile(t, filepath.Join("testdata", "rename", c.name+".golden"), renameGolden(r))
 		})
