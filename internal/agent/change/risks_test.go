@@ -1,39 +1,29 @@
 package change
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/lang/project"
 )
 
-// todomvc compiles a copy of examples/todomvc with main.acore passed
-// through edit.
+// todomvc compiles examples/todomvc with main.acore passed through edit.
 func todomvc(t *testing.T, edit func(string) string) *graph.Graph {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "..", "examples", "todomvc"))); err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(dir, "main.acore")
-	b, err := os.ReadFile(p)
+	in, err := load.Load("../../../examples/todomvc")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(p, []byte(edit(string(b))), 0o644); err != nil {
+	if in, err = in.With(map[string][]byte{"main.acore": []byte(edit(string(in.Data("main.acore"))))}); err != nil {
 		t.Fatal(err)
 	}
-	pr, err := project.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pr.Result.Graph == nil {
+	p := project.Compile(in)
+	if p.Result.Graph == nil {
 		t.Fatal("no graph")
 	}
-	return pr.Result.Graph
+	return p.Result.Graph
 }
 
 // renameTitle renames TodoMVC's Todo.title to text everywhere.
