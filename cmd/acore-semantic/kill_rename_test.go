@@ -23,6 +23,15 @@ func newRenameKillCase(t *testing.T) *killCase {
 	return newProposedKillCase(t, `[{"kind":"rename","node":"prop:PageTitle.subtitle","old_name":"subtitle","new_name":"caption"}]`, 3)
 }
 
+// newFieldRenameKillCase is a copy of examples/reading-list and a
+// candidate the service proposed for a rename of a local contract's model
+// field, Books.Book.title to name: the contract source, its artifact, the
+// lock and the two modules that read the field.
+func newFieldRenameKillCase(t *testing.T) *killCase {
+	t.Helper()
+	return newProposedKillCase(t, `[{"kind":"rename","node":"field:Books.Book.title","old_name":"title","new_name":"name"}]`, 5)
+}
+
 // newDeclKillCase is a copy of examples/reading-list and a candidate of
 // the declaration and route families with a contract re-prepared: a
 // contract mutation, a page mutation using it, and a route, in five files
@@ -125,4 +134,12 @@ func TestKillRenameAtEveryFailpoint(t *testing.T) {
 // every file the candidate's.
 func TestKillDeclarationsAtEveryFailpoint(t *testing.T) {
 	killAtEveryPoint(t, "decl:", 5, newDeclKillCase, nil)
+}
+
+// TestKillFieldRenameAtEveryFailpoint kills the apply of a rename of a
+// local contract's field, which re-prepares the contract, at every
+// failpoint of its five files; each run ends applied on the resend, with
+// every file the candidate's.
+func TestKillFieldRenameAtEveryFailpoint(t *testing.T) {
+	killAtEveryPoint(t, "field:", 5, newFieldRenameKillCase, nil)
 }

@@ -74,10 +74,19 @@ func contractSpan(f *syntax.File, n *graph.Node) (int, int, bool) {
 	return 0, 0, false
 }
 
-// contractOption is the declaration option of a contract member.
+// contractOption is the declaration option of a contract member, or of
+// a local contract itself (its contract_import node): a member created
+// first in it, which is how a contract with no members gets one.
 func (r *editRules) contractOption() ([]EditOption, string) {
 	if contractSource(r.p.Inputs, r.n.Path) == nil {
 		return nil, "declaration edits change a contract in its local source contracts/<id>.axiom; " + r.n.Path + " has none (a published contract is read-only)"
+	}
+	if r.n.Kind == graph.KindContractImport {
+		h, _, ok := contractHeader(r.f, r.n)
+		if !ok {
+			return nil, "declaration create needs the header of " + r.n.ID + " with its opening brace, which the source does not have"
+		}
+		return []EditOption{{Ops: []string{"create"}, Positions: []string{"first"}, Text: &h}}, ""
 	}
 	pos, end, ok := contractSpan(r.f, r.n)
 	if !ok {
@@ -85,6 +94,44 @@ func (r *editRules) contractOption() ([]EditOption, string) {
 	}
 	t := string(r.f.Src[pos:end])
 	return []EditOption{{Ops: []string{"create", "update", "remove"}, Positions: []string{"before", "after"}, Text: &t}}, ""
+}
+
+// contractHeader is the header of contract n in f, from the keyword to
+// the opening brace, and the brace's offset.
+func contractHeader(f *syntax.File, n *graph.Node) (string, int, bool) {
+	if f == nil {
+		return "", 0, false
+	}
+	for _, d := range f.Decls {
+		cd, ok := d.(*syntax.ContractDecl)
+		if !ok || cd.Pos != n.Pos {
+			continue
+		}
+		from := cd.Name.End
+		for _, a := range cd.Audiences {
+			from = max(from, a.End)
+		}
+		if b := strings.IndexByte(string(f.Src[from:cd.End]), '{'); b >= 0 {
+			at := int(from) + b
+			return string(f.Src[cd.Pos : at+1]), at, true
+		}
+	}
+	return "", 0, false
+}
+
+// firstInContract is the splice that puts text first in the contract
+// whose opening brace is at brace in d, on its own line, one indent
+// deeper than the contract's; a closing brace on the same line moves to
+// the next.
+func firstInContract(d []byte, brace int, text string) (splice, int) {
+	outer := indentAt(d, brace)
+	inner := outer + "  "
+	body := "\n" + inner + reindent(text, inner)
+	rest := d[brace+1:]
+	if k := strings.IndexAny(string(rest), "\n}"); k >= 0 && rest[k] == '}' && strings.TrimSpace(string(rest[:k])) == "" {
+		return splice{pos: brace + 1, end: brace + 1 + k, text: body + "\n" + outer}, brace + 2 + len(inner)
+	}
+	return splice{pos: brace + 1, end: brace + 1, text: body}, brace + 2 + len(inner)
 }
 
 // parseContractMember parses text as one member of a contract: an
@@ -141,7 +188,9 @@ func (a *applier) contractDecl(i int, o Op) (done bool, _ *Error) {
 		return false, nil
 	}
 	n := g.At(ni)
-	if !contractMemberKinds[n.Kind] || isSource(a.proj.Inputs, n.Path) {
+	_, create := o.(*DeclCreate)
+	first := create && n.Kind == graph.KindContractImport
+	if !contractMemberKinds[n.Kind] && !first || isSource(a.proj.Inputs, n.Path) {
 		return false, nil
 	}
 	src := contractSource(a.proj.Inputs, n.Path)
@@ -157,14 +206,19 @@ func (a *applier) contractDecl(i int, o Op) (done bool, _ *Error) {
 	var sp splice
 	at := -1
 	var p parsed
-	switch verb {
-	case "create":
+	switch {
+	case first:
+		_, brace, _ := contractHeader(a.proj.Headers(n.Path), n)
+		text = trimFragment(text)
+		sp, at = firstInContract(d, brace, text)
+		pos = brace + 1
+	case verb == "create":
 		text = trimFragment(text)
 		sp, at = insertion(d, pos, end, position == "after", text, "\n"+indentAt(d, pos))
-	case "update":
+	case verb == "update":
 		text = trimFragment(text)
 		sp = splice{pos: pos, end: end, text: text}
-	case "remove":
+	case verb == "remove":
 		sp = removal(d, pos, end)
 	}
 	if verb != "remove" {
@@ -193,6 +247,8 @@ func (a *applier) contractDecl(i int, o Op) (done bool, _ *Error) {
 	named := n.ID
 	switch verb {
 	case "create":
+		// The anchor is a member (contract_operation:Books.x) or the
+		// contract (contract_import:Books).
 		contract, _, _ := strings.Cut(strings.TrimPrefix(n.ID, n.Kind+":"), ".")
 		named = p.kind + ":" + contract + "." + p.name
 		if _, ok := a.proj.Result.Graph.Lookup(named); !ok {

@@ -1,10 +1,12 @@
 package edit
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/axiomcore/acore/internal/lang/lock"
 	"github.com/axiomcore/acore/internal/lang/project"
+	"github.com/axiomcore/acore/internal/lang/reason"
 )
 
 const (
@@ -105,5 +107,80 @@ func TestContractDeclarationOptions(t *testing.T) {
 	_, e := Apply(bare, ops(t, `{"kind":"declaration","op":"remove","node":`+deleteBook+`}`), Options{SnapshotID: testSnap, EditRules: EditRules})
 	if e == nil || e.Kind != ReadOnly {
 		t.Errorf("remove without a source: %v", e)
+	}
+}
+
+// withNotes is reading-list with a second local contract, Notes, of
+// text body, imported by main.acore and prepared.
+func withNotes(t *testing.T, body string) *project.Project {
+	t.Helper()
+	return example(t, "reading-list", map[string]func(string) string{
+		"contracts/notes.axiom": func(string) string { return body },
+		"main.acore":            importNotes,
+	})
+}
+
+// importNotes adds the use line of the Notes contract to reading-list's
+// main.acore.
+func importNotes(s string) string {
+	return strings.Replace(s, "use contract Books from \"books\" audience \"web\"\n", "use contract Books from \"books\" audience \"web\"\nuse contract Notes from \"notes\" audience \"web\"\n", 1)
+}
+
+// TestContractFirstMember: a contract with no members gets one through its
+// contract_import node, position first: node.edits offers it with the
+// contract's header, the member goes on its own line inside the braces,
+// and a page of the same batch uses it. A position other than first, and
+// a published contract's import, are refused.
+func TestContractFirstMember(t *testing.T) {
+	header := `contract Notes audience \"web\" {`
+	create := func(position, decl string) string {
+		return `{"kind":"declaration","op":"create","anchor":"contract_import:Notes","old_text":"` + header + `","position":"` + position + `","declaration":"` + decl + `"}`
+	}
+	for _, c := range []struct {
+		name, body string
+		ops        []string
+		want       string // the contract source after, or "" for a refusal
+		reason     reason.Reason
+	}{
+		{"empty braces", "contract Notes audience \"web\" {}\n", []string{create("first", "query list_notes(): [String]")},
+			"contract Notes audience \"web\" {\n  query list_notes(): [String]\n}\n", reason.None},
+		{"braces on two lines", "contract Notes audience \"web\" {\n}\n", []string{create("first", "model Note {\\n  text: String\\n}")},
+			"contract Notes audience \"web\" {\n  model Note {\n    text: String\n  }\n}\n", reason.None},
+		{"used by a page in the batch", "contract Notes audience \"web\" {}\n", []string{create("first", "query list_notes(): [String]"),
+			`{"kind":"declaration","op":"create","anchor":"state:Home.order","old_text":"state order: String = \"title\"","position":"after","declaration":"query notes = Notes.list_notes()"}`},
+			"contract Notes audience \"web\" {\n  query list_notes(): [String]\n}\n", reason.None},
+		{"position after", "contract Notes audience \"web\" {}\n", []string{create("after", "query list_notes(): [String]")}, "", reason.EditNotOffered},
+		{"not a member", "contract Notes audience \"web\" {}\n", []string{create("first", "state n: Int = 0")}, "", reason.CandidateErrors},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			base := withNotes(t, c.body)
+			ci, ok := base.Result.Graph.Lookup("contract_import:Notes")
+			if !ok {
+				t.Fatal("no contract_import:Notes")
+			}
+			ne := EditsOf("snap", base, ci, []string{"declaration"}, false, false)
+			if len(ne.Options) != 1 || ne.Options[0].Text == nil || *ne.Options[0].Text != `contract Notes audience "web" {` {
+				t.Fatalf("options %s", jsonText(ne.Options))
+			}
+			r, e := run(t, base, c.ops...)
+			if c.want == "" {
+				if e == nil || e.Reason != c.reason {
+					t.Fatalf("got %v, want a refusal %v", e, c.reason)
+				}
+				return
+			}
+			if e != nil {
+				t.Fatalf("refused: %v (%v)", e, e.Diagnostics)
+			}
+			if got := string(r.Files["contracts/notes.axiom"]); got != c.want {
+				t.Errorf("contracts/notes.axiom:\n%s\nwant\n%s", got, c.want)
+			}
+			if string(r.Files[lock.ArtifactPath("notes")]) != c.want || r.Files[lock.Path] == nil {
+				t.Errorf("artifact %q, lock %q", r.Files[lock.ArtifactPath("notes")], r.Files[lock.Path])
+			}
+			if r.Project.Result.State != "validated" {
+				t.Errorf("state %s: %s", r.Project.Result.State, firstError(r.Project.Result))
+			}
+		})
 	}
 }

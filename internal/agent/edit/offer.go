@@ -383,7 +383,7 @@ func (r *editRules) declaration() ([]EditOption, string) {
 			}
 		}
 		return nil, "declaration create needs the header of " + r.n.ID + " with its opening brace, which the source does not have"
-	case contractMemberKinds[r.n.Kind] && !isSource(r.p.Inputs, r.n.Path):
+	case contractMemberKinds[r.n.Kind] && !isSource(r.p.Inputs, r.n.Path), r.n.Kind == graph.KindContractImport:
 		return r.contractOption()
 	case r.n.Kind == graph.KindModel, r.n.Kind == graph.KindExtension, r.n.Kind == graph.KindProp:
 		t := r.text()

@@ -26,11 +26,11 @@ type Rename struct {
 func (*Rename) name() (string, string) { return "rename", "" }
 
 // renameKinds are the node kinds node.edits offers rename on. The rename
-// engine has the last word (a page's parameter, a contract's model).
+// engine has the last word (a contract's model).
 var renameKinds = map[string]bool{
 	graph.KindPage: true, graph.KindComponent: true, graph.KindProp: true, graph.KindModel: true,
 	graph.KindState: true, graph.KindLet: true, graph.KindQuery: true, graph.KindMutation: true, graph.KindAction: true,
-	graph.KindExtension: true, graph.KindRoute: true,
+	graph.KindExtension: true, graph.KindRoute: true, graph.KindField: true,
 }
 
 // rename offers rename on a declaration of an authored module; text is the
@@ -38,13 +38,16 @@ var renameKinds = map[string]bool{
 func (r *editRules) rename() ([]EditOption, string) {
 	n := r.n
 	if !renameKinds[n.Kind] {
-		return nil, "rename renames pages, components, props, models, states, lets, queries, mutations, actions, extern actions and route paths; this is " + article(n.Kind) + " " + n.Kind
+		return nil, "rename renames pages, components, props, models, model fields, states, lets, queries, mutations, actions, extern actions and route paths; this is " + article(n.Kind) + " " + n.Kind
+	}
+	if n.Kind == graph.KindField && contractSource(r.p.Inputs, n.Path) != nil {
+		// A local contract's field is renamed in its source, and the
+		// artifact and lock re-prepared.
+		name := n.Name
+		return []EditOption{{Text: &name}}, ""
 	}
 	if !strings.HasSuffix(n.Path, ".acore") || !isSource(r.p.Inputs, n.Path) {
 		return nil, n.ID + " is declared by " + n.Path + ", which the project's modules do not author; rename it in its contract"
-	}
-	if n.Kind == graph.KindProp && strings.HasPrefix(n.Owner, "page:") {
-		return nil, n.Name + " is a parameter of a page, which its routes' :" + n.Name + " segments name; renaming it is not supported"
 	}
 	name := n.Name
 	return []EditOption{{Text: &name}}, ""
@@ -60,7 +63,7 @@ var renameReasons = map[string]reason.Reason{
 // operations it compiles through the rename engine and composes an id map
 // over every file it changed.
 func (a *applier) rename(i int, o *Rename) *Error {
-	n, ni, e := a.node(o.Node, "node")
+	n, ni, e := a.renameTarget(o.Node)
 	if e != nil {
 		return e
 	}
@@ -119,6 +122,12 @@ func (a *applier) rename(i int, o *Rename) *Error {
 	delta := len(plan.New) - len(plan.Old)
 	for _, path := range paths {
 		list := edits[path]
+		if !strings.HasSuffix(path, ".acore") {
+			// A local contract's source and artifact: written as a file
+			// operation writes them, with the lock the engine re-prepared.
+			a.written[path] = true
+			continue
+		}
 		if size := len(a.data(path)) + delta*len(list); size > load.SourceFileBytesMax {
 			return errorf(reason.FileTooLarge, "%s would be %d bytes, over source_file_bytes_max (%d)", path, size, load.SourceFileBytesMax)
 		}
@@ -132,6 +141,9 @@ func (a *applier) rename(i int, o *Rename) *Error {
 	if a.total > load.SourcesBytesMax {
 		return errorf(reason.SourcesTooLarge, "the sources would total %d bytes, over sources_bytes_max (%d)", a.total, load.SourcesBytesMax)
 	}
+	for _, p := range plan.Prepared {
+		a.written[p] = true
+	}
 	before := a.proj
 	a.proj = cand
 	entries := renameIDs(before.Result.Graph, cand.Result.Graph, plan)
@@ -141,19 +153,40 @@ func (a *applier) rename(i int, o *Rename) *Error {
 		named = v
 	}
 	for _, ed := range plan.Edits {
+		if !strings.HasSuffix(ed.Path, ".acore") {
+			continue
+		}
 		// The renamed declaration is touched, and owns, under its new name
 		// too.
 		post := cand.Headers(ed.Path)
 		pos := shiftedBy(plan, ed.Path, ed.Pos)
 		a.touchSpan(post, ed.Path, pos, pos+len(plan.New))
 	}
-	out := Outcome{Index: i, Kind: "rename", Path: n.Path, Node: n.ID, IDMap: entries}
+	path := n.Path
+	if src := contractSource(before.Inputs, n.Path); src != nil {
+		path = src.Path // a local contract's field: its source is renamed
+	}
+	out := Outcome{Index: i, Kind: "rename", Path: path, Node: n.ID, IDMap: entries}
 	if o.Handle != nil {
 		out.Handle = *o.Handle
 		a.handles[*o.Handle] = named
 	}
 	a.outcomes = append(a.outcomes, out)
 	return nil
+}
+
+// renameTarget resolves the node a rename names: a node of an authored
+// source, or a field of a local contract, whose source the rename edits.
+func (a *applier) renameTarget(r NodeRef) (*graph.Node, int32, *Error) {
+	id, e := a.resolve(r, "node")
+	if e != nil {
+		return nil, 0, e
+	}
+	g := a.proj.Result.Graph
+	if i, ok := g.Lookup(id); ok && g.At(i).Kind == graph.KindField && contractSource(a.proj.Inputs, g.At(i).Path) != nil {
+		return g.At(i), i, nil
+	}
+	return a.node(r, "node")
 }
 
 // objectOf is the declaration of ix whose graph node has id, or nil.

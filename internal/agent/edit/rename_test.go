@@ -8,24 +8,34 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/axiomcore/acore/internal/lang/prepare"
 	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/lang/reason"
 )
 
 // example opens a copy of examples/<name> on disk, with files replaced by
-// edit(src), and requires it to compile.
+// edit(src) (a file that does not exist is created with edit("")),
+// prepared again when a contract source is among them, and requires it to
+// compile.
 func example(t *testing.T, name string, edit map[string]func(string) string) *project.Project {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), name)
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "..", "..", "examples", name))); err != nil {
 		t.Fatal(err)
 	}
+	contracts := false
 	for path, f := range edit {
 		b, err := os.ReadFile(filepath.Join(dir, path))
-		if err != nil {
+		if err != nil && !os.IsNotExist(err) {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(filepath.Join(dir, path), []byte(f(string(b))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		contracts = contracts || strings.HasPrefix(path, "contracts/")
+	}
+	if contracts {
+		if _, err := prepare.Run(dir); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -103,6 +113,17 @@ func TestRename(t *testing.T) {
 			[]string{"route:/about->route:/colophon"}, []string{"components/nav_bar.acore", "main.acore"}},
 		{"extern", "reading-list", withExtern, "extension:share", "share", "share_text",
 			[]string{"extension:share->extension:share_text"}, []string{"pages/about.acore"}},
+		// A page's parameter: its route's :segment (and the route's id),
+		// the Link's path and label, its uses.
+		{"page_param", "reading-list", nil, "prop:BookPage.id", "id", "book_id",
+			[]string{"prop:BookPage.id->prop:BookPage.book_id", "route:/books/:id->route:/books/:book_id"},
+			[]string{"components/book_row.acore", "main.acore", "pages/book.acore"}},
+		{"field", "todomvc", nil, "field:Todo.title", "title", "text",
+			[]string{"field:Todo.title->field:Todo.text"}, []string{"main.acore"}},
+		// A local contract's field: its source, its artifact and the lock.
+		{"contract_field", "reading-list", nil, "field:Books.Book.title", "title", "name",
+			[]string{"field:Books.Book.title->field:Books.Book.name"},
+			[]string{".axiom/dev/contracts/books.axiom", ".axiom/ui.lock", "components/book_row.acore", "contracts/books.axiom", "pages/book.acore"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := example(t, c.example, c.edit)
@@ -144,6 +165,10 @@ func TestRename(t *testing.T) {
 			}
 			if len(r.Operations) != 1 || r.Operations[0].Kind != "rename" {
 				t.Errorf("outcomes %s", jsonText(r.Operations))
+			} else if r.Files[r.Operations[0].Path] == nil || strings.HasPrefix(r.Operations[0].Path, ".axiom/") {
+				// The declaration's file, a local contract's source for its
+				// field, not the artifact.
+				t.Errorf("the outcome's path %s is not a file the rename wrote", r.Operations[0].Path)
 			}
 			goldenFile(t, filepath.Join("testdata", "rename", c.name+".golden"), renameGolden(r))
 		})
@@ -205,10 +230,12 @@ func TestRenameRefused(t *testing.T) {
 			`"sort-order" is not an identifier`},
 		{"reserved", renameOp("state:Home.order", "order", "navigate"), Invalid, reason.InvalidName, "navigate is reserved"},
 		{"same name", renameOp("state:Home.order", "order", "order"), Invalid, reason.InvalidName, "already called order"},
-		{"page parameter", renameOp("prop:BookPage.id", "id", "book_id"), Unsupported, reason.EditNotOffered,
-			"routes' :id segments name"},
+		{"taken page parameter", renameOp("prop:BookPage.id", "id", "books"), Invalid, reason.NameTaken,
+			"page:BookPage already has query books"},
 		{"contract model", renameOp("model:Books.Book", "Book", "Volume"), ReadOnly, reason.None,
 			"which the project does not author"},
+		{"taken field", renameOp("field:Books.Book.title", "title", "author"), Invalid, reason.NameTaken,
+			"model Book already has field author (.axiom/dev/contracts/books.axiom:6)"},
 		{"element", renameOp("element:Home/view/0", "Column", "Row"), Unsupported, reason.EditNotOffered,
 			"this is an element"},
 		{"unknown node", renameOp("prop:PageTitle.nothing", "nothing", "x"), NotFound, reason.NodeUnknown, "not a node of the base"},

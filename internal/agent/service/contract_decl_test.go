@@ -102,3 +102,52 @@ func TestContractDeclarationBatch(t *testing.T) {
 		t.Errorf("diagnostics %s name no mark_read", jsonOf(o.get("error.diagnostics")))
 	}
 }
+
+// TestEmptyContractGetsAMember: a local contract with no members (Notes,
+// added to a copy of reading-list and imported by main.acore) gets its
+// first operation over the service through its contract_import node,
+// position first, as node.edits offers it; the applied source, artifact
+// and lock agree on disk. do validates every answer against the
+// published schemas.
+func TestEmptyContractGetsAMember(t *testing.T) {
+	s, dir, ws, snap := openReadingList(t)
+	main, err := os.ReadFile(filepath.Join(dir, "main.acore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	imported := strings.Replace(string(main), "use contract Books from \"books\" audience \"web\"\n", "use contract Books from \"books\" audience \"web\"\nuse contract Notes from \"notes\" audience \"web\"\n", 1)
+	o := do(t, s, v1+`"operation": "change.propose", "workspace": "`+ws+`", "base_snapshot": "`+snap+`", "request_id": "notes-1", "params": {"operations": [`+
+		`{"kind": "file", "op": "create", "path": "contracts/notes.axiom", "text": "contract Notes audience \"web\" {}\n"}], `+
+		`"files": [{"path": "main.acore", "content": `+jsonOf(imported)+`, "sha256": "`+sha(main)+`"}]}}`)
+	cand := o.str("result.candidate.id")
+	if cand == "" {
+		t.Fatalf("not proposed: %v", o["error"])
+	}
+	o = do(t, s, v1+`"operation": "change.apply", "workspace": "`+ws+`", "request_id": "apply-notes-1", "params": {"candidate": "`+cand+`", "expected_candidate_version": 1, "require_checks": ["compile"]}}`)
+	expect(t, o, "result.receipt.outcome", "applied")
+	snap = o.str("result.receipt.result_snapshot")
+	o = do(t, s, v1+`"operation": "node.edits", "workspace": "`+ws+`", "snapshot": "`+snap+`", "params": {"nodes": ["contract_import:Notes"], "kinds": ["declaration"]}}`)
+	expect(t, o, "result.nodes.0.options.0.kind", "declaration")
+	expect(t, o, "result.nodes.0.options.0.text", `contract Notes audience "web" {`)
+	expect(t, o, "result.nodes.0.options.0.positions.0", "first")
+	o = do(t, s, propose(ws, snap, "notes-2", `{"kind": "declaration", "op": "create", "anchor": "contract_import:Notes", "position": "first",
+		"old_text": "contract Notes audience \"web\" {", "declaration": "query list_notes(): [String]"}`))
+	cand = o.str("result.candidate.id")
+	if cand == "" {
+		t.Fatalf("not proposed: %v", o["error"])
+	}
+	expect(t, o, "result.operations.0.created", "contract_operation:Notes.list_notes")
+	o = do(t, s, v1+`"operation": "change.apply", "workspace": "`+ws+`", "request_id": "apply-notes-2", "params": {"candidate": "`+cand+`", "expected_candidate_version": 1, "require_checks": ["compile"]}}`)
+	expect(t, o, "result.receipt.outcome", "applied")
+	const want = "contract Notes audience \"web\" {\n  query list_notes(): [String]\n}\n"
+	for _, p := range []string{"contracts/notes.axiom", lock.ArtifactPath("notes")} {
+		got, err := os.ReadFile(filepath.Join(dir, p))
+		if err != nil || string(got) != want {
+			t.Errorf("%s: %q, %v; want %q", p, got, err, want)
+		}
+	}
+	l, err := os.ReadFile(filepath.Join(dir, lock.Path))
+	if err != nil || !strings.Contains(string(l), `"id": "notes"`) {
+		t.Errorf("lock %s, %v", l, err)
+	}
+}

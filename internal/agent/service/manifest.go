@@ -21,9 +21,9 @@ var EditKinds = []string{"set_property", "bind_property", "list_element", "decla
 var editKindDetails = map[string]map[string]any{
 	"declaration":  {"declaration_kinds": []string{"page", "component", "model", "extension", "prop", "state", "let", "query", "mutation", "action", "contract_operation"}},
 	"set_property": {"adds_unwritten": true},
-	// rename is partial: a model's field and a page's parameter are not
-	// renamed yet (issue 28 asks for the first).
-	"rename": {"status": "partial", "rename_kinds": []string{"page", "component", "prop", "state", "let", "query", "mutation", "action", "model", "extension", "route"}},
+	// rename covers every kind issue 28 lists; prop includes a page's
+	// parameter, with its routes' :segments.
+	"rename": {"rename_kinds": []string{"page", "component", "prop", "state", "let", "query", "mutation", "action", "model", "field", "extension", "route"}},
 }
 
 // buildManifest returns the capability manifest and its fingerprint: the

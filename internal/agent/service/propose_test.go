@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -594,19 +595,41 @@ func TestProposeRepair(t *testing.T) {
 	}
 }
 
+// More than operations_max operations, raw files, or both together, is
+// resource_limit too_many_operations, not the schema's maxItems.
 func TestTooManyOperations(t *testing.T) {
 	s, _, ws, snap := openTaskApp(t)
-	var ops []string
-	for i := 0; i < 51; i++ {
-		ops = append(ops, setLabel("Add", "Add task"))
+	ops := func(n int) string {
+		var list []string
+		for range n {
+			list = append(list, setLabel("Add", "Add task"))
+		}
+		return "[" + strings.Join(list, ",") + "]"
 	}
-	for _, req := range []string{
-		propose(ws, snap, "big", ops...),
-		v1 + `"operation": "edit.plan", "workspace": "` + ws + `", "base_snapshot": "` + snap + `", "params": {"operations": [` + strings.Join(ops, ",") + `]}}`,
+	files := func(n int) string {
+		var list []string
+		for i := range n {
+			list = append(list, `{"path": "f`+strconv.Itoa(i)+`.acore", "content": "module f`+strconv.Itoa(i)+`\n", "sha256": null}`)
+		}
+		return "[" + strings.Join(list, ",") + "]"
+	}
+	for _, c := range []struct{ name, params, field string }{
+		{"51 operations", `{"operations": ` + ops(51) + `}`, "params.operations"},
+		{"51 files", `{"files": ` + files(51) + `}`, "params.files"},
+		{"30 operations and 21 files", `{"operations": ` + ops(30) + `, "files": ` + files(21) + `}`, "params.files"},
 	} {
-		o := do(t, s, req)
-		expect(t, o, "error.code", "resource_limit")
-		expect(t, o, "error.reason", "too_many_operations")
-		expect(t, o, "error.retryable", "none")
+		for _, op := range []string{"change.propose", "edit.plan"} {
+			t.Run(c.name+"/"+op, func(t *testing.T) {
+				req := v1 + `"operation": "` + op + `", "workspace": "` + ws + `", "base_snapshot": "` + snap + `", "params": ` + c.params + `}`
+				if op == "change.propose" {
+					req = v1 + `"operation": "` + op + `", "workspace": "` + ws + `", "base_snapshot": "` + snap + `", "request_id": "big", "params": ` + c.params + `}`
+				}
+				o := do(t, s, req)
+				expect(t, o, "error.code", "resource_limit")
+				expect(t, o, "error.reason", "too_many_operations")
+				expect(t, o, "error.retryable", "none")
+				expect(t, o, "error.target.field", c.field)
+			})
+		}
 	}
 }

@@ -96,7 +96,7 @@ func TestTodoMVCReads(t *testing.T) {
 	}{
 		{"let:Todos.active", "let",
 			[]string{"type=[Todo]:false", "value=todos.filter(|t| !t.completed):false"},
-			[]string{"outgoing declared_in page:Todos", "outgoing reads state:Todos.todos", "outgoing uses_type model:Todo"}},
+			[]string{"outgoing declared_in page:Todos", "outgoing reads field:Todo.completed", "outgoing reads state:Todos.todos", "outgoing uses_type model:Todo"}},
 		{"let:Todos.all_done", "let",
 			[]string{"type=Bool:false", "value=!todos.is_empty && active.is_empty:false"},
 			[]string{"outgoing declared_in page:Todos", "outgoing reads let:Todos.active", "outgoing reads state:Todos.todos"}},
@@ -106,7 +106,8 @@ func TestTodoMVCReads(t *testing.T) {
 		{tmList, "element",
 			[]string{"items=shown:false", "key=|t| t.id:false", "class=todo-list:true",
 				`item_class=|t| (if t.completed then "completed" else "") + (if editing == t.id then " editing" else ""):false`},
-			[]string{"outgoing child_of element:Todos/view/0/1/0/0", "outgoing reads let:Todos.shown", "outgoing reads state:Todos.editing"}},
+			[]string{"outgoing child_of element:Todos/view/0/1/0/0", "outgoing reads field:Todo.completed", "outgoing reads field:Todo.id", "outgoing reads let:Todos.shown", "outgoing reads state:Todos.editing"}},
+		{"field:Todo.title", "field", nil, []string{"outgoing declared_in model:Todo"}},
 	}
 	for _, c := range gets {
 		o := doOK(t, s, v1+`"operation": "node.get", `+at+`"params": {"nodes": ["`+c.node+`"]}}`)
@@ -139,6 +140,10 @@ func TestTodoMVCReads(t *testing.T) {
 			"let:Todos.shown reads let:Todos.active", "let:Todos.shown reads let:Todos.completed",
 			"let:Todos.shown reads prop:Todos.filter", "let:Todos.shown reads state:Todos.todos"}},
 		{tmLinkAll, "dependencies", []string{tmLinkAll + " navigates_to route:/", tmLinkAll + " reads prop:Todos.filter"}},
+		// A field's dependents are where the checker proved it is read
+		// (t.title) and written (a record's or with's label).
+		{"field:Todo.title", "dependents", []string{"action:Todos.add writes field:Todo.title",
+			"action:Todos.save writes field:Todo.title", "element:Todos/view/0/1/0/0/1/0/1 reads field:Todo.title"}},
 	}
 	for _, c := range queries {
 		o := doOK(t, s, v1+`"operation": "graph.query", `+at+`"params": {"from": ["`+c.from+`"], "mode": "`+c.mode+`"}}`)

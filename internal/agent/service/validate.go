@@ -20,15 +20,22 @@ func validateRequest(b []byte) *protocol.Error {
 	if err := dec.Decode(&env); err != nil {
 		return protocol.Errorf(reason.Schema, "%v", err)
 	}
-	// More than operations_max operations is that bound's resource_limit
-	// (too_many_operations), as the reference's Limits table says, not the
-	// schema's maxItems.
+	// More than operations_max operations, or operations and raw files
+	// together, is that bound's resource_limit (too_many_operations), as
+	// the reference's Limits table says, not the schema's maxItems.
 	if op, _ := env["operation"].(string); op == "change.propose" || op == "edit.plan" {
 		params, _ := env["params"].(map[string]any)
-		if ops, ok := params["operations"].([]any); ok && len(ops) > protocol.OperationsMax {
+		ops, _ := params["operations"].([]any)
+		files, _ := params["files"].([]any)
+		if len(ops) > protocol.OperationsMax {
 			return protocol.Errorf(reason.TooManyOperations,
 				"%d operations, more than operations_max (%d); split the batch", len(ops), protocol.OperationsMax).
 				WithTarget("field", "params.operations")
+		}
+		if len(ops)+len(files) > protocol.OperationsMax {
+			return protocol.Errorf(reason.TooManyOperations,
+				"%d operations and %d files, more than operations_max (%d) together; split the batch", len(ops), len(files), protocol.OperationsMax).
+				WithTarget("field", "params.files")
 		}
 	}
 	if fe := schema.ValidateRequest(env); fe != nil {

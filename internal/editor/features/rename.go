@@ -36,5 +36,14 @@ func Rename(fs *Files, rel string, p protocol.Position, newName string) (*protoc
 		u := fs.URI(e.Path)
 		changes[u] = append(changes[u], protocol.TextEdit{Range: fs.Range(e.Path, e.Pos, e.End), NewText: plan.New})
 	}
+	// A local contract's field is renamed in its source and artifact; the
+	// lock that pins the artifact is replaced whole, as preparing would.
+	for _, p := range plan.Prepared {
+		old, ok := fs.Snap.Text(p)
+		if !ok {
+			return nil, &rename.Refusal{Reason: rename.Breaks, Message: p + " cannot be read to re-prepare it; run axiom prepare and rename again"}
+		}
+		changes[fs.URI(p)] = []protocol.TextEdit{{Range: fs.Range(p, 0, len(old)), NewText: string(plan.Candidate.Inputs.Data(p))}}
+	}
 	return &protocol.WorkspaceEdit{Changes: changes}, nil
 }

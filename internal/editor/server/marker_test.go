@@ -191,6 +191,13 @@ func runMarkers(t *testing.T, c *client, rel, text string) {
 			}
 			n := 0
 			for u, edits := range e.Changes {
+				if strings.HasSuffix(string(u), "/.axiom/ui.lock") {
+					// Re-prepared whole for a local contract's field.
+					if len(edits) != 1 || !strings.Contains(edits[0].NewText, `"contracts"`) {
+						t.Errorf("%s: lock edits %v", where, edits)
+					}
+					continue
+				}
 				for _, te := range edits {
 					n++
 					name, _, _ := strings.Cut(args[0].(string), " ")

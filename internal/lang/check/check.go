@@ -229,6 +229,9 @@ type module struct {
 	importUse  []*syntax.UseDecl
 	app        *syntax.AppDecl
 	modelDecls []*syntax.ModelDecl
+	// fieldNodes are the graph nodes of the fields of the models this
+	// module declares, made with the model's node.
+	fieldNodes map[*syntax.Param]int32
 }
 
 type useSym struct {
@@ -659,6 +662,23 @@ func (c *checker) declareModules() {
 				if _, taken := c.g.Lookup(mod.NodeID); !taken {
 					mi := c.node(f, graph.KindModel, mod.NodeID, d.Name.Name, d, d.Name, "")
 					c.edge(mi, m.node, graph.EdgeDeclaredIn, graph.Declared)
+					for _, fd := range d.Fields {
+						if fd.Name == nil || fd.Name.Name == "" {
+							continue
+						}
+						fi, added := c.g.Add(c.nodeOf(f, graph.KindField, FieldID(mod.NodeID, fd.Name.Name), fd.Name.Name, fd, fd.Name, ""))
+						if !added {
+							continue // a field declared twice, reported with the fields
+						}
+						if c.info != nil {
+							c.recordNode(fd, fi)
+						}
+						c.edge(fi, mi, graph.EdgeDeclaredIn, graph.Declared)
+						if m.fieldNodes == nil {
+							m.fieldNodes = map[*syntax.Param]int32{}
+						}
+						m.fieldNodes[fd] = fi
+					}
 				} else {
 					c.errorf(f, d.Name, diag.DuplicateOwner, "model %s is also declared in another module; model names are unique in a project", d.Name.Name)
 				}
@@ -701,7 +721,14 @@ func (c *checker) declareModules() {
 					continue
 				}
 				seen[fd.Name.Name] = true
-				mod.Fields = append(mod.Fields, Field{Name: fd.Name.Name, Type: c.typeOf(m, fd.Type)})
+				fi, ok := m.fieldNodes[fd]
+				if !ok {
+					fi = -1
+				}
+				mod.Fields = append(mod.Fields, Field{Name: fd.Name.Name, Type: c.typeOf(m, fd.Type), node: fi})
+				if c.info != nil {
+					c.def(fd.Name, c.fieldObject(mod, len(mod.Fields)-1, fd))
+				}
 			}
 			if i, ok := c.g.Lookup(mod.NodeID); ok {
 				c.g.At(i).Props = modelProps(mod)

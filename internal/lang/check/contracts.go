@@ -108,7 +108,7 @@ func (c *checker) loadContracts() {
 					c.errorf(f, fd.Name, diag.Duplicate, "field %s of %s is declared twice in contract %s", fd.Name.Name, md.Name.Name, k.name)
 					continue
 				}
-				mod.Fields = append(mod.Fields, Field{Name: fd.Name.Name, Type: t})
+				mod.Fields = append(mod.Fields, Field{Name: fd.Name.Name, Type: t, node: -1})
 			}
 		}
 		for _, md := range decl.Models {
@@ -357,6 +357,13 @@ func (c *checker) importContract(k *contract) {
 		c.g.At(mi).Props = modelProps(mod)
 		c.g.At(mi).Signature = "model " + mod.Name
 		c.edge(mi, k.node, graph.EdgeDeclaredIn, graph.Declared)
+		for _, fd := range md.Fields {
+			// A field declared twice is left out of mod.Fields.
+			if i := mod.Index(fd.Name.Name); i >= 0 && mod.Fields[i].node < 0 {
+				mod.Fields[i].node = c.node(f, graph.KindField, FieldID(mod.NodeID, fd.Name.Name), fd.Name.Name, fd, fd.Name, "")
+				c.edge(mod.Fields[i].node, mi, graph.EdgeDeclaredIn, graph.Declared)
+			}
+		}
 	}
 	for _, od := range k.decl.Ops {
 		op := k.ops[od.Name.Name]

@@ -179,7 +179,10 @@ func (c *checker) member(x ctx, e *syntax.MemberExpr) *Type {
 	var names []string
 	switch t.Kind {
 	case TModel:
-		if fd, ok := t.Model.Field(name); ok {
+		if i := t.Model.Index(name); i >= 0 {
+			fd := t.Model.Fields[i]
+			c.edge(x.from, fd.node, graph.EdgeReads, graph.Resolved)
+			c.useField(e.Sel, t.Model, i)
 			return wrap(fd.Type)
 		}
 		for _, fd := range t.Model.Fields {

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"strings"
+
 	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
@@ -26,9 +28,18 @@ type Info struct {
 	// Uses maps each identifier that names a declaration to it: the names
 	// read, assigned and called in bodies and views, the components that
 	// elements render, the pages of routes, the models of types, the
-	// contracts and operations of query and mutation declarations, and
-	// what each use line imports.
+	// fields of member accesses (t.title) and of the labels of record
+	// values and with (Todo(title: …), t.with(title: …)), the contracts
+	// and operations of query and mutation declarations, and what each use
+	// line imports.
 	Uses map[*syntax.Ident]*Object
+	// Segments maps the :name segments of route path literals that name
+	// a page's parameter to it: those of the app's routes and of the
+	// navigate and Link paths that name them. Each Ident is made by the
+	// checker and spans the name inside the literal (after the colon) of
+	// the file at Segment.Path; the trees do not hold it. A route's and a
+	// navigation's named arguments are Uses of the parameter.
+	Segments map[*syntax.Ident]Segment
 	// Values maps each constant expression to its value (see Constant).
 	Values map[syntax.Expr]any
 	// Nodes maps each declaration, use line, route, element and
@@ -40,6 +51,13 @@ type Info struct {
 	// Contracts holds the contracts of the contract artifacts, by id,
 	// whether or not a module imports them.
 	Contracts map[string]*Contract
+}
+
+// Segment is a :name segment of a route path that names a page's
+// parameter.
+type Segment struct {
+	Path string
+	Obj  *Object
 }
 
 // TypeOf returns the type recorded for e, or nil.
@@ -72,9 +90,10 @@ const (
 	ObjContract          // a contract
 	ObjOperation         // an operation of a contract
 	ObjLet               // a derived value (let member)
+	ObjField             // a field of a model of a module or a contract
 )
 
-var objKindNames = [...]string{"", "state", "query", "mutation", "action", "prop", "param", "local", "extern", "page", "component", "model", "contract", "operation", "let"}
+var objKindNames = [...]string{"", "state", "query", "mutation", "action", "prop", "param", "local", "extern", "page", "component", "model", "contract", "operation", "let", "field"}
 
 func (k ObjKind) String() string {
 	if int(k) < len(objKindNames) {
@@ -94,12 +113,13 @@ type Object struct {
 	Type *Type
 	// Decl is the declaration: a *syntax.StateDecl, LetDecl, DataDecl,
 	// ActionDecl, OwnerDecl, ModelDecl, ExternDecl, ContractDecl or OpDecl,
-	// a *syntax.Param for props and parameters, the *syntax.Ident of a
-	// local.
+	// a *syntax.Param for props, parameters and fields, the *syntax.Ident
+	// of a local.
 	Decl syntax.Node
 	// Node is the index of the declaration's graph node, or -1.
 	Node int32
-	// Model is the model of an ObjModel.
+	// Model is the model of an ObjModel, and the one an ObjField is a
+	// field of.
 	Model *Model
 	// Contract is the contract of an ObjContract or ObjOperation.
 	Contract *Contract
@@ -283,7 +303,74 @@ func (c *checker) finishInfo() {
 			o.Node = key.node
 		case *operation:
 			o.Node = key.node
+		case fieldKey:
+			// A contract's field has its node once a module imports it.
+			if i := key.m.Index(key.name); i >= 0 {
+				o.Node = key.m.Fields[i].node
+			}
 		}
+	}
+}
+
+// recordSegments records the :name segments of the path literal lit of f
+// whose names objOf resolves (see Info.Segments).
+func (c *checker) recordSegments(f *syntax.File, lit *syntax.StringLit, objOf func(name string) *Object) {
+	if c.info == nil || c.info.Segments == nil || lit == nil {
+		return
+	}
+	path := NavPath(lit.Value)
+	off := 0
+	for _, seg := range strings.Split(path, "/") {
+		if name, ok := strings.CutPrefix(seg, ":"); ok && name != "" {
+			// The literal's text holds the value after its opening quote;
+			// a segment the text does not hold as written (an escape) is
+			// left out.
+			pos := int(lit.Pos) + 1 + off + 1
+			if o := objOf(name); o != nil && pos+len(name) <= len(f.Src) && string(f.Src[pos:pos+len(name)]) == name {
+				id := &syntax.Ident{Span: syntax.Span{Pos: int32(pos), End: int32(pos + len(name))}, Name: name}
+				c.info.Segments[id] = Segment{Path: f.Path, Obj: o}
+			}
+		}
+		off += len(seg) + 1
+	}
+}
+
+// paramObject returns the object of page o's parameter called name, or
+// nil.
+func (c *checker) paramObject(o *owner, name string) *Object {
+	if o == nil {
+		return nil
+	}
+	if s := o.members[name]; s != nil && s.kind == symProp {
+		return c.objects[s]
+	}
+	return nil
+}
+
+// fieldKey keys the object of a field: a model's fields are values, so
+// the field is named by its model and name.
+type fieldKey struct {
+	m    *Model
+	name string
+}
+
+// fieldObject returns the object of field i of m; decl is its
+// declaration, or nil at a use.
+func (c *checker) fieldObject(m *Model, i int, decl *syntax.Param) *Object {
+	fd := m.Fields[i]
+	o := c.object(fieldKey{m, fd.Name}, func() *Object {
+		return &Object{Kind: ObjField, Name: fd.Name, Type: fd.Type, Node: fd.node, Model: m}
+	})
+	if decl != nil {
+		o.Decl = decl
+	}
+	return o
+}
+
+// useField records id as a use of field i of m.
+func (c *checker) useField(id *syntax.Ident, m *Model, i int) {
+	if c.info != nil && c.info.Uses != nil {
+		c.use(id, c.fieldObject(m, i, nil))
 	}
 }
 
@@ -333,6 +420,12 @@ func (c *checker) publish(k *contract) {
 			o.Decl = md
 			c.def(md.Name, o)
 			pub.Models = append(pub.Models, mod)
+			for _, fd := range md.Fields {
+				// A field declared twice names the first.
+				if i := mod.Index(fd.Name.Name); i >= 0 && c.objects[fieldKey{mod, fd.Name.Name}] == nil {
+					c.def(fd.Name, c.fieldObject(mod, i, fd))
+				}
+			}
 		}
 	}
 	for _, od := range k.decl.Ops {

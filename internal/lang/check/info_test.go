@@ -636,6 +636,14 @@ func TestInfoObjects(t *testing.T) {
 		{infoContractPath, "create_task", 0, check.ObjOperation, "Mutation<Task>", "contract_operation:Tasks.create_task"},
 		{infoContractPath, "priority", 0, check.ObjParam, "Int", ""},
 		{infoContractPath, "Tasks", 0, check.ObjContract, "", "contract_import:Tasks"},
+		// Fields: declared in a contract's or a module's model, used by
+		// member accesses and by the labels of record values and with.
+		{infoContractPath, "title", 0, check.ObjField, "String", "field:Tasks.Task.title"},
+		{infoContractPath, "done", 0, check.ObjField, "Bool", "field:Tasks.Task.done"},
+		{"models.acore", "text", 0, check.ObjField, "String", "field:Label.text"},
+		{"row.acore", "title", 0, check.ObjField, "String", "field:Tasks.Task.title"},
+		{"row.acore", "done", 0, check.ObjField, "Bool", "field:Tasks.Task.done"},
+		{"main.acore", "done", 0, check.ObjField, "Bool", "field:Tasks.Task.done"},
 	} {
 		id := at[*syntax.Ident](t, files, tc.path, tc.text, tc.n)
 		o := info.ObjectOf(id)
@@ -665,6 +673,26 @@ func TestInfoObjects(t *testing.T) {
 	}
 	if op := info.Defs[decl].Op; op == nil || op.Name != "list_tasks" || op.Result.String() != "[Task]" {
 		t.Errorf("the query tasks calls %+v", op)
+	}
+	// A field's declaration, in the contract, and its uses in modules are
+	// one object; an operation's parameter of the same name is another.
+	field := info.Defs[at[*syntax.Ident](t, files, infoContractPath, "title", 0)]
+	if u := info.Uses[at[*syntax.Ident](t, files, "row.acore", "title", 0)]; field == nil || u != field || field.Model == nil || field.Model.Name != "Task" {
+		t.Errorf("title: def %+v, use %+v", field, u)
+	}
+	if p := info.Defs[at[*syntax.Ident](t, files, infoContractPath, "title", 1)]; p == nil || p == field || p.Kind != check.ObjParam {
+		t.Errorf("create_task's title: %+v", p)
+	}
+	// The labels of a record value and of with are uses of the fields.
+	done := info.Defs[at[*syntax.Ident](t, files, infoContractPath, "done", 0)]
+	record := `Task(id: "-", title: draft.trim(), done: false)`
+	for _, call := range []string{record, "(open[0] ?? " + record + ").with(done: true)"} {
+		for _, a := range at[*syntax.CallExpr](t, files, "main.acore", call, 0).Args {
+			want := map[string]*check.Object{"title": field, "done": done}[a.Name.Name]
+			if u := info.Uses[a.Name]; u == nil || u.Kind != check.ObjField || want != nil && u != want {
+				t.Errorf("%s: label %s is %+v", call, a.Name.Name, u)
+			}
+		}
 	}
 }
 
@@ -843,5 +871,55 @@ func TestOperationKind(t *testing.T) {
 		if got := check.OperationVerb(tc.name); got != tc.verb {
 			t.Errorf("OperationVerb(%q) = %q, want %q", tc.name, got, tc.verb)
 		}
+	}
+}
+
+// TestInfoSegments: the :id segments of a route and of the navigations
+// that name it are recorded as the page parameter, at the name's bytes
+// inside the literals, and the navigations' labels are its uses.
+func TestInfoSegments(t *testing.T) {
+	src := `module app
+
+app A {
+  route "/" => Home
+  route "/items/:id/edit" => Item
+}
+
+page Home {
+  action open() { navigate("/items/:id/edit", id: "a") }
+  view { Link(label: "B", to: "/items/:id/edit?tab=1", id: "b") }
+}
+
+page Item(id: String) { view { Text(id) } }
+`
+	in, files := infoInput(map[string]string{"main.acore": src})
+	in.Info = newInfo()
+	in.Info.Segments = map[*syntax.Ident]check.Segment{}
+	res := check.Check(in)
+	for _, d := range res.Diagnostics {
+		t.Errorf("diagnostic %v", d)
+	}
+	param := in.Info.Defs[at[*syntax.Ident](t, files, "main.acore", "id", 0)]
+	if param == nil || param.Kind != check.ObjProp {
+		t.Fatalf("the parameter is %+v", param)
+	}
+	n := 0
+	for id, s := range in.Info.Segments {
+		if s.Path != "main.acore" || s.Obj != param || src[id.Pos:id.End] != "id" || src[id.Pos-1] != ':' {
+			t.Errorf("segment %q at %d: %+v", src[id.Pos:id.End], id.Pos, s)
+		}
+		n++
+	}
+	if n != 3 {
+		t.Errorf("%d segments, want the route's, navigate's and Link's", n)
+	}
+	labels := 0
+	for id, o := range in.Info.Uses {
+		if o == param && id.Name == "id" && strings.HasPrefix(src[id.End:], ": \"") {
+			labels++
+		}
+	}
+	if labels != 2 {
+		t.Errorf("%d labels name the parameter, want navigate's and Link's", labels)
 	}
 }

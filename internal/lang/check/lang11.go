@@ -521,6 +521,8 @@ func (c *checker) fields(x ctx, call *syntax.CallExpr, m *Model, code, what stri
 			c.errorf(f, a, code, "field %s is given twice", a.Name.Name)
 		}
 		seen[i] = true
+		c.edge(x.from, m.Fields[i].node, graph.EdgeWrites, graph.Resolved)
+		c.useField(a.Name, m, i)
 		c.expect(x, a.Value, m.Fields[i].Type, say("field", a.Name.Name, "of", m.Name))
 	}
 	return seen

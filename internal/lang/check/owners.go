@@ -820,6 +820,8 @@ func (c *checker) call(x ctx, call *syntax.CallExpr) {
 type namedParam struct {
 	name string
 	typ  *Type
+	// obj is a page parameter's object, when the compile records one.
+	obj *Object
 	// optional is set for a parameter with a default value (or, of a
 	// mutation, one the contract does not require).
 	optional bool

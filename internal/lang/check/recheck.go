@@ -184,6 +184,10 @@ func (c *checker) mergeDiagnostics(base *Result, changed []string) []diag.Diagno
 		}
 	}
 	diags = append(diags, c.diags...)
+	if len(diags) == 0 {
+		// As a whole compile of a project without diagnostics has.
+		return nil
+	}
 	diag.Sort(diags)
 	return diags
 }

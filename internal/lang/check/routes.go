@@ -178,6 +178,12 @@ func (c *checker) checkRoute(f *syntax.File, r *syntax.RouteDecl, o *owner, path
 				continue
 			}
 			given[name] = true
+			c.recordSegments(f, r.Path, func(n string) *Object {
+				if n == name {
+					return c.paramObject(o, n)
+				}
+				return nil
+			})
 			props = append(props, graph.Property{Name: "param." + name, Type: "Type", Value: c.box(s.typ.String()), ValuePos: -1, ValueEnd: -1})
 		}
 	}
@@ -194,6 +200,9 @@ func (c *checker) checkRoute(f *syntax.File, r *syntax.RouteDecl, o *owner, path
 		if s == nil {
 			c.errorf(f, a.Name, diag.UnknownRouteParam, "page %s has no parameter %s%s", o.decl.Name.Name, name, suggest(name, names))
 			continue
+		}
+		if c.info != nil {
+			c.use(a.Name, c.paramObject(o, name))
 		}
 		if given[name] {
 			c.errorf(f, a, diag.RouteParamMissing, "parameter %s of page %s is given twice by route %s", name, o.decl.Name.Name, syntax.Quote(r.Path.Value))
@@ -287,6 +296,9 @@ func (c *checker) routeParamTypes(a *syntax.AppDecl) map[string][]namedParam {
 		ps := make([]namedParam, len(names))
 		for i, name := range names {
 			ps[i] = namedParam{name: name, typ: invalidType}
+			if c.info != nil {
+				ps[i].obj = c.paramObject(o, name)
+			}
 			if o != nil {
 				for _, s := range o.specs {
 					if s.name == name {
@@ -325,10 +337,23 @@ func (c *checker) checkNavArgs(nav pendingNav, params []namedParam) {
 			c.errorf(nav.file, a.arg, diag.RouteParamMissing, "parameter %s of route %s is given twice", name, syntax.Quote(nav.path))
 		default:
 			seen[name] = true
+			if c.info != nil {
+				c.use(a.arg.Name, p.obj)
+			}
 			if !assignable(p.typ, a.typ) {
 				c.errorf(nav.file, a.arg.Value, diag.TypeMismatch, "parameter %s of route %s is %s, expected %s", name, syntax.Quote(nav.path), a.typ, p.typ)
 			}
 		}
+	}
+	if lit, ok := nav.at.(*syntax.StringLit); ok {
+		c.recordSegments(nav.file, lit, func(name string) *Object {
+			for _, p := range params {
+				if p.name == name {
+					return p.obj
+				}
+			}
+			return nil
+		})
 	}
 	var missing []string
 	for _, p := range params {

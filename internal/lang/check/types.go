@@ -1,6 +1,10 @@
 package check
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/axiomcore/acore/internal/lang/graph"
+)
 
 // TypeKind classifies a Type.
 type TypeKind uint8
@@ -43,6 +47,15 @@ type Model struct {
 type Field struct {
 	Name string
 	Type *Type
+	// node is the index of the field's graph node, or -1 (a contract no
+	// module imports).
+	node int32
+}
+
+// FieldID is the graph id of the field called name of the model whose
+// node id is modelID: field:Todo.title, field:Books.Book.title.
+func FieldID(modelID, name string) string {
+	return graph.KindField + ":" + strings.TrimPrefix(modelID, graph.KindModel+":") + "." + name
 }
 
 // Index returns the index of the field called name in Fields, or -1.

@@ -33,10 +33,13 @@ const (
 	KindOperation      = "contract_operation"
 	KindImport         = "import"
 	KindExtension      = "extension"
+	// KindField is a field of a model: field:Todo.title for a module's
+	// model, field:Books.Book.title for a contract's.
+	KindField = "field"
 )
 
 // Kinds lists every node kind, in the order docs present them.
-var Kinds = []string{KindModule, KindApp, KindRoute, KindPage, KindComponent, KindProp, KindModel,
+var Kinds = []string{KindModule, KindApp, KindRoute, KindPage, KindComponent, KindProp, KindModel, KindField,
 	KindState, KindLet, KindQuery, KindMutation, KindAction, KindElement, KindConditional, KindContractImport, KindOperation,
 	KindImport, KindExtension}
 

@@ -67,7 +67,7 @@ func (p *Project) Recorded() *Project {
 // newInfo is a record with every map.
 func newInfo() *check.Info {
 	return &check.Info{Types: map[syntax.Expr]*check.Type{}, Defs: map[*syntax.Ident]*check.Object{}, Uses: map[*syntax.Ident]*check.Object{},
-		Values: map[syntax.Expr]any{}, Nodes: map[syntax.Node]int32{}, Syntax: map[int32]syntax.Node{}, Contracts: map[string]*check.Contract{}}
+		Segments: map[*syntax.Ident]check.Segment{}, Values: map[syntax.Expr]any{}, Nodes: map[syntax.Node]int32{}, Syntax: map[int32]syntax.Node{}, Contracts: map[string]*check.Contract{}}
 }
 
 // Options are the choices of the process that compiles: its main makes

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"strings"
@@ -332,5 +333,29 @@ func TestBeforeWholeCompiles(t *testing.T) {
 	}
 	if o.CompileFrom(nil, edited); calls != 2 {
 		t.Errorf("%d calls after a second whole compile, want 2", calls)
+	}
+}
+
+// TestCompileFromTodoMVC rechecks TodoMVC, whose module declares a model:
+// the field nodes the module makes, and the reads and writes of them,
+// must be those of a whole compile.
+func TestCompileFromTodoMVC(t *testing.T) {
+	base, err := project.Open(filepath.Join("..", "..", "..", "examples", "todomvc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := base.Inputs
+	src := string(source(in, "main.acore"))
+	for _, edit := range []string{
+		strings.Replace(src, `placeholder: "What needs to be done?"`, `placeholder: "What next?"`, 1),
+		strings.Replace(src, "model Todo {", "\n\nmodel Todo {", 1),
+		strings.Replace(src, "Label(t.title,", "Label(t.title + \"!\",", 1),
+	} {
+		next := withSources(in, map[string][]byte{"main.acore": []byte(edit)})
+		got := project.CompileFrom(base, next)
+		if got.Result.Graph == nil || got.Result.Graph.Changed == nil {
+			t.Errorf("not rechecked: %d", len(edit))
+		}
+		sameCompile(t, "todomvc", got, project.Compile(next))
 	}
 }

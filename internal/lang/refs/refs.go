@@ -36,6 +36,10 @@ type Ref struct {
 	// unknown name).
 	Obj *check.Object
 	Def bool
+	// Segment is set for the :name segment of a route path that names a
+	// page's parameter (check.Info.Segments): its Ident is inside a string
+	// literal, and its Stack is empty.
+	Segment bool
 	// Stack holds the nodes that enclose the identifier, outermost first.
 	Stack []syntax.Node
 }
@@ -65,6 +69,7 @@ func Build(p *project.Project) *Index {
 			}
 			list = append(list, it)
 		})
+		list = append(list, segments(info, f)...)
 		sort.SliceStable(list, func(i, j int) bool { return list[i].Ident.Pos < list[j].Ident.Pos })
 		ix.Idents[f.Path] = list
 		for _, it := range list {
@@ -74,6 +79,21 @@ func Build(p *project.Project) *Index {
 		}
 	}
 	return ix
+}
+
+// segments are the route path segments of f that name a page's
+// parameter.
+func segments(info *check.Info, f *syntax.File) []Ref {
+	if info == nil {
+		return nil
+	}
+	var out []Ref
+	for id, s := range info.Segments {
+		if s.Path == f.Path {
+			out = append(out, Ref{Path: f.Path, Ident: id, Obj: s.Obj, Segment: true})
+		}
+	}
+	return out
 }
 
 // At returns the identifier of path whose span holds the byte offset off

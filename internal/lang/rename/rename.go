@@ -1,18 +1,23 @@
 // Package rename gives a declaration a new name everywhere it is named:
 // the engine behind the editor's rename. It rewrites every identifier the
 // checker resolved to the declaration (uses in other files, component
-// instances' arguments, use lines, routes), compiles the result, and
-// refuses when the new name is taken, when a reference would then mean
-// something else, or when the compile has errors the project had not.
+// instances' arguments, use lines, routes, a model field's member
+// accesses and record labels), compiles the result, and refuses when the
+// new name is taken, when a reference would then mean something else, or
+// when the compile has errors the project had not.
 package rename
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
 	"github.com/axiomcore/acore/internal/lang/check"
 	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/lang/lock"
+	"github.com/axiomcore/acore/internal/lang/prepare"
 	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/lang/refs"
 )
@@ -51,6 +56,10 @@ type Plan struct {
 	Edits []Edit
 	// Candidate is the compile of the project with the edits made.
 	Candidate *project.Project
+	// Prepared are the paths besides the edits' that the candidate
+	// re-prepared: the UI lock, when a field of a local contract is
+	// renamed in its source contracts/<id>.axiom and its artifact.
+	Prepared []string
 }
 
 // reserved are the names the checker refuses for declarations (AC211).
@@ -64,6 +73,7 @@ var renamable = map[check.ObjKind]bool{
 	check.ObjState: true, check.ObjQuery: true, check.ObjMutation: true, check.ObjAction: true,
 	check.ObjProp: true, check.ObjParam: true, check.ObjLocal: true, check.ObjExtern: true,
 	check.ObjPage: true, check.ObjComponent: true, check.ObjModel: true, check.ObjLet: true,
+	check.ObjField: true,
 }
 
 // Renamable reports whether o can be renamed, and why not.
@@ -75,14 +85,15 @@ func Renamable(ix *refs.Index, o *check.Object) error {
 		return refuse(NotRenamable, "%s %s belongs to a backend contract; rename it in the contract and prepare the project again", o.Kind, o.Name)
 	}
 	for _, r := range ix.Refs[o] {
-		if r.Def && strings.HasSuffix(r.Path, ".axiom") {
+		if !r.Def || !strings.HasSuffix(r.Path, ".axiom") {
+			continue
+		}
+		if o.Kind != check.ObjField {
 			return refuse(NotRenamable, "model %s is declared by a backend contract (%s); rename it there and prepare the project again", o.Name, r.Path)
 		}
-	}
-	if o.Kind == check.ObjProp && strings.HasPrefix(ownerOf(ix, o), "page:") {
-		// A page's parameter is named by the :name segments of its routes
-		// and the arguments of the navigations to them, which are text.
-		return refuse(NotRenamable, "%s is a parameter of %s, which its routes' :%s segments name; renaming it is not supported yet", o.Name, strings.TrimPrefix(ownerOf(ix, o), "page:"), o.Name)
+		if contractSource(ix.Recorded.Inputs, r.Path) == "" {
+			return refuse(NotRenamable, "field %s of %s is declared by %s, a contract with no local source contracts/%s; a published contract is read-only", o.Name, o.Model.Name, r.Path, path.Base(r.Path))
+		}
 	}
 	if !hasDef(ix, o) {
 		return refuse(NotRenamable, "%s %s is not declared in this project's sources", o.Kind, o.Name)
@@ -139,6 +150,13 @@ func Rename(ix *refs.Index, o *check.Object, newName string) (*Plan, error) {
 	if newName == o.Name {
 		return nil, refuse(InvalidName, "%s is already called %s", o.Kind, newName)
 	}
+	if o.Kind == check.ObjField {
+		for _, m := range check.Members(&check.Type{Kind: check.TModel, Model: o.Model}) {
+			if m.Call && m.Name == newName {
+				return nil, refuse(InvalidName, "%s is the method of a record (t.%s(…)); a field called so would be read where the method is meant", newName, newName)
+			}
+		}
+	}
 	if err := clash(ix, o, newName); err != nil {
 		return nil, err
 	}
@@ -149,6 +167,11 @@ func Rename(ix *refs.Index, o *check.Object, newName string) (*Plan, error) {
 	plan := &Plan{Old: o.Name, New: newName}
 	for _, r := range ix.Refs[o] {
 		plan.Edits = append(plan.Edits, Edit{Path: r.Path, Pos: int(r.Ident.Pos), End: int(r.Ident.End)})
+		if src := contractSource(base.Inputs, r.Path); src != "" {
+			// The artifact is the source's prepared copy: the field is
+			// renamed in both, at the same bytes.
+			plan.Edits = append(plan.Edits, Edit{Path: src, Pos: int(r.Ident.Pos), End: int(r.Ident.End)})
+		}
 	}
 	sort.Slice(plan.Edits, func(i, j int) bool {
 		a, b := plan.Edits[i], plan.Edits[j]
@@ -166,12 +189,61 @@ func Rename(ix *refs.Index, o *check.Object, newName string) (*Plan, error) {
 	if err != nil {
 		return nil, refuse(Breaks, "the renamed sources cannot be read: %v", err)
 	}
+	if in, err = reprepare(in, plan); err != nil {
+		return nil, err
+	}
 	cand := project.CompileFrom(base, in)
 	plan.Candidate = cand
 	if err := verify(ix, o, plan, refs.Build(cand)); err != nil {
 		return nil, err
 	}
 	return plan, nil
+}
+
+// contractSource is the local source contracts/<id>.axiom of the
+// artifact at p when the artifact is its prepared copy, byte for byte;
+// "" otherwise.
+func contractSource(in *load.Inputs, p string) string {
+	if in == nil || path.Dir(p) != lock.ContractDir {
+		return ""
+	}
+	src := load.ContractSourceDir + "/" + path.Base(p)
+	if d := in.Data(src); d == nil || string(d) != string(in.Data(p)) {
+		return ""
+	}
+	return src
+}
+
+// reprepare re-prepares the artifacts and the lock of in when the plan
+// edits a contract source, so the candidate's lock pins the renamed
+// artifact.
+func reprepare(in *load.Inputs, plan *Plan) (*load.Inputs, error) {
+	edited := map[string]bool{}
+	for _, e := range plan.Edits {
+		edited[e.Path] = true
+	}
+	touched := false
+	for p := range edited {
+		touched = touched || strings.HasPrefix(p, load.ContractSourceDir+"/")
+	}
+	if !touched {
+		return in, nil
+	}
+	prep, err := prepare.Overlay(in)
+	if err != nil {
+		return nil, refuse(Breaks, "the renamed contract cannot be prepared: %v", err)
+	}
+	for p := range prep {
+		if !edited[p] {
+			plan.Prepared = append(plan.Prepared, p)
+		}
+	}
+	sort.Strings(plan.Prepared)
+	out, err := in.With(prep)
+	if err != nil {
+		return nil, refuse(Breaks, "the re-prepared contract cannot be read: %v", err)
+	}
+	return out, nil
 }
 
 // topLevel are the kinds whose names are unique in the project (docs/
@@ -183,6 +255,13 @@ var topLevel = map[check.ObjKind]bool{check.ObjPage: true, check.ObjComponent: t
 // capture or shadow changes what a reference resolves to.
 func clash(ix *refs.Index, o *check.Object, name string) error {
 	owner := ownerOf(ix, o)
+	if o.Kind == check.ObjField {
+		owner = "model " + o.Model.Name
+		if o.Model.Index(name) >= 0 {
+			return refuse(NameTaken, "%s already has field %s%s", owner, name, defAt(ix, fieldNamed(ix, o.Model, name)))
+		}
+		return nil
+	}
 	for other, rs := range ix.Refs {
 		if other == o || other.Name != name {
 			continue
@@ -192,17 +271,32 @@ func clash(ix *refs.Index, o *check.Object, name string) error {
 		if !taken {
 			continue
 		}
-		where := ""
-		for _, r := range rs {
-			if r.Def {
-				where = fmt.Sprintf(" (%s:%d)", r.Path, line(ix, r))
-			}
-		}
+		where := defAt(ix, rs)
 		scope := "the project"
 		if !topLevel[o.Kind] {
 			scope = owner
 		}
 		return refuse(NameTaken, "%s already has %s %s%s", scope, other.Kind, name, where)
+	}
+	return nil
+}
+
+// defAt is " (path:line)" of the declaring reference among rs, or "".
+func defAt(ix *refs.Index, rs []refs.Ref) string {
+	for _, r := range rs {
+		if r.Def {
+			return fmt.Sprintf(" (%s:%d)", r.Path, line(ix, r))
+		}
+	}
+	return ""
+}
+
+// fieldNamed are the references of the field of m called name.
+func fieldNamed(ix *refs.Index, m *check.Model, name string) []refs.Ref {
+	for o, rs := range ix.Refs {
+		if o.Kind == check.ObjField && o.Model == m && o.Name == name {
+			return rs
+		}
 	}
 	return nil
 }

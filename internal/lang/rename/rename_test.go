@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,14 +51,70 @@ component Card(label: String) {
 `,
 }
 
+// published is a project whose contract has no local source once
+// prepared: its artifact is the backend's.
+var published = map[string]string{
+	"main.acore": `module shop
+
+use contract Books from "books"
+
+app Shop {
+  route "/" => Home
+}
+
+page Home {
+  query books = Books.list_books()
+
+  view {
+    List(items: books.data, key: |b| b.id) { b => Text(b.title) }
+  }
+}
+`,
+	"contracts/books.axiom": `contract Books audience "web" {
+  model Book {
+    id: String
+    title: String
+  }
+
+  query list_books(): [Book]
+}
+`,
+}
+
+// nav navigates to a page with a parameter.
+var nav = map[string]string{
+	"main.acore": `module shop
+
+app Shop {
+  route "/" => Home
+  route "/items/:id" => Item
+}
+
+page Home {
+  action open() {
+    navigate("/items/:id", id: "a")
+  }
+
+  view { Button("Open", on_press: open) }
+}
+
+page Item(id: String) {
+  view { Text(id) }
+}
+`,
+}
+
 func TestRename(t *testing.T) {
 	for _, c := range []struct {
 		name       string
-		example    string // a directory of examples/, else small
+		example    string            // a directory of examples/, else files, else small
+		files      map[string]string // prepared, then contracts/ removed when published is set
+		published  bool
 		path, at   string // the name at the first occurrence of at in path
 		new        string
 		reason     string            // the refusal, or "" for a rename
 		edits      int               // identifiers rewritten
+		prepared   []string          // paths re-prepared besides the edited ones
 		wantInFile map[string]string // after the rename, a file holds this
 	}{
 		{name: "prop passed in three files", example: "reading-list", path: "components/page_title.acore", at: "subtitle", new: "caption", edits: 5,
@@ -78,14 +135,53 @@ func TestRename(t *testing.T) {
 		{name: "reserved", path: "main.acore", at: "draft", new: "null", reason: rename.InvalidName},
 		{name: "same name", path: "main.acore", at: "draft", new: "draft", reason: rename.InvalidName},
 		{name: "contract operation", example: "reading-list", path: "main.acore", at: "list_books", new: "books", reason: rename.NotRenamable},
+		{name: "model field: declaration, record and with labels, member accesses", example: "todomvc", path: "main.acore", at: "title: String", new: "text", edits: 5,
+			wantInFile: map[string]string{"main.acore": "Todo(id: next_id, text: draft.trim(), completed: false)"}},
+		{name: "model field renamed at a use", example: "todomvc", path: "main.acore", at: "title, on_double_press", new: "text", edits: 5,
+			wantInFile: map[string]string{"main.acore": "Label(t.text, on_double_press: || edit(t.id, t.text))"}},
+		{name: "model field: an action's parameter of the same name is another name", example: "todomvc", path: "main.acore", at: "title: String", new: "text", edits: 5,
+			wantInFile: map[string]string{"main.acore": "action edit(id: Int, title: String) {"}},
+		{name: "model field: with label", example: "todomvc", path: "main.acore", at: "title: String", new: "text", edits: 5,
+			wantInFile: map[string]string{"main.acore": "t.with(text: edit_text.trim())"}},
+		{name: "model field taken by another field", example: "todomvc", path: "main.acore", at: "title: String", new: "completed", reason: rename.NameTaken},
+		{name: "model field to the name of a model's method", example: "todomvc", path: "main.acore", at: "title: String", new: "with", reason: rename.InvalidName},
+		{name: "model field to a reserved word", example: "todomvc", path: "main.acore", at: "title: String", new: "true", reason: rename.InvalidName},
+		{name: "field of a local contract, in its source and artifact", example: "reading-list", path: ".axiom/dev/contracts/books.axiom", at: "title: String", new: "name", edits: 4,
+			prepared: []string{".axiom/ui.lock"},
+			wantInFile: map[string]string{"contracts/books.axiom": "    name: String\n", ".axiom/dev/contracts/books.axiom": "    name: String\n",
+				"components/book_row.acore": `Link(book.name, to: "/books/:id", id: book.id)`, "pages/book.acore": `Text(book.name, style: "title")`}},
+		{name: "field of a local contract: an operation's parameter of the same name is another name", example: "reading-list", path: "components/book_row.acore", at: "title, to:", new: "name", edits: 4,
+			prepared:   []string{".axiom/ui.lock"},
+			wantInFile: map[string]string{"contracts/books.axiom": "mutation create_book(title: String, author: String): Book", "pages/add.acore": "Books.create_book(title: title, author: author)"}},
+		{name: "field of a local contract taken", example: "reading-list", path: "pages/book.acore", at: "title, style", new: "author", reason: rename.NameTaken},
+		{name: "page parameter: its routes' segments, the links' paths and labels, its uses", example: "reading-list", path: "pages/book.acore", at: "id: String", new: "book_id", edits: 6,
+			wantInFile: map[string]string{"main.acore": `route "/books/:book_id" => BookPage`, "components/book_row.acore": `Link(book.title, to: "/books/:book_id", book_id: book.id)`,
+				"pages/book.acore": `query books = Books.list_books(id: book_id)`}},
+		{name: "page parameter renamed at a route segment", example: "reading-list", path: "main.acore", at: "id\" => BookPage", new: "book_id", edits: 6,
+			wantInFile: map[string]string{"pages/book.acore": `"There is no book " + book_id + "."`}},
+		{name: "page parameter given by route arguments", example: "todomvc", path: "main.acore", at: "filter: String", new: "view", edits: 9,
+			wantInFile: map[string]string{"main.acore": `route "/active" => Todos(view: "active")`}},
+		{name: "page parameter named by navigate()", files: nav, path: "main.acore", at: "id: String)", new: "item_id", edits: 5,
+			wantInFile: map[string]string{"main.acore": `navigate("/items/:item_id", item_id: "a")`}},
+		{name: "page parameter taken by a member", example: "reading-list", path: "pages/book.acore", at: "id: String", new: "books", reason: rename.NameTaken},
+		{name: "field of a published contract", files: published, published: true, path: "main.acore", at: "title)", new: "name", reason: rename.NotRenamable},
 		{name: "element", path: "main.acore", at: "Input", new: "Field", reason: rename.NotRenamable},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var in *load.Inputs
 			var err error
-			if c.example != "" {
+			switch {
+			case c.example != "":
 				in, err = load.Load(filepath.Join("..", "..", "..", "examples", c.example))
-			} else {
+			case c.files != nil:
+				root := write(t, c.files)
+				if c.published {
+					if err := os.RemoveAll(filepath.Join(root, "contracts")); err != nil {
+						t.Fatal(err)
+					}
+				}
+				in, err = load.Load(root)
+			default:
 				in, err = load.Load(write(t, small))
 			}
 			if err != nil {
@@ -113,6 +209,9 @@ func TestRename(t *testing.T) {
 			if len(plan.Edits) != c.edits {
 				t.Errorf("%d edits, want %d: %v", len(plan.Edits), c.edits, plan.Edits)
 			}
+			if !slices.Equal(plan.Prepared, c.prepared) {
+				t.Errorf("prepared %v, want %v", plan.Prepared, c.prepared)
+			}
 			for _, d := range plan.Candidate.Result.Diagnostics {
 				if d.Severity == diag.Error {
 					t.Errorf("the candidate has an error: %v", d)
@@ -123,8 +222,14 @@ func TestRename(t *testing.T) {
 					t.Errorf("%s after the rename:\n%s\nwant it to hold %q", path, got, want)
 				}
 			}
-			// The renamed declaration is named exactly where the edits are.
+			// The renamed declaration is named exactly where the edits are;
+			// a contract's source is not compiled, its artifact is.
 			n := 0
+			for _, e := range plan.Edits {
+				if strings.HasPrefix(e.Path, "contracts/") {
+					n++
+				}
+			}
 			for o, rs := range refs.Build(plan.Candidate).Refs {
 				if o.Name == c.new && o.Kind == at.Obj.Kind {
 					n += len(rs)
@@ -176,7 +281,13 @@ func TestRenameEveryDeclaration(t *testing.T) {
 				t.Errorf("%s: rename %s %s: %v", ex, o.Kind, o.Name, err)
 				continue
 			}
-			if len(plan.Edits) != len(ix.Refs[o]) {
+			sources := 0
+			for _, e := range plan.Edits {
+				if strings.HasPrefix(e.Path, "contracts/") {
+					sources++ // a local contract's field, in its source too
+				}
+			}
+			if len(plan.Edits)-sources != len(ix.Refs[o]) {
 				t.Errorf("%s: rename %s %s: %d edits for %d references", ex, o.Kind, o.Name, len(plan.Edits), len(ix.Refs[o]))
 			}
 		}
