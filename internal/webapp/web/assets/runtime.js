@@ -93,6 +93,12 @@ function equal(a, b) {
   if (typeof a != "object" || typeof b != "object" || !a || !b) return false;
   const list = Array.isArray(a);
   if (list !== Array.isArray(b)) return false;
+  if (list) {
+    // By index: Object.keys of a long list makes a string per item.
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!equal(a[i], b[i])) return false;
+    return true;
+  }
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   for (const k of keys) if (!equal(a[k], b[k])) return false;
