@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/chromedp/cdproto/cdp"
 	cdpio "github.com/chromedp/cdproto/io"
@@ -15,9 +16,12 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// The categories webdriver-ts (js-framework-benchmark) traces with.
+// The categories webdriver-ts (js-framework-benchmark) traces with, and
+// v8.execute for the microtasks (RunMicrotasks) in which an app renders
+// what a fetch answered.
 var categories = []string{
 	"blink.user_timing",
+	"v8.execute",
 	"devtools.timeline",
 	"disabled-by-default-devtools.timeline",
 }
@@ -29,6 +33,7 @@ type traceEvent struct {
 	Ts   float64 `json:"ts"`
 	Dur  float64 `json:"dur"`
 	Pid  int     `json:"pid"`
+	Tid  int     `json:"tid"`
 	Args struct {
 		Data struct {
 			Type    string `json:"type"`
@@ -104,7 +109,11 @@ const settledMark = "acore-webbench-settled"
 
 // duration is webdriver-ts's measure: from the click's EventDispatch to the
 // end of the first Commit after the last click, animation frame, timer,
-// layout or function call of the page's process that precedes the mark.
+// layout or function call of the page's process that precedes the mark;
+// and, as the apps render after their backend's answers, the last run of
+// microtasks, except those of the driver's own evaluations (a RunTask that
+// holds an EvaluateScript). Without them a page whose render runs in a
+// promise's continuation would be measured to a frame before it renders.
 func duration(events []traceEvent) (float64, error) {
 	var click *traceEvent
 	mark := -1.0
@@ -126,6 +135,16 @@ func duration(events []traceEvent) (float64, error) {
 		return 0, errors.New("the trace holds no settled mark")
 	}
 	last := click.Ts + click.Dur
+	var driverTasks []traceEvent
+	for _, e := range events {
+		if e.Name == "EvaluateScript" && e.Pid == click.Pid {
+			for _, t := range events {
+				if t.Name == "RunTask" && t.Pid == e.Pid && t.Tid == e.Tid && t.Ts <= e.Ts && e.Ts < t.Ts+t.Dur {
+					driverTasks = append(driverTasks, t)
+				}
+			}
+		}
+	}
 	for _, e := range events {
 		if e.Pid != click.Pid || e.Ph != "X" || e.Ts <= click.Ts || e.Ts >= mark {
 			continue
@@ -133,6 +152,10 @@ func duration(events []traceEvent) (float64, error) {
 		switch e.Name {
 		case "FireAnimationFrame", "TimerFire", "Layout", "FunctionCall":
 			last = max(last, e.Ts+e.Dur)
+		case "RunMicrotasks":
+			if !slices.ContainsFunc(driverTasks, func(t traceEvent) bool { return t.Tid == e.Tid && t.Ts <= e.Ts && e.Ts < t.Ts+t.Dur }) {
+				last = max(last, e.Ts+e.Dur)
+			}
 		}
 	}
 	var commit *traceEvent

@@ -43,6 +43,18 @@ func TestDuration(t *testing.T) {
 			ev("FireAnimationFrame", "X", 91000, 100, 1, ""),
 			ev("Commit", "X", 92000, 1000, 1, ""),
 		}, 12, ""},
+		{"the commit after the microtasks that render an answer, not the driver's", []traceEvent{
+			click,
+			ev("Commit", "X", 5000, 1000, 1, ""), // before the answer
+			ev("RunMicrotasks", "X", 20000, 2000, 1, ""),
+			ev("Commit", "X", 30000, 1000, 1, ""),
+			// The driver's poll: a task that evaluates, then its microtasks.
+			ev("RunTask", "X", 40000, 3000, 1, ""),
+			ev("EvaluateScript", "X", 40100, 500, 1, ""),
+			ev("RunMicrotasks", "X", 41000, 100, 1, ""),
+			ev("Commit", "X", 45000, 1000, 1, ""),
+			mark,
+		}, 30, ""},
 		{"no click", []traceEvent{mark}, 0, "no click"},
 		{"two clicks", []traceEvent{click, click, mark}, 0, "more than one click"},
 		{"no mark", []traceEvent{click}, 0, "no settled mark"},
