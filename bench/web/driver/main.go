@@ -27,6 +27,7 @@ func main() {
 	flag.Uint64Var(&o.Seed, "seed", 27, "seed of the backend's labels")
 	flag.BoolVar(&o.Breakdown, "breakdown", false, "log where each timed run's time went, by trace event")
 	flag.BoolVar(&o.Profile, "profile", false, "run each operation once under the CPU profiler and log the functions with the most self time, instead of measuring")
+	flag.StringVar(&o.Screenshots, "screenshots", "", "write a picture of each app with 1,000 rows into this directory, instead of measuring")
 	flag.StringVar(&o.Only, "only", "", "comma-separated operations to run (default all)")
 	flag.Parse()
 	root, err := repoRoot()
@@ -44,7 +45,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "driver:", err)
 		os.Exit(1)
 	}
-	if res == nil { // --profile measures nothing
+	if res == nil { // --profile and --screenshots measure nothing
 		return
 	}
 	md, js, err := res.write(o.Out, o.Name)

@@ -3,6 +3,8 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -63,4 +65,23 @@ func (d *driver) profiled(im *impl, op operation) error {
 		fmt.Fprintf(d.log, "  %6.2f %s\n", self[n], n)
 	}
 	return nil
+}
+
+// screenshot shows im with 1,000 rows and the second selected, and writes
+// what the viewport shows to dir/<name>.png: both apps should look alike.
+func (d *driver) screenshot(im *impl, dir string) error {
+	if err := d.load(im); err != nil {
+		return err
+	}
+	if err := d.step(create1k); err != nil {
+		return err
+	}
+	if err := d.step(step{"ul.rows > li:nth-of-type(2) button.lbl", rows + `[1].className.includes("danger")`}); err != nil {
+		return err
+	}
+	png, err := chromedp.Run(d.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, im.Name+".png"), png, 0o644)
 }

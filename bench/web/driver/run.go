@@ -41,6 +41,9 @@ type options struct {
 	// Profile runs each operation once per implementation under the CPU
 	// profiler, logs where its time went and measures nothing else.
 	Profile bool
+	// Screenshots, when set, is a directory for a picture of each app with
+	// 1,000 rows; nothing is measured.
+	Screenshots string
 	// Only, when set, names the operations to run (comma-separated).
 	Only string
 	Log  io.Writer
@@ -154,6 +157,14 @@ func run(o options) (*results, error) {
 	}
 	d := &driver{ctx: ctx, breakdown: o.Breakdown, log: o.Log}
 
+	if o.Screenshots != "" {
+		for _, im := range impls {
+			if err := d.screenshot(im, o.Screenshots); err != nil {
+				return nil, fmt.Errorf("screenshot of %s: %w", im.Name, err)
+			}
+		}
+		return nil, nil
+	}
 	for _, op := range operations {
 		if o.Only != "" && !slices.Contains(strings.Split(o.Only, ","), op.Name) {
 			continue
