@@ -119,7 +119,17 @@ func TestListReconcileInChromium(t *testing.T) {
 		steps = append(steps, listStep{"random " + strconv.Itoa(i), next})
 		cur = next
 	}
-
+	// The ends, which the runtime matches before it looks for the longest
+	// increasing subsequence (keep).
+	ends := keys(span(200, 210)...)
+	steps = append(steps,
+		listStep{"ends again", ends},
+		listStep{"the ends swapped", slices.Concat(ends[9:], ends[1:9], ends[:1])},
+		listStep{"the ends swapped around new rows only", []string{ends[0], "e1", "e2", ends[9]}},
+		listStep{"two rows swapped", []string{ends[9], ends[0]}},
+		listStep{"back, with a new row", []string{ends[0], "e3", ends[9]}},
+		listStep{"the ends swapped, some rows gone", slices.Concat(ends[9:], ends[1:5], ends[:1])},
+	)
 	kinds := []struct{ name, rows string }{
 		{"general", `T.G((li, item) => T.tx(li, () => item()))`},
 		{"plain", `(() => { const p = document.createElement("li"); p.textContent = " "; return T.PL(p, (li, x) => T.wt(li, x), {}, []); })()`},

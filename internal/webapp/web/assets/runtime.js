@@ -523,10 +523,31 @@ function move(parent, node, ref) {
 }
 
 // keep marks the positions of a that are in its longest increasing
-// subsequence, skipping -1 (the new items): the nodes that stay.
-function keep(a) {
-  const n = a.length, prev = new Int32Array(n), tails = [], kept = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
+// subsequence, skipping -1 (the new items): the nodes that stay. m is the
+// number of old rows. First, as Solid's reconciler does, the ends: rows
+// that start or end both the old and the new order stay, and a swap of
+// the two ends moves both; the longest increasing subsequence is looked
+// for only in what is left (a swap of rows 2 and 999 of 1,000 leaves
+// nothing).
+function keep(a, m) {
+  const n = a.length, kept = new Uint8Array(n), taken = new Uint8Array(m);
+  let s = 0, e = n - 1, os = 0, oe = m - 1, left = 0;
+  for (const v of a) if (v >= 0) taken[v] = 1, left++;
+  for (;;) {
+    while (os <= oe && !taken[os]) os++;
+    while (oe >= os && !taken[oe]) oe--;
+    if (s > e) break;
+    if (a[s] < 0) s++;
+    else if (a[e] < 0) e--;
+    else if (a[s] === os) kept[s++] = 1, os++, left--;
+    else if (a[e] === oe) kept[e--] = 1, oe--, left--;
+    // The first is the greatest and the last the least: neither is in an
+    // increasing run of two, so when another row is left both move.
+    else if (left > 2 && a[s] === oe && a[e] === os) s++, e--, os++, oe--, left -= 2;
+    else break;
+  }
+  const prev = new Int32Array(n), tails = [];
+  for (let i = s; i <= e; i++) {
     const v = a[i];
     if (v < 0) continue;
     let lo = 0, hi = tails.length;
@@ -621,7 +642,7 @@ function list(ul, items, key, kind, empty, end) {
         // New rows go in by runs, one fragment per run of adjacent ones
         // (an append is one DOM change); kept rows move one by one. In
         // order, the walk ends with the last new row.
-        const stay = sorted ? null : keep(old);
+        const stay = sorted ? null : keep(old, shown.length);
         let after = sentinel, fresh = null, freshAt = null, left = added;
         for (let i = order.length - 1; i >= 0 && (left || stay || fresh); i--) {
           const n = node(order[i]);
