@@ -61,7 +61,11 @@ func (g *gen) fastList(o *owner, e *syntax.Element, ls *listSpec, ul js.Expr) []
 	li := g.v()
 	var upd []js.Stmt
 	if ls.itemClass != nil {
-		upd = append(upd, &js.ExprStmt{X: js.CallOf(rtWriteClass, li, js.Str(""), js.CallOf(ls.itemClass, js.Id(pn)))})
+		// item_class is a function: made once, beside the prototype, and
+		// called for each row.
+		ic := g.v()
+		build = append(build, &js.Const{Name: ic.Name, Value: ls.itemClass})
+		upd = append(upd, &js.ExprStmt{X: js.CallOf(rtWriteClass, li, js.Str(""), js.CallOf(ic, js.Id(pn)))})
 	}
 	g.rowUpdate(nodes, li, &upd)
 
@@ -102,7 +106,7 @@ func (g *gen) fastList(o *owner, e *syntax.Element, ls *listSpec, ul js.Expr) []
 		}
 	}
 	rows := js.CallOf(rtPlain, proto, &js.Arrow{Params: []string{li.Name, pn}, Block: upd}, hs, ps)
-	out := append(build, selectors(r)...)
+	out := append(selectors(r), build...)
 	return append(out, &js.ExprStmt{X: js.CallOf(rtList, ul, js.Thunk(ls.items), ls.key, rows, ls.empty, ls.end)})
 }
 

@@ -53,9 +53,9 @@ function $take(){$left.set($left()-1);}
 {const v19=h("button",["type","button","data-acore-id","element:Home/view/9"],w);v19.textContent="Take";on(v19,"click",()=>$take());}
 {const v20=h("div",["class","ac-comp","data-acore-id","element:Home/view/10"],w);C_Card(v20,{title:()=>"A card",$c:v21=>{{const v22=h("p",["class","inside","data-acore-id","element:Home/view/10/0"],v21);tx(v22,()=>"Inside "+str($draft()));}
 }});}
-{const v23=h("ul",["class","ac-list","data-acore-id","element:Home/view/11"],w);const v25=h("li",[]);const v24=h("p",["data-acore-id","element:Home/view/11/0"],v25);v24.textContent=" ";L(v23,()=>$tags(),$t=>$t,PL(v25,(v26,$t)=>{wc(v26,"",($t=>"tag-"+str($t))($t));const v27=v26.firstChild;wt(v27,$t);},{},[]),null,null);}
-{const v28=h("p",["class","tag-it","data-acore-id","element:Home/view/12"],w);v28.textContent="tag it";on(v28,"dblclick",()=>{$tag.run();});ax(v28,0);}
-{const v29=h("footer",["class","ac-view foot","data-acore-id","element:Home/view/13"],w);{const v30=h("p",["class","counts","data-acore-id","element:Home/view/13/0"],v29);tx(v30,()=>"counts "+str($cancels())+" "+str($submits())+" "+str($notes())+" "+str($focuses())+" "+str($blurs())+" "+str($doubles())+" "+str($changes()));}
+{const v23=h("ul",["class","ac-list","data-acore-id","element:Home/view/11"],w);const v25=h("li",[]);const v24=h("p",["data-acore-id","element:Home/view/11/0"],v25);v24.textContent=" ";const v27=$t=>"tag-"+str($t);L(v23,()=>$tags(),$t=>$t,PL(v25,(v26,$t)=>{wc(v26,"",v27($t));const v28=v26.firstChild;wt(v28,$t);},{},[]),null,null);}
+{const v29=h("p",["class","tag-it","data-acore-id","element:Home/view/12"],w);v29.textContent="tag it";on(v29,"dblclick",()=>{$tag.run();});ax(v29,0);}
+{const v30=h("footer",["class","ac-view foot","data-acore-id","element:Home/view/13"],w);{const v31=h("p",["class","counts","data-acore-id","element:Home/view/13/0"],v30);tx(v31,()=>"counts "+str($cancels())+" "+str($submits())+" "+str($notes())+" "+str($focuses())+" "+str($blurs())+" "+str($doubles())+" "+str($changes()));}
 }
 }
 const R=[["/",P_Home]];
