@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -53,13 +54,7 @@ func (d *driver) profiled(im *impl, op operation) error {
 		url := f.URL[strings.LastIndex(f.URL, "/")+1:]
 		self[fmt.Sprintf("%s %s:%d:%d", cmp.Or(f.FunctionName, "(anonymous)"), url, f.LineNumber+1, f.ColumnNumber+1)] += float64(n.HitCount) * interval
 	}
-	names := slices.SortedFunc(func(yield func(string) bool) {
-		for k := range self {
-			if !yield(k) {
-				return
-			}
-		}
-	}, func(a, b string) int { return cmp.Compare(self[b], self[a]) })
+	names := slices.SortedFunc(maps.Keys(self), func(a, b string) int { return cmp.Compare(self[b], self[a]) })
 	fmt.Fprintf(d.log, "%s %s: self time by function, ms\n", op.Name, im.Name)
 	for _, n := range names[:min(len(names), 15)] {
 		fmt.Fprintf(d.log, "  %6.2f %s\n", self[n], n)

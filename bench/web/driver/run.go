@@ -364,17 +364,17 @@ func (d *driver) timed(im *impl, op operation, m *mutations) (float64, error) {
 		}
 	}
 	if d.breakdown {
-		sums := breakdown(events)
+		sums, timeline, err := breakdown(events)
+		if err != nil {
+			return 0, err
+		}
 		names := slices.SortedFunc(maps.Keys(sums), func(a, b string) int { return cmp.Compare(sums[b], sums[a]) })
 		var b strings.Builder
 		for _, n := range names[:min(len(names), 10)] {
 			fmt.Fprintf(&b, " %s %.1f", n, sums[n])
 		}
-		slices.Sort(names)
-		for _, n := range names {
-			if sums[n] < 0 {
-				fmt.Fprintf(&b, "\n    %s", n)
-			}
+		for _, t := range timeline {
+			fmt.Fprintf(&b, "\n    %s", t)
 		}
 		fmt.Fprintf(d.log, "  %s %s:%s\n", op.Name, im.Name, b.String())
 	}

@@ -115,24 +115,9 @@ const settledMark = "acore-webbench-settled"
 // holds an EvaluateScript). Without them a page whose render runs in a
 // promise's continuation would be measured to a frame before it renders.
 func duration(events []traceEvent) (float64, error) {
-	var click *traceEvent
-	mark := -1.0
-	for i, e := range events {
-		switch {
-		case e.Name == "EventDispatch" && e.Args.Data.Type == "click":
-			if click != nil {
-				return 0, errors.New("the trace holds more than one click")
-			}
-			click = &events[i]
-		case e.Name == "TimeStamp" && e.Args.Data.Message == settledMark:
-			mark = e.Ts
-		}
-	}
-	if click == nil {
-		return 0, errors.New("the trace holds no click")
-	}
-	if mark < 0 {
-		return 0, errors.New("the trace holds no settled mark")
+	click, mark, err := clickAndMark(events)
+	if err != nil {
+		return 0, err
 	}
 	last := click.Ts + click.Dur
 	var driverTasks []traceEvent
@@ -170,32 +155,51 @@ func duration(events []traceEvent) (float64, error) {
 	return (commit.Ts + commit.Dur - click.Ts) / 1000, nil
 }
 
-// breakdown sums, by event name, the complete events of the clicked page's
-// process between the click and the mark: where an operation's time went
-// (nested events each count, so the sums overlap).
-func breakdown(events []traceEvent) map[string]float64 {
+// clickAndMark finds the run's one click and the driver's settled mark.
+func clickAndMark(events []traceEvent) (*traceEvent, float64, error) {
 	var click *traceEvent
 	mark := -1.0
 	for i, e := range events {
 		switch {
 		case e.Name == "EventDispatch" && e.Args.Data.Type == "click":
+			if click != nil {
+				return nil, 0, errors.New("the trace holds more than one click")
+			}
 			click = &events[i]
 		case e.Name == "TimeStamp" && e.Args.Data.Message == settledMark:
 			mark = e.Ts
 		}
 	}
-	sums := map[string]float64{}
 	if click == nil {
-		return sums
+		return nil, 0, errors.New("the trace holds no click")
 	}
+	if mark < 0 {
+		return nil, 0, errors.New("the trace holds no settled mark")
+	}
+	return click, mark, nil
+}
+
+// breakdown sums, by event name, the complete events of the clicked page's
+// process between the click and the mark: where an operation's time went
+// (nested events each count, so the sums overlap). timeline lists the
+// page's function calls, commits, timers, frames and resource events in
+// that window, each with its start after the click and its duration.
+func breakdown(events []traceEvent) (sums map[string]float64, timeline []string, err error) {
+	click, mark, err := clickAndMark(events)
+	if err != nil {
+		return nil, nil, err
+	}
+	sums = map[string]float64{}
 	for _, e := range events {
-		if e.Pid == click.Pid && e.Ph == "X" && e.Ts >= click.Ts && (mark < 0 || e.Ts < mark) {
-			sums[e.Name] += e.Dur / 1000
-			switch e.Name {
-			case "FunctionCall", "Commit", "TimerFire", "FireAnimationFrame", "ResourceReceiveResponse", "ResourceFinish", "EventDispatch":
-				sums[fmt.Sprintf("@%06.1f %s %.1f", (e.Ts-click.Ts)/1000, e.Name, e.Dur/1000)] = -1
-			}
+		if e.Pid != click.Pid || e.Ph != "X" || e.Ts < click.Ts || e.Ts >= mark {
+			continue
+		}
+		sums[e.Name] += e.Dur / 1000
+		switch e.Name {
+		case "FunctionCall", "Commit", "TimerFire", "FireAnimationFrame", "ResourceReceiveResponse", "ResourceFinish", "EventDispatch":
+			timeline = append(timeline, fmt.Sprintf("@%06.1f %s %.1f", (e.Ts-click.Ts)/1000, e.Name, e.Dur/1000))
 		}
 	}
-	return sums
+	slices.Sort(timeline)
+	return sums, timeline, nil
 }

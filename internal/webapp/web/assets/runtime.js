@@ -402,7 +402,7 @@ const autofocus = (e, f) => effect(() => {
 // handlers from the target up, as bubbling would, so a row costs no
 // listener and no closure.
 // The elements of a row without effects (plainRows) have no handler of their
-// own: rowEvent, set by the first such list, runs theirs.
+// own: rowEvent, set to rowDispatch by the first such list, runs theirs.
 const bubbling = new Set(["click", "dblclick", "submit"]), listening = new Set();
 let rowEvent = null;
 function dispatch(x) {
@@ -587,7 +587,7 @@ function list(ul, items, key, kind, empty, end) {
     io.observe(sentinel);
     onCleanup(() => io.disconnect());
   }
-  if (kind.at) kind.at(ul, () => shown);
+  if (kind.at) kind.at(ul);
   effect(() => {
     const xs = items() || [], emptyText = empty && empty();
     untracked(() => {
@@ -660,7 +660,7 @@ function list(ul, items, key, kind, empty, end) {
       }
       for (let i = 0; i < order.length; i++) if (order[i].$i !== i) order[i].$i = i;
       shown = order;
-      if (kind.changed) kind.changed();
+      if (kind.changed) kind.changed(order);
       if (empty && !order.length) {
         if (!emptyRow) {
           emptyRow = element("li", ["class", "ac-empty"]);
@@ -703,18 +703,8 @@ function general(render) {
 // index by the argument that is made on the first change after the list
 // changed.
 function plainRows(p, u, h, s) {
-  let picked = [], shown;
-  rowEvent ||= (x, n, path) => {
-    const t = n.$R && n.$R[x.type], li = path[path.length - 1];
-    path.push(n);
-    if (!t || !li || !("$x" in li)) return;
-    for (const m of path) {
-      const f = t[m.getAttribute("data-acore-id")];
-      if (!f || x.cancelBubble) continue;
-      if (x.type == "submit") x.preventDefault();
-      if (confirmed(m)) act(f, li.$x);
-    }
-  };
+  let picked = [], shown = [];
+  rowEvent = rowDispatch;
   return {
     add(x) {
       const li = p.cloneNode(true);
@@ -728,16 +718,15 @@ function plainRows(p, u, h, s) {
       li.$x = x;
     },
     node: (li) => li,
-    at(e, rows) {
+    at(e) {
       e.$R = h;
-      shown = rows;
       for (const ev in h) listen(ev);
       s.forEach(([sel, arg], j) => {
         const l = (a, b) => untracked(() => {
           let ix = picked[j];
           if (!ix) {
             ix = picked[j] = new Map();
-            for (const r of shown()) {
+            for (const r of shown) {
               const k = arg(r.$x) ?? null, t = ix.get(k);
               t ? t.push(r) : ix.set(k, [r]);
             }
@@ -748,10 +737,26 @@ function plainRows(p, u, h, s) {
         onCleanup(() => sel.l = sel.l.filter((x) => x !== l));
       });
     },
-    changed() {
+    changed(rows) {
+      shown = rows;
       picked = [];
     },
   };
+}
+
+// rowDispatch runs, for the document's listener at node n with path the
+// nodes below it, the handlers that a plain row's list (its $R) holds for
+// the elements of the row on the path, inner first.
+function rowDispatch(x, n, path) {
+  const t = n.$R && n.$R[x.type], li = path[path.length - 1];
+  path.push(n);
+  if (!t || !li || !("$x" in li)) return;
+  for (const m of path) {
+    const f = t[m.getAttribute("data-acore-id")];
+    if (!f || x.cancelBubble) continue;
+    if (x.type == "submit") x.preventDefault();
+    if (confirmed(m)) act(f, li.$x);
+  }
 }
 
 // shallow reports whether a and b are one value or records with the

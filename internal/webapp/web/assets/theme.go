@@ -3,6 +3,7 @@ package assets
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Theme returns the stylesheet with only the rules an app can match: a
@@ -12,7 +13,7 @@ import (
 // only when a kept rule names them. Classes and elements under :not(…)
 // do not count, as their absence still matches.
 func Theme(used func(name string) bool) []byte {
-	blocks := cssBlocks(string(AppCSS))
+	blocks := themeBlocks()
 	parts := make([]string, len(blocks))
 	var kept strings.Builder // what the kept rules say, for @keyframes
 	for i, blk := range blocks {
@@ -42,6 +43,10 @@ func Theme(used func(name string) bool) []byte {
 	}
 	return []byte(strings.Join(parts, ""))
 }
+
+// themeBlocks are the stylesheet's blocks, split once: every build of
+// axiom dev prunes the same stylesheet.
+var themeBlocks = sync.OnceValue(func() []cssBlock { return cssBlocks(string(AppCSS)) })
 
 // cssBlock is one top-level statement of a stylesheet: a rule
 // (selectors and body) or an at-rule (at is its prelude).
