@@ -84,13 +84,16 @@ func Theme(a *syntax.AppDecl) string {
 	return ThemeDefault
 }
 
-// appArgs are the app's arguments: each one's values and what the error
-// of another value says.
-var appArgs = []struct {
-	name   string
-	values []string
-	bad    string
-}{
+// AppArg is an argument of the app: its name, its values, and what they
+// mean (the error of another value says it; an editor shows it).
+type AppArg struct {
+	Name   string
+	Values []string
+	Doc    string
+}
+
+// AppArgs are the app's arguments, in the order the errors name them.
+var AppArgs = []AppArg{
 	{"routing", []string{RoutingPath, RoutingHash}, `routing is "path" (the History API, the default) or "hash" (#/path, for hosts that serve one file)`},
 	{"theme", []string{ThemeDefault, ThemeNone}, `theme is "default" (the built-in stylesheet, app.css) or "none" (no app.css: the browser's styles and the project's web/styles.css)`},
 }
@@ -102,8 +105,8 @@ func (c *checker) checkApp(f *syntax.File, a *syntax.AppDecl, appNode int32) {
 		return
 	}
 	var names, written []string
-	for _, aa := range appArgs {
-		names = append(names, aa.name)
+	for _, aa := range AppArgs {
+		names = append(names, aa.Name)
 	}
 	for _, arg := range a.Args {
 		if arg.Name != nil && slices.Contains(names, arg.Name.Name) && !slices.Contains(written, arg.Name.Name) {
@@ -129,22 +132,22 @@ func (c *checker) checkApp(f *syntax.File, a *syntax.AppDecl, appNode int32) {
 			c.errorf(f, at, diag.BadRouting, "an app takes two arguments, routing: \"path\" or \"hash\", and theme: \"default\" or \"none\"%s", suggest(name, names))
 			continue
 		}
-		aa := appArgs[i]
-		if slices.Contains(seen, aa.name) {
-			c.errorf(f, arg, diag.BadRouting, "%s is given twice to app %s", aa.name, a.Name.Name)
+		aa := AppArgs[i]
+		if slices.Contains(seen, aa.Name) {
+			c.errorf(f, arg, diag.BadRouting, "%s is given twice to app %s", aa.Name, a.Name.Name)
 			continue
 		}
-		seen = append(seen, aa.name)
+		seen = append(seen, aa.Name)
 		s, ok := arg.Value.(*syntax.StringLit)
-		if !ok || !slices.Contains(aa.values, s.Value) {
-			c.errorf(f, arg.Value, diag.BadRouting, "%s", aa.bad)
+		if !ok || !slices.Contains(aa.Values, s.Value) {
+			c.errorf(f, arg.Value, diag.BadRouting, "%s", aa.Doc)
 			continue
 		}
 		if c.info != nil {
 			c.record(s, stringType)
 		}
 		n := c.g.At(appNode)
-		n.Props = append(n.Props, c.literalProp(f, aa.name, "String", s))
+		n.Props = append(n.Props, c.literalProp(f, aa.Name, "String", s))
 	}
 }
 
