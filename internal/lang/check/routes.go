@@ -49,17 +49,25 @@ func NavPath(path string) string {
 
 // Routing returns the routing mode an app chose, RoutingPath by default.
 func Routing(a *syntax.AppDecl) string {
+	if gives(a, "routing", RoutingHash) {
+		return RoutingHash
+	}
+	return RoutingPath
+}
+
+// gives reports whether the app gives its argument name the literal v.
+func gives(a *syntax.AppDecl, name, v string) bool {
 	if a == nil {
-		return RoutingPath
+		return false
 	}
 	for _, arg := range a.Args {
-		if arg.Name != nil && arg.Name.Name == "routing" {
-			if s, ok := arg.Value.(*syntax.StringLit); ok && s.Value == RoutingHash {
-				return RoutingHash
+		if arg.Name != nil && arg.Name.Name == name {
+			if s, ok := arg.Value.(*syntax.StringLit); ok && s.Value == v {
+				return true
 			}
 		}
 	}
-	return RoutingPath
+	return false
 }
 
 // Themes of an app: the built-in stylesheet (app.css), or none, for an
@@ -71,15 +79,8 @@ const (
 
 // Theme returns the theme an app chose, ThemeDefault by default.
 func Theme(a *syntax.AppDecl) string {
-	if a == nil {
-		return ThemeDefault
-	}
-	for _, arg := range a.Args {
-		if arg.Name != nil && arg.Name.Name == "theme" {
-			if s, ok := arg.Value.(*syntax.StringLit); ok && s.Value == ThemeNone {
-				return ThemeNone
-			}
-		}
+	if gives(a, "theme", ThemeNone) {
+		return ThemeNone
 	}
 	return ThemeDefault
 }
