@@ -20,8 +20,9 @@ import (
 const buildUsage = `usage: axiom build [dir] [--out DIR] [--backend URL]
 
 Compile the validated project in dir into a static web app: index.html,
-app.js, app.css, axag-manifest.json (also under .well-known/) and, when the
-project declares extern actions, externs.js (a copy of web/externs.js).
+app.js, app.css (the theme, unless the app takes theme: "none"),
+axag-manifest.json (also under .well-known/) and, when the project declares
+extern actions, externs.js (a copy of web/externs.js).
 dir defaults to the current directory. Serve the output with any static file
 server that answers unknown paths with index.html; docs/web.md describes it.
 

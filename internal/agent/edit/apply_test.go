@@ -36,6 +36,9 @@ func TestApplyKinds(t *testing.T) {
 	}
 	plain := func(t testing.TB) *project.Project { return taskApp(t) }
 	routed := func(t testing.TB) *project.Project { return withFiles(t, map[string]string{"main.acore": routedMain}) }
+	themed := func(t testing.TB) *project.Project {
+		return withFiles(t, map[string]string{"main.acore": replaceOnce(t, routedMain, `(routing: "hash")`, `(routing: "hash", theme: "none")`)})
+	}
 	unused := func(t testing.TB) *project.Project {
 		return withFiles(t, map[string]string{"main.acore": unusedMain(t), "components/row.acore": rowModule})
 	}
@@ -80,6 +83,11 @@ func TestApplyKinds(t *testing.T) {
 			ops: []string{`{"kind":"set_property","node":"app:TasksApp","property":"routing","old_value":"hash","new_value":"path"}`},
 			want: func(t testing.TB, s string) string {
 				return replaceOnce(t, s, `(routing: "hash")`, `(routing: "path")`)
+			}},
+		{name: "set_property the app's theme", base: themed,
+			ops: []string{`{"kind":"set_property","node":"app:TasksApp","property":"theme","old_value":"none","new_value":"default"}`},
+			want: func(t testing.TB, s string) string {
+				return replaceOnce(t, s, `theme: "none")`, `theme: "default")`)
 			}},
 		{name: "set_property a link's route argument", base: routed,
 			ops: []string{`{"kind":"set_property","node":"element:Home/view/1","property":"n","old_value":7,"new_value":8}`},
@@ -252,7 +260,7 @@ func TestApplyKinds(t *testing.T) {
 			if len(r.Operations) != len(c.ops) || r.Repair != nil {
 				t.Errorf("operations %+v repair %+v", r.Operations, r.Repair)
 			}
-			if len(r.Touched) == 0 || len(r.Owners) == 0 && !strings.HasPrefix(c.name, "import") && !strings.HasPrefix(c.name, "set_property route") {
+			if len(r.Touched) == 0 || len(r.Owners) == 0 && !strings.HasPrefix(c.name, "import") && !strings.HasPrefix(c.name, "set_property route") && !strings.HasPrefix(c.name, "set_property the app") {
 				t.Errorf("touched %v owners %v", r.Touched, r.Owners)
 			}
 			if c.check != nil {
@@ -362,6 +370,8 @@ func TestRefusals(t *testing.T) {
 		{"removed node", p, []string{`{"kind":"list_element","op":"remove","node":"element:Home/view/0/1","old_text":"Button(label: \"Add\", on_press: submit)"}`, setLabel}, NotFound, "node_removed", 1},
 		{"compile_failed", p, []string{setLabel, `{"kind":"list_element","op":"insert","anchor":"element:Home/view/0/1","position":"after","old_text":"Button(label: \"X\", on_press: submit)","element":"Nope(x: 1)"}`}, Compile, "candidate_errors", 1},
 		{"not_validated", noLock, []string{setLabel}, Compile, "not_validated", -1},
+		{"candidate_errors: a theme the app does not have", withMain(t, replaceOnce(t, routedMain, `(routing: "hash")`, `(routing: "hash", theme: "none")`)),
+			[]string{`{"kind":"set_property","node":"app:TasksApp","property":"theme","old_value":"none","new_value":"dark"}`}, Compile, "candidate_errors", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

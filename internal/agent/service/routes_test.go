@@ -11,7 +11,7 @@ import (
 
 // TestNodeGetRoutes: node.get shows what Acore 1.1's routing records, on
 // a project written to disk: a route's parameter and literal argument, the
-// app's routing, a Link's route argument as its property, and the page
+// app's routing and theme, a Link's route argument as its property, and the page
 // parameter as a prop node; node.edits offers set_property on the
 // literals.
 func TestNodeGetRoutes(t *testing.T) {
@@ -21,7 +21,7 @@ func TestNodeGetRoutes(t *testing.T) {
 	}
 	src := `module shelf
 
-app Shelf(routing: "hash") {
+app Shelf(routing: "hash", theme: "none") {
   route "/" => Books(filter: "all")
   route "/books/:id" => Book
 }
@@ -55,6 +55,8 @@ page Book(id: String) {
 	expect(t, o, "result.nodes.1.properties.1.editable", true)
 	expect(t, o, "result.nodes.2.properties.0.name", "routing")
 	expect(t, o, "result.nodes.2.properties.0.value", "hash")
+	expect(t, o, "result.nodes.2.properties.1.name", "theme")
+	expect(t, o, "result.nodes.2.properties.1.value", "none")
 	expect(t, o, "result.nodes.3.properties.2.name", "id")
 	expect(t, o, "result.nodes.3.properties.2.value", "b1")
 	expect(t, o, "result.nodes.3.edges.1.kind", "navigates_to")
@@ -62,9 +64,13 @@ page Book(id: String) {
 	expect(t, o, "result.nodes.4.node.kind", "prop")
 
 	o = do(t, s, v1+`"operation": "node.edits", `+env+`"params": {"nodes": ["route:/", "app:Shelf", "element:Books/view/0"]}}`)
-	for i, want := range []string{"arg.filter", "routing", "id"} {
+	for _, w := range []struct {
+		node int
+		want string
+	}{{0, "arg.filter"}, {1, "routing"}, {1, "theme"}, {2, "id"}} {
+		want := w.want
 		found := false
-		for _, e := range o.list("result.nodes." + string(rune('0'+i)) + ".options") {
+		for _, e := range o.list("result.nodes." + string(rune('0'+w.node)) + ".options") {
 			if m, ok := e.(map[string]any); ok && m["kind"] == "set_property" && m["property"] == want {
 				found = true
 			}

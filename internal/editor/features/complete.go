@@ -19,6 +19,7 @@ type frame struct {
 	open   byte
 	pos    int
 	callee string   // for `(`, the dotted name before it: "Button", "Books.add_book"
+	app    bool     // the `(` of `app Name(`: the app's arguments
 	named  []string // the argument names given so far
 	commas int
 	last   string // the name of the argument being written, if named
@@ -64,6 +65,7 @@ func scan(text []byte, off int) site {
 			f := frame{open: c, pos: i}
 			if c == '(' {
 				f.callee = chainBefore(text, i)
+				f.app = appBefore(text, i, f.callee)
 			}
 			s.frames = append(s.frames, f)
 		case c == ')' || c == '}' || c == ']':
@@ -87,6 +89,23 @@ func scan(text []byte, off int) site {
 	return s
 }
 
+// appBefore reports whether the name callee before the `(` at i follows
+// the keyword app.
+func appBefore(text []byte, i int, callee string) bool {
+	if !rename.IsIdent(callee) {
+		return false
+	}
+	j := i
+	for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+		j--
+	}
+	j -= len(callee)
+	for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+		j--
+	}
+	return j >= 3 && string(text[j-3:j]) == "app" && (j == 3 || !identByte(text[j-4]))
+}
+
 func identByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
@@ -107,9 +126,10 @@ func chainBefore(text []byte, i int) string {
 
 // Completion offers what may be written at p: after a dot the members of
 // the value or the operations of the contract before it; in an element's,
-// component's, action's or operation's argument list the names of its
-// properties or parameters not given yet; in a string, the values a
-// property allows and, for navigate and Link, the route paths; elsewhere
+// component's, action's or operation's argument list, or the app's, the
+// names of its properties or parameters not given yet; in a string, the
+// values a property or app argument allows and, for navigate and Link,
+// the route paths; elsewhere
 // the names in scope, the catalog's elements and the components.
 func Completion(fs *Files, rel string, p protocol.Position) []protocol.CompletionItem {
 	text, ok := fs.Snap.Text(rel)
@@ -190,6 +210,16 @@ func (c *completer) add(label string, kind protocol.CompletionItemKind, detail, 
 func (c *completer) inString(s *site) {
 	t := s.top()
 	if t == nil || t.open != '(' {
+		return
+	}
+	if t.app {
+		for _, a := range check.AppArgs {
+			if a.Name == t.last {
+				for _, v := range a.Values {
+					c.add(v, protocol.CompletionItemKindEnumMember, "app."+a.Name, a.Doc, "")
+				}
+			}
+		}
 		return
 	}
 	if t.callee == "navigate" && t.commas == 0 || t.last == "to" {
@@ -318,12 +348,25 @@ func (c *completer) arguments(t *frame) {
 	for _, n := range t.named {
 		given[n] = true
 	}
-	for _, p := range c.params(t.callee) {
+	for _, p := range c.frameParams(t) {
 		if !given[p.name] {
 			c.add(p.name, protocol.CompletionItemKindProperty, p.detail, p.doc, p.name+": ")
 			c.items[len(c.items)-1].SortText = protocol.NewOptional("0" + p.name)
 		}
 	}
+}
+
+// frameParams are the parameters of the call t is the argument list of,
+// or the app's arguments.
+func (c *completer) frameParams(t *frame) []param {
+	if !t.app {
+		return c.params(t.callee)
+	}
+	var out []param
+	for _, a := range check.AppArgs {
+		out = append(out, param{a.Name, `"` + strings.Join(a.Values, `" | "`) + `"`, a.Doc})
+	}
+	return out
 }
 
 // param is a property or parameter a call may name.
@@ -517,7 +560,7 @@ func SignatureHelp(fs *Files, rel string, p protocol.Position) *protocol.Signatu
 		return nil
 	}
 	c := &completer{fs: fs, ix: fs.Snap.Index(), rel: rel, text: text, off: off, start: off}
-	ps := c.params(t.callee)
+	ps := c.frameParams(t)
 	if len(ps) == 0 {
 		return nil
 	}

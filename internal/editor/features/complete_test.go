@@ -44,3 +44,25 @@ func TestScan(t *testing.T) {
 		}
 	}
 }
+
+// TestScanApp: the `(` after `app Name` is the app's arguments, and no
+// other call's.
+func TestScanApp(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		app  bool
+	}{
+		{`app Shelf(`, true},
+		{"module m\n\napp  Shelf (routing: \"hash\", ", true},
+		{`app Shelf(theme: "`, true},
+		{`page Home(`, false},
+		{`happ Shelf(`, false},
+		{`Text(app, Shelf(`, false},
+		{`Books.app(`, false},
+	} {
+		s := scan([]byte(c.text), len(c.text))
+		if top := s.top(); top == nil || top.app != c.app {
+			t.Errorf("%q: %+v, want app %v", c.text, top, c.app)
+		}
+	}
+}

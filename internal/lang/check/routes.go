@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/axiomcore/acore/internal/lang/diag"
@@ -61,37 +62,92 @@ func Routing(a *syntax.AppDecl) string {
 	return RoutingPath
 }
 
-// checkApp checks the app's arguments: `routing: "path"` or `"hash"`.
+// Themes of an app: the built-in stylesheet (app.css), or none, for an
+// app whose own web/styles.css is its whole design.
+const (
+	ThemeDefault = "default"
+	ThemeNone    = "none"
+)
+
+// Theme returns the theme an app chose, ThemeDefault by default.
+func Theme(a *syntax.AppDecl) string {
+	if a == nil {
+		return ThemeDefault
+	}
+	for _, arg := range a.Args {
+		if arg.Name != nil && arg.Name.Name == "theme" {
+			if s, ok := arg.Value.(*syntax.StringLit); ok && s.Value == ThemeNone {
+				return ThemeNone
+			}
+		}
+	}
+	return ThemeDefault
+}
+
+// AppArg is an argument of the app: its name, its values, and what they
+// mean (the error of another value says it; an editor shows it).
+type AppArg struct {
+	Name   string
+	Values []string
+	Doc    string
+}
+
+// AppArgs are the app's arguments, in the order the errors name them.
+var AppArgs = []AppArg{
+	{"routing", []string{RoutingPath, RoutingHash}, `routing is "path" (the History API, the default) or "hash" (#/path, for hosts that serve one file)`},
+	{"theme", []string{ThemeDefault, ThemeNone}, `theme is "default" (the built-in stylesheet, app.css) or "none" (no app.css: the browser's styles and the project's web/styles.css)`},
+}
+
+// checkApp checks the app's arguments, each at most once and in any
+// order: `routing: "path"` or `"hash"`, `theme: "default"` or `"none"`.
 func (c *checker) checkApp(f *syntax.File, a *syntax.AppDecl, appNode int32) {
 	if a.Args == nil {
 		return
 	}
-	c.needs11(f, syntax.Span{Pos: a.Name.Pos, End: a.Name.End}, "app arguments (routing)")
-	seen := false
+	var names, written []string
+	for _, aa := range AppArgs {
+		names = append(names, aa.Name)
+	}
 	for _, arg := range a.Args {
-		if arg.Name == nil || arg.Name.Name != "routing" {
+		if arg.Name != nil && slices.Contains(names, arg.Name.Name) && !slices.Contains(written, arg.Name.Name) {
+			written = append(written, arg.Name.Name)
+		}
+	}
+	what := "app arguments"
+	if len(written) > 0 {
+		what += " (" + strings.Join(written, ", ") + ")"
+	}
+	c.needs11(f, syntax.Span{Pos: a.Name.Pos, End: a.Name.End}, what)
+	var seen []string
+	for _, arg := range a.Args {
+		i := -1
+		if arg.Name != nil {
+			i = slices.Index(names, arg.Name.Name)
+		}
+		if i < 0 {
 			at, name := syntax.Node(arg), ""
 			if arg.Name != nil {
 				at, name = arg.Name, arg.Name.Name
 			}
-			c.errorf(f, at, diag.BadRouting, "an app takes one argument, routing: \"path\" or \"hash\"%s", suggest(name, []string{"routing"}))
+			c.errorf(f, at, diag.BadRouting, "an app takes two arguments, routing: \"path\" or \"hash\", and theme: \"default\" or \"none\"%s", suggest(name, names))
 			continue
 		}
-		if seen {
-			c.errorf(f, arg, diag.BadRouting, "routing is given twice to app %s", a.Name.Name)
+		aa := AppArgs[i]
+		if slices.Contains(seen, aa.Name) {
+			c.errorf(f, arg, diag.BadRouting, "%s is given twice to app %s", aa.Name, a.Name.Name)
 			continue
 		}
-		seen = true
+		seen = append(seen, aa.Name)
 		s, ok := arg.Value.(*syntax.StringLit)
-		if !ok || s.Value != RoutingPath && s.Value != RoutingHash {
-			c.errorf(f, arg.Value, diag.BadRouting, "routing is \"path\" (the History API, the default) or \"hash\" (#/path, for hosts that serve one file)")
+		if !ok || !slices.Contains(aa.Values, s.Value) {
+			c.errorf(f, arg.Value, diag.BadRouting, "%s", aa.Doc)
 			continue
 		}
 		if c.info != nil {
 			c.record(s, stringType)
 		}
 		n := c.g.At(appNode)
-		n.Props = append(n.Props, c.literalProp(f, "routing", "String", s))
+		n.Props = append(n.Props, c.literalProp(f, aa.Name, "String", s))
 	}
 }
 

@@ -589,6 +589,50 @@ func TestStylesheetReload(t *testing.T) {
 	}
 }
 
+// TestThemeNoneReload: a save that gives the app theme "none" rebuilds
+// without the theme: /app.css answers 404 and the page links only the
+// project's stylesheet; a save back to the default serves the theme again.
+func TestThemeNoneReload(t *testing.T) {
+	root := newApp(t)
+	writeFile(t, filepath.Join(root, "web", "styles.css"), []byte("body{margin:0}\n"))
+	main := filepath.Join(root, "main.acore")
+	src := readFile(t, main)
+	d := start(t, root)
+	s := subscribe(t, d.url)
+	for _, step := range []struct {
+		from, to  string
+		wantTheme bool
+	}{
+		{"app TasksApp {", `app TasksApp(theme: "none") {`, false},
+		{`app TasksApp(theme: "none") {`, "app TasksApp {", true},
+	} {
+		next := bytes.Replace(src, []byte(step.from), []byte(step.to), 1)
+		if bytes.Equal(next, src) {
+			t.Fatalf("main.acore has no %q", step.from)
+		}
+		src = next
+		writeFile(t, main, src)
+		s.expectReload(t)
+		page := string(do(t, http.MethodGet, d.url+"/", nil).body)
+		if got := strings.Contains(page, `href="/app.css"`); got != step.wantTheme {
+			t.Errorf("%s: the page links /app.css %v, want %v", step.to, got, step.wantTheme)
+		}
+		if !strings.Contains(page, `href="/styles.css"`) {
+			t.Errorf("%s: the page does not link /styles.css", step.to)
+		}
+		want := http.StatusNotFound
+		if step.wantTheme {
+			want = http.StatusOK
+		}
+		if got := do(t, http.MethodGet, d.url+"/app.css", nil).status; got != want {
+			t.Errorf("%s: GET /app.css = %d, want %d", step.to, got, want)
+		}
+	}
+	if err := d.stop(t); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // tree sums every file under root by its slash path.
 func tree(t *testing.T, root string) map[string][32]byte {
 	t.Helper()

@@ -47,7 +47,9 @@ func (g *gen) html(app *syntax.AppDecl) []byte {
 	b.WriteString("<meta name=\"axag-manifest\" content=\"/.well-known/axag-manifest.json\">\n")
 	// An empty icon: the browser does not ask the server for /favicon.ico.
 	b.WriteString("<link rel=\"icon\" href=\"data:,\">\n")
-	b.WriteString("<link rel=\"stylesheet\" href=\"/app.css\">\n")
+	if check.Theme(app) != check.ThemeNone {
+		b.WriteString("<link rel=\"stylesheet\" href=\"/app.css\">\n")
+	}
 	if g.styles {
 		// After the theme: the project's rules win at equal specificity.
 		b.WriteString("<link rel=\"stylesheet\" href=\"/styles.css\">\n")

@@ -1,7 +1,7 @@
 // Package web compiles a validated Acore UI project into a static web app:
 // index.html (with the AXAG facts of every action, also inside templates
 // that are not shown at first), app.js (the compiled app and its embedded
-// runtime, one ES module), app.css, the AXAG manifest, the project's
+// runtime, one ES module), app.css (unless the app's theme is "none"), the AXAG manifest, the project's
 // extern actions (web/externs.js) and its stylesheet (web/styles.css). docs/web.md describes the output and
 // the runtime's semantics.
 package web
@@ -143,9 +143,12 @@ func Build(root string, opts Options) (*Output, error) {
 	out.Files = map[string][]byte{
 		"index.html":                     html,
 		"app.js":                         shipped,
-		"app.css":                        theme(js, html),
 		"axag-manifest.json":             manifest,
 		".well-known/axag-manifest.json": manifest,
+	}
+	// An app with theme "none" brings its whole design in web/styles.css.
+	if check.Theme(g.app()) != check.ThemeNone {
+		out.Files["app.css"] = theme(js, html)
 	}
 	if externs != nil {
 		out.Files["externs.js"] = externs
