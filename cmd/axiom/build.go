@@ -67,7 +67,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	if msg := checkBackend(*backend); msg != "" {
 		return usageError(stderr, "build", msg, buildUsage)
 	}
-	opts := web.Options{Backend: strings.TrimSuffix(*backend, "/")}
+	opts := web.Options{Backend: strings.TrimSuffix(*backend, "/"), Minify: true}
 	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {

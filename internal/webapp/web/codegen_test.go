@@ -121,7 +121,9 @@ page Done {
 		`on(v7,"click",()=>$go())`,
 		`on(v8,"click",()=>{$step(1,"y");})`,
 		`on(v9,"click",()=>{X("share",{text:"hi",times:2});})`,
-		"const R=[[\"/\",P_Home],[\"/done\",P_Done]];\nconst RH=false;",
+		"const R=[[\"/\",P_Home],[\"/done\",P_Done]];\nshow(0);",
+		// The runtime routes on the History API only.
+		`addEventListener("popstate",`,
 		"const $pick=S(null);\nconst $names=S([]);",
 	} {
 		if !strings.Contains(js, want) {

@@ -2,7 +2,6 @@ package web
 
 import (
 	"maps"
-	"slices"
 	"strconv"
 
 	"github.com/axiomcore/acore/internal/lang/catalog"
@@ -13,8 +12,8 @@ import (
 )
 
 // generate writes app.js and index.html: the app lowered to a JavaScript
-// tree and printed after the runtime.
-func (g *gen) generate(externs bool) (app, html []byte, err error) {
+// tree and printed, after the runtime (appJS).
+func (g *gen) generate(externs bool) (app, shipped, html []byte, err error) {
 	defer catch(&err)
 	size := len(runtimeJS)
 	for _, f := range g.sources {
@@ -62,22 +61,34 @@ func (g *gen) generate(externs bool) (app, html []byte, err error) {
 	})
 	for k, w := range parts {
 		if errs[k] != nil {
-			return nil, nil, errs[k]
+			return nil, nil, nil, errs[k]
 		}
 		b = append(b, w.out...)
 		maps.Copy(g.specs, w.specs)
+		g.feat = g.feat.Or(w.feat)
 	}
 	a := g.app()
+	routes := g.routeTable(a)
 	b = g.print(b, []js.Stmt{
-		&js.Const{Name: genRoutes.Name, Value: g.routeTable(a)},
-		&js.Const{Name: genHash.Name, Value: &js.Bool{Value: g.hash}},
+		&js.Const{Name: genRoutes.Name, Value: routes},
 		&js.ExprStmt{X: js.CallOf(rtShow, js.Num(0))},
 	})
-	rt, err := runtimeFor(b)
-	if err != nil {
-		return nil, nil, err
+	g.feat.Hash = g.hash
+	if a != nil {
+		for _, r := range a.Routes {
+			g.feat.Params = g.feat.Params || len(r.Args) > 0 || len(check.RouteParams(r.Path.Value)) > 0
+		}
 	}
-	return slices.Concat(top, []byte(rt), b), g.html(a), nil
+	for _, set := range g.ax {
+		for i := 0; i+1 < len(set); i += 2 {
+			g.feat.Confirm = g.feat.Confirm || set[i] == "axag-confirmation-required" && set[i+1] == "true"
+		}
+	}
+	app, shipped, err = appJS(top, b, g.feat, g.opts.Minify)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return app, shipped, g.html(a), nil
 }
 
 func (g *gen) print(b []byte, stmts []js.Stmt) []byte {
@@ -283,7 +294,8 @@ func (g *gen) element(o *owner, e *syntax.Element, parent js.Expr) js.Stmt {
 		}
 		render := &js.Arrow{Params: []string{li.Name, pn}, Block: item}
 		out = append(out, selectors(ls.row)...)
-		out = append(out, &js.ExprStmt{X: js.CallOf(rtList, v, js.Thunk(ls.items), ls.key, js.CallOf(rtGeneral, render), ls.empty, ls.end)})
+		g.feat.RowFX = true
+		out = append(out, g.listCall(v, ls, js.CallOf(rtGeneral, render)))
 	} else if e.Children != nil && ce.Name == "Text" {
 		out = append(out, g.lowerRuns(o, e.Children.Items, v)...)
 	} else if e.Children != nil {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axiomcore/acore/internal/lang/prepare"
 	"github.com/axiomcore/acore/internal/platform/fsutil/swaptest"
+	"github.com/axiomcore/acore/internal/tools/browsertest"
 )
 
 // TestExternsRefused: web/externs.js is read as the loader reads a
@@ -209,6 +212,32 @@ func TestExternsRacingSwaps(t *testing.T) {
 			}
 			sw.Stop()
 			t.Logf("%d builds against %d swaps: %d refused the swapped file, none read it", builds, sw.Swaps(), refused)
+		})
+	}
+}
+
+// TestExternsInChromium: an extern action runs in the page, for both forms
+// of app.js: the bundle of axiom build keeps web/externs.js a module of
+// its own and calls its export.
+func TestExternsInChromium(t *testing.T) {
+	dir := copyDir(t, "testdata/rich")
+	if _, err := prepare.Run(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, min := range []bool{false, true} {
+		t.Run(fmt.Sprintf("minified=%v", min), func(t *testing.T) {
+			out, err := Build(dir, Options{Minify: min})
+			if err != nil || out.Failed {
+				t.Fatalf("build: %v %v", err, out.Diagnostics)
+			}
+			srv := serveBuild(t, out.Files, nil)
+			p := browsertest.New(t)
+			p.InitScript(`window.logs = []; const log = console.log; console.log = (...a) => { window.logs.push(a.join(" ")); log(...a); };`)
+			p.Navigate(srv.URL + "/")
+			p.WaitText("Notes: 0")
+			p.Type("input[placeholder='New note']", "milk")
+			p.Press("input[placeholder='New note']", "\r")
+			p.WaitFor("the extern track ran", `window.logs.includes("track add 1")`)
 		})
 	}
 }

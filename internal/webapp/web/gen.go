@@ -11,6 +11,7 @@ import (
 	"github.com/axiomcore/acore/internal/lang/graph"
 	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/lang/syntax"
+	"github.com/axiomcore/acore/internal/webapp/web/assets"
 	"github.com/axiomcore/acore/internal/webapp/web/js"
 )
 
@@ -50,6 +51,9 @@ type gen struct {
 	hash bool
 	// row is set while a List's item view is lowered (select.go).
 	row *rowCtx
+	// feat are the runtime features one owner's code needs, beside its
+	// API names (runtimeFor).
+	feat assets.Features
 }
 
 type owner struct {

@@ -51,7 +51,8 @@ page Book(id: String, page: Int) {
 	for _, want := range []string{
 		// Routes in order, with their literal arguments and Int parameters.
 		`const R=[["/",P_Books,{filter:"all"}],["/active",P_Books,{filter:"active"}],["/books/:id/:page",P_Book,{},["page"]]];`,
-		"const RH=true;",
+		// The runtime routes on the fragment only.
+		`addEventListener("hashchange",`,
 		// Page parameters read the route's signal P; a default fills in.
 		"function P_Books(w,P){",
 		"const $filter=()=>P().filter;",
@@ -66,6 +67,9 @@ page Book(id: String, page: Int) {
 		if !strings.Contains(js, want) {
 			t.Errorf("app.js lacks %s", want)
 		}
+	}
+	if strings.Contains(js, `"popstate"`) {
+		t.Errorf("app.js of a hash-routed app listens to popstate")
 	}
 	html := string(out.Files["index.html"])
 	for _, want := range []string{`href="#/"`, `href="#/active?x=1"`} {

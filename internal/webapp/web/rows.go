@@ -107,7 +107,17 @@ func (g *gen) fastList(o *owner, e *syntax.Element, ls *listSpec, ul js.Expr) []
 	}
 	rows := js.CallOf(rtPlain, proto, &js.Arrow{Params: []string{li.Name, pn}, Block: upd}, hs, ps)
 	out := append(selectors(r), build...)
-	return append(out, &js.ExprStmt{X: js.CallOf(rtList, ul, js.Thunk(ls.items), ls.key, rows, ls.empty, ls.end)})
+	return append(out, g.listCall(ul, ls, rows))
+}
+
+// listCall is the L call of a list of rows; it records the list
+// features the runtime keeps for it.
+func (g *gen) listCall(ul js.Expr, ls *listSpec, rows js.Expr) js.Stmt {
+	_, noEmpty := ls.empty.(*js.Null)
+	_, noEnd := ls.end.(*js.Null)
+	g.feat.ListEmpty = g.feat.ListEmpty || !noEmpty
+	g.feat.ListEnd = g.feat.ListEnd || !noEnd
+	return &js.ExprStmt{X: js.CallOf(rtList, ul, js.Thunk(ls.items), ls.key, rows, ls.empty, ls.end)}
 }
 
 // rowNodes describes the elements of a row without effects, or reports

@@ -2,6 +2,7 @@ package web
 
 import (
 	"regexp"
+	"slices"
 
 	"github.com/axiomcore/acore/internal/webapp/web/assets"
 	"github.com/axiomcore/acore/internal/webapp/web/js"
@@ -71,7 +72,6 @@ var (
 	genBackend = js.Id("B")  // the backend's base URL
 	genActions = js.Id("AX") // AXAG attribute sets
 	genRoutes  = js.Id("R")  // [path, page function, arguments, Int parameters] per route
-	genHash    = js.Id("RH") // set for hash routing
 )
 
 // runtimeAPI lists the runtime's names, for TestRuntimeAPI.
@@ -82,13 +82,28 @@ var runtimeAPI = []*js.Ident{rtSignal, rtQuery, rtMutation, rtExtern, rtNavigate
 
 var jsIdent = regexp.MustCompile(`[A-Za-z_$][\w$]*`)
 
-// runtimeFor is the runtime for the printed app: the API names that occur
-// in it as a word (a name in a string or after a dot only keeps more
-// than is needed, never less) and what they need.
-func runtimeFor(app []byte) (string, error) {
+// appJS is app.js of the printed code after its head: the runtime for
+// the API names that occur in the code as a word (a name in a string or
+// after a dot only keeps more than is needed, never less) and what they
+// need, with the features f the generator recorded (the app navigates
+// when it names nav or lk). With min, the runtime and the code are one
+// minified module; the readable form is returned either way, since the
+// theme is pruned by what it names.
+func appJS(head, code []byte, f assets.Features, min bool) (readable, shipped []byte, err error) {
 	seen := map[string]bool{}
-	for _, w := range jsIdent.FindAll(app, -1) {
+	for _, w := range jsIdent.FindAll(code, -1) {
 		seen[string(w)] = true
 	}
-	return assets.Runtime(func(name string) bool { return seen[name] })
+	f.Nav = seen[rtNavigate.Name] || seen[rtLink.Name]
+	uses := func(name string) bool { return seen[name] }
+	rt, err := assets.Runtime(uses, f)
+	if err != nil {
+		return nil, nil, err
+	}
+	readable = slices.Concat(head, []byte(rt), code)
+	if !min {
+		return readable, readable, nil
+	}
+	b, err := assets.Bundle(string(head), string(code), uses, f)
+	return readable, []byte(b), err
 }

@@ -35,6 +35,10 @@ type Options struct {
 	// GeneratedAt is the manifest's generated_at; the zero time writes
 	// DefaultGeneratedAt, so that the same sources give the same bytes.
 	GeneratedAt time.Time
+	// Minify minifies the app's code too (axiom build); without it only
+	// the runtime is, and the code stays as readable as the goldens show
+	// it (axiom dev).
+	Minify bool
 }
 
 // DefaultGeneratedAt is the manifest's generated_at when Options gives
@@ -132,13 +136,13 @@ func Build(root string, opts Options) (*Output, error) {
 	styles, sdiags := readStyles(root)
 	out.Diagnostics = append(out.Diagnostics, sdiags...)
 	g.styles = styles != nil
-	js, html, err := g.generate(externs != nil)
+	js, shipped, html, err := g.generate(externs != nil)
 	if err != nil {
 		return nil, err
 	}
 	out.Files = map[string][]byte{
 		"index.html":                     html,
-		"app.js":                         js,
+		"app.js":                         shipped,
 		"axag-manifest.json":             manifest,
 		".well-known/axag-manifest.json": manifest,
 	}

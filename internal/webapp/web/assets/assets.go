@@ -10,10 +10,11 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/evanw/esbuild/pkg/api"
+	esbuild "github.com/evanw/esbuild/pkg/api"
 )
 
 //go:generate go run ./minify
@@ -34,32 +35,69 @@ var AppCSS []byte
 // exportList is the table at the end of runtime.js: export {local as Name, ...}.
 var exportList = regexp.MustCompile(`(?s)\nexport \{(.*?)\};\s*$`)
 
-// Minify returns the runtime's source minified with its whole API. The
-// result ends with a newline.
-func Minify(src string) (string, error) { return minify(src, nil) }
+// Minify returns the runtime's source minified with its whole API and
+// every feature but hash routing. The result ends with a newline.
+func Minify(src string) (string, error) { return minify(src, nil, AllFeatures) }
 
-var pruned sync.Map // the API names an app uses, joined → its runtime
+// Features are what an app does beyond the API names it calls: the
+// runtime's code for a feature that is off is not shipped.
+type Features struct {
+	Hash      bool // hash routing (#/path)
+	Params    bool // a route has :parameters or literal arguments
+	Nav       bool // the app navigates: a Link or navigate
+	ListEnd   bool // a list has on_end_reached
+	ListEmpty bool // a list has an empty text
+	RowFX     bool // a list has rows with effects (G)
+	Confirm   bool // an action asks for confirmation
+}
+
+// AllFeatures are the features of the whole runtime: all but hash
+// routing, which is a mode, not a feature.
+var AllFeatures = Features{Params: true, Nav: true, ListEnd: true, ListEmpty: true, RowFX: true, Confirm: true}
+
+// Or is the features of f and g together.
+func (f Features) Or(g Features) Features {
+	return Features{f.Hash || g.Hash, f.Params || g.Params, f.Nav || g.Nav, f.ListEnd || g.ListEnd,
+		f.ListEmpty || g.ListEmpty, f.RowFX || g.RowFX, f.Confirm || g.Confirm}
+}
+
+// define is the minifier's constant for each feature's name in runtime.js.
+func (f Features) define() map[string]string {
+	b := func(v bool) string { return strconv.FormatBool(v) }
+	return map[string]string{
+		"HASH": b(f.Hash), "PARAMS": b(f.Params), "NAV": b(f.Nav), "LIST_END": b(f.ListEnd),
+		"LIST_EMPTY": b(f.ListEmpty), "ROW_FX": b(f.RowFX), "CONFIRM": b(f.Confirm),
+	}
+}
+
+type prunedKey struct {
+	names string
+	f     Features
+}
+
+var pruned sync.Map // prunedKey → its runtime
 
 // Runtime returns the runtime minified with only the API names that
-// uses reports as used, and what those need: a build ships no code that
-// its app cannot reach. The result is cached per set of names.
-func Runtime(uses func(name string) bool) (string, error) {
+// uses reports as used, and what those need, and only the features f
+// has: a build ships no code that its app cannot reach. The result is
+// cached per set of names and features.
+func Runtime(uses func(name string) bool, f Features) (string, error) {
 	m := exportList.FindStringSubmatch(runtimeSrc)
 	if m == nil {
 		return "", fmt.Errorf("runtime.js does not end with its export table")
 	}
 	var keep []string
 	for _, e := range strings.Split(m[1], ",") {
-		f := strings.Fields(e)
-		if len(f) > 0 && uses(f[len(f)-1]) {
-			keep = append(keep, f[len(f)-1])
+		fs := strings.Fields(e)
+		if len(fs) > 0 && uses(fs[len(fs)-1]) {
+			keep = append(keep, fs[len(fs)-1])
 		}
 	}
-	key := strings.Join(keep, ",")
+	key := prunedKey{strings.Join(keep, ","), f}
 	if v, ok := pruned.Load(key); ok {
 		return v.(string), nil
 	}
-	out, err := minify(runtimeSrc, func(name string) bool { return slices.Contains(keep, name) })
+	out, err := minify(runtimeSrc, func(name string) bool { return slices.Contains(keep, name) }, f)
 	if err == nil {
 		pruned.Store(key, out)
 	}
@@ -67,10 +105,11 @@ func Runtime(uses func(name string) bool) (string, error) {
 }
 
 // minify minifies src, a module ending with its export table, keeping
-// the exports keep allows (all when keep is nil), tree-shaken, and turns
+// the exports keep allows (all when keep is nil) and the features f has,
+// tree-shaken, and turns
 // the module into the statement const {Name, ...} = (() => {...})(), so
 // that its private names stay out of the app's scope.
-func minify(src string, keep func(string) bool) (string, error) {
+func minify(src string, keep func(string) bool, f Features) (string, error) {
 	m := exportList.FindStringSubmatchIndex(src)
 	if m == nil {
 		return "", fmt.Errorf("minifying the runtime: it does not end with its export table")
@@ -89,20 +128,21 @@ func minify(src string, keep func(string) bool) (string, error) {
 	// The table as an object the module's body returns: the minifier
 	// keeps what it reaches and renames the rest.
 	body := src[:m[0]] + "\nglobalThis.acoreAPI = {" + strings.NewReplacer(" as ", ":").Replace(strings.Join(swapAs(kept), ",")) + "};\n"
-	r := api.Transform(body, api.TransformOptions{
+	r := esbuild.Transform(body, esbuild.TransformOptions{
 		Sourcefile:        "runtime.js",
-		Loader:            api.LoaderJS,
-		Target:            api.ES2022,
-		Format:            api.FormatESModule,
-		TreeShaking:       api.TreeShakingTrue,
+		Loader:            esbuild.LoaderJS,
+		Target:            esbuild.ES2022,
+		Format:            esbuild.FormatESModule,
+		TreeShaking:       esbuild.TreeShakingTrue,
 		MinifyWhitespace:  true,
 		MinifyIdentifiers: true,
 		MinifySyntax:      true,
-		LegalComments:     api.LegalCommentsNone,
-		Charset:           api.CharsetUTF8,
+		LegalComments:     esbuild.LegalCommentsNone,
+		Charset:           esbuild.CharsetUTF8,
+		Define:            f.define(),
 	})
 	if len(r.Errors) > 0 {
-		msgs := api.FormatMessages(r.Errors, api.FormatMessagesOptions{Kind: api.ErrorMessage})
+		msgs := esbuild.FormatMessages(r.Errors, esbuild.FormatMessagesOptions{Kind: esbuild.ErrorMessage})
 		return "", fmt.Errorf("minifying the runtime: %s", strings.Join(msgs, ""))
 	}
 	code := strings.TrimSpace(string(r.Code))
@@ -113,6 +153,64 @@ func minify(src string, keep func(string) bool) (string, error) {
 	table := strings.TrimSuffix(code[i:], ";")
 	table = table[strings.Index(table, "=")+1:]
 	return "const{" + strings.Join(names, ",") + "}=(()=>{" + code[:i] + "return" + table + "})();\n", nil
+}
+
+// Bundle makes a minified app.js of an app's code and the runtime as one
+// module: the code imports the API names it uses, the runtime the names
+// the code defines for it (XS, B, AX and R), so that one minifier names
+// both by use and drops what neither reaches. head is the code's first
+// statements (XS), code the rest; f are the app's features.
+func Bundle(head, code string, uses func(name string) bool, f Features) (string, error) {
+	m := exportList.FindStringSubmatch(runtimeSrc)
+	if m == nil {
+		return "", fmt.Errorf("runtime.js does not end with its export table")
+	}
+	var api []string
+	for _, e := range strings.Split(m[1], ",") {
+		if fs := strings.Fields(e); len(fs) > 0 && uses(fs[len(fs)-1]) {
+			api = append(api, fs[len(fs)-1])
+		}
+	}
+	mods := map[string]string{
+		// The entry only runs the app: it exports nothing.
+		"main":    `import "acore:app";`,
+		"app":     "import {" + strings.Join(api, ",") + "} from \"acore:runtime\";\n" + head + code + "\nexport {XS, B, AX, R};\n",
+		"runtime": "import {XS, B, AX, R} from \"acore:app\";\n" + runtimeSrc,
+	}
+	plugin := esbuild.Plugin{Name: "acore", Setup: func(b esbuild.PluginBuild) {
+		b.OnResolve(esbuild.OnResolveOptions{Filter: `^acore:`}, func(a esbuild.OnResolveArgs) (esbuild.OnResolveResult, error) {
+			return esbuild.OnResolveResult{Path: strings.TrimPrefix(a.Path, "acore:"), Namespace: "acore"}, nil
+		})
+		// The project's extern actions stay a module of their own.
+		b.OnResolve(esbuild.OnResolveOptions{Filter: `^/externs\.js$`}, func(a esbuild.OnResolveArgs) (esbuild.OnResolveResult, error) {
+			return esbuild.OnResolveResult{Path: a.Path, External: true}, nil
+		})
+		b.OnLoad(esbuild.OnLoadOptions{Filter: `.*`, Namespace: "acore"}, func(a esbuild.OnLoadArgs) (esbuild.OnLoadResult, error) {
+			src := mods[a.Path]
+			return esbuild.OnLoadResult{Contents: &src, Loader: esbuild.LoaderJS}, nil
+		})
+	}}
+	r := esbuild.Build(esbuild.BuildOptions{
+		EntryPoints:       []string{"acore:main"},
+		Bundle:            true,
+		Write:             false,
+		Outfile:           "app.js",
+		Plugins:           []esbuild.Plugin{plugin},
+		Target:            esbuild.ES2022,
+		Format:            esbuild.FormatESModule,
+		TreeShaking:       esbuild.TreeShakingTrue,
+		MinifyWhitespace:  true,
+		MinifyIdentifiers: true,
+		MinifySyntax:      true,
+		LegalComments:     esbuild.LegalCommentsNone,
+		Charset:           esbuild.CharsetUTF8,
+		Define:            f.define(),
+	})
+	if len(r.Errors) > 0 {
+		msgs := esbuild.FormatMessages(r.Errors, esbuild.FormatMessagesOptions{Kind: esbuild.ErrorMessage})
+		return "", fmt.Errorf("bundling app.js: %s", strings.Join(msgs, ""))
+	}
+	return string(r.OutputFiles[0].Contents), nil
 }
 
 // swapAs turns "local as Name" into "Name as local", the order of an

@@ -5,8 +5,16 @@
 // The app calls only the names of the table at the end (the runtime's API,
 // docs/web.md "The runtime's API"); everything else here is private and
 // renamed by the minifier. The app defines XS (its extern actions), B (the
-// backend's base URL), AX (the AXAG attribute sets), R (the routes) and
-// RH (set for hash routing), which the runtime reads when it runs.
+// backend's base URL), AX (the AXAG attribute sets) and R (the routes),
+// which the runtime reads when it runs.
+//
+// The names in capitals are the app's features (assets.Features), which
+// the minifier replaces by constants: the code of a feature the app does
+// not have folds away. HASH is set for hash routing; PARAMS when a route
+// has parameters or arguments; NAV when the app navigates (Link,
+// navigate); LIST_END and LIST_EMPTY when a list has on_end_reached or an
+// empty text; ROW_FX when a list has rows with effects; CONFIRM when an
+// action asks for confirmation.
 const doc = document;
 
 // Effects: an effect is {f, kids, cleanups, deps, order, parent}; a
@@ -196,7 +204,7 @@ function within(e, b) {
 // that its f is one function for every element, called as a method,
 // instead of a closure per element.
 function effect(f, el, get) {
-  if (el && owner && owner.node) return bindRow(owner, {f, el, get, v: undefined, own: null});
+  if (ROW_FX && el && owner && owner.node) return bindRow(owner, {f, el, get, v: undefined, own: null});
   const e = {f, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: owner, el, get, v: undefined, own: null};
   adopt(owner, e);
   run(e);
@@ -355,7 +363,7 @@ function act(f, x) {
 // confirmed: an element whose action declares confirmation_required
 // asks before it runs, so the page does what its AXAG facts promise
 // runtime agents and people.
-const confirmed = (e) => e.getAttribute("axag-confirmation-required") != "true" ||
+const confirmed = (e) => !CONFIRM || e.getAttribute("axag-confirmation-required") != "true" ||
   confirm(((e.textContent || e.getAttribute("aria-label") || "").trim() || "Continue") + ": are you sure?");
 
 const flex = {start: "flex-start", end: "flex-end", center: "center", stretch: "stretch",
@@ -579,7 +587,7 @@ function dropAll(parent, rows) {
 function list(ul, items, key, kind, empty, end) {
   let rows = new Map(), shown = [], emptyRow = null, sentinel = null;
   const node = kind.node;
-  if (end) {
+  if (LIST_END && end) {
     sentinel = element("li", ["class", "ac-end", "aria-hidden", "true"], ul);
     const io = new IntersectionObserver((x) => {
       if (x[0].isIntersecting) act(end);
@@ -589,7 +597,7 @@ function list(ul, items, key, kind, empty, end) {
   }
   if (kind.at) kind.at(ul);
   effect(() => {
-    const xs = items() || [], emptyText = empty && empty();
+    const xs = items() || [], emptyText = LIST_EMPTY && empty && empty();
     untracked(() => {
       const next = new Map(), order = new Array(xs.length), old = new Int32Array(xs.length);
       let sorted = true, last = -1, kept = 0;
@@ -661,7 +669,7 @@ function list(ul, items, key, kind, empty, end) {
       for (let i = 0; i < order.length; i++) if (order[i].$i !== i) order[i].$i = i;
       shown = order;
       if (kind.changed) kind.changed(order);
-      if (empty && !order.length) {
+      if (LIST_EMPTY && empty && !order.length) {
         if (!emptyRow) {
           emptyRow = element("li", ["class", "ac-empty"]);
           ul.insertBefore(emptyRow, sentinel);
@@ -912,7 +920,7 @@ function extern(name, args) {
 }
 
 // The router: routes on the History API, or in the URL's fragment
-// (#/path) when RH is set. R is [[path, page, args, ints], ...]: a
+// (#/path) when HASH is set. R is [[path, page, args, ints], ...]: a
 // route's literal arguments and the names of its Int parameters.
 let page = null, shown = null, params = null, focusNext = false;
 const root = doc.getElementById("app");
@@ -925,7 +933,7 @@ function routeURL(path, args) {
 }
 
 function navigate(path) {
-  if (RH) {
+  if (HASH) {
     if (location.hash.slice(1) !== path) {
       focusNext = true;
       location.hash = path;
@@ -938,6 +946,7 @@ function navigate(path) {
 
 // match returns the page parameters route r gives path, or null.
 function match(r, path) {
+  if (!PARAMS) return r[0] === path ? {} : null;
   const want = r[0].split("/"), got = path.split("/"), v = {...r[2]};
   if (want.length != got.length) return null;
   for (let i = 0; i < want.length; i++) {
@@ -967,7 +976,7 @@ function match(r, path) {
 // after a navigation. A route of the page already shown keeps it and
 // sets its parameters.
 function showRoute(focus) {
-  let path = RH ? location.hash.slice(1).split("?")[0] || "/" : location.pathname;
+  let path = HASH ? location.hash.slice(1).split("?")[0] || "/" : location.pathname;
   if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
   let render = null, v = null;
   for (const r of R) {
@@ -992,7 +1001,10 @@ function showRoute(focus) {
       w.classList.add("ac-404");
       element("h1", [], w).textContent = "Page not found";
       element("p", [], w).textContent = "There is no page at " + path + ".";
-      link(element("a", ["href", RH ? "#/" : "/"], w)).textContent = "Go to the home page";
+      const home = element("a", ["href", HASH ? "#/" : "/"], w);
+      // Without navigation in the app, the link loads the home page.
+      if (NAV) link(home);
+      home.textContent = "Go to the home page";
     }
     if (focus) {
       scrollTo(0, 0);
@@ -1008,18 +1020,19 @@ function link(a) {
     if (x.button || x.metaKey || x.ctrlKey || x.shiftKey || x.altKey || a.target) return;
     const u = new URL(a.href, location.href);
     x.preventDefault();
-    navigate(RH ? u.hash.slice(1) : u.pathname + u.search + u.hash);
+    navigate(HASH ? u.hash.slice(1) : u.pathname + u.search + u.hash);
   });
   return a;
 }
 
-// RH is defined after the runtime, so it is read when an event comes.
-addEventListener("popstate", () => RH || showRoute(false));
-addEventListener("hashchange", () => {
-  if (!RH) return;
-  showRoute(focusNext);
-  focusNext = false;
-});
+if (HASH) {
+  addEventListener("hashchange", () => {
+    showRoute(focusNext);
+    focusNext = false;
+  });
+} else {
+  addEventListener("popstate", () => showRoute(false));
+}
 
 // derived makes a derived value (a let member): a signal that an effect
 // keeps equal to f(), so what reads it is rerun only when its value

@@ -10,5 +10,4 @@ function P_Home(w){const $n=S(0);
 }
 }
 const R=[["/",P_Home]];
-const RH=false;
 show(0);

@@ -57,5 +57,4 @@ function P_About(w){{const v1=h("div",["class","ac-scroll","data-acore-id","elem
 }
 }
 const R=[["/",P_Home],["/about",P_About]];
-const RH=false;
 show(0);

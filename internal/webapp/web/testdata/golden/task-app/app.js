@@ -17,5 +17,4 @@ ax(h("span",["hidden","","data-acore-id","query:Home.tasks"],w),1);
 }
 }
 const R=[["/",P_Home]];
-const RH=false;
 show(0);

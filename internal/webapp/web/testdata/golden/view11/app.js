@@ -59,5 +59,4 @@ function $take(){$left.set($left()-1);}
 }
 }
 const R=[["/",P_Home]];
-const RH=false;
 show(0);
