@@ -4,7 +4,9 @@
 package features
 
 import (
+	"bytes"
 	"fmt"
+	"path"
 	"reflect"
 	"sort"
 	"strings"
@@ -18,6 +20,8 @@ import (
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/format"
 	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/lang/lock"
 	"github.com/axiomcore/acore/internal/lang/refs"
 	"github.com/axiomcore/acore/internal/lang/syntax"
 )
@@ -123,12 +127,63 @@ func severity(s diag.Severity) protocol.DiagnosticSeverity {
 	return protocol.DiagnosticSeverityInformation
 }
 
-// identAt is the identifier at p in rel, with the index it is from.
+// identAt is the identifier at p in rel, with the index it is from. In a
+// local contract's source the identifier is the one of its artifact.
 func identAt(fs *Files, rel string, p protocol.Position) (*refs.Index, refs.Ref, bool) {
 	off, _ := fs.Offset(rel, p)
 	ix := fs.Snap.Index()
+	if a := fs.artifactOf(rel); a != "" {
+		rel = a
+	}
 	id, ok := ix.At(rel, off)
 	return ix, id, ok
+}
+
+// artifactOf is the artifact .axiom/dev/contracts/<id>.axiom of rel when rel
+// is a local contract's source contracts/<id>.axiom and the artifact is its
+// prepared copy, byte for byte: the compile reads the artifact only, and a
+// name of the source is the artifact's name at the same offset. "" otherwise.
+func (fs *Files) artifactOf(rel string) string {
+	if path.Dir(rel) != load.ContractSourceDir || path.Ext(rel) != ".axiom" {
+		return ""
+	}
+	a := lock.ArtifactPath(strings.TrimSuffix(path.Base(rel), ".axiom"))
+	if !fs.samePrepared(rel, a) {
+		return ""
+	}
+	return a
+}
+
+// sourceOf is the local source of the artifact a when a is its prepared
+// copy, "" otherwise: where a location in the artifact is shown, since the
+// source is the file its author edits and prepare overwrites the artifact.
+func (fs *Files) sourceOf(a string) string {
+	if path.Dir(a) != lock.ContractDir {
+		return ""
+	}
+	src := load.ContractSourceDir + "/" + path.Base(a)
+	if !fs.samePrepared(src, a) {
+		return ""
+	}
+	return src
+}
+
+func (fs *Files) samePrepared(src, artifact string) bool {
+	if fs.Snap.Inputs == nil {
+		return false
+	}
+	s, ok := fs.Snap.Text(src)
+	a := fs.Snap.Inputs.Data(artifact)
+	return ok && a != nil && bytes.Equal(s, a)
+}
+
+// location is the location of the bytes [pos, end) of rel, shown in the
+// local contract's source when rel is its prepared artifact.
+func (fs *Files) location(rel string, pos, end int) protocol.Location {
+	if src := fs.sourceOf(rel); src != "" {
+		rel = src
+	}
+	return protocol.Location{URI: fs.URI(rel), Range: fs.Range(rel, pos, end)}
 }
 
 // Hover describes the name at p: what it declares, its type, its @doc and
@@ -200,11 +255,11 @@ func docOf(decl syntax.Node) string {
 func declLocation(fs *Files, ix *refs.Index, o *check.Object) (protocol.Location, bool) {
 	for _, r := range ix.Refs[o] {
 		if r.Def {
-			return protocol.Location{URI: fs.URI(r.Path), Range: fs.Range(r.Path, int(r.Ident.Pos), int(r.Ident.End))}, true
+			return fs.location(r.Path, int(r.Ident.Pos), int(r.Ident.End)), true
 		}
 	}
 	if n := node(ix, o); n != nil && n.Path != "" {
-		return protocol.Location{URI: fs.URI(n.Path), Range: fs.Range(n.Path, int(n.Pos), int(n.End))}, true
+		return fs.location(n.Path, int(n.Pos), int(n.End)), true
 	}
 	return protocol.Location{}, false
 }
@@ -234,7 +289,7 @@ func References(fs *Files, rel string, p protocol.Position, includeDecl bool) []
 		if r.Def && !includeDecl {
 			continue
 		}
-		out = append(out, protocol.Location{URI: fs.URI(r.Path), Range: fs.Range(r.Path, int(r.Ident.Pos), int(r.Ident.End))})
+		out = append(out, fs.location(r.Path, int(r.Ident.Pos), int(r.Ident.End)))
 	}
 	return out
 }
