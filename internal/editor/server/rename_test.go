@@ -141,15 +141,13 @@ func TestContractSourceRenameIsTheServices(t *testing.T) {
 
 			cl, _ := start(t, byEditor, protocol.ClientCapabilities{})
 			text := cl.open("contracts/books.axiom")
-			off := strings.Index(text, "    "+c.field+": String") + 4
-			p := position.New([]byte(text)).Position(off, position.UTF16)
-			at := protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: cl.uri("contracts/books.axiom")},
-				Position: protocol.Position{Line: p.Line, Character: p.Character}}
-			pr, err := cl.server.PrepareRename(cl.ctx, &protocol.PrepareRenameParams{TextDocumentPositionParams: at})
+			pos := protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: cl.uri("contracts/books.axiom")},
+				Position: at(t, text, "    "+c.field+": String", 4)}
+			pr, err := cl.server.PrepareRename(cl.ctx, &protocol.PrepareRenameParams{TextDocumentPositionParams: pos})
 			if err != nil || pr == nil || pr.(*protocol.PrepareRenamePlaceholder).Placeholder != c.field {
 				t.Fatalf("prepareRename: %v, %v", pr, err)
 			}
-			e, err := cl.server.Rename(cl.ctx, &protocol.RenameParams{TextDocumentPositionParams: at, NewName: c.newName})
+			e, err := cl.server.Rename(cl.ctx, &protocol.RenameParams{TextDocumentPositionParams: pos, NewName: c.newName})
 			if err != nil {
 				t.Fatalf("rename: %v", err)
 			}
@@ -213,14 +211,80 @@ func TestContractSourceNotPrepared(t *testing.T) {
 			cl, _ := start(t, root, protocol.ClientCapabilities{})
 			c.edit(t, cl, root)
 			// "title" of model Book, one line down after the new first line.
-			at := protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: cl.uri("contracts/books.axiom")}, Position: protocol.Position{Line: 5, Character: 5}}
+			pos := protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: cl.uri("contracts/books.axiom")}, Position: protocol.Position{Line: 5, Character: 5}}
 			const want = "contracts/books.axiom is not as prepared: .axiom/dev/contracts/books.axiom is not its copy; save it, run axiom prepare and rename again"
-			if pr, err := cl.server.PrepareRename(cl.ctx, &protocol.PrepareRenameParams{TextDocumentPositionParams: at}); err == nil || !strings.Contains(err.Error(), want) {
+			if pr, err := cl.server.PrepareRename(cl.ctx, &protocol.PrepareRenameParams{TextDocumentPositionParams: pos}); err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("prepareRename: %v, %v", pr, err)
 			}
-			if e, err := cl.server.Rename(cl.ctx, &protocol.RenameParams{TextDocumentPositionParams: at, NewName: "name"}); err == nil || !strings.Contains(err.Error(), want) {
+			if e, err := cl.server.Rename(cl.ctx, &protocol.RenameParams{TextDocumentPositionParams: pos, NewName: "name"}); err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("rename: %v, %v", e, err)
 			}
 		})
+	}
+}
+
+// at is the position of the first occurrence of what in text, moved by
+// skip bytes.
+func at(t *testing.T, text, what string, skip int) protocol.Position {
+	t.Helper()
+	off := strings.Index(text, what)
+	if off < 0 {
+		t.Fatalf("no %q in the text", what)
+	}
+	p := position.New([]byte(text)).Position(off+skip, position.UTF16)
+	return protocol.Position{Line: p.Line, Character: p.Character}
+}
+
+// An editor applies a rename's edit to buffers and saves them later: the
+// buffers, the lock's among them, compile together meanwhile, so every
+// use of the renamed field already resolves to it.
+func TestContractSourceRenameInBuffers(t *testing.T) {
+	root := copyExample(t, "reading-list")
+	cl, _ := start(t, root, protocol.ClientCapabilities{})
+	text := cl.open("contracts/books.axiom")
+	e, err := cl.server.Rename(cl.ctx, &protocol.RenameParams{NewName: "name", TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: cl.uri("contracts/books.axiom")}, Position: at(t, text, "    title: String", 4)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := e.Changes[cl.uri(".axiom/ui.lock")]; !ok {
+		t.Fatalf("the rename does not replace the lock: %v", e.Changes)
+	}
+	for u, edits := range e.Changes {
+		rel, err := filepath.Rel(root, u.FsPath())
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel = filepath.ToSlash(rel)
+		if rel != "contracts/books.axiom" {
+			cl.open(rel)
+		}
+		// One change event per edit, the last first, so that each range
+		// is the buffer's as the edit found it.
+		edits = slices.Clone(edits)
+		sort.Slice(edits, func(i, j int) bool {
+			a, b := edits[i].Range.Start, edits[j].Range.Start
+			return a.Line > b.Line || a.Line == b.Line && a.Character > b.Character
+		})
+		var changes []protocol.TextDocumentContentChangeEvent
+		for _, te := range edits {
+			changes = append(changes, &protocol.TextDocumentContentChangePartial{Range: te.Range, Text: te.NewText})
+		}
+		change(cl, rel, 2, changes...)
+	}
+	for _, c := range []struct{ file, use string }{
+		{"pages/book.acore", "Text(book.title"},
+		{"components/book_row.acore", "Link(book.title"},
+	} {
+		disk, err := os.ReadFile(filepath.Join(root, c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The buffer's use is book.name, where the disk's is book.title.
+		h, err := cl.server.Hover(cl.ctx, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: cl.uri(c.file)}, Position: at(t, string(disk), c.use, len(c.use)-len("title"))}})
+		if err != nil || h == nil || !strings.Contains(h.Contents.(*protocol.MarkupContent).Value, "node `field:Books.Book.name`") {
+			t.Errorf("%s: the renamed use in the buffer does not resolve: %v, %v", c.file, h, err)
+		}
 	}
 }
