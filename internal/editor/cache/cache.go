@@ -15,6 +15,7 @@ import (
 
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/lang/lock"
 	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/lang/refs"
 )
@@ -171,9 +172,11 @@ func hasErrors(ds []diag.Diagnostic) bool {
 }
 
 // isInput reports whether an open document at rel is one the compile
-// reads (With accepts no other).
+// reads (With accepts no other). The lock is one: a rename of a local
+// contract's field replaces it in a buffer with the artifact's, and the
+// buffers compile together before they are saved.
 func isInput(rel string) bool {
-	return strings.HasSuffix(rel, ".acore") || (strings.HasSuffix(rel, ".axiom") &&
+	return strings.HasSuffix(rel, ".acore") || rel == lock.Path || (strings.HasSuffix(rel, ".axiom") &&
 		(strings.HasPrefix(rel, "contracts/") || strings.HasPrefix(rel, ".axiom/dev/contracts/")))
 }
 

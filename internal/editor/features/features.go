@@ -4,7 +4,9 @@
 package features
 
 import (
+	"bytes"
 	"fmt"
+	"path"
 	"reflect"
 	"sort"
 	"strings"
@@ -18,6 +20,8 @@ import (
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/format"
 	"github.com/axiomcore/acore/internal/lang/graph"
+	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/lang/lock"
 	"github.com/axiomcore/acore/internal/lang/refs"
 	"github.com/axiomcore/acore/internal/lang/syntax"
 )
@@ -123,12 +127,63 @@ func severity(s diag.Severity) protocol.DiagnosticSeverity {
 	return protocol.DiagnosticSeverityInformation
 }
 
-// identAt is the identifier at p in rel, with the index it is from.
+// identAt is the identifier at p in rel, with the index it is from. In a
+// local contract's source the identifier is the one of its artifact.
 func identAt(fs *Files, rel string, p protocol.Position) (*refs.Index, refs.Ref, bool) {
 	off, _ := fs.Offset(rel, p)
 	ix := fs.Snap.Index()
+	if a := fs.artifactOf(rel); a != "" {
+		rel = a
+	}
 	id, ok := ix.At(rel, off)
 	return ix, id, ok
+}
+
+// artifactOf is the artifact .axiom/dev/contracts/<id>.axiom of rel when rel
+// is a local contract's source contracts/<id>.axiom and the artifact is its
+// prepared copy, byte for byte: the compile reads the artifact only, and a
+// name of the source is the artifact's name at the same offset. "" otherwise.
+func (fs *Files) artifactOf(rel string) string {
+	if path.Dir(rel) != load.ContractSourceDir || path.Ext(rel) != ".axiom" {
+		return ""
+	}
+	a := lock.ArtifactPath(strings.TrimSuffix(path.Base(rel), ".axiom"))
+	if !fs.samePrepared(rel, a) {
+		return ""
+	}
+	return a
+}
+
+// sourceOf is the local source of the artifact a when a is its prepared
+// copy, "" otherwise: where a location in the artifact is shown, since the
+// source is the file its author edits and prepare overwrites the artifact.
+func (fs *Files) sourceOf(a string) string {
+	if path.Dir(a) != lock.ContractDir {
+		return ""
+	}
+	src := load.ContractSourceDir + "/" + path.Base(a)
+	if !fs.samePrepared(src, a) {
+		return ""
+	}
+	return src
+}
+
+func (fs *Files) samePrepared(src, artifact string) bool {
+	if fs.Snap.Inputs == nil {
+		return false
+	}
+	s, ok := fs.Snap.Text(src)
+	a := fs.Snap.Inputs.Data(artifact)
+	return ok && a != nil && bytes.Equal(s, a)
+}
+
+// location is the location of the bytes [pos, end) of rel, shown in the
+// local contract's source when rel is its prepared artifact.
+func (fs *Files) location(rel string, pos, end int) protocol.Location {
+	if src := fs.sourceOf(rel); src != "" {
+		rel = src
+	}
+	return protocol.Location{URI: fs.URI(rel), Range: fs.Range(rel, pos, end)}
 }
 
 // Hover describes the name at p: what it declares, its type, its @doc and
@@ -200,11 +255,11 @@ func docOf(decl syntax.Node) string {
 func declLocation(fs *Files, ix *refs.Index, o *check.Object) (protocol.Location, bool) {
 	for _, r := range ix.Refs[o] {
 		if r.Def {
-			return protocol.Location{URI: fs.URI(r.Path), Range: fs.Range(r.Path, int(r.Ident.Pos), int(r.Ident.End))}, true
+			return fs.location(r.Path, int(r.Ident.Pos), int(r.Ident.End)), true
 		}
 	}
 	if n := node(ix, o); n != nil && n.Path != "" {
-		return protocol.Location{URI: fs.URI(n.Path), Range: fs.Range(n.Path, int(n.Pos), int(n.End))}, true
+		return fs.location(n.Path, int(n.Pos), int(n.End)), true
 	}
 	return protocol.Location{}, false
 }
@@ -234,7 +289,7 @@ func References(fs *Files, rel string, p protocol.Position, includeDecl bool) []
 		if r.Def && !includeDecl {
 			continue
 		}
-		out = append(out, protocol.Location{URI: fs.URI(r.Path), Range: fs.Range(r.Path, int(r.Ident.Pos), int(r.Ident.End))})
+		out = append(out, fs.location(r.Path, int(r.Ident.Pos), int(r.Ident.End)))
 	}
 	return out
 }
@@ -242,38 +297,47 @@ func References(fs *Files, rel string, p protocol.Position, includeDecl bool) []
 // symbolKinds maps graph node kinds to LSP symbol kinds; kinds not listed
 // (elements, conditionals, routes' edges) are not symbols of a document.
 var symbolKinds = map[string]protocol.SymbolKind{
-	"app":                protocol.SymbolKindModule,
-	"route":              protocol.SymbolKindEvent,
-	"page":               protocol.SymbolKindClass,
-	"component":          protocol.SymbolKindClass,
-	"model":              protocol.SymbolKindStruct,
-	"model_field":        protocol.SymbolKindField,
-	"extension":          protocol.SymbolKindFunction,
-	"state":              protocol.SymbolKindVariable,
-	"let":                protocol.SymbolKindConstant,
-	"prop":               protocol.SymbolKindProperty,
-	"query":              protocol.SymbolKindField,
-	"mutation":           protocol.SymbolKindField,
-	"action":             protocol.SymbolKindMethod,
-	"contract":           protocol.SymbolKindInterface,
-	"contract_model":     protocol.SymbolKindStruct,
-	"contract_operation": protocol.SymbolKindMethod,
+	graph.KindApp:            protocol.SymbolKindModule,
+	graph.KindRoute:          protocol.SymbolKindEvent,
+	graph.KindPage:           protocol.SymbolKindClass,
+	graph.KindComponent:      protocol.SymbolKindClass,
+	graph.KindModel:          protocol.SymbolKindStruct,
+	graph.KindField:          protocol.SymbolKindField,
+	graph.KindExtension:      protocol.SymbolKindFunction,
+	graph.KindState:          protocol.SymbolKindVariable,
+	graph.KindLet:            protocol.SymbolKindConstant,
+	graph.KindProp:           protocol.SymbolKindProperty,
+	graph.KindQuery:          protocol.SymbolKindField,
+	graph.KindMutation:       protocol.SymbolKindField,
+	graph.KindAction:         protocol.SymbolKindMethod,
+	graph.KindContractImport: protocol.SymbolKindInterface,
+	graph.KindOperation:      protocol.SymbolKindMethod,
 }
 
-// DocumentSymbols are the declarations of rel, members under their owner.
+// containers are the kinds whose symbols hold others.
+var containers = map[string]bool{graph.KindApp: true, graph.KindPage: true, graph.KindComponent: true, graph.KindModel: true, graph.KindContractImport: true}
+
+// DocumentSymbols are the declarations of rel, members under their owner;
+// a local contract's source has its artifact's, at the same bytes.
 func DocumentSymbols(fs *Files, rel string) []protocol.DocumentSymbol {
+	if a := fs.artifactOf(rel); a != "" {
+		rel = a
+	}
 	ix := fs.Snap.Index()
 	if ix.Recorded == nil || ix.Recorded.Result == nil || ix.Recorded.Result.Graph == nil {
 		return nil
 	}
 	g := ix.Recorded.Result.Graph
+	// A symbol's children are attached before it is copied out: a
+	// contract's model holds its fields.
 	type sym struct {
-		n *graph.Node
-		s protocol.DocumentSymbol
+		n        *graph.Node
+		s        protocol.DocumentSymbol
+		children []*sym
 	}
-	var top []*sym
-	byOwner := map[string]*sym{}
-	var members []*sym
+	var all []*sym
+	byID := map[string]*sym{}
+	var app *sym
 	names := map[int32]*syntax.Ident{} // a declaration's node: its name
 	for _, id := range ix.Idents[rel] {
 		if id.Def && id.Obj.Node >= 0 {
@@ -300,54 +364,58 @@ func DocumentSymbols(fs *Files, rel string) []protocol.DocumentSymbol {
 			sel = fs.Range(rel, int(id.Pos), int(id.End))
 		}
 		s := &sym{n: n, s: protocol.DocumentSymbol{Name: name, Detail: &detail, Kind: kind, Range: r, SelectionRange: sel}}
-		switch n.Kind {
-		case "page", "component", "model", "contract", "app":
-			top = append(top, s)
-			byOwner[n.ID] = s
-		default:
-			members = append(members, s)
+		all = append(all, s)
+		if containers[n.Kind] {
+			byID[n.ID] = s
+		}
+		if n.Kind == graph.KindApp {
+			app = s
 		}
 	}
-	var app *sym
-	for _, t := range top {
-		if t.n.Kind == "app" {
-			app = t
-		}
-	}
-	for _, m := range members {
-		if m.n.Kind == "route" && app != nil {
-			app.s.Children = append(app.s.Children, m.s)
-		} else if o := byOwner[ownerID(m.n)]; o != nil {
-			o.s.Children = append(o.s.Children, m.s)
+	var top []*sym
+	for _, s := range all {
+		if s.n.Kind == graph.KindRoute && app != nil {
+			app.children = append(app.children, s)
+		} else if o := byID[ownerID(s.n)]; o != nil && o != s {
+			o.children = append(o.children, s)
 		} else {
-			top = append(top, m)
+			top = append(top, s)
 		}
 	}
-	sort.SliceStable(top, func(i, j int) bool { return top[i].n.Pos < top[j].n.Pos })
-	out := make([]protocol.DocumentSymbol, len(top))
-	for i, s := range top {
-		out[i] = s.s
+	var out func([]*sym) []protocol.DocumentSymbol
+	out = func(list []*sym) []protocol.DocumentSymbol {
+		sort.SliceStable(list, func(i, j int) bool { return list[i].n.Pos < list[j].n.Pos })
+		ds := make([]protocol.DocumentSymbol, len(list))
+		for i, s := range list {
+			ds[i] = s.s
+			if len(s.children) > 0 {
+				ds[i].Children = out(s.children)
+			}
+		}
+		return ds
 	}
-	return out
+	return out(top)
 }
 
 // ownerID is the id of the declaration a member node belongs to: its
-// page or component, or the model or contract of a field or operation.
+// page or component, the model of a field (field:Books.Book.title is
+// model:Books.Book's), or the contract of a contract's model or operation.
 func ownerID(n *graph.Node) string {
 	if n.Owner != "" {
 		return n.Owner
 	}
-	kind, rest, _ := strings.Cut(n.ID, ":")
-	owner, _, ok := strings.Cut(rest, ".")
-	switch {
-	case !ok:
+	_, rest, _ := strings.Cut(n.ID, ":")
+	dot := strings.LastIndex(rest, ".")
+	if dot < 0 {
+		// Routes belong to the app, which DocumentSymbols finds.
 		return ""
-	case kind == "model_field":
-		return "model:" + owner
-	case kind == "contract_model" || kind == "contract_operation":
-		return "contract:" + owner
 	}
-	// Routes belong to the app, which DocumentSymbols finds.
+	switch n.Kind {
+	case graph.KindField:
+		return graph.KindModel + ":" + rest[:dot]
+	case graph.KindModel, graph.KindOperation:
+		return graph.KindContractImport + ":" + rest[:dot]
+	}
 	return ""
 }
 

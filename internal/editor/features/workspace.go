@@ -30,7 +30,7 @@ func WorkspaceSymbols(views []*Files, query string) []protocol.SymbolInformation
 			if name == "" {
 				name = n.ID
 			}
-			si := protocol.SymbolInformation{Location: protocol.Location{URI: fs.URI(n.Path), Range: fs.Range(n.Path, int(n.Pos), int(n.End))}}
+			si := protocol.SymbolInformation{Location: fs.location(n.Path, int(n.Pos), int(n.End))}
 			si.Name, si.Kind = name, kind
 			if o := ownerID(n); o != "" {
 				_, c, _ := strings.Cut(o, ":")

@@ -43,7 +43,8 @@ func keys(m map[string]bool) []string {
 //	@token("name", "type")         the semantic token of the name has the type
 //	@format()                      formatting the file gives no edit: it is as axiom fmt writes it
 //
-// A file that has no @diag marker must have no diagnostic.
+// The markers of a local contract's source contracts/<id>.axiom run too.
+// A source file that has no @diag marker must have no diagnostic.
 func TestMarkers(t *testing.T) {
 	files, _ := filepath.Glob("testdata/markers/*.txtar")
 	if len(files) == 0 {
@@ -63,7 +64,7 @@ func TestMarkers(t *testing.T) {
 			c, _ := start(t, root, protocol.ClientCapabilities{})
 			names := make([]string, 0, len(src))
 			for name := range src {
-				if strings.HasSuffix(name, ".acore") {
+				if strings.HasSuffix(name, ".acore") || strings.HasPrefix(name, "contracts/") {
 					names = append(names, name)
 				}
 			}
@@ -261,6 +262,11 @@ func runMarkers(t *testing.T, c *client, rel, text string) {
 		default:
 			t.Fatalf("%s: unknown marker", where)
 		}
+	}
+	if !strings.HasSuffix(rel, ".acore") {
+		// A contract's source is not compiled: its diagnostics are its
+		// artifact's.
+		return
 	}
 	diags := c.waitDiags(rel, func([]protocol.Diagnostic) bool { return true })
 	got := map[int][]string{}

@@ -3,6 +3,7 @@ package server_test
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -188,37 +189,59 @@ func TestFormatting(t *testing.T) {
 	}
 }
 
-// Document symbols are the declarations, members under their owner.
+// Document symbols are the declarations, members under their owner; a
+// local contract's source has its artifact's.
 func TestDocumentSymbols(t *testing.T) {
-	c, _ := start(t, writeProject(t, twoFiles), protocol.ClientCapabilities{})
-	c.open("main.acore")
-	res, err := c.server.DocumentSymbol(c.ctx, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("main.acore")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	var dump func([]protocol.DocumentSymbol, string)
-	dump = func(ss []protocol.DocumentSymbol, indent string) {
-		for _, s := range ss {
-			fmt.Fprintf(&b, "%s%s %d\n", indent, s.Name, s.Kind)
-			dump(s.Children, indent+"  ")
-		}
-	}
-	dump(res.(protocol.DocumentSymbolSlice), "")
-	want := fmt.Sprintf("Shop %d\n  / %d\nHome %d\n  draft %d\n", protocol.SymbolKindModule, protocol.SymbolKindEvent, protocol.SymbolKindClass, protocol.SymbolKindVariable)
-	if b.String() != want {
-		t.Errorf("symbols:\n%s\nwant:\n%s", b.String(), want)
+	for _, tc := range []struct {
+		name, file, want string
+		root             func(t *testing.T) string
+	}{
+		{"module", "main.acore",
+			fmt.Sprintf("Shop %d line 5\n  / %d line 6\nHome %d line 9\n  draft %d line 10\n", protocol.SymbolKindModule, protocol.SymbolKindEvent, protocol.SymbolKindClass, protocol.SymbolKindVariable),
+			func(t *testing.T) string { return writeProject(t, twoFiles) }},
+		// The contract holds its model, whose fields are under it, and its
+		// operations, each on its line of the source.
+		{"contract source", "contracts/books.axiom", fmt.Sprintf("Books %d line 2\n  Book %d line 3\n    id %d line 4\n    title %[3]d line 5\n    author %[3]d line 6\n"+
+			"  list_books %[4]d line 9\n  create_book %[4]d line 10\n  delete_book %[4]d line 11\n",
+			protocol.SymbolKindInterface, protocol.SymbolKindStruct, protocol.SymbolKindField, protocol.SymbolKindMethod),
+			func(t *testing.T) string { return copyExample(t, "reading-list") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _ := start(t, tc.root(t), protocol.ClientCapabilities{})
+			c.open(tc.file)
+			res, err := c.server.DocumentSymbol(c.ctx, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(tc.file)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			var dump func([]protocol.DocumentSymbol, string)
+			dump = func(ss []protocol.DocumentSymbol, indent string) {
+				for _, s := range ss {
+					fmt.Fprintf(&b, "%s%s %d line %d\n", indent, s.Name, s.Kind, s.SelectionRange.Start.Line+1)
+					dump(s.Children, indent+"  ")
+				}
+			}
+			dump(res.(protocol.DocumentSymbolSlice), "")
+			if b.String() != tc.want {
+				t.Errorf("symbols:\n%s\nwant:\n%s", b.String(), tc.want)
+			}
+		})
 	}
 }
 
 // Workspace symbols are found in every file, whether open or not, by a
-// subsequence of their name.
+// subsequence of their name; a local contract's are in its source.
 func TestWorkspaceSymbols(t *testing.T) {
-	c, _ := start(t, writeProject(t, twoFiles), protocol.ClientCapabilities{})
+	files := maps.Clone(twoFiles)
+	files["main.acore"] = strings.Replace(files["main.acore"], "\n\nuse component", "\n\nuse contract Books from \"books\" audience \"web\"\nuse component", 1)
+	files["contracts/books.axiom"] = "contract Books audience \"web\" {\n  model Book {\n    isbn: String\n  }\n\n  query list_books(): [Book]\n}\n"
+	c, _ := start(t, writeProject(t, files), protocol.ClientCapabilities{})
 	for _, tc := range []struct{ query, want string }{
 		{"card", "Card card.acore"},
 		{"lbl", "label card.acore Card"},
 		{"drf", "draft main.acore Home"},
+		{"isbn", "isbn contracts/books.axiom Books.Book"},
+		{"lstbk", "list_books contracts/books.axiom Books"},
 		{"zzz", ""},
 	} {
 		res, err := c.server.Symbols(c.ctx, &protocol.WorkspaceSymbolParams{Query: tc.query})
