@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -106,9 +107,14 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "axiom build: cannot write %s: %v\n", dest, err)
 		return exitFail
 	}
+	// The page is what a browser loads for it: index.html and the
+	// scripts and stylesheets beside it (app.js, app.css, the project's
+	// styles.css and externs.js).
 	size := 0
-	for _, n := range []string{"index.html", "app.js", "app.css"} {
-		size += len(res.Files[n])
+	for n, b := range res.Files {
+		if !strings.Contains(n, "/") && slices.Contains([]string{".html", ".js", ".css"}, filepath.Ext(n)) {
+			size += len(b)
+		}
 	}
 	fmt.Fprintf(stdout, "%s: built %s (%d files, page %d bytes), %s\n", filepath.Base(absRoot(dir)), dest, len(res.Files), size, plural(nwarn, "warning"))
 	return exitOK

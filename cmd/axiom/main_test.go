@@ -2,7 +2,9 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,6 +31,9 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       *update,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"pagebytes": pageBytes,
+		},
 		Setup: func(env *testscript.Env) error {
 			// check prints roots with symlinks resolved (as the loader
 			// sees them); $WORK may sit under a symlink (macOS /var).
@@ -40,6 +45,28 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// pageBytes (pagebytes DIST) checks that the last command's stdout gives
+// as the page's size the bytes of DIST's HTML, scripts and stylesheets.
+func pageBytes(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: pagebytes DIST")
+	}
+	dir := ts.MkAbs(args[0])
+	ents, err := os.ReadDir(dir)
+	ts.Check(err)
+	size := 0
+	for _, e := range ents {
+		if ext := filepath.Ext(e.Name()); !e.IsDir() && (ext == ".html" || ext == ".js" || ext == ".css") {
+			info, err := e.Info()
+			ts.Check(err)
+			size += int(info.Size())
+		}
+	}
+	if want := fmt.Sprintf(", page %d bytes)", size); !strings.Contains(ts.ReadFile("stdout"), want) {
+		ts.Fatalf("stdout does not say %q", want)
+	}
 }
 
 // TestExitStatus pins the exit statuses scripts cannot see: testscript's

@@ -3,6 +3,7 @@ package web
 import (
 	"maps"
 	"strconv"
+	"strings"
 
 	"github.com/axiomcore/acore/internal/lang/catalog"
 	"github.com/axiomcore/acore/internal/lang/check"
@@ -149,6 +150,7 @@ func (g *gen) nodeOf(o *owner, it syntax.Node) *graph.Node {
 func (g *gen) owner(o *owner) *js.Function {
 	w := js.Id("w")
 	fn := &js.Function{Name: ownerFunc(o), Params: []string{"w"}}
+	g.idPrefix, g.idShort = "element:"+o.d.Name.Name+"/view/", false
 	if o.d.Kind != syntax.Page || len(o.d.Params) > 0 {
 		fn.Params = append(fn.Params, "P")
 	}
@@ -210,7 +212,7 @@ func (g *gen) owner(o *owner) *js.Function {
 	for _, m := range o.order {
 		if m.kind == mQuery {
 			if i, ok := g.memberAx(m); ok {
-				carrier := js.CallOf(rtElement, js.Str("span"), strArray([]string{"hidden", "", "data-acore-id", g.g.At(m.node).ID}), w)
+				carrier := g.create("span", []string{"hidden", "", "data-acore-id", g.g.At(m.node).ID}, w)
 				*body = append(*body, &js.ExprStmt{X: js.CallOf(rtAction, carrier, js.Num(float64(i)))})
 			}
 		}
@@ -218,7 +220,41 @@ func (g *gen) owner(o *owner) *js.Function {
 	if o.view != nil {
 		*body = append(*body, g.viewItems(o, o.view.Items, w)...)
 	}
+	if g.idShort {
+		fn.Body = append([]js.Stmt{&js.Const{Name: "I", Value: js.Str(g.idPrefix)}}, fn.Body...)
+	}
 	return fn
+}
+
+// create is the call of h that makes an element with the attribute
+// pairs attrs under parent. What every element of its kind has is left
+// to h: a node id (the last pair) is its own argument, which starts with
+// I when it is the owner's, and a button's type="button" is implied.
+func (g *gen) create(tag string, attrs []string, parent js.Expr) *js.Call {
+	var id js.Expr
+	if n := len(attrs); n >= 2 && attrs[n-2] == "data-acore-id" {
+		if rest, ok := strings.CutPrefix(attrs[n-1], g.idPrefix); ok && g.idPrefix != "" {
+			g.idShort = true
+			id = js.Bin(js.Add, js.Id("I"), js.Str(rest))
+		} else {
+			id = js.Str(attrs[n-1])
+		}
+		attrs = attrs[:n-2]
+	}
+	if tag == "button" && len(attrs) >= 2 && attrs[0] == "type" && attrs[1] == "button" {
+		attrs = attrs[2:]
+	}
+	args := []js.Expr{js.Str(tag), strArray(attrs)}
+	if parent != nil || id != nil {
+		if parent == nil {
+			parent = &js.Null{}
+		}
+		args = append(args, parent)
+	}
+	if id != nil {
+		args = append(args, id)
+	}
+	return js.CallOf(rtElement, args...)
 }
 
 // viewItems lowers view items rendered into the DOM variable parent.
@@ -240,7 +276,7 @@ func (g *gen) viewItems(o *owner, items []syntax.ViewItem, parent js.Expr) []js.
 				bs = append(bs, js.Thunk(cond), &js.Arrow{Params: []string{w.Name}, Block: g.viewItems(o, br.Items, w)})
 			}
 			out = append(out, &js.Block{Stmts: []js.Stmt{
-				&js.Const{Name: v.Name, Value: js.CallOf(rtElement, js.Str("div"), strArray([]string{"class", "ac-if", "data-acore-id", g.nodeOf(o, it).ID}), parent)},
+				&js.Const{Name: v.Name, Value: g.create("div", []string{"class", "ac-if", "data-acore-id", g.nodeOf(o, it).ID}, parent)},
 				&js.ExprStmt{X: js.CallOf(rtIf, v, &js.Array{Elems: bs})},
 			}})
 		case *syntax.BadDecl:
@@ -307,7 +343,7 @@ func (g *gen) element(o *owner, e *syntax.Element, parent js.Expr) js.Stmt {
 // domOf lowers the static DOM d into statements that create it under
 // parent; the element itself (d.self) is the variable v.
 func (g *gen) domOf(d *dnode, v *js.Ident, parent js.Expr, out *[]js.Stmt) {
-	create := js.CallOf(rtElement, js.Str(d.tag), strArray(d.attrs), parent)
+	create := g.create(d.tag, d.attrs, parent)
 	switch {
 	case d.self:
 		*out = append(*out, &js.Const{Name: v.Name, Value: create})
@@ -376,7 +412,7 @@ func (g *gen) component(o *owner, e *syntax.Element, n *graph.Node, parent js.Ex
 		props.Props = append(props.Props, p)
 	}
 	return &js.Block{Stmts: []js.Stmt{
-		&js.Const{Name: v.Name, Value: js.CallOf(rtElement, js.Str("div"), strArray([]string{"class", "ac-comp", "data-acore-id", n.ID}), parent)},
+		&js.Const{Name: v.Name, Value: g.create("div", []string{"class", "ac-comp", "data-acore-id", n.ID}, parent)},
 		&js.ExprStmt{X: js.CallOf(js.Id(ownerFunc(c)), v, props)},
 	}}
 }

@@ -38,6 +38,10 @@ type gen struct {
 	// out is one owner's printed function; n numbers its DOM variables.
 	out []byte
 	n   int
+	// idPrefix starts the node ids of the owner being lowered; its
+	// function names it I when idShort is set (create).
+	idPrefix string
+	idShort  bool
 	// specs keeps each catalog element's spec from app.js for the static
 	// templates of index.html.
 	specs map[*syntax.Element]*spec

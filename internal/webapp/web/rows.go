@@ -55,7 +55,7 @@ func (g *gen) fastList(o *owner, e *syntax.Element, ls *listSpec, ul js.Expr) []
 		pn = jsName(ls.param)
 	}
 	proto := g.v()
-	build := []js.Stmt{&js.Const{Name: proto.Name, Value: js.CallOf(rtElement, js.Str("li"), &js.Array{})}}
+	build := []js.Stmt{&js.Const{Name: proto.Name, Value: g.create("li", nil, nil)}}
 	g.rowProto(nodes, proto, &build)
 
 	li := g.v()

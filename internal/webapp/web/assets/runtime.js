@@ -292,10 +292,13 @@ const count = (v) => v == null ? null : v.length;
 const isEmpty = (v) => v == null ? null : v.length === 0;
 
 // element creates an element with attributes given as name, value
-// pairs, appended to parent when there is one.
-function element(tag, attrs, parent) {
+// pairs and the node id, appended to parent when there is one. A button
+// never submits a form by itself: its type is "button" unless attrs say.
+function element(tag, attrs, parent, id) {
   const e = doc.createElement(tag);
+  if (tag == "button") e.type = "button";
   for (let i = 0; i < attrs.length; i += 2) e.setAttribute(attrs[i], attrs[i + 1]);
+  if (id) e.setAttribute("data-acore-id", id);
   if (parent) parent.append(e);
   return e;
 }

@@ -1,5 +1,6 @@
-function P_Home(w){const $selected=S(0);
+function P_Home(w){const I="element:Home/view/";
+const $selected=S(0);
 const $rows=S([]);
-{const v1=h("ul",["class","ac-list","data-acore-id","element:Home/view/0"],w);L(v1,()=>$rows(),$r=>$r?.id,G((v2,$r)=>{{const v3=h("p",["data-acore-id","element:Home/view/0/0"],v2);tx(v3,()=>$r()?.label);pr(v3,"hidden",()=>!eq($selected(),3));}
+{const v1=h("ul",["class","ac-list"],w,I+"0");L(v1,()=>$rows(),$r=>$r?.id,G((v2,$r)=>{{const v3=h("p",[],v2,I+"0/0");tx(v3,()=>$r()?.label);pr(v3,"hidden",()=>!eq($selected(),3));}
 }),null,null);}
 }

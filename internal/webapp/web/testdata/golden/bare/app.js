@@ -3,10 +3,11 @@ const XS={};
 /* the runtime, internal/webapp/web/assets/runtime.js */
 const B="";
 const AX=[["axag-intent","count.add","axag-entity","count","axag-action-type","write","axag-description","Element Button of page Home.","axag-operation-id","count_add","axag-risk-level","none"]];
-function P_Home(w){const $n=S(0);
-{const v1=h("div",["class","ac-view top","data-acore-id","element:Home/view/0"],w);{const v2=h("h1",["data-acore-id","element:Home/view/0/0"],v1);v2.textContent="Bare";}
-{const v3=h("button",["type","button","class","add","data-acore-id","element:Home/view/0/1"],v1);v3.textContent="Add";on(v3,"click",()=>{$n.set($n()+1);});ax(v3,0);}
-{const v4=h("p",["class","count","data-acore-id","element:Home/view/0/2"],v1);tx(v4,()=>""+str($n()));}
+function P_Home(w){const I="element:Home/view/";
+const $n=S(0);
+{const v1=h("div",["class","ac-view top"],w,I+"0");{const v2=h("h1",[],v1,I+"0/0");v2.textContent="Bare";}
+{const v3=h("button",["class","add"],v1,I+"0/1");v3.textContent="Add";on(v3,"click",()=>{$n.set($n()+1);});ax(v3,0);}
+{const v4=h("p",["class","count"],v1,I+"0/2");tx(v4,()=>""+str($n()));}
 }
 }
 const R=[["/",P_Home]];

@@ -3,19 +3,21 @@ import * as XS from "/externs.js";
 /* the runtime, internal/webapp/web/assets/runtime.js */
 const B="";
 const AX=[["axag-intent","extension.share","axag-entity","extension","axag-action-type","write","axag-description","Runs the extern action share (from \"web:share\"), whose effects the compiler cannot see.","axag-operation-id","share","axag-risk-level","medium","axag-idempotent","false","axag-side-effects","[\"effects of extern action share the compiler cannot see\"]"],["axag-intent","extension.track","axag-entity","extension","axag-action-type","write","axag-description","Runs the extern action track, whose effects the compiler cannot see.","axag-operation-id","track","axag-risk-level","medium","axag-idempotent","false","axag-side-effects","[\"effects of extern action track the compiler cannot see\"]"],["axag-intent","home.open","axag-entity","home","axag-action-type","navigate","axag-description","Element Button of page About.","axag-operation-id","home_open","axag-risk-level","none"],["axag-intent","note.create","axag-entity","note","axag-action-type","write","axag-description","Creates a note \"now\" & <lists> it, the user's","axag-operation-id","create_note","axag-risk-level","low","axag-idempotent","false","axag-approval-required","false","axag-scope","user","axag-tenant-boundary","strict","axag-preconditions","[\"the user is signed in\"]","axag-postconditions","[\"the note is listed\"]","axag-side-effects","[]","axag-required-parameters","[{\"name\":\"title\",\"type\":\"string\"}]","axag-optional-parameters","[{\"name\":\"priority\",\"type\":\"integer\",\"default\":1}]"],["axag-intent","note.delete","axag-entity","note","axag-action-type","delete","axag-description","Runs the contract mutation Notes.delete_note, bound as remove in component NoteRow.","axag-operation-id","delete_note","axag-risk-level","high","axag-idempotent","true","axag-confirmation-required","true","axag-approval-required","true","axag-approval-roles","[\"owner\"]","axag-required-roles","[\"editor\"]","axag-scope","user","axag-tenant-boundary","strict","axag-preconditions","[\"the note exists\"]","axag-postconditions","[\"the note is gone\"]","axag-side-effects","[]","axag-required-parameters","[{\"name\":\"id\",\"type\":\"string\"}]"],["axag-intent","note.list","axag-entity","note","axag-action-type","read","axag-description","Runs the contract query Notes.list_notes, bound as notes in page Home.","axag-operation-id","list_notes","axag-risk-level","none","axag-idempotent","true","axag-approval-required","false","axag-scope","user","axag-tenant-boundary","strict","axag-preconditions","[\"the user is signed in\"]","axag-postconditions","[\"nothing changes\"]","axag-side-effects","[]","axag-optional-parameters","[{\"name\":\"pinned\",\"type\":\"boolean\"},{\"name\":\"sort\",\"type\":\"string\"}]"]];
-function C_NoteRow(w,P){const $note=P.note||(()=>null);
+function C_NoteRow(w,P){const I="element:NoteRow/view/";
+const $note=P.note||(()=>null);
 const $on_open=P.on_open;
 const $dense=P.dense||(()=>false);
 const $selected=S(false);
 const $remove=M("notes","delete_note",()=>({id:$note()?.id}));
-{const v1=h("div",["class","ac-row","data-acore-id","element:NoteRow/view/0"],w);v1.style.gap="8px";v1.style.alignItems="center";v1.style.justifyContent="space-between";{const v3=h("label",["class","ac-check"],v1);const v2=h("input",["type","checkbox","data-acore-id","element:NoteRow/view/0/0"],v3);tx(h("span",[],v3),()=>"Select "+str($note()?.title));bc(v2,()=>$selected(),$selected,null);}
-{const v4=h("h2",["data-acore-id","element:NoteRow/view/0/1"],v1);tx(v4,()=>str($note()?.title)+" ("+str($note()?.priority)+")");v4.classList.add("ac-clamp");v4.style.webkitLineClamp="1";}
-{const v5=h("button",["type","button","class","ac-secondary","data-acore-id","element:NoteRow/view/0/2"],v1);v5.textContent="Open";on(v5,"click",()=>$on_open&&$on_open.f());pr(v5,"hidden",()=>!!$dense());ax(v5,$on_open&&$on_open.a);}
-{const v6=h("div",["class","ac-if","data-acore-id","conditional:NoteRow/view/0/3"],v1);IF(v6,[()=>$selected(),v7=>{{const v8=h("button",["type","button","class","ac-danger","data-acore-id","element:NoteRow/view/0/3/0/0"],v7);v8.textContent="Delete";on(v8,"click",()=>{$remove.run();});ax(v8,4);}
+{const v1=h("div",["class","ac-row"],w,I+"0");v1.style.gap="8px";v1.style.alignItems="center";v1.style.justifyContent="space-between";{const v3=h("label",["class","ac-check"],v1);const v2=h("input",["type","checkbox"],v3,I+"0/0");tx(h("span",[],v3),()=>"Select "+str($note()?.title));bc(v2,()=>$selected(),$selected,null);}
+{const v4=h("h2",[],v1,I+"0/1");tx(v4,()=>str($note()?.title)+" ("+str($note()?.priority)+")");v4.classList.add("ac-clamp");v4.style.webkitLineClamp="1";}
+{const v5=h("button",["class","ac-secondary"],v1,I+"0/2");v5.textContent="Open";on(v5,"click",()=>$on_open&&$on_open.f());pr(v5,"hidden",()=>!!$dense());ax(v5,$on_open&&$on_open.a);}
+{const v6=h("div",["class","ac-if"],v1,"conditional:NoteRow/view/0/3");IF(v6,[()=>$selected(),v7=>{{const v8=h("button",["class","ac-danger"],v7,I+"0/3/0/0");v8.textContent="Delete";on(v8,"click",()=>{$remove.run();});ax(v8,4);}
 }]);}
 }
 }
-function P_Home(w){const $sort=S("title");
+function P_Home(w){const I="element:Home/view/";
+const $sort=S("title");
 const $title=S("");
 const $body=S("");
 const $pinned=S(false);
@@ -26,34 +28,35 @@ const $create=M("notes","create_note",()=>({title:$title(),priority:$count()}));
 function $add(){if(emp($title())){nav("/about");}else{$create.run();$title.set("");$count.set($count()+1);X("track",{event:"add",count:$count()});}}
 function $reverse(){if(eq($sort(),"title")){$sort.set("-title");}else{$sort.set("title");}}
 function $open($id){X("share",{text:$id});}
-ax(h("span",["hidden","","data-acore-id","query:Home.notes"],w),5);
-{const v1=h("div",["class","ac-column","data-acore-id","element:Home/view/0"],w);v1.style.gap="16px";{const v2=h("h1",["data-acore-id","element:Home/view/0/0"],v1);tx(v2,()=>"Notes: "+str($count())+" / "+str(dv($count(),2))+" rest "+str(md(7,3)));}
-{const v3=h("form",["class","ac-form","data-acore-id","element:Home/view/0/1"],v1);v3.style.gap="8px";on(v3,"submit",()=>$add());ax(v3,1);{const v5=h("label",["class","ac-field"],v3);h("span",[],v5).textContent="Title";const v4=h("input",["type","text","maxlength","80","placeholder","New note","data-acore-id","element:Home/view/0/1/0"],v5);bv(v4,()=>$title(),$title,null);ky(v4,()=>$add());ax(v4,1);}
-{const v6=h("textarea",["rows","3","placeholder","Body","aria-label","Body","data-acore-id","element:Home/view/0/1/1"],v3);bv(v6,()=>$body(),$body,null);}
-{const v7=h("div",["class","ac-row","data-acore-id","element:Home/view/0/1/2"],v3);v7.style.gap="8px";{const v9=h("label",["class","ac-check"],v7);const v8=h("input",["type","checkbox","role","switch","data-acore-id","element:Home/view/0/1/2/0"],v9);h("span",[],v9).textContent="Pinned";bc(v8,()=>$pinned(),$pinned,null);}
-{const v11=h("label",["class","ac-field"],v7);h("span",[],v11).textContent="Kind";const v10=h("select",["data-acore-id","element:Home/view/0/1/2/1"],v11);opts(v10,()=>["note","todo"]);bv(v10,()=>$kind(),$kind,null);}
-{const v12=h("div",["class","ac-spacer","aria-hidden","true","data-acore-id","element:Home/view/0/1/2/2"],v7);}
-{const v13=h("button",["type","button","data-acore-id","element:Home/view/0/1/2/3"],v7);v13.textContent="Add";pr(v13,"disabled",()=>emp($title()));on(v13,"click",()=>$add());ax(v13,1);}
+ax(h("span",["hidden",""],w,"query:Home.notes"),5);
+{const v1=h("div",["class","ac-column"],w,I+"0");v1.style.gap="16px";{const v2=h("h1",[],v1,I+"0/0");tx(v2,()=>"Notes: "+str($count())+" / "+str(dv($count(),2))+" rest "+str(md(7,3)));}
+{const v3=h("form",["class","ac-form"],v1,I+"0/1");v3.style.gap="8px";on(v3,"submit",()=>$add());ax(v3,1);{const v5=h("label",["class","ac-field"],v3);h("span",[],v5).textContent="Title";const v4=h("input",["type","text","maxlength","80","placeholder","New note"],v5,I+"0/1/0");bv(v4,()=>$title(),$title,null);ky(v4,()=>$add());ax(v4,1);}
+{const v6=h("textarea",["rows","3","placeholder","Body","aria-label","Body"],v3,I+"0/1/1");bv(v6,()=>$body(),$body,null);}
+{const v7=h("div",["class","ac-row"],v3,I+"0/1/2");v7.style.gap="8px";{const v9=h("label",["class","ac-check"],v7);const v8=h("input",["type","checkbox","role","switch"],v9,I+"0/1/2/0");h("span",[],v9).textContent="Pinned";bc(v8,()=>$pinned(),$pinned,null);}
+{const v11=h("label",["class","ac-field"],v7);h("span",[],v11).textContent="Kind";const v10=h("select",[],v11,I+"0/1/2/1");opts(v10,()=>["note","todo"]);bv(v10,()=>$kind(),$kind,null);}
+{const v12=h("div",["class","ac-spacer","aria-hidden","true"],v7,I+"0/1/2/2");}
+{const v13=h("button",[],v7,I+"0/1/2/3");v13.textContent="Add";pr(v13,"disabled",()=>emp($title()));on(v13,"click",()=>$add());ax(v13,1);}
 }
 }
-{const v14=h("hr",["data-acore-id","element:Home/view/0/2"],v1);}
-{const v15=h("button",["type","button","class","ac-linkbtn","data-acore-id","element:Home/view/0/3"],v1);v15.textContent="Reverse";on(v15,"click",()=>$reverse());}
-{const v16=h("div",["class","ac-if","data-acore-id","conditional:Home/view/0/4"],v1);IF(v16,[()=>$notes.pending(),v17=>{{const v18=h("span",["class","ac-spinner","role","status","aria-label","Loading notes","data-acore-id","element:Home/view/0/4/0/0"],v17);}
-},()=>$notes.error(),v19=>{{const v20=h("p",["data-acore-id","element:Home/view/0/4/1/0"],v19);tx(v20,()=>"Error: "+str($notes.error_message()));v20.style.color="crimson";}
-},()=>true,v21=>{{const v22=h("ul",["class","ac-list","data-acore-id","element:Home/view/0/4/2/0"],v21);L(v22,()=>$notes.data(),$n=>$n?.id,G((v23,$n)=>{{const v24=h("div",["class","ac-comp","data-acore-id","element:Home/view/0/4/2/0/0"],v23);C_NoteRow(v24,{note:()=>$n(),on_open:{f:()=>{$open($n()?.id);},a:0}});}
+{const v14=h("hr",[],v1,I+"0/2");}
+{const v15=h("button",["class","ac-linkbtn"],v1,I+"0/3");v15.textContent="Reverse";on(v15,"click",()=>$reverse());}
+{const v16=h("div",["class","ac-if"],v1,"conditional:Home/view/0/4");IF(v16,[()=>$notes.pending(),v17=>{{const v18=h("span",["class","ac-spinner","role","status","aria-label","Loading notes"],v17,I+"0/4/0/0");}
+},()=>$notes.error(),v19=>{{const v20=h("p",[],v19,I+"0/4/1/0");tx(v20,()=>"Error: "+str($notes.error_message()));v20.style.color="crimson";}
+},()=>true,v21=>{{const v22=h("ul",["class","ac-list"],v21,I+"0/4/2/0");L(v22,()=>$notes.data(),$n=>$n?.id,G((v23,$n)=>{{const v24=h("div",["class","ac-comp"],v23,I+"0/4/2/0/0");C_NoteRow(v24,{note:()=>$n(),on_open:{f:()=>{$open($n()?.id);},a:0}});}
 }),()=>"No notes yet",null);}
 }]);}
-{const v25=h("div",["class","ac-row","data-acore-id","element:Home/view/0/5"],v1);{const v26=h("a",["href","/about","data-acore-id","element:Home/view/0/5/0"],v25);v26.textContent="About";lk(v26);}
-{const v27=h("span",["class","ac-icon","role","img","aria-label","Info","data-acore-id","element:Home/view/0/5/1"],v25);v27.textContent="ℹ";}
-{const v28=h("img",["src","/logo.png","alt","Logo","width","24","height","24","data-acore-id","element:Home/view/0/5/2"],v25);}
+{const v25=h("div",["class","ac-row"],v1,I+"0/5");{const v26=h("a",["href","/about"],v25,I+"0/5/0");v26.textContent="About";lk(v26);}
+{const v27=h("span",["class","ac-icon","role","img","aria-label","Info"],v25,I+"0/5/1");v27.textContent="ℹ";}
+{const v28=h("img",["src","/logo.png","alt","Logo","width","24","height","24"],v25,I+"0/5/2");}
 }
 }
 }
-function P_About(w){{const v1=h("div",["class","ac-scroll","data-acore-id","element:About/view/0"],w);v1.style.padding="8px";{const v2=h("h1",["data-acore-id","element:About/view/0/0"],v1);v2.textContent="About";}
-{const v3=h("p",["class","ac-caption","data-acore-id","element:About/view/0/1"],v1);v3.textContent="Made with acore";}
-{const v4=h("pre",["class","ac-code","data-acore-id","element:About/view/0/2"],v1);v4.textContent="let x = 1";}
-{const v5=h("button",["type","button","data-acore-id","element:About/view/0/3"],v1);v5.textContent="Home";on(v5,"click",()=>{nav("/");});ax(v5,2);}
-{const v6=h("a",["href","/","data-acore-id","element:About/view/0/4"],v1);v6.textContent="Home";lk(v6);}
+function P_About(w){const I="element:About/view/";
+{const v1=h("div",["class","ac-scroll"],w,I+"0");v1.style.padding="8px";{const v2=h("h1",[],v1,I+"0/0");v2.textContent="About";}
+{const v3=h("p",["class","ac-caption"],v1,I+"0/1");v3.textContent="Made with acore";}
+{const v4=h("pre",["class","ac-code"],v1,I+"0/2");v4.textContent="let x = 1";}
+{const v5=h("button",[],v1,I+"0/3");v5.textContent="Home";on(v5,"click",()=>{nav("/");});ax(v5,2);}
+{const v6=h("a",["href","/"],v1,I+"0/4");v6.textContent="Home";lk(v6);}
 }
 }
 const R=[["/",P_Home],["/about",P_About]];

@@ -3,16 +3,17 @@ const XS={};
 /* the runtime, internal/webapp/web/assets/runtime.js */
 const B="";
 const AX=[["axag-intent","task.create","axag-entity","task","axag-action-type","write","axag-description","Runs the contract mutation Tasks.create_task, bound as create in page Home.","axag-operation-id","create_task","axag-risk-level","low","axag-idempotent","false","axag-scope","user","axag-required-parameters","[{\"name\":\"title\",\"type\":\"string\"}]"],["axag-intent","task.list","axag-entity","task","axag-action-type","read","axag-description","Runs the contract query Tasks.list_tasks, bound as tasks in page Home.","axag-operation-id","list_tasks","axag-risk-level","none","axag-idempotent","true","axag-scope","user"]];
-function P_Home(w){const $draft=S("");
+function P_Home(w){const I="element:Home/view/";
+const $draft=S("");
 const $tasks=Q("tasks","list_tasks",()=>({}),[]);
 const $create=M("tasks","create_task",()=>({title:$draft()}));
 function $submit(){$create.run();$draft.set("");}
-ax(h("span",["hidden","","data-acore-id","query:Home.tasks"],w),1);
-{const v1=h("div",["class","ac-view","data-acore-id","element:Home/view/0"],w);{const v2=h("input",["type","text","placeholder","Add a task","aria-label","Add a task","data-acore-id","element:Home/view/0/0"],v1);bv(v2,()=>$draft(),$draft,null);}
-{const v3=h("button",["type","button","data-acore-id","element:Home/view/0/1"],v1);v3.textContent="Add";on(v3,"click",()=>$submit());ax(v3,0);}
-{const v4=h("div",["class","ac-if","data-acore-id","conditional:Home/view/0/2"],v1);IF(v4,[()=>$tasks.pending(),v5=>{{const v6=h("p",["data-acore-id","element:Home/view/0/2/0/0"],v5);v6.textContent="Loading...";}
-},()=>$tasks.error(),v7=>{{const v8=h("p",["data-acore-id","element:Home/view/0/2/1/0"],v7);v8.textContent="Could not load tasks";}
-},()=>true,v9=>{{const v10=h("ul",["class","ac-list","data-acore-id","element:Home/view/0/2/2/0"],v9);const v12=h("li",[]);const v11=h("p",["data-acore-id","element:Home/view/0/2/2/0/0"],v12);v11.textContent=" ";L(v10,()=>$tasks.data(),$task=>$task?.id,PL(v12,(v13,$task)=>{const v14=v13.firstChild;wt(v14,$task?.title);},{},[]),null,null);}
+ax(h("span",["hidden",""],w,"query:Home.tasks"),1);
+{const v1=h("div",["class","ac-view"],w,I+"0");{const v2=h("input",["type","text","placeholder","Add a task","aria-label","Add a task"],v1,I+"0/0");bv(v2,()=>$draft(),$draft,null);}
+{const v3=h("button",[],v1,I+"0/1");v3.textContent="Add";on(v3,"click",()=>$submit());ax(v3,0);}
+{const v4=h("div",["class","ac-if"],v1,"conditional:Home/view/0/2");IF(v4,[()=>$tasks.pending(),v5=>{{const v6=h("p",[],v5,I+"0/2/0/0");v6.textContent="Loading...";}
+},()=>$tasks.error(),v7=>{{const v8=h("p",[],v7,I+"0/2/1/0");v8.textContent="Could not load tasks";}
+},()=>true,v9=>{{const v10=h("ul",["class","ac-list"],v9,I+"0/2/2/0");const v12=h("li",[]);const v11=h("p",[],v12,I+"0/2/2/0/0");v11.textContent=" ";L(v10,()=>$tasks.data(),$task=>$task?.id,PL(v12,(v13,$task)=>{const v14=v13.firstChild;wt(v14,$task?.title);},{},[]),null,null);}
 }]);}
 }
 }

@@ -3,12 +3,14 @@ const XS={};
 /* the runtime, internal/webapp/web/assets/runtime.js */
 const B="";
 const AX=[["axag-intent","tag.add","axag-entity","tag","axag-action-type","write","axag-description","Runs the contract mutation Tags.add_tag, bound as tag in page Home.","axag-operation-id","add_tag","axag-risk-level","low","axag-idempotent","true","axag-approval-required","false","axag-scope","user","axag-tenant-boundary","strict","axag-preconditions","[\"the user is signed in\"]","axag-postconditions","[\"the tag exists\"]","axag-side-effects","[]","axag-required-parameters","[{\"name\":\"name\",\"type\":\"string\"}]"]];
-function C_Card(w,P){const $title=P.title||(()=>null);
-{const v1=h("section",["class","ac-view card","data-acore-id","element:Card/view/0"],w);{const v2=h("h2",["data-acore-id","element:Card/view/0/0"],v1);tx(v2,()=>$title());}
-P.$c&&P.$c(v1);{const v3=h("p",["class","card-end","data-acore-id","element:Card/view/0/2"],v1);v3.textContent="end of card";}
+function C_Card(w,P){const I="element:Card/view/";
+const $title=P.title||(()=>null);
+{const v1=h("section",["class","ac-view card"],w,I+"0");{const v2=h("h2",[],v1,I+"0/0");tx(v2,()=>$title());}
+P.$c&&P.$c(v1);{const v3=h("p",["class","card-end"],v1,I+"0/2");v3.textContent="end of card";}
 }
 }
-function P_Home(w){const $cancels=S(0);
+function P_Home(w){const I="element:Home/view/";
+const $cancels=S(0);
 const $submits=S(0);
 const $notes=S(0);
 const $focuses=S(0);
@@ -33,29 +35,29 @@ function $changed(){$changes.set($changes()+1);}
 function $edit(){$editing.set(true);}
 function $loud(){$mode.set("loud strong");}
 function $take(){$left.set($left()-1);}
-{const v1=h("header",["class","ac-view top","data-acore-id","element:Home/view/0"],w);{const v2=h("h1",["data-acore-id","element:Home/view/0/0"],v1);v2.textContent="Demo";}
-{const v3=h("p",["class","todo-count","data-acore-id","element:Home/view/0/1"],v1);{const v4=h("strong",["data-acore-id","element:Home/view/0/1/0"],v3);tx(v4,()=>""+str($left()));}
-{const v5=h("span",["data-acore-id","element:Home/view/0/1/1"],v3);v5.textContent=" items left";}
-{const v6=h("em",["data-acore-id","element:Home/view/0/1/2"],v3);v6.textContent="!";}
+{const v1=h("header",["class","ac-view top"],w,I+"0");{const v2=h("h1",[],v1,I+"0/0");v2.textContent="Demo";}
+{const v3=h("p",["class","todo-count"],v1,I+"0/1");{const v4=h("strong",[],v3,I+"0/1/0");tx(v4,()=>""+str($left()));}
+{const v5=h("span",[],v3,I+"0/1/1");v5.textContent=" items left";}
+{const v6=h("em",[],v3,I+"0/1/2");v6.textContent="!";}
 }
 }
-{const v7=h("input",["type","text","placeholder","Draft","aria-label","Draft","class","new-todo","data-acore-id","element:Home/view/1"],w);bv(v7,()=>$draft(),$draft,null);ky(v7,()=>$submit());on(v7,"focus",()=>$focused());on(v7,"blur",()=>$blurred());ky(v7,()=>$cancel(),"Escape");}
-{const v8=h("textarea",["placeholder","Memo","aria-label","Memo","class","memo","data-acore-id","element:Home/view/2"],w);bv(v8,()=>$memo(),$memo,null);ky(v8,()=>$note(),"Enter",true);}
-{const v9=h("p",["class","dbl","data-acore-id","element:Home/view/3"],w);v9.textContent="double me";on(v9,"dblclick",()=>$double());}
-{const v10=h("div",["class","ac-row row","data-acore-id","element:Home/view/4"],w);on(v10,"dblclick",()=>$double());{const v11=h("input",["type","checkbox","class","unbound","data-acore-id","element:Home/view/4/0"],v10);bc(v11,()=>!$fixed(),null,()=>$changed());}
-{const v12=h("label",["class","row-label","data-acore-id","element:Home/view/4/1"],v10);v12.textContent="in a row";}
+{const v7=h("input",["type","text","placeholder","Draft","aria-label","Draft","class","new-todo"],w,I+"1");bv(v7,()=>$draft(),$draft,null);ky(v7,()=>$submit());on(v7,"focus",()=>$focused());on(v7,"blur",()=>$blurred());ky(v7,()=>$cancel(),"Escape");}
+{const v8=h("textarea",["placeholder","Memo","aria-label","Memo","class","memo"],w,I+"2");bv(v8,()=>$memo(),$memo,null);ky(v8,()=>$note(),"Enter",true);}
+{const v9=h("p",["class","dbl"],w,I+"3");v9.textContent="double me";on(v9,"dblclick",()=>$double());}
+{const v10=h("div",["class","ac-row row"],w,I+"4");on(v10,"dblclick",()=>$double());{const v11=h("input",["type","checkbox","class","unbound"],v10,I+"4/0");bc(v11,()=>!$fixed(),null,()=>$changed());}
+{const v12=h("label",["class","row-label"],v10,I+"4/1");v12.textContent="in a row";}
 }
-{const v13=h("button",["type","button","class","edit-button","data-acore-id","element:Home/view/5"],w);v13.textContent="Edit";on(v13,"click",()=>$edit());}
-{const v14=h("div",["class","ac-if","data-acore-id","conditional:Home/view/6"],w);IF(v14,[()=>$editing(),v15=>{{const v16=h("input",["type","text","placeholder","Edit","aria-label","Edit","class","edit","data-acore-id","element:Home/view/6/0/0"],v15);bv(v16,()=>$draft(),$draft,null);af(v16,()=>true);}
+{const v13=h("button",["class","edit-button"],w,I+"5");v13.textContent="Edit";on(v13,"click",()=>$edit());}
+{const v14=h("div",["class","ac-if"],w,"conditional:Home/view/6");IF(v14,[()=>$editing(),v15=>{{const v16=h("input",["type","text","placeholder","Edit","aria-label","Edit","class","edit"],v15,I+"6/0/0");bv(v16,()=>$draft(),$draft,null);af(v16,()=>true);}
 }]);}
-{const v17=h("p",["data-acore-id","element:Home/view/7"],w);v17.textContent="mode";cl(v17,()=>$mode());}
-{const v18=h("button",["type","button","data-acore-id","element:Home/view/8"],w);v18.textContent="Loud";on(v18,"click",()=>$loud());}
-{const v19=h("button",["type","button","data-acore-id","element:Home/view/9"],w);v19.textContent="Take";on(v19,"click",()=>$take());}
-{const v20=h("div",["class","ac-comp","data-acore-id","element:Home/view/10"],w);C_Card(v20,{title:()=>"A card",$c:v21=>{{const v22=h("p",["class","inside","data-acore-id","element:Home/view/10/0"],v21);tx(v22,()=>"Inside "+str($draft()));}
+{const v17=h("p",[],w,I+"7");v17.textContent="mode";cl(v17,()=>$mode());}
+{const v18=h("button",[],w,I+"8");v18.textContent="Loud";on(v18,"click",()=>$loud());}
+{const v19=h("button",[],w,I+"9");v19.textContent="Take";on(v19,"click",()=>$take());}
+{const v20=h("div",["class","ac-comp"],w,I+"10");C_Card(v20,{title:()=>"A card",$c:v21=>{{const v22=h("p",["class","inside"],v21,I+"10/0");tx(v22,()=>"Inside "+str($draft()));}
 }});}
-{const v23=h("ul",["class","ac-list","data-acore-id","element:Home/view/11"],w);const v25=h("li",[]);const v24=h("p",["data-acore-id","element:Home/view/11/0"],v25);v24.textContent=" ";const v27=$t=>"tag-"+str($t);L(v23,()=>$tags(),$t=>$t,PL(v25,(v26,$t)=>{wc(v26,"",v27($t));const v28=v26.firstChild;wt(v28,$t);},{},[]),null,null);}
-{const v29=h("p",["class","tag-it","data-acore-id","element:Home/view/12"],w);v29.textContent="tag it";on(v29,"dblclick",()=>{$tag.run();});ax(v29,0);}
-{const v30=h("footer",["class","ac-view foot","data-acore-id","element:Home/view/13"],w);{const v31=h("p",["class","counts","data-acore-id","element:Home/view/13/0"],v30);tx(v31,()=>"counts "+str($cancels())+" "+str($submits())+" "+str($notes())+" "+str($focuses())+" "+str($blurs())+" "+str($doubles())+" "+str($changes()));}
+{const v23=h("ul",["class","ac-list"],w,I+"11");const v25=h("li",[]);const v24=h("p",[],v25,I+"11/0");v24.textContent=" ";const v27=$t=>"tag-"+str($t);L(v23,()=>$tags(),$t=>$t,PL(v25,(v26,$t)=>{wc(v26,"",v27($t));const v28=v26.firstChild;wt(v28,$t);},{},[]),null,null);}
+{const v29=h("p",["class","tag-it"],w,I+"12");v29.textContent="tag it";on(v29,"dblclick",()=>{$tag.run();});ax(v29,0);}
+{const v30=h("footer",["class","ac-view foot"],w,I+"13");{const v31=h("p",["class","counts"],v30,I+"13/0");tx(v31,()=>"counts "+str($cancels())+" "+str($submits())+" "+str($notes())+" "+str($focuses())+" "+str($blurs())+" "+str($doubles())+" "+str($changes()));}
 }
 }
 const R=[["/",P_Home]];
