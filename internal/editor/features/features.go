@@ -187,11 +187,12 @@ func (fs *Files) location(rel string, pos, end int) protocol.Location {
 }
 
 // Hover describes the name at p: what it declares, its type, its @doc and
-// the id of its graph node, the id acore-semantic answers with.
+// the id of its graph node, the id acore-semantic answers with; a name
+// that declares nothing, as an argument's, is described by nameHover.
 func Hover(fs *Files, rel string, p protocol.Position) *protocol.Hover {
 	ix, id, ok := identAt(fs, rel, p)
 	if !ok || id.Obj == nil {
-		return nil
+		return nameHover(fs, rel, p)
 	}
 	o := id.Obj
 	var b strings.Builder
