@@ -68,6 +68,11 @@ func TestVSCodeManifest(t *testing.T) {
 	if !strings.Contains(string(src), `args: ["lsp"]`) {
 		t.Errorf("%s does not run `axiom lsp`", pkg.Main)
 	}
+	// The server takes ui.lock as an open document (a rename's edit of it
+	// is seen before it is saved) only when the client hands it over.
+	if !strings.Contains(string(src), `pattern: "**/.axiom/ui.lock"`) {
+		t.Errorf("%s does not hand .axiom/ui.lock to the server", pkg.Main)
+	}
 	if node, err := exec.LookPath("node"); err == nil {
 		if out, err := exec.Command(node, "--check", filepath.Join("vscode", pkg.Main)).CombinedOutput(); err != nil {
 			t.Errorf("node --check: %v\n%s", err, out)

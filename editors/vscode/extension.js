@@ -1,5 +1,6 @@
 // The Acore extension starts `axiom lsp` and hands it the .acore and
-// contract files of the workspace; every feature comes from the server.
+// contract files of the workspace and the UI lock; every feature comes
+// from the server.
 const vscode = require("vscode");
 const { LanguageClient } = require("vscode-languageclient/node");
 
@@ -12,6 +13,10 @@ function activate(context) {
     documentSelector: [
       { scheme: "file", language: "acore" },
       { scheme: "file", language: "acore-contract" },
+      // The lock too: a rename of a local contract's field edits it with
+      // the contract, and the server must see the edited buffer, not the
+      // lock on disk, until it is saved.
+      { scheme: "file", pattern: "**/.axiom/ui.lock" },
     ],
   });
   context.subscriptions.push(client);
