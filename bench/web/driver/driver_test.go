@@ -27,7 +27,7 @@ func TestQuick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := run(options{Root: root, Quick: true, Seed: 27, Log: io.Discard})
+	res, err := run(options{Root: root, Quick: true, Seed: 27, Facts: true, Log: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestQuick(t *testing.T) {
 		t.Fatalf("%d operations measured, want %d", len(res.Ops), len(operations))
 	}
 	for _, o := range res.Ops {
-		for _, im := range []string{"vanilla", "acore"} {
+		for _, im := range []string{"vanilla", "acore", factless} {
 			if len(o.Times[im]) != 1 || o.Median[im] <= 0 {
 				t.Errorf("%s, %s: times %v", o.Name, im, o.Times[im])
 			}
@@ -70,6 +70,11 @@ func TestQuick(t *testing.T) {
 		if im.Bytes.Raw == 0 || im.Bytes.Gzip == 0 || im.Memory.NodesPerRow <= 0 || im.Memory.HeapPerRow <= 0 {
 			t.Errorf("%s: bytes %+v, memory %+v", im.Name, im.Bytes, im.Memory)
 		}
+	}
+	// The live facts: vanilla has none, the Acore app's rows carry node
+	// ids and the remove button's AXAG action, the factless copy the ids.
+	if v, a, f := res.impl("vanilla"), res.impl("acore"), res.impl(factless); v.Memory.FactBytesPerRow != 0 || f.Name == "" || f.Memory.FactBytesPerRow <= 0 || a.Memory.FactBytesPerRow < f.Memory.FactBytesPerRow+100 {
+		t.Errorf("fact attribute bytes per row: vanilla %v, acore %v, %s %v", v.Memory.FactBytesPerRow, a.Memory.FactBytesPerRow, factless, f.Memory.FactBytesPerRow)
 	}
 	dir := t.TempDir()
 	md, js, err := res.write(dir, "quick")

@@ -7,7 +7,7 @@
 // and MutationObserver records per operation. It prints a table with the
 // ratios to vanilla and writes it under bench/results.
 //
-//	go run ./bench/web/driver [--quick] [--out bench/results] [--name NAME]
+//	go run ./bench/web/driver [--quick] [--facts] [--out bench/results] [--name NAME]
 package main
 
 import (
@@ -29,6 +29,7 @@ func main() {
 	flag.BoolVar(&o.Profile, "profile", false, "run each operation once under the CPU profiler and log the functions with the most self time, instead of measuring")
 	flag.StringVar(&o.Screenshots, "screenshots", "", "write a picture of each app with 1,000 rows into this directory, instead of measuring")
 	flag.StringVar(&o.Only, "only", "", "comma-separated operations to run (default all)")
+	flag.BoolVar(&o.Facts, "facts", false, "also run the Acore app with its live AXAG attributes left out, to measure what they cost")
 	flag.Parse()
 	root, err := repoRoot()
 	if err != nil {

@@ -99,6 +99,17 @@ func (r *results) markdown() string {
 	fmt.Fprintf(&b, "| DOM nodes per row | %.2f | %.2f | %s |\n", v.Memory.NodesPerRow, a.Memory.NodesPerRow, ratio(a.Memory.NodesPerRow, v.Memory.NodesPerRow))
 	fmt.Fprintf(&b, "| event listeners per row | %.2f | %.2f | %s |\n", v.Memory.ListenersPerRow, a.Memory.ListenersPerRow, ratio(a.Memory.ListenersPerRow, v.Memory.ListenersPerRow))
 	fmt.Fprintf(&b, "| event listeners added by 10,000 rows | %d | %d | |\n", v.Memory.Rows10k.Listeners-v.Memory.Empty.Listeners, a.Memory.Rows10k.Listeners-a.Memory.Empty.Listeners)
+	fmt.Fprintf(&b, "| live AXAG and node id attribute bytes per row | %.0f | %.0f | |\n", v.Memory.FactBytesPerRow, a.Memory.FactBytesPerRow)
+	if f := r.impl(factless); f.Name != "" {
+		b.WriteString("\nWhat the live AXAG attributes cost: the same Acore app with their writes dropped (" + factless + "; node ids stay, since a row's events find their handler by them).\n\n")
+		b.WriteString("| operation (click to paint, ms) | acore | without facts | ratio |\n|---|---:|---:|---:|\n")
+		for _, o := range r.Ops {
+			fmt.Fprintf(&b, "| %s | %.1f | %.1f | %s |\n", o.Label, o.Median["acore"], o.Median[factless], ratio(o.Median["acore"], o.Median[factless]))
+		}
+		fmt.Fprintf(&b, "| JS heap per row, bytes | %.0f | %.0f | %s |\n", a.Memory.HeapPerRow, f.Memory.HeapPerRow, ratio(a.Memory.HeapPerRow, f.Memory.HeapPerRow))
+		fmt.Fprintf(&b, "| live AXAG and node id attribute bytes per row | %.0f | %.0f | |\n", a.Memory.FactBytesPerRow, f.Memory.FactBytesPerRow)
+		fmt.Fprintf(&b, "| DOM nodes per row | %.2f | %.2f | |\n", a.Memory.NodesPerRow, f.Memory.NodesPerRow)
+	}
 	return b.String()
 }
 

@@ -46,7 +46,35 @@ type options struct {
 	Screenshots string
 	// Only, when set, names the operations to run (comma-separated).
 	Only string
-	Log  io.Writer
+	// Facts adds the Acore app with its live AXAG attributes left out
+	// (factless), to measure what they cost.
+	Facts bool
+	Log   io.Writer
+}
+
+// factless is the name of the Acore app without its live AXAG attributes.
+const factless = "acore-nofacts"
+
+// withoutFacts copies the build in dist to dir with a classic script in
+// index.html, which runs before the module, that drops every write of an
+// axag-* attribute: the same app, whose live DOM lacks only its AXAG
+// facts (rows are clones of a prototype built by setAttribute). The node
+// ids stay: a row's events find their handler by its element's id.
+func withoutFacts(dist, dir string) error {
+	if err := os.CopyFS(dir, os.DirFS(dist)); err != nil {
+		return err
+	}
+	page := filepath.Join(dir, "index.html")
+	b, err := os.ReadFile(page)
+	if err != nil {
+		return err
+	}
+	const module = `<script type="module"`
+	if !strings.Contains(string(b), module) {
+		return fmt.Errorf("%s loads no module", page)
+	}
+	drop := `<script>{const set = Element.prototype.setAttribute; Element.prototype.setAttribute = function (n, v) { if (!n.startsWith("axag-")) set.call(this, n, v); };}</script>` + "\n"
+	return os.WriteFile(page, []byte(strings.Replace(string(b), module, drop+module, 1)), 0o644)
 }
 
 // impl is one implementation of the app, served with its own backend.
@@ -112,6 +140,13 @@ func run(o options) (*results, error) {
 	impls := []*impl{
 		{Name: "vanilla", Dir: filepath.Join(o.Root, "bench", "web", "vanilla")},
 		{Name: "acore", Dir: filepath.Join(tmp, "dist")},
+	}
+	if o.Facts {
+		dir := filepath.Join(tmp, factless)
+		if err := withoutFacts(impls[1].Dir, dir); err != nil {
+			return nil, err
+		}
+		impls = append(impls, &impl{Name: factless, Dir: dir})
 	}
 	fmt.Fprintf(o.Log, "backend labels: seed %d, %d labels\n", o.Seed, backend.PoolSize)
 	for _, im := range impls {
@@ -212,7 +247,11 @@ func run(o options) (*results, error) {
 			or.Mutations[im.Name] = m
 		}
 		or.summarize()
-		fmt.Fprintf(o.Log, "%-12s vanilla %8.1f ms  acore %8.1f ms  (%.2fx)\n", op.Name, or.Median["vanilla"], or.Median["acore"], or.Ratio)
+		fmt.Fprintf(o.Log, "%-12s vanilla %8.1f ms  acore %8.1f ms  (%.2fx)", op.Name, or.Median["vanilla"], or.Median["acore"], or.Ratio)
+		if o.Facts {
+			fmt.Fprintf(o.Log, "  without facts %8.1f ms", or.Median[factless])
+		}
+		fmt.Fprintln(o.Log)
 		res.Ops = append(res.Ops, or)
 	}
 	if o.Profile {
@@ -228,10 +267,13 @@ func run(o options) (*results, error) {
 	}
 	// Both backends answered the same sequence of list_rows with the same
 	// bytes: the apps compared were shown the same rows.
-	va, ac := impls[0].Backend.Log(), impls[1].Backend.Log()
-	res.SameAnswers = slices.Equal(va, ac)
-	if !res.SameAnswers {
-		fmt.Fprintf(o.Log, "the backends' answers differ: vanilla %d, acore %d\n", len(va), len(ac))
+	va := impls[0].Backend.Log()
+	res.SameAnswers = true
+	for _, im := range impls[1:] {
+		if ac := im.Backend.Log(); !slices.Equal(va, ac) {
+			res.SameAnswers = false
+			fmt.Fprintf(o.Log, "the backends' answers differ: vanilla %d, %s %d\n", len(va), im.Name, len(ac))
+		}
 	}
 	return res, nil
 }
@@ -423,7 +465,12 @@ type counters struct {
 	Heap      float64 `json:"heap_bytes"`
 	Nodes     int64   `json:"nodes"`
 	Listeners int64   `json:"listeners"`
+	// FactBytes are the bytes of the live page's data-acore-id and axag-*
+	// attributes, written as name="value" with a space before.
+	FactBytes int64 `json:"fact_attribute_bytes"`
 }
+
+const factBytes = `[...document.body.querySelectorAll("*")].reduce((n, e) => { for (const a of e.attributes) if (a.name == "data-acore-id" || a.name.startsWith("axag-")) n += a.name.length + a.value.length + 4; return n; }, 0)`
 
 // gc collects the page's garbage, so that one run's does not fall into the
 // next one's measurement.
@@ -449,7 +496,9 @@ func (d *driver) counters() (counters, error) {
 	if err != nil {
 		return c, err
 	}
-	return counters{Heap: h.UsedSize, Nodes: dc.Nodes, Listeners: dc.JsEventListeners}, nil
+	c = counters{Heap: h.UsedSize, Nodes: dc.Nodes, Listeners: dc.JsEventListeners}
+	err = d.eval(factBytes, &c.FactBytes)
+	return c, err
 }
 
 // memoryResult is what 1,000 and 10,000 rows cost over the empty page.
@@ -460,6 +509,7 @@ type memoryResult struct {
 	HeapPerRow      float64  `json:"heap_bytes_per_row"`
 	NodesPerRow     float64  `json:"nodes_per_row"`
 	ListenersPerRow float64  `json:"listeners_per_row"`
+	FactBytesPerRow float64  `json:"fact_attribute_bytes_per_row"`
 }
 
 func (d *driver) memory(im *impl) (memoryResult, error) {
@@ -487,6 +537,7 @@ func (d *driver) memory(im *impl) (memoryResult, error) {
 		return m, err
 	}
 	m.HeapPerRow = (m.Rows10k.Heap - m.Empty.Heap) / 10000
+	m.FactBytesPerRow = float64(m.Rows10k.FactBytes-m.Empty.FactBytes) / 10000
 	m.NodesPerRow = float64(m.Rows10k.Nodes-m.Empty.Nodes) / 10000
 	m.ListenersPerRow = float64(m.Rows10k.Listeners-m.Empty.Listeners) / 10000
 	return m, nil
