@@ -128,9 +128,29 @@ func minify(src string, keep func(string) bool, f Features) (string, error) {
 	// The table as an object the module's body returns: the minifier
 	// keeps what it reaches and renames the rest.
 	body := src[:m[0]] + "\nglobalThis.acoreAPI = {" + strings.NewReplacer(" as ", ":").Replace(strings.Join(swapAs(kept), ",")) + "};\n"
-	r := esbuild.Transform(body, esbuild.TransformOptions{
-		Sourcefile:        "runtime.js",
-		Loader:            esbuild.LoaderJS,
+	o := minified(f)
+	o.Stdin = &esbuild.StdinOptions{Contents: body, Sourcefile: "runtime.js", Loader: esbuild.LoaderJS}
+	r := esbuild.Build(o)
+	if len(r.Errors) > 0 {
+		msgs := esbuild.FormatMessages(r.Errors, esbuild.FormatMessagesOptions{Kind: esbuild.ErrorMessage})
+		return "", fmt.Errorf("minifying the runtime: %s", strings.Join(msgs, ""))
+	}
+	code := strings.TrimSpace(string(r.OutputFiles[0].Contents))
+	i := strings.LastIndex(code, "globalThis.acoreAPI=")
+	if i < 0 {
+		return "", fmt.Errorf("minifying the runtime: the table did not survive")
+	}
+	table := strings.TrimSuffix(code[i:], ";")
+	table = table[strings.Index(table, "=")+1:]
+	return "const{" + strings.Join(names, ",") + "}=(()=>{" + code[:i] + "return" + table + "})();\n", nil
+}
+
+// minified are the options of both minified forms, the runtime's alone
+// and the bundle: an ES2022 module, tree-shaken, with the features f as
+// constants, written to memory.
+func minified(f Features) esbuild.BuildOptions {
+	return esbuild.BuildOptions{
+		Write:             false,
 		Target:            esbuild.ES2022,
 		Format:            esbuild.FormatESModule,
 		TreeShaking:       esbuild.TreeShakingTrue,
@@ -140,19 +160,7 @@ func minify(src string, keep func(string) bool, f Features) (string, error) {
 		LegalComments:     esbuild.LegalCommentsNone,
 		Charset:           esbuild.CharsetUTF8,
 		Define:            f.define(),
-	})
-	if len(r.Errors) > 0 {
-		msgs := esbuild.FormatMessages(r.Errors, esbuild.FormatMessagesOptions{Kind: esbuild.ErrorMessage})
-		return "", fmt.Errorf("minifying the runtime: %s", strings.Join(msgs, ""))
 	}
-	code := strings.TrimSpace(string(r.Code))
-	i := strings.LastIndex(code, "globalThis.acoreAPI=")
-	if i < 0 {
-		return "", fmt.Errorf("minifying the runtime: the table did not survive")
-	}
-	table := strings.TrimSuffix(code[i:], ";")
-	table = table[strings.Index(table, "=")+1:]
-	return "const{" + strings.Join(names, ",") + "}=(()=>{" + code[:i] + "return" + table + "})();\n", nil
 }
 
 // Bundle makes a minified app.js of an app's code and the runtime as one
@@ -190,22 +198,9 @@ func Bundle(head, code string, uses func(name string) bool, f Features) (string,
 			return esbuild.OnLoadResult{Contents: &src, Loader: esbuild.LoaderJS}, nil
 		})
 	}}
-	r := esbuild.Build(esbuild.BuildOptions{
-		EntryPoints:       []string{"acore:main"},
-		Bundle:            true,
-		Write:             false,
-		Outfile:           "app.js",
-		Plugins:           []esbuild.Plugin{plugin},
-		Target:            esbuild.ES2022,
-		Format:            esbuild.FormatESModule,
-		TreeShaking:       esbuild.TreeShakingTrue,
-		MinifyWhitespace:  true,
-		MinifyIdentifiers: true,
-		MinifySyntax:      true,
-		LegalComments:     esbuild.LegalCommentsNone,
-		Charset:           esbuild.CharsetUTF8,
-		Define:            f.define(),
-	})
+	o := minified(f)
+	o.EntryPoints, o.Bundle, o.Outfile, o.Plugins = []string{"acore:main"}, true, "app.js", []esbuild.Plugin{plugin}
+	r := esbuild.Build(o)
 	if len(r.Errors) > 0 {
 		msgs := esbuild.FormatMessages(r.Errors, esbuild.FormatMessagesOptions{Kind: esbuild.ErrorMessage})
 		return "", fmt.Errorf("bundling app.js: %s", strings.Join(msgs, ""))
