@@ -44,6 +44,6 @@ func runNew(args []string, stdout, stderr io.Writer) int {
 	for _, f := range written {
 		fmt.Fprintf(stdout, "  %s\n", f)
 	}
-	fmt.Fprintf(stdout, "\nnext steps:\n  axiom check %s\n", shellQuote(dir))
+	fmt.Fprintf(stdout, "\nnext steps:\n  axiom check %s    # compile it\n  axiom dev %s      # run it in a browser, with a development backend\n", shellQuote(dir), shellQuote(dir))
 	return exitOK
 }
