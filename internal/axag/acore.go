@@ -106,6 +106,29 @@ type acoreAction struct {
 // contract and completed by @axag annotations (docs/language.md, section
 // 11).
 func AcoreActions(p *project.Project) ([]Action, []Finding) {
+	out, fs, _ := acoreActions(p)
+	return out, fs
+}
+
+// MemberActions returns the action of each query and mutation member of a
+// compiled project, by the member's node id: what a runtime agent is told
+// about what the member runs (an editor shows it on the member).
+func MemberActions(p *project.Project) map[string]Action {
+	_, _, byNode := acoreActions(p)
+	if byNode == nil {
+		return nil
+	}
+	g := p.Recorded().Result.Graph
+	m := map[string]Action{}
+	for i, x := range byNode {
+		if x.setBy["skip"] != true {
+			m[g.At(i).ID] = x.a
+		}
+	}
+	return m
+}
+
+func acoreActions(p *project.Project) ([]Action, []Finding, map[int32]*acoreAction) {
 	var fs []Finding
 	res := p.Result
 	errs := 0
@@ -129,7 +152,7 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 		if len(res.Preparation) > 0 {
 			f.Fix = "run `" + res.Preparation[0] + "`"
 		}
-		return nil, append(fs, f)
+		return nil, append(fs, f), nil
 	}
 	if errs > 0 {
 		fs = append(fs, Finding{Rule: RuleAcoreCompile, Severity: SeverityWarning, File: check.Entry, Line: 1, Column: 1,
@@ -227,7 +250,7 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 		}
 		out = append(out, x.a)
 	}
-	return out, fs
+	return out, fs, byNode
 }
 
 // inherit merges into v, the @axag of node n, the context its page or

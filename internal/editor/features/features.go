@@ -14,6 +14,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/axiomcore/acore/internal/axag"
 	"github.com/axiomcore/acore/internal/editor/cache"
 	"github.com/axiomcore/acore/internal/editor/position"
 	"github.com/axiomcore/acore/internal/lang/check"
@@ -204,9 +205,40 @@ func Hover(fs *Files, rel string, p protocol.Position) *protocol.Hover {
 	}
 	if n := node(ix, o); n != nil {
 		fmt.Fprintf(&b, "\nnode `%s`\n", n.ID)
+		if o.Kind == check.ObjQuery || o.Kind == check.ObjMutation {
+			if a, ok := axag.MemberActions(ix.Recorded)[n.ID]; ok {
+				b.WriteString("\n" + axagLine(a) + "\n")
+			}
+		}
 	}
 	r := fs.Range(rel, int(id.Ident.Pos), int(id.Ident.End))
 	return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: b.String()}, Range: &r}
+}
+
+// axagLine is what the AXAG manifest tells runtime agents of a member's
+// action: its intent, type and risk, and what it asks of them.
+func axagLine(a axag.Action) string {
+	parts := []string{}
+	for _, p := range [][2]string{{"", a.ActionType}, {"risk ", a.RiskLevel}, {"scope ", a.Scope}, {"tenant boundary ", a.TenantBoundary}} {
+		if p[1] != "" {
+			parts = append(parts, p[0]+p[1])
+		}
+	}
+	for _, p := range []struct {
+		v       *bool
+		yes, no string
+	}{
+		{a.Idempotent, "idempotent", "not idempotent"},
+		{a.ConfirmationRequired, "asks for confirmation", ""},
+		{a.ApprovalRequired, "needs approval", ""},
+	} {
+		if p.v != nil && *p.v && p.yes != "" {
+			parts = append(parts, p.yes)
+		} else if p.v != nil && !*p.v && p.no != "" {
+			parts = append(parts, p.no)
+		}
+	}
+	return "AXAG action `" + a.Intent + "`: " + strings.Join(parts, ", ")
 }
 
 func node(ix *refs.Index, o *check.Object) *graph.Node {
