@@ -147,7 +147,10 @@ func minify(src string, keep func(string) bool, f Features) (string, error) {
 
 // minified are the options of both minified forms, the runtime's alone
 // and the bundle: an ES2022 module, tree-shaken, with the features f as
-// constants, written to memory.
+// constants, written to memory. The runtime's own properties, whose
+// names end in $, get short names: an app's names are ASCII letters,
+// digits and _ after an optional leading $ (a field, a prop's $name),
+// so none of them ends in $, and neither does a DOM property.
 func minified(f Features) esbuild.BuildOptions {
 	return esbuild.BuildOptions{
 		Write:             false,
@@ -160,6 +163,8 @@ func minified(f Features) esbuild.BuildOptions {
 		LegalComments:     esbuild.LegalCommentsNone,
 		Charset:           esbuild.CharsetUTF8,
 		Define:            f.define(),
+		MangleProps:       `[^$]\$$`,
+		MangleQuoted:      esbuild.MangleQuotedTrue,
 	}
 }
 

@@ -17,8 +17,12 @@
 // action asks for confirmation.
 const doc = document;
 
-// Effects: an effect is {f, kids, cleanups, deps, order, parent}; a
-// scope made by scope() is one without f. A killed effect has dead set.
+// Effects: an effect is {f, kids$, cleanups$, deps$, order$, parent$}; a
+// scope made by scope() is one without f. A killed effect has dead$ set.
+//
+// A property whose name ends in $ is the runtime's own: the minifier
+// gives it a short name (assets.go, MangleProps). The compiled app never
+// reads one, and no name of the app's or of the DOM ends in $.
 const pending = new Set();
 let current = null; // the effect whose reads subscribe it
 let owner = null; // the scope that owns effects made now
@@ -32,10 +36,10 @@ const signal = (value) => {
   // object per signal as a closure over s would.
   const s = function read() {
     if (current) track(read);
-    return read.value;
+    return read.value$;
   };
-  s.value = value;
-  s.subscribers = null;
+  s.value$ = value;
+  s.subscribers$ = null;
   s.set = setSignal;
   return s;
 };
@@ -43,9 +47,9 @@ const signal = (value) => {
 // setSignal is every signal's set, a method (one function, no closure
 // per signal).
 function setSignal(next) {
-  if (equal(this.value, next)) return;
-  this.value = next;
-  for (const e of this.subscribers || []) schedule(e);
+  if (equal(this.value$, next)) return;
+  this.value$ = next;
+  for (const e of this.subscribers$ || []) schedule(e);
 }
 
 // persisted makes a signal kept in localStorage under key: it starts
@@ -114,27 +118,27 @@ function equal(a, b) {
 }
 
 function clean(o) {
-  if (o.fx) kill(o.fx);
-  if (o.kids) for (const k of o.kids) kill(k);
-  if (o.cleanups) for (const c of o.cleanups) c();
-  if (o.deps) {
-    for (const s of o.deps) {
+  if (o.fx$) kill(o.fx$);
+  if (o.kids$) for (const k of o.kids$) kill(k);
+  if (o.cleanups$) for (const c of o.cleanups$) c();
+  if (o.deps$) {
+    for (const s of o.deps$) {
       // A selector's key that no effect reads any more leaves its map.
       if (!unsubscribe(s, o) && s.m) s.m.delete(s.k);
     }
   }
-  o.kids = o.cleanups = o.deps = null;
+  o.kids$ = o.cleanups$ = o.deps$ = null;
 }
 
 function kill(o) {
-  o.dead = true;
+  o.dead$ = true;
   clean(o);
 }
 
 // drop kills o and removes it from its parent's kids.
 function drop(o) {
   kill(o);
-  const kids = o.parent && o.parent.kids;
+  const kids = o.parent$ && o.parent$.kids$;
   const i = kids ? kids.indexOf(o) : -1;
   if (i >= 0) kids.splice(i, 1);
 }
@@ -145,7 +149,7 @@ function drop(o) {
 // grows its store by many slots, which every row would keep.
 const grow = (a, x) => !a ? [x] : a.length < 8 ? [...a, x] : (a.push(x), a);
 function adopt(parent, o) {
-  if (parent) parent.kids = grow(parent.kids, o);
+  if (parent) parent.kids$ = grow(parent.kids$, o);
 }
 
 // A signal's subscribers are null, an array while they are few (a row's
@@ -153,13 +157,13 @@ function adopt(parent, o) {
 // table costs more than a short array and an array's indexOf grows with
 // its length. Only track adds one, when it is not among them yet.
 function subscribe(s, e) {
-  const x = s.subscribers;
-  s.subscribers = !x ? [e] : x instanceof Set ? x.add(e) : x.length < 8 ? [...x, e] : new Set(x).add(e);
+  const x = s.subscribers$;
+  s.subscribers$ = !x ? [e] : x instanceof Set ? x.add(e) : x.length < 8 ? [...x, e] : new Set(x).add(e);
 }
 
 // unsubscribe takes e from s's subscribers and returns how many are left.
 function unsubscribe(s, e) {
-  const x = s.subscribers;
+  const x = s.subscribers$;
   if (x instanceof Set) {
     x.delete(e);
     return x.size;
@@ -172,10 +176,10 @@ function unsubscribe(s, e) {
 // track subscribes the running effect to s (a signal or a selector's key);
 // deps is an array, as an effect reads few.
 function track(s) {
-  const d = current.deps;
+  const d = current.deps$;
   if (d && d.includes(s)) return;
   subscribe(s, current);
-  current.deps = grow(d, s);
+  current.deps$ = grow(d, s);
 }
 
 function run(e) {
@@ -199,28 +203,28 @@ function within(e, b) {
 
 // effect runs f now and again whenever a signal it read changes (in a
 // microtask, parents first).
-// A binding passes its element and getter, which the effect keeps (el,
-// get, v for the value last written and own for a class binding), so
+// A binding passes its element and getter, which the effect keeps (el$,
+// get$, v for the value last written and own$ for a class binding), so
 // that its f is one function for every element, called as a method,
 // instead of a closure per element.
 function effect(f, el, get) {
-  if (ROW_FX && el && owner && owner.node) return bindRow(owner, {f, el, get, v: undefined, own: null});
-  const e = {f, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: owner, el, get, v: undefined, own: null};
+  if (ROW_FX && el && owner && owner.node$) return bindRow(owner, {f, el$: el, get$: get, v: undefined, own$: null});
+  const e = {f, kids$: null, cleanups$: null, deps$: null, order$: nextOrder++, parent$: owner, el$: el, get$: get, v: undefined, own$: null};
   adopt(owner, e);
   run(e);
   return e;
 }
 
 // A list row's own text and class bindings share one effect, the row's
-// (its fx), which runs them all when anything one of them read changes:
+// (its fx$), which runs them all when anything one of them read changes:
 // each writes only what changed, so the DOM sees what it would of one
 // effect per binding, and a row keeps one effect and one list of reads.
 function bindRow(row, b) {
-  let e = row.fx;
+  let e = row.fx$;
   if (!e) {
     // Not among the row's kids: clean kills a row's fx itself, which
     // saves most rows a list of kids.
-    e = row.fx = {f: runRow, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: row, bs: null};
+    e = row.fx$ = {f: runRow, kids$: null, cleanups$: null, deps$: null, order$: nextOrder++, parent$: row, bs: null};
   }
   e.bs = grow(e.bs, b);
   within(e, b);
@@ -247,9 +251,9 @@ function schedule(e) {
 
 function flush() {
   while (pending.size) {
-    const batch = [...pending].sort((x, y) => x.order - y.order);
+    const batch = [...pending].sort((x, y) => x.order$ - y.order$);
     pending.clear();
-    for (const e of batch) if (!e.dead) run(e);
+    for (const e of batch) if (!e.dead$) run(e);
   }
   scheduled = false;
 }
@@ -267,7 +271,7 @@ const untracked = (f) => {
 
 // scope runs f in a new scope owned by parent and returns the scope; s,
 // when given, is the scope (a list's row is its own scope).
-function scope(parent, f, s = {kids: null, cleanups: null, parent}) {
+function scope(parent, f, s = {kids$: null, cleanups$: null, parent$: parent}) {
   adopt(parent, s);
   const c = current, o = owner;
   current = null;
@@ -281,7 +285,7 @@ function scope(parent, f, s = {kids: null, cleanups: null, parent}) {
   return s;
 }
 
-const onCleanup = (f) => owner && (owner.cleanups ||= []).push(f);
+const onCleanup = (f) => owner && (owner.cleanups$ ||= []).push(f);
 
 // Values: Acore text, integer arithmetic, optionals.
 const text = (v) => v == null ? "" : String(v);
@@ -307,7 +311,7 @@ function element(tag, attrs, parent, id) {
 // text node when it has one, so a changed text is one characterData
 // change and an unchanged one is no DOM work.
 function updateText() {
-  const v = text(this.get()), e = this.el;
+  const v = text(this.get$()), e = this.el$;
   if (v === this.v) return;
   this.v = v;
   const c = e.firstChild;
@@ -386,13 +390,13 @@ const onKey = (e, f, key = "Enter", mod) => e.addEventListener("keydown", (x) =>
 // classList, never written as markup, and one that e has of its own is
 // neither added nor taken away.
 function updateClass() {
-  const e = this.el, given = this.v || [];
+  const e = this.el$, given = this.v || [];
   // The first run finds the element's own names, before any is given.
-  if (!this.v) this.own = e.className ? new Set(e.classList) : null;
-  const own = this.own;
+  if (!this.v) this.own$ = e.className ? new Set(e.classList) : null;
+  const own = this.own$;
   // classList.add of a name e has still rewrites the attribute, so only
   // the names that come and go are touched.
-  const next = text(this.get()).split(/\s+/).filter((c) => c && !(own && own.has(c)));
+  const next = text(this.get$()).split(/\s+/).filter((c) => c && !(own && own.has(c)));
   for (const c of given) if (!next.includes(c)) e.classList.remove(c);
   for (const c of next) if (!given.includes(c)) e.classList.add(c);
   this.v = next.length ? next : none;
@@ -578,7 +582,7 @@ function keep(a, m) {
 // one pass (one indexOf per row is quadratic when a long list goes).
 function dropAll(parent, rows) {
   for (const r of rows) kill(r);
-  if (parent && parent.kids) parent.kids = parent.kids.filter((k) => !k.dead);
+  if (parent && parent.kids$) parent.kids$ = parent.kids$.filter((k) => !k.dead$);
 }
 
 // list renders a keyed list into ul: an item keeps its <li> and its
@@ -589,7 +593,7 @@ function dropAll(parent, rows) {
 // when there are none; end runs when the end of the list comes into view.
 function list(ul, items, key, kind, empty, end) {
   let rows = new Map(), shown = [], emptyRow = null, sentinel = null;
-  const node = kind.node;
+  const node = kind.node$;
   if (LIST_END && end) {
     sentinel = element("li", ["class", "ac-end", "aria-hidden", "true"], ul);
     const io = new IntersectionObserver((x) => {
@@ -598,7 +602,7 @@ function list(ul, items, key, kind, empty, end) {
     io.observe(sentinel);
     onCleanup(() => io.disconnect());
   }
-  if (kind.at) kind.at(ul);
+  if (kind.at$) kind.at$(ul);
   effect(() => {
     const xs = items() || [], emptyText = LIST_EMPTY && empty && empty();
     untracked(() => {
@@ -611,13 +615,13 @@ function list(ul, items, key, kind, empty, end) {
         // Keys are unique in next, so each old row is taken once.
         let r = rows.get(k);
         if (r) {
-          kind.set(r, x);
-          old[i] = r.$i;
-          if (r.$i < last) sorted = false;
-          last = r.$i;
+          kind.set$(r, x);
+          old[i] = r.i$;
+          if (r.i$ < last) sorted = false;
+          last = r.i$;
           kept++;
         } else {
-          r = kind.add(x);
+          r = kind.add$(x);
           old[i] = -1;
         }
         next.set(k, r);
@@ -640,7 +644,7 @@ function list(ul, items, key, kind, empty, end) {
             }
           }
         }
-        if (kind.drop) kind.drop(gone);
+        if (kind.drop$) kind.drop$(gone);
       }
       rows = next;
       const added = order.length - kept;
@@ -669,9 +673,9 @@ function list(ul, items, key, kind, empty, end) {
         }
         if (fresh) ul.insertBefore(fresh, freshAt);
       }
-      for (let i = 0; i < order.length; i++) if (order[i].$i !== i) order[i].$i = i;
+      for (let i = 0; i < order.length; i++) if (order[i].i$ !== i) order[i].i$ = i;
       shown = order;
-      if (kind.changed) kind.changed(order);
+      if (kind.changed$) kind.changed$(order);
       if (LIST_EMPTY && empty && !order.length) {
         if (!emptyRow) {
           emptyRow = element("li", ["class", "ac-empty"]);
@@ -691,22 +695,22 @@ function list(ul, items, key, kind, empty, end) {
 function general(render) {
   const parent = owner;
   return {
-    add(x) {
+    add$(x) {
       // A row is its own scope: one object per row, not two.
       const li = doc.createElement("li"), item = signal(x);
-      const r = {kids: null, cleanups: null, parent, node: li, item, $i: -1, fx: null};
+      const r = {kids$: null, cleanups$: null, parent$: parent, node$: li, item$: item, i$: -1, fx$: null};
       scope(parent, () => render(li, item), r);
       return r;
     },
-    set: (r, x) => r.item.set(x),
-    node: (r) => r.node,
-    drop: (rs) => dropAll(parent, rs),
+    set$: (r, x) => r.item$.set(x),
+    node$: (r) => r.node$,
+    drop$: (rs) => dropAll(parent, rs),
   };
 }
 
 // plainRows are rows without effects (the compiler's rows.go): each is
-// its <li> alone, a clone of the prototype p that holds its item ($x) and
-// position ($i), and u(li, x) writes into it what item x shows, only
+// its <li> alone, a clone of the prototype p that holds its item (x$) and
+// position (i$), and u(li, x) writes into it what item x shows, only
 // where it differs. h holds the handlers of its elements by event and
 // node id, which are given the row's item; s the selectors its rows
 // read, each with its argument as a function of the item: a change of
@@ -717,20 +721,20 @@ function plainRows(p, u, h, s) {
   let picked = [], shown = [];
   rowEvent = rowDispatch;
   return {
-    add(x) {
+    add$(x) {
       const li = p.cloneNode(true);
-      u(li, li.$x = x);
+      u(li, li.x$ = x);
       return li;
     },
-    set(li, x) {
+    set$(li, x) {
       // A refreshed query's items are new objects, mostly with the same
       // fields: those rows need no update, which reads the DOM.
-      if (!shallow(li.$x, x)) u(li, x);
-      li.$x = x;
+      if (!shallow(li.x$, x)) u(li, x);
+      li.x$ = x;
     },
-    node: (li) => li,
-    at(e) {
-      e.$R = h;
+    node$: (li) => li,
+    at$(e) {
+      e.R$ = h;
       for (const ev in h) listen(ev);
       s.forEach(([sel, arg], j) => {
         const l = (a, b) => untracked(() => {
@@ -738,17 +742,17 @@ function plainRows(p, u, h, s) {
           if (!ix) {
             ix = picked[j] = new Map();
             for (const r of shown) {
-              const k = arg(r.$x) ?? null, t = ix.get(k);
+              const k = arg(r.x$) ?? null, t = ix.get(k);
               t ? t.push(r) : ix.set(k, [r]);
             }
           }
-          for (const k of a === b ? [a] : [a, b]) for (const r of ix.get(k) || none) u(r, r.$x);
+          for (const k of a === b ? [a] : [a, b]) for (const r of ix.get(k) || none) u(r, r.x$);
         });
         sel.l = grow(sel.l, l);
         onCleanup(() => sel.l = sel.l.filter((x) => x !== l));
       });
     },
-    changed(rows) {
+    changed$(rows) {
       shown = rows;
       picked = [];
     },
@@ -756,17 +760,17 @@ function plainRows(p, u, h, s) {
 }
 
 // rowDispatch runs, for the document's listener at node n with path the
-// nodes below it, the handlers that a plain row's list (its $R) holds for
+// nodes below it, the handlers that a plain row's list (its R$) holds for
 // the elements of the row on the path, inner first.
 function rowDispatch(x, n, path) {
-  const t = n.$R && n.$R[x.type], li = path[path.length - 1];
+  const t = n.R$ && n.R$[x.type], li = path[path.length - 1];
   path.push(n);
-  if (!t || !li || !("$x" in li)) return;
+  if (!t || !li || !("x$" in li)) return;
   for (const m of path) {
     const f = t[m.getAttribute("data-acore-id")];
     if (!f || x.cancelBubble) continue;
     if (x.type == "submit") x.preventDefault();
-    if (confirmed(m)) act(f, li.$x);
+    if (confirmed(m)) act(f, li.x$);
   }
 }
 
@@ -814,17 +818,17 @@ function selector(s) {
     k = k ?? null;
     if (current) {
       let t = keys.get(k);
-      if (!t) keys.set(k, t = {subscribers: null, m: keys, k});
+      if (!t) keys.set(k, t = {subscribers$: null, m: keys, k});
       track(t);
     }
-    return (s.value ?? null) === k;
+    return (s.value$ ?? null) === k;
   };
   sel.l = null;
   effect(() => {
     const v = s() ?? null;
     for (const k of [prev, v]) {
       const t = keys.get(k);
-      if (t) for (const e of t.subscribers) schedule(e);
+      if (t) for (const e of t.subscribers$) schedule(e);
     }
     if (sel.l) for (const l of sel.l) l(prev, v);
     prev = v;
@@ -874,25 +878,25 @@ function settle(q, r) {
 function query(contract, op, args, data) {
   const q = signals(data);
   let n = 0, a;
-  q.pending.value = true;
-  q.go = async () => {
+  q.pending.value$ = true;
+  q.go$ = async () => {
     const k = ++n;
     const r = await call(contract, op, a);
-    if (k === n && !q.dead) settle(q, r);
+    if (k === n && !q.dead$) settle(q, r);
   };
   q.refresh = () => {
-    q.go();
+    q.go$();
   };
   effect(() => {
     a = args();
-    untracked(q.go);
+    untracked(q.go$);
   });
   let l = live.get(contract);
   if (!l) live.set(contract, l = new Set());
   l.add(q);
   onCleanup(() => {
     l.delete(q);
-    q.dead = true;
+    q.dead$ = true;
   });
   return q;
 }
