@@ -184,20 +184,29 @@ function track(s) {
 
 function run(e) {
   clean(e);
-  within(e, e);
+  enter(e, e, guarded, e);
 }
 
-// within runs b.f as b's method with e the running effect and owner.
-function within(e, b) {
-  const c = current, o = owner;
-  current = owner = e;
+// enter returns f() run as t's method with c the running effect and o
+// the owner, and restores both after.
+function enter(c, o, f, t) {
+  const pc = current, po = owner;
+  current = c;
+  owner = o;
   try {
-    b.f();
+    return f.call(t);
+  } finally {
+    current = pc;
+    owner = po;
+  }
+}
+
+// guarded runs this.f as this's method; an exception is logged.
+function guarded() {
+  try {
+    this.f();
   } catch (x) {
     console.error(x);
-  } finally {
-    current = c;
-    owner = o;
   }
 }
 
@@ -227,18 +236,12 @@ function bindRow(row, b) {
     e = row.fx$ = {f: runRow, kids$: null, cleanups$: null, deps$: null, order$: nextOrder++, parent$: row, bs: null};
   }
   e.bs = grow(e.bs, b);
-  within(e, b);
+  enter(e, e, guarded, b);
   return b;
 }
 
 function runRow() {
-  for (const b of this.bs) {
-    try {
-      b.f();
-    } catch (x) {
-      console.error(x);
-    }
-  }
+  for (const b of this.bs) guarded.call(b);
 }
 
 function schedule(e) {
@@ -259,29 +262,13 @@ function flush() {
 }
 
 // untracked runs f without subscribing the running effect.
-const untracked = (f) => {
-  const c = current;
-  current = null;
-  try {
-    return f();
-  } finally {
-    current = c;
-  }
-};
+const untracked = (f) => enter(null, owner, f);
 
 // scope runs f in a new scope owned by parent and returns the scope; s,
 // when given, is the scope (a list's row is its own scope).
 function scope(parent, f, s = {kids$: null, cleanups$: null, parent$: parent}) {
   adopt(parent, s);
-  const c = current, o = owner;
-  current = null;
-  owner = s;
-  try {
-    f();
-  } finally {
-    current = c;
-    owner = o;
-  }
+  enter(null, s, f);
   return s;
 }
 
