@@ -849,14 +849,9 @@ const signals = (data) => ({pending: signal(false), error: signal(false), error_
 
 function settle(q, r) {
   q.pending.set(false);
-  if (r.ok) {
-    q.error.set(false);
-    q.error_message.set("");
-    q.data.set(r.value);
-  } else {
-    q.error.set(true);
-    q.error_message.set(r.message);
-  }
+  q.error.set(!r.ok);
+  q.error_message.set(r.ok ? "" : r.message);
+  if (r.ok) q.data.set(r.value);
 }
 
 // query is fetched now and whenever its arguments change. It is pending
@@ -926,13 +921,16 @@ function routeURL(path, args) {
     .map((s) => s[0] == ":" ? encodeURIComponent(text(args[s.slice(1)])) : s).join("/") + tail;
 }
 
+// here is a URL's path, query and fragment.
+const here = (u) => u.pathname + u.search + u.hash;
+
 function navigate(path) {
   if (HASH) {
     if (location.hash.slice(1) !== path) {
       focusNext = true;
       location.hash = path;
     }
-  } else if (location.pathname + location.search + location.hash !== path) {
+  } else if (here(location) !== path) {
     history.pushState(null, "", path);
     showRoute(true);
   }
@@ -1014,7 +1012,7 @@ function link(a) {
     if (x.button || x.metaKey || x.ctrlKey || x.shiftKey || x.altKey || a.target) return;
     const u = new URL(a.href, location.href);
     x.preventDefault();
-    navigate(HASH ? u.hash.slice(1) : u.pathname + u.search + u.hash);
+    navigate(HASH ? u.hash.slice(1) : here(u));
   });
   return a;
 }
