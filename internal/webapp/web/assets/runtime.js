@@ -356,8 +356,9 @@ function act(f, x) {
 
 // confirmed: an element whose action declares confirmation_required
 // asks before it runs, so the page does what its AXAG facts promise
-// runtime agents and people.
-const confirmed = (e) => !CONFIRM || e.getAttribute("axag-confirmation-required") != "true" ||
+// runtime agents and people. Its callers test CONFIRM first, so that an
+// app without the feature keeps no call of it.
+const confirmed = (e) => e.getAttribute("axag-confirmation-required") != "true" ||
   confirm(((e.textContent || e.getAttribute("aria-label") || "").trim() || "Continue") + ": are you sure?");
 
 const flex = {start: "flex-start", end: "flex-end", center: "center", stretch: "stretch",
@@ -368,7 +369,7 @@ const flex = {start: "flex-start", end: "flex-end", center: "center", stretch: "
 const onKey = (e, f, key = "Enter", mod) => e.addEventListener("keydown", (x) => {
   if (x.key == key && !x.isComposing && (!mod || x.ctrlKey || x.metaKey)) {
     x.preventDefault();
-    if (confirmed(e)) act(f);
+    if (!CONFIRM || confirmed(e)) act(f);
   }
 });
 
@@ -414,7 +415,7 @@ function dispatch(x) {
     const f = n[k];
     if (!f) continue;
     if (x.type == "submit") x.preventDefault();
-    if (confirmed(n)) act(f);
+    if (!CONFIRM || confirmed(n)) act(f);
   }
 }
 function listen(name) {
@@ -425,7 +426,7 @@ function listen(name) {
 }
 function on(e, name, f) {
   if (!bubbling.has(name)) {
-    e.addEventListener(name, () => confirmed(e) && act(f));
+    e.addEventListener(name, () => (!CONFIRM || confirmed(e)) && act(f));
     return;
   }
   e["$" + name] = f;
@@ -757,7 +758,7 @@ function rowDispatch(x, n, path) {
     const f = t[m.getAttribute("data-acore-id")];
     if (!f || x.cancelBubble) continue;
     if (x.type == "submit") x.preventDefault();
-    if (confirmed(m)) act(f, li.x$);
+    if (!CONFIRM || confirmed(m)) act(f, li.x$);
   }
 }
 
