@@ -411,7 +411,7 @@ let rowEvent = null;
 function dispatch(x) {
   const k = "$" + x.type, path = [];
   for (let n = x.target; n && !x.cancelBubble; n = n.parentNode) {
-    if (rowEvent) rowEvent(x, n, path);
+    rowEvent?.(x, n, path);
     const f = n[k];
     if (!f) continue;
     if (x.type == "submit") x.preventDefault();
@@ -590,7 +590,7 @@ function list(ul, items, key, kind, empty, end) {
     io.observe(sentinel);
     onCleanup(() => io.disconnect());
   }
-  if (kind.at$) kind.at$(ul);
+  kind.at$?.(ul);
   effect(() => {
     const xs = items() || [], emptyText = LIST_EMPTY && empty && empty();
     untracked(() => {
@@ -632,7 +632,7 @@ function list(ul, items, key, kind, empty, end) {
             }
           }
         }
-        if (kind.drop$) kind.drop$(gone);
+        kind.drop$?.(gone);
       }
       rows = next;
       const added = order.length - kept;
@@ -663,14 +663,14 @@ function list(ul, items, key, kind, empty, end) {
       }
       for (let i = 0; i < order.length; i++) if (order[i].i$ !== i) order[i].i$ = i;
       shown = order;
-      if (kind.changed$) kind.changed$(order);
+      kind.changed$?.(order);
       if (LIST_EMPTY && empty && !order.length) {
         if (!emptyRow) {
           emptyRow = element("li", ["class", "ac-empty"]);
           ul.insertBefore(emptyRow, sentinel);
         }
         emptyRow.textContent = text(emptyText);
-      } else if (emptyRow) {
+      } else if (LIST_EMPTY && emptyRow) {
         emptyRow.remove();
         emptyRow = null;
       }
