@@ -722,7 +722,10 @@ function plainRows(p, u, h, s) {
     },
     node$: (li) => li,
     at$(e) {
-      e.R$ = h;
+      // $R keeps its name (it does not end in $): the document's listener
+      // reads it on every ancestor of a target, and a form or the document
+      // would answer a short name with an element of that name.
+      e.$R = h;
       for (const ev in h) listen(ev);
       s.forEach(([sel, arg], j) => {
         const l = (a, b) => untracked(() => {
@@ -748,10 +751,10 @@ function plainRows(p, u, h, s) {
 }
 
 // rowDispatch runs, for the document's listener at node n with path the
-// nodes below it, the handlers that a plain row's list (its R$) holds for
+// nodes below it, the handlers that a plain row's list (its $R) holds for
 // the elements of the row on the path, inner first.
 function rowDispatch(x, n, path) {
-  const t = n.R$ && n.R$[x.type], li = path[path.length - 1];
+  const t = n.$R && n.$R[x.type], li = path[path.length - 1];
   path.push(n);
   if (!t || !li || !("x$" in li)) return;
   for (const m of path) {
