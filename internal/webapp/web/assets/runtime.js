@@ -282,13 +282,18 @@ const length = (v) => v == null ? null : [...v].length;
 const count = (v) => v == null ? null : v.length;
 const isEmpty = (v) => v == null ? null : v.length === 0;
 
+// setAttrs sets the attributes given as name, value pairs.
+function setAttrs(e, a) {
+  for (let i = 0; i < a.length; i += 2) e.setAttribute(a[i], a[i + 1]);
+}
+
 // element creates an element with attributes given as name, value
 // pairs and the node id, appended to parent when there is one. A button
 // never submits a form by itself: its type is "button" unless attrs say.
 function element(tag, attrs, parent, id) {
   const e = doc.createElement(tag);
   if (tag == "button") e.type = "button";
-  for (let i = 0; i < attrs.length; i += 2) e.setAttribute(attrs[i], attrs[i + 1]);
+  setAttrs(e, attrs);
   if (id) e.setAttribute("data-acore-id", id);
   if (parent) parent.append(e);
   return e;
@@ -435,9 +440,7 @@ function on(e, name, f) {
 
 // action sets the attributes of AXAG action i on e.
 function action(e, i) {
-  if (i == null) return;
-  const a = AX[i];
-  for (let j = 0; j < a.length; j += 2) e.setAttribute(a[j], a[j + 1]);
+  if (i != null) setAttrs(e, AX[i]);
 }
 
 // Two-way bindings: state is the state named by value/checked/on (or
