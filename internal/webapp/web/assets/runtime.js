@@ -8,6 +8,9 @@
 // backend's base URL), AX (the AXAG attribute sets) and R (the routes),
 // which the runtime reads when it runs.
 //
+// Functions that need no this are arrow functions, which the minifier
+// writes shorter than declarations.
+//
 // The names in capitals are the app's features (assets.Features), which
 // the minifier replaces by constants: the code of a feature the app does
 // not have folds away. HASH is set for hash routing; PARAMS when a route
@@ -55,7 +58,7 @@ function setSignal(next) {
 // persisted makes a signal kept in localStorage under key: it starts
 // from the stored value when that fits type (see fits), else from init
 // with a warning, and stores every value it is set to.
-function persisted(key, init, type) {
+const persisted = (key, init, type) => {
   let v = init;
   try {
     const raw = localStorage.getItem(key);
@@ -77,12 +80,12 @@ function persisted(key, init, type) {
     }
   };
   return s;
-}
+};
 
 // fits checks a stored value against a type's shape: "S", "I", "F",
 // "B", ["O", t] (optional), ["L", t] (list), ["R", {field: t}] (model);
 // "*" fits anything.
-function fits(t, v) {
+const fits = (t, v) => {
   switch (t) {
     case "S": return typeof v == "string";
     case "I": return Number.isInteger(v);
@@ -96,11 +99,11 @@ function fits(t, v) {
     case "R": return v != null && typeof v == "object" && !Array.isArray(v) && Object.keys(t[1]).every((k) => fits(t[1][k], v[k]));
   }
   return false;
-}
+};
 
 // equal is Acore's ==: structural on lists and records, null and
 // undefined alike.
-function equal(a, b) {
+const equal = (a, b) => {
   if (a === b || a == null && b == null) return true;
   if (typeof a != "object" || typeof b != "object" || !a || !b) return false;
   const list = Array.isArray(a);
@@ -115,9 +118,9 @@ function equal(a, b) {
   if (keys.length !== Object.keys(b).length) return false;
   for (const k of keys) if (!equal(a[k], b[k])) return false;
   return true;
-}
+};
 
-function clean(o) {
+const clean = (o) => {
   if (o.fx$) kill(o.fx$);
   if (o.kids$) for (const k of o.kids$) kill(k);
   if (o.cleanups$) for (const c of o.cleanups$) c();
@@ -128,41 +131,41 @@ function clean(o) {
     }
   }
   o.kids$ = o.cleanups$ = o.deps$ = null;
-}
+};
 
-function kill(o) {
+const kill = (o) => {
   o.dead$ = true;
   clean(o);
-}
+};
 
 // drop kills o and removes it from its parent's kids.
-function drop(o) {
+const drop = (o) => {
   kill(o);
   const kids = o.parent$ && o.parent$.kids$;
   const i = kids ? kids.indexOf(o) : -1;
   if (i >= 0) kids.splice(i, 1);
-}
+};
 
 // Effects and scopes make their lists when they first need one: most of a
 // row's effects own nothing and read one or two signals. A short list is
 // copied one longer instead of pushed to, as a push on a short array
 // grows its store by many slots, which every row would keep.
 const grow = (a, x) => !a ? [x] : a.length < 8 ? [...a, x] : (a.push(x), a);
-function adopt(parent, o) {
+const adopt = (parent, o) => {
   if (parent) parent.kids$ = grow(parent.kids$, o);
-}
+};
 
 // A signal's subscribers are null, an array while they are few (a row's
 // signals have one to three) or a Set once they are many, as a Set's
 // table costs more than a short array and an array's indexOf grows with
 // its length. Only track adds one, when it is not among them yet.
-function subscribe(s, e) {
+const subscribe = (s, e) => {
   const x = s.subscribers$;
   s.subscribers$ = !x ? [e] : x instanceof Set ? x.add(e) : x.length < 8 ? [...x, e] : new Set(x).add(e);
-}
+};
 
 // unsubscribe takes e from s's subscribers and returns how many are left.
-function unsubscribe(s, e) {
+const unsubscribe = (s, e) => {
   const x = s.subscribers$;
   if (x instanceof Set) {
     x.delete(e);
@@ -171,25 +174,25 @@ function unsubscribe(s, e) {
   const i = x.indexOf(e);
   if (i >= 0) x.splice(i, 1);
   return x.length;
-}
+};
 
 // track subscribes the running effect to s (a signal or a selector's key);
 // deps is an array, as an effect reads few.
-function track(s) {
+const track = (s) => {
   const d = current.deps$;
   if (d && d.includes(s)) return;
   subscribe(s, current);
   current.deps$ = grow(d, s);
-}
+};
 
-function run(e) {
+const run = (e) => {
   clean(e);
   enter(e, e, guarded, e);
-}
+};
 
 // enter returns f() run as t's method with c the running effect and o
 // the owner, and restores both after.
-function enter(c, o, f, t) {
+const enter = (c, o, f, t) => {
   const pc = current, po = owner;
   current = c;
   owner = o;
@@ -199,7 +202,7 @@ function enter(c, o, f, t) {
     current = pc;
     owner = po;
   }
-}
+};
 
 // guarded runs this.f as this's method; an exception is logged.
 function guarded() {
@@ -216,19 +219,19 @@ function guarded() {
 // get$, v for the value last written and own$ for a class binding), so
 // that its f is one function for every element, called as a method,
 // instead of a closure per element.
-function effect(f, el, get) {
+const effect = (f, el, get) => {
   if (ROW_FX && el && owner && owner.node$) return bindRow(owner, {f, el$: el, get$: get, v: undefined, own$: null});
   const e = {f, kids$: null, cleanups$: null, deps$: null, order$: nextOrder++, parent$: owner, el$: el, get$: get, v: undefined, own$: null};
   adopt(owner, e);
   run(e);
   return e;
-}
+};
 
 // A list row's own text and class bindings share one effect, the row's
 // (its fx$), which runs them all when anything one of them read changes:
 // each writes only what changed, so the DOM sees what it would of one
 // effect per binding, and a row keeps one effect and one list of reads.
-function bindRow(row, b) {
+const bindRow = (row, b) => {
   let e = row.fx$;
   if (!e) {
     // Not among the row's kids: clean kills a row's fx itself, which
@@ -238,39 +241,39 @@ function bindRow(row, b) {
   e.bs = grow(e.bs, b);
   enter(e, e, guarded, b);
   return b;
-}
+};
 
 function runRow() {
   for (const b of this.bs) guarded.call(b);
 }
 
-function schedule(e) {
+const schedule = (e) => {
   pending.add(e);
   if (!scheduled) {
     scheduled = true;
     queueMicrotask(flush);
   }
-}
+};
 
-function flush() {
+const flush = () => {
   while (pending.size) {
     const batch = [...pending].sort((x, y) => x.order$ - y.order$);
     pending.clear();
     for (const e of batch) if (!e.dead$) run(e);
   }
   scheduled = false;
-}
+};
 
 // untracked runs f without subscribing the running effect.
 const untracked = (f) => enter(null, owner, f);
 
 // scope runs f in a new scope owned by parent and returns the scope; s,
 // when given, is the scope (a list's row is its own scope).
-function scope(parent, f, s = {kids$: null, cleanups$: null, parent$: parent}) {
+const scope = (parent, f, s = {kids$: null, cleanups$: null, parent$: parent}) => {
   adopt(parent, s);
   enter(null, s, f);
   return s;
-}
+};
 
 const onCleanup = (f) => owner && (owner.cleanups$ ||= []).push(f);
 
@@ -283,21 +286,21 @@ const count = (v) => v == null ? null : v.length;
 const isEmpty = (v) => v == null ? null : v.length === 0;
 
 // setAttrs sets the attributes given as name, value pairs.
-function setAttrs(e, a) {
+const setAttrs = (e, a) => {
   for (let i = 0; i < a.length; i += 2) e.setAttribute(a[i], a[i + 1]);
-}
+};
 
 // element creates an element with attributes given as name, value
 // pairs and the node id, appended to parent when there is one. A button
 // never submits a form by itself: its type is "button" unless attrs say.
-function element(tag, attrs, parent, id) {
+const element = (tag, attrs, parent, id) => {
   const e = doc.createElement(tag);
   if (tag == "button") e.type = "button";
   setAttrs(e, attrs);
   if (id) e.setAttribute("data-acore-id", id);
   if (parent) parent.append(e);
   return e;
-}
+};
 
 // bindText writes only a text that changed, into the element's one
 // text node when it has one, so a changed text is one characterData
@@ -316,13 +319,13 @@ const bindText = (e, f) => {
 const bindProp = (e, name, f) => effect(() => {
   e[name] = f();
 });
-function bindStyle(e, name, f, unit) {
+const bindStyle = (e, name, f, unit) => {
   let last;
   effect(() => {
     const v = f(), css = v == null ? "" : v + (unit || "");
     if (css !== last) e.style[name] = last = css;
   });
-}
+};
 // URL rules (docs/web.md, "URLs"): a Link's href is a path of the app,
 // an Image's src a relative, http(s) or data:image URL; none holds a
 // control character, a space or a backslash.
@@ -336,7 +339,7 @@ const imageSource = (v) => plain(v) &&
 // value it refuses leaves the attribute off and is said on the console.
 // Setting an attribute to its value is still a DOM change, so only a
 // changed one is written.
-function bindAttr(e, name, f, rule) {
+const bindAttr = (e, name, f, rule) => {
   let last;
   effect(() => {
     let v = f();
@@ -349,15 +352,15 @@ function bindAttr(e, name, f, rule) {
     last = v;
     v == null ? e.removeAttribute(name) : e.setAttribute(name, v);
   });
-}
+};
 
-function act(f, x) {
+const act = (f, x) => {
   try {
     f(x);
   } catch (x) {
     console.error(x);
   }
-}
+};
 
 // confirmed: an element whose action declares confirmation_required
 // asks before it runs, so the page does what its AXAG facts promise
@@ -413,7 +416,7 @@ const autofocus = (e, f) => effect(() => {
 // own: rowEvent, set to rowDispatch by the first such list, runs theirs.
 const bubbling = new Set(["click", "dblclick", "submit"]), listening = new Set();
 let rowEvent = null;
-function dispatch(x) {
+const dispatch = (x) => {
   const k = "$" + x.type, path = [];
   for (let n = x.target; n && !x.cancelBubble; n = n.parentNode) {
     rowEvent?.(x, n, path);
@@ -422,30 +425,30 @@ function dispatch(x) {
     if (x.type == "submit") x.preventDefault();
     if (!CONFIRM || confirmed(n)) act(f);
   }
-}
-function listen(name) {
+};
+const listen = (name) => {
   if (!listening.has(name)) {
     listening.add(name);
     doc.addEventListener(name, dispatch);
   }
-}
-function on(e, name, f) {
+};
+const on = (e, name, f) => {
   if (!bubbling.has(name)) {
     e.addEventListener(name, () => (!CONFIRM || confirmed(e)) && act(f));
     return;
   }
   e["$" + name] = f;
   listen(name);
-}
+};
 
 // action sets the attributes of AXAG action i on e.
-function action(e, i) {
+const action = (e, i) => {
   if (i != null) setAttrs(e, AX[i]);
-}
+};
 
 // Two-way bindings: state is the state named by value/checked/on (or
 // null), f reads the value, change is on_change's handler (or null).
-function bindValue(e, f, state, change) {
+const bindValue = (e, f, state, change) => {
   effect(() => {
     const v = text(f());
     if (e.value !== v) e.value = v;
@@ -454,9 +457,9 @@ function bindValue(e, f, state, change) {
     if (state) state.set(e.value);
     if (change) act(change);
   });
-}
+};
 
-function bindChecked(e, f, state, change) {
+const bindChecked = (e, f, state, change) => {
   effect(() => {
     e.checked = !!f();
   });
@@ -467,20 +470,20 @@ function bindChecked(e, f, state, change) {
     else e.checked = !!untracked(f);
     if (change) act(change);
   });
-}
+};
 
-function options(e, f) {
+const options = (e, f) => {
   effect(() => {
     const v = e.value;
     e.textContent = "";
     for (const o of f() || []) element("option", ["value", o], e).textContent = o;
     e.value = v;
   });
-}
+};
 
 // conditional shows the first branch whose condition holds; branches
 // is [cond, render, ...].
-function conditional(w, branches) {
+const conditional = (w, branches) => {
   const parent = owner;
   let shown = -2, s = null;
   effect(() => {
@@ -500,11 +503,11 @@ function conditional(w, branches) {
       if (k >= 0) s = scope(parent, () => branches[k + 1](w));
     });
   });
-}
+};
 
 // move moves node before ref in parent and keeps the focus and the
 // selection inside it.
-function move(parent, node, ref) {
+const move = (parent, node, ref) => {
   const a = doc.activeElement, focused = a && node.contains(a);
   if (parent.moveBefore && node.parentNode === parent && node.isConnected) {
     try {
@@ -526,7 +529,7 @@ function move(parent, node, ref) {
       if (start != null) a.setSelectionRange(start, end);
     } catch {}
   }
-}
+};
 
 // keep marks the positions of a that are in its longest increasing
 // subsequence, skipping -1 (the new items): the nodes that stay. m is the
@@ -535,7 +538,7 @@ function move(parent, node, ref) {
 // the two ends moves both; the longest increasing subsequence is looked
 // for only in what is left (a swap of rows 2 and 999 of 1,000 leaves
 // nothing).
-function keep(a, m) {
+const keep = (a, m) => {
   const n = a.length, kept = new Uint8Array(n), taken = new Uint8Array(m);
   let s = 0, e = n - 1, os = 0, oe = m - 1, left = 0;
   for (const v of a) if (v >= 0) taken[v] = 1, left++;
@@ -567,14 +570,14 @@ function keep(a, m) {
   }
   for (let i = tails.length ? tails[tails.length - 1] : -1; i >= 0; i = prev[i]) kept[i] = 1;
   return kept;
-}
+};
 
 // dropAll kills the scopes of rows and takes them from parent's kids in
 // one pass (one indexOf per row is quadratic when a long list goes).
-function dropAll(parent, rows) {
+const dropAll = (parent, rows) => {
   for (const r of rows) kill(r);
   if (parent && parent.kids$) parent.kids$ = parent.kids$.filter((k) => !k.dead$);
-}
+};
 
 // list renders a keyed list into ul: an item keeps its <li> and its
 // focus while the list changes, and its row takes the new value of a key
@@ -582,7 +585,7 @@ function dropAll(parent, rows) {
 // longest run that kept its order move, so a swap moves two. kind makes
 // and updates the rows (general or plainRows); empty gives the text shown
 // when there are none; end runs when the end of the list comes into view.
-function list(ul, items, key, kind, empty, end) {
+const list = (ul, items, key, kind, empty, end) => {
   let rows = new Map(), shown = [], emptyRow = null, sentinel = null;
   const node = kind.node$;
   if (LIST_END && end) {
@@ -679,11 +682,11 @@ function list(ul, items, key, kind, empty, end) {
       }
     });
   });
-}
+};
 
 // general rows: render(li, item) draws an item whose signal is item into
 // a row that is its own scope, owned by the list's owner.
-function general(render) {
+const general = (render) => {
   const parent = owner;
   return {
     add$(x) {
@@ -697,7 +700,7 @@ function general(render) {
     node$: (r) => r.node$,
     drop$: (rs) => dropAll(parent, rs),
   };
-}
+};
 
 // plainRows are rows without effects (the compiler's rows.go): each is
 // its <li> alone, a clone of the prototype p that holds its item (x$) and
@@ -708,7 +711,7 @@ function general(render) {
 // the selection rewrites the rows of its old and new value, found in an
 // index by the argument that is made on the first change after the list
 // changed.
-function plainRows(p, u, h, s) {
+const plainRows = (p, u, h, s) => {
   let picked = [], shown = [];
   rowEvent = rowDispatch;
   return {
@@ -751,12 +754,12 @@ function plainRows(p, u, h, s) {
       picked = [];
     },
   };
-}
+};
 
 // rowDispatch runs, for the document's listener at node n with path the
 // nodes below it, the handlers that a plain row's list (its $R) holds for
 // the elements of the row on the path, inner first.
-function rowDispatch(x, n, path) {
+const rowDispatch = (x, n, path) => {
   const t = n.$R && n.$R[x.type], li = path[path.length - 1];
   path.push(n);
   if (!t || !li || !("x$" in li)) return;
@@ -766,11 +769,11 @@ function rowDispatch(x, n, path) {
     if (x.type == "submit") x.preventDefault();
     if (!CONFIRM || confirmed(m)) act(f, li.x$);
   }
-}
+};
 
 // shallow reports whether a and b are one value or records with the
 // same fields, each one value.
-function shallow(a, b) {
+const shallow = (a, b) => {
   if (a === b) return true;
   if (!a || !b || typeof a != "object" || typeof b != "object") return false;
   let n = 0;
@@ -780,23 +783,23 @@ function shallow(a, b) {
   }
   for (const k in b) n--;
   return !n;
-}
+};
 
 // writeText and writeClass are the bindings of a row without effects:
 // each writes only what differs from what the row shows. A bound text's
 // element holds one text node (the prototype's).
-function writeText(e, v) {
+const writeText = (e, v) => {
   v = text(v);
   const c = e.firstChild;
   if (c && c.nodeType == 3 && !c.nextSibling) {
     if (c.data !== v) c.data = v;
   } else e.textContent = v;
-}
-function writeClass(e, own, v) {
+};
+const writeClass = (e, own, v) => {
   v = text(v).trim();
   v = own && v ? own + " " + v : own || v;
   if (e.className !== v) e.className = v;
-}
+};
 
 // selector makes "is k the value of s" cost O(1) per change of s: an
 // effect that asks subscribes to k alone, and a change of s reruns only
@@ -805,7 +808,7 @@ function writeClass(e, own, v) {
 // view. Keys are scalars (Int, String, Bool), so === is Acore's ==.
 // Lists of rows without effects listen to it instead (its l): each is
 // told the old value and the new one.
-function selector(s) {
+const selector = (s) => {
   const keys = new Map();
   let prev;
   const sel = (k) => {
@@ -828,11 +831,11 @@ function selector(s) {
     prev = v;
   });
   return sel;
-}
+};
 
 // call posts a contract call (docs/web.md, "Backend wire format"):
 // {ok, value} or {message}.
-async function call(contract, op, args) {
+const call = async (contract, op, args) => {
   let r, body, raw;
   try {
     r = await fetch(B + "/" + encodeURIComponent(contract) + "/" + encodeURIComponent(op),
@@ -848,23 +851,23 @@ async function call(contract, op, args) {
   }
   if (r.ok) return body === undefined ? {message: "invalid response (HTTP " + r.status + ")"} : {ok: true, value: body};
   return {message: body && body.error && typeof body.error.message == "string" ? body.error.message : "HTTP " + r.status};
-}
+};
 
 const live = new Map(); // contract → its live queries
 
 const signals = (data) => ({pending: signal(false), error: signal(false), error_message: signal(""), data: signal(data)});
 
-function settle(q, r) {
+const settle = (q, r) => {
   q.pending.set(false);
   q.error.set(!r.ok);
   q.error_message.set(r.ok ? "" : r.message);
   if (r.ok) q.data.set(r.value);
-}
+};
 
 // query is fetched now and whenever its arguments change. It is pending
 // until its first answer; later requests keep the data on the page
 // until they answer (a keyed list keeps its nodes).
-function query(contract, op, args, data) {
+const query = (contract, op, args, data) => {
   const q = signals(data);
   let n = 0, a;
   q.pending.value$ = true;
@@ -888,12 +891,12 @@ function query(contract, op, args, data) {
     q.dead$ = true;
   });
   return q;
-}
+};
 
 // mutation: run(given) reads its arguments now, those given at the run
 // over the declaration's, and returns at once; success refreshes the
 // contract's live queries.
-function mutation(contract, op, args) {
+const mutation = (contract, op, args) => {
   const m = signals(null);
   m.run = (given) => {
     const a = Object.assign(untracked(args), given);
@@ -904,16 +907,16 @@ function mutation(contract, op, args) {
     });
   };
   return m;
-}
+};
 
-function extern(name, args) {
+const extern = (name, args) => {
   try {
     const f = XS[name];
     Promise.resolve(f(args)).catch((x) => console.error(x));
   } catch (x) {
     console.error(x);
   }
-}
+};
 
 // The router: routes on the History API, or in the URL's fragment
 // (#/path) when HASH is set. R is [[path, page, args, ints], ...]: a
@@ -922,16 +925,16 @@ let page = null, shown = null, params = null, focusNext = false;
 const root = doc.getElementById("app");
 
 // routeURL fills the :name segments of a route path with args.
-function routeURL(path, args) {
+const routeURL = (path, args) => {
   const i = path.search(/[?#]/), tail = i < 0 ? "" : path.slice(i);
   return (i < 0 ? path : path.slice(0, i)).split("/")
     .map((s) => s[0] == ":" ? encodeURIComponent(text(args[s.slice(1)])) : s).join("/") + tail;
-}
+};
 
 // here is a URL's path, query and fragment.
 const here = (u) => u.pathname + u.search + u.hash;
 
-function navigate(path) {
+const navigate = (path) => {
   if (HASH) {
     if (location.hash.slice(1) !== path) {
       focusNext = true;
@@ -941,10 +944,10 @@ function navigate(path) {
     history.pushState(null, "", path);
     showRoute(true);
   }
-}
+};
 
 // match returns the page parameters route r gives path, or null.
-function match(r, path) {
+const match = (r, path) => {
   if (!PARAMS) return r[0] === path ? {} : null;
   const want = r[0].split("/"), got = path.split("/"), v = {...r[2]};
   if (want.length != got.length) return null;
@@ -969,12 +972,12 @@ function match(r, path) {
     v[n] = x;
   }
   return v;
-}
+};
 
 // showRoute renders the page of the current path; focus moves to it
 // after a navigation. A route of the page already shown keeps it and
 // sets its parameters.
-function showRoute(focus) {
+const showRoute = (focus) => {
   let path = HASH ? location.hash.slice(1).split("?")[0] || "/" : location.pathname;
   if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
   let render = null, v = null;
@@ -1010,11 +1013,11 @@ function showRoute(focus) {
       w.focus();
     }
   });
-}
+};
 
 // link makes a plain click on a link navigate in the app: its href is
 // a path of the app (routePath).
-function link(a) {
+const link = (a) => {
   a.addEventListener("click", (x) => {
     if (x.button || x.metaKey || x.ctrlKey || x.shiftKey || x.altKey || a.target) return;
     const u = new URL(a.href, location.href);
@@ -1022,7 +1025,7 @@ function link(a) {
     navigate(HASH ? u.hash.slice(1) : here(u));
   });
   return a;
-}
+};
 
 if (HASH) {
   addEventListener("hashchange", () => {
@@ -1038,11 +1041,11 @@ if (HASH) {
 // changes. The compiler creates them in dependency order, so one is
 // recomputed before the effects that read it (flush runs the oldest
 // first).
-function derived(f) {
+const derived = (f) => {
   const s = signal(undefined);
   effect(() => s.set(f()));
   return s;
-}
+};
 
 // The values of Acore 1.1's expressions (docs/language.md 4.11). Lists
 // are never changed in place: each gives a new list.
