@@ -220,8 +220,8 @@ function guarded() {
 // that its f is one function for every element, called as a method,
 // instead of a closure per element.
 const effect = (f, el, get) => {
-  if (ROW_FX && el && owner && owner.node$) return bindRow(owner, {f, el$: el, get$: get, v: undefined, own$: null});
-  const e = {f, kids$: null, cleanups$: null, deps$: null, order$: nextOrder++, parent$: owner, el$: el, get$: get, v: undefined, own$: null};
+  if (ROW_FX && el && owner && owner.node$) return bindRow(owner, {f, el$: el, get$: get, v: null, own$: null});
+  const e = {f, kids$: null, cleanups$: null, deps$: null, order$: nextOrder++, parent$: owner, el$: el, get$: get, v: null, own$: null};
   adopt(owner, e);
   run(e);
   return e;
@@ -600,9 +600,9 @@ const list = (ul, items, key, kind, empty, end) => {
   effect(() => {
     const xs = items() || [], emptyText = LIST_EMPTY && empty && empty();
     untracked(() => {
-      const next = new Map(), order = new Array(xs.length), old = new Int32Array(xs.length);
+      const total = xs.length, next = new Map(), order = new Array(total), old = new Int32Array(total);
       let sorted = true, last = -1, kept = 0;
-      for (let i = 0; i < xs.length; i++) {
+      for (let i = 0; i < total; i++) {
         const x = xs[i];
         let k = key(x);
         if (next.has(k)) k = k + "\0" + i;
@@ -641,8 +641,8 @@ const list = (ul, items, key, kind, empty, end) => {
         kind.drop$?.(gone);
       }
       rows = next;
-      const added = order.length - kept;
-      if (!kept && order.length) {
+      const added = total - kept;
+      if (!kept && total) {
         // All new: one insertion of a fragment.
         const f = doc.createDocumentFragment();
         for (const r of order) f.append(node(r));
@@ -653,7 +653,7 @@ const list = (ul, items, key, kind, empty, end) => {
         // order, the walk ends with the last new row.
         const stay = sorted ? null : keep(old, shown.length);
         let after = sentinel, fresh = null, freshAt = null, left = added;
-        for (let i = order.length - 1; i >= 0 && (left || stay || fresh); i--) {
+        for (let i = total - 1; i >= 0 && (left || stay || fresh); i--) {
           const n = node(order[i]);
           if (old[i] < 0) {
             if (!fresh) fresh = doc.createDocumentFragment(), freshAt = after;
@@ -667,10 +667,10 @@ const list = (ul, items, key, kind, empty, end) => {
         }
         if (fresh) ul.insertBefore(fresh, freshAt);
       }
-      for (let i = 0; i < order.length; i++) if (order[i].i$ !== i) order[i].i$ = i;
+      for (let i = 0; i < total; i++) if (order[i].i$ !== i) order[i].i$ = i;
       shown = order;
       kind.changed$?.(order);
-      if (LIST_EMPTY && empty && !order.length) {
+      if (LIST_EMPTY && empty && !total) {
         if (!emptyRow) {
           emptyRow = element("li", ["class", "ac-empty"]);
           ul.insertBefore(emptyRow, sentinel);
