@@ -147,7 +147,10 @@ func minify(src string, keep func(string) bool, f Features) (string, error) {
 
 // minified are the options of both minified forms, the runtime's alone
 // and the bundle: an ES2022 module, tree-shaken, with the features f as
-// constants, written to memory.
+// constants, written to memory. The runtime's own properties, whose
+// names end in $, get short names: an app's names are ASCII letters,
+// digits and _ after an optional leading $ (a field, a prop's $name),
+// so none of them ends in $, and neither does a DOM property.
 func minified(f Features) esbuild.BuildOptions {
 	return esbuild.BuildOptions{
 		Write:             false,
@@ -160,6 +163,8 @@ func minified(f Features) esbuild.BuildOptions {
 		LegalComments:     esbuild.LegalCommentsNone,
 		Charset:           esbuild.CharsetUTF8,
 		Define:            f.define(),
+		MangleProps:       `[^$]\$$`,
+		MangleQuoted:      esbuild.MangleQuotedTrue,
 	}
 }
 
@@ -205,7 +210,27 @@ func Bundle(head, code string, uses func(name string) bool, f Features) (string,
 		msgs := esbuild.FormatMessages(r.Errors, esbuild.FormatMessagesOptions{Kind: esbuild.ErrorMessage})
 		return "", fmt.Errorf("bundling app.js: %s", strings.Join(msgs, ""))
 	}
-	return string(r.OutputFiles[0].Contents), nil
+	return again(string(r.OutputFiles[0].Contents))
+}
+
+// again minifies a minified module once more: tree shaking leaves the
+// declarations around what it dropped as statements of their own, which
+// a second pass joins.
+func again(code string) (string, error) {
+	r := esbuild.Transform(code, esbuild.TransformOptions{
+		Target:            esbuild.ES2022,
+		Format:            esbuild.FormatESModule,
+		MinifyWhitespace:  true,
+		MinifyIdentifiers: true,
+		MinifySyntax:      true,
+		LegalComments:     esbuild.LegalCommentsNone,
+		Charset:           esbuild.CharsetUTF8,
+	})
+	if len(r.Errors) > 0 {
+		msgs := esbuild.FormatMessages(r.Errors, esbuild.FormatMessagesOptions{Kind: esbuild.ErrorMessage})
+		return "", fmt.Errorf("bundling app.js: %s", strings.Join(msgs, ""))
+	}
+	return string(r.Code), nil
 }
 
 // swapAs turns "local as Name" into "Name as local", the order of an

@@ -8,6 +8,9 @@
 // backend's base URL), AX (the AXAG attribute sets) and R (the routes),
 // which the runtime reads when it runs.
 //
+// Functions that need no this are arrow functions, which the minifier
+// writes shorter than declarations.
+//
 // The names in capitals are the app's features (assets.Features), which
 // the minifier replaces by constants: the code of a feature the app does
 // not have folds away. HASH is set for hash routing; PARAMS when a route
@@ -17,8 +20,12 @@
 // action asks for confirmation.
 const doc = document;
 
-// Effects: an effect is {f, kids, cleanups, deps, order, parent}; a
-// scope made by scope() is one without f. A killed effect has dead set.
+// Effects: an effect is {f, kids$, cleanups$, deps$, order$, parent$}; a
+// scope made by scope() is one without f. A killed effect has dead$ set.
+//
+// A property whose name ends in $ is the runtime's own: the minifier
+// gives it a short name (assets.go, MangleProps). The compiled app never
+// reads one, and no name of the app's or of the DOM ends in $.
 const pending = new Set();
 let current = null; // the effect whose reads subscribe it
 let owner = null; // the scope that owns effects made now
@@ -32,10 +39,10 @@ const signal = (value) => {
   // object per signal as a closure over s would.
   const s = function read() {
     if (current) track(read);
-    return read.value;
+    return read.value$;
   };
-  s.value = value;
-  s.subscribers = null;
+  s.value$ = value;
+  s.subscribers$ = null;
   s.set = setSignal;
   return s;
 };
@@ -43,15 +50,15 @@ const signal = (value) => {
 // setSignal is every signal's set, a method (one function, no closure
 // per signal).
 function setSignal(next) {
-  if (equal(this.value, next)) return;
-  this.value = next;
-  for (const e of this.subscribers || []) schedule(e);
+  if (equal(this.value$, next)) return;
+  this.value$ = next;
+  for (const e of this.subscribers$ || []) schedule(e);
 }
 
 // persisted makes a signal kept in localStorage under key: it starts
 // from the stored value when that fits type (see fits), else from init
 // with a warning, and stores every value it is set to.
-function persisted(key, init, type) {
+const persisted = (key, init, type) => {
   let v = init;
   try {
     const raw = localStorage.getItem(key);
@@ -73,12 +80,12 @@ function persisted(key, init, type) {
     }
   };
   return s;
-}
+};
 
 // fits checks a stored value against a type's shape: "S", "I", "F",
 // "B", ["O", t] (optional), ["L", t] (list), ["R", {field: t}] (model);
 // "*" fits anything.
-function fits(t, v) {
+const fits = (t, v) => {
   switch (t) {
     case "S": return typeof v == "string";
     case "I": return Number.isInteger(v);
@@ -92,11 +99,11 @@ function fits(t, v) {
     case "R": return v != null && typeof v == "object" && !Array.isArray(v) && Object.keys(t[1]).every((k) => fits(t[1][k], v[k]));
   }
   return false;
-}
+};
 
 // equal is Acore's ==: structural on lists and records, null and
 // undefined alike.
-function equal(a, b) {
+const equal = (a, b) => {
   if (a === b || a == null && b == null) return true;
   if (typeof a != "object" || typeof b != "object" || !a || !b) return false;
   const list = Array.isArray(a);
@@ -111,55 +118,55 @@ function equal(a, b) {
   if (keys.length !== Object.keys(b).length) return false;
   for (const k of keys) if (!equal(a[k], b[k])) return false;
   return true;
-}
+};
 
-function clean(o) {
-  if (o.fx) kill(o.fx);
-  if (o.kids) for (const k of o.kids) kill(k);
-  if (o.cleanups) for (const c of o.cleanups) c();
-  if (o.deps) {
-    for (const s of o.deps) {
+const clean = (o) => {
+  if (o.fx$) kill(o.fx$);
+  if (o.kids$) for (const k of o.kids$) kill(k);
+  if (o.cleanups$) for (const c of o.cleanups$) c();
+  if (o.deps$) {
+    for (const s of o.deps$) {
       // A selector's key that no effect reads any more leaves its map.
       if (!unsubscribe(s, o) && s.m) s.m.delete(s.k);
     }
   }
-  o.kids = o.cleanups = o.deps = null;
-}
+  o.kids$ = o.cleanups$ = o.deps$ = null;
+};
 
-function kill(o) {
-  o.dead = true;
+const kill = (o) => {
+  o.dead$ = true;
   clean(o);
-}
+};
 
 // drop kills o and removes it from its parent's kids.
-function drop(o) {
+const drop = (o) => {
   kill(o);
-  const kids = o.parent && o.parent.kids;
+  const kids = o.parent$ && o.parent$.kids$;
   const i = kids ? kids.indexOf(o) : -1;
   if (i >= 0) kids.splice(i, 1);
-}
+};
 
 // Effects and scopes make their lists when they first need one: most of a
 // row's effects own nothing and read one or two signals. A short list is
 // copied one longer instead of pushed to, as a push on a short array
 // grows its store by many slots, which every row would keep.
 const grow = (a, x) => !a ? [x] : a.length < 8 ? [...a, x] : (a.push(x), a);
-function adopt(parent, o) {
-  if (parent) parent.kids = grow(parent.kids, o);
-}
+const adopt = (parent, o) => {
+  if (parent) parent.kids$ = grow(parent.kids$, o);
+};
 
 // A signal's subscribers are null, an array while they are few (a row's
 // signals have one to three) or a Set once they are many, as a Set's
 // table costs more than a short array and an array's indexOf grows with
 // its length. Only track adds one, when it is not among them yet.
-function subscribe(s, e) {
-  const x = s.subscribers;
-  s.subscribers = !x ? [e] : x instanceof Set ? x.add(e) : x.length < 8 ? [...x, e] : new Set(x).add(e);
-}
+const subscribe = (s, e) => {
+  const x = s.subscribers$;
+  s.subscribers$ = !x ? [e] : x instanceof Set ? x.add(e) : x.length < 8 ? [...x, e] : new Set(x).add(e);
+};
 
 // unsubscribe takes e from s's subscribers and returns how many are left.
-function unsubscribe(s, e) {
-  const x = s.subscribers;
+const unsubscribe = (s, e) => {
+  const x = s.subscribers$;
   if (x instanceof Set) {
     x.delete(e);
     return x.size;
@@ -167,121 +174,108 @@ function unsubscribe(s, e) {
   const i = x.indexOf(e);
   if (i >= 0) x.splice(i, 1);
   return x.length;
-}
+};
 
 // track subscribes the running effect to s (a signal or a selector's key);
 // deps is an array, as an effect reads few.
-function track(s) {
-  const d = current.deps;
+const track = (s) => {
+  const d = current.deps$;
   if (d && d.includes(s)) return;
   subscribe(s, current);
-  current.deps = grow(d, s);
-}
+  current.deps$ = grow(d, s);
+};
 
-function run(e) {
+const run = (e) => {
   clean(e);
-  within(e, e);
-}
+  enter(e, e, guarded, e);
+};
 
-// within runs b.f as b's method with e the running effect and owner.
-function within(e, b) {
-  const c = current, o = owner;
-  current = owner = e;
+// enter returns f() run as t's method with c the running effect and o
+// the owner, and restores both after.
+const enter = (c, o, f, t) => {
+  const pc = current, po = owner;
+  current = c;
+  owner = o;
   try {
-    b.f();
+    return f.call(t);
+  } finally {
+    current = pc;
+    owner = po;
+  }
+};
+
+// guarded runs this.f as this's method; an exception is logged.
+function guarded() {
+  try {
+    this.f();
   } catch (x) {
     console.error(x);
-  } finally {
-    current = c;
-    owner = o;
   }
 }
 
 // effect runs f now and again whenever a signal it read changes (in a
 // microtask, parents first).
-// A binding passes its element and getter, which the effect keeps (el,
-// get, v for the value last written and own for a class binding), so
+// A binding passes its element and getter, which the effect keeps (el$,
+// get$, v for the value last written and own$ for a class binding), so
 // that its f is one function for every element, called as a method,
 // instead of a closure per element.
-function effect(f, el, get) {
-  if (ROW_FX && el && owner && owner.node) return bindRow(owner, {f, el, get, v: undefined, own: null});
-  const e = {f, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: owner, el, get, v: undefined, own: null};
+const effect = (f, el, get) => {
+  if (ROW_FX && el && owner && owner.node$) return bindRow(owner, {f, el$: el, get$: get, v: null, own$: null});
+  const e = {f, kids$: null, cleanups$: null, deps$: null, order$: nextOrder++, parent$: owner, el$: el, get$: get, v: null, own$: null};
   adopt(owner, e);
   run(e);
   return e;
-}
+};
 
 // A list row's own text and class bindings share one effect, the row's
-// (its fx), which runs them all when anything one of them read changes:
+// (its fx$), which runs them all when anything one of them read changes:
 // each writes only what changed, so the DOM sees what it would of one
 // effect per binding, and a row keeps one effect and one list of reads.
-function bindRow(row, b) {
-  let e = row.fx;
+const bindRow = (row, b) => {
+  let e = row.fx$;
   if (!e) {
     // Not among the row's kids: clean kills a row's fx itself, which
     // saves most rows a list of kids.
-    e = row.fx = {f: runRow, kids: null, cleanups: null, deps: null, order: nextOrder++, parent: row, bs: null};
+    e = row.fx$ = {f: runRow, kids$: null, cleanups$: null, deps$: null, order$: nextOrder++, parent$: row, bs: null};
   }
   e.bs = grow(e.bs, b);
-  within(e, b);
+  enter(e, e, guarded, b);
   return b;
-}
+};
 
 function runRow() {
-  for (const b of this.bs) {
-    try {
-      b.f();
-    } catch (x) {
-      console.error(x);
-    }
-  }
+  for (const b of this.bs) guarded.call(b);
 }
 
-function schedule(e) {
+const schedule = (e) => {
   pending.add(e);
   if (!scheduled) {
     scheduled = true;
     queueMicrotask(flush);
   }
-}
+};
 
-function flush() {
+const flush = () => {
   while (pending.size) {
-    const batch = [...pending].sort((x, y) => x.order - y.order);
+    const batch = [...pending].sort((x, y) => x.order$ - y.order$);
     pending.clear();
-    for (const e of batch) if (!e.dead) run(e);
+    for (const e of batch) if (!e.dead$) run(e);
   }
   scheduled = false;
-}
+};
 
 // untracked runs f without subscribing the running effect.
-const untracked = (f) => {
-  const c = current;
-  current = null;
-  try {
-    return f();
-  } finally {
-    current = c;
-  }
-};
+const untracked = (f) => enter(null, owner, f);
 
 // scope runs f in a new scope owned by parent and returns the scope; s,
 // when given, is the scope (a list's row is its own scope).
-function scope(parent, f, s = {kids: null, cleanups: null, parent}) {
+const scope = (parent, f, s = {kids$: null, cleanups$: null, parent$: parent}) => {
   adopt(parent, s);
-  const c = current, o = owner;
-  current = null;
-  owner = s;
-  try {
-    f();
-  } finally {
-    current = c;
-    owner = o;
-  }
+  enter(null, s, f);
   return s;
-}
+};
 
-const onCleanup = (f) => owner && (owner.cleanups ||= []).push(f);
+const onCleanup = (f) => owner && (owner.cleanups$ ||= []).push(f);
 
 // Values: Acore text, integer arithmetic, optionals.
 const text = (v) => v == null ? "" : String(v);
@@ -291,23 +285,28 @@ const length = (v) => v == null ? null : [...v].length;
 const count = (v) => v == null ? null : v.length;
 const isEmpty = (v) => v == null ? null : v.length === 0;
 
+// setAttrs sets the attributes given as name, value pairs.
+const setAttrs = (e, a) => {
+  for (let i = 0; i < a.length; i += 2) e.setAttribute(a[i], a[i + 1]);
+};
+
 // element creates an element with attributes given as name, value
 // pairs and the node id, appended to parent when there is one. A button
 // never submits a form by itself: its type is "button" unless attrs say.
-function element(tag, attrs, parent, id) {
+const element = (tag, attrs, parent, id) => {
   const e = doc.createElement(tag);
   if (tag == "button") e.type = "button";
-  for (let i = 0; i < attrs.length; i += 2) e.setAttribute(attrs[i], attrs[i + 1]);
+  setAttrs(e, attrs);
   if (id) e.setAttribute("data-acore-id", id);
   if (parent) parent.append(e);
   return e;
-}
+};
 
 // bindText writes only a text that changed, into the element's one
 // text node when it has one, so a changed text is one characterData
 // change and an unchanged one is no DOM work.
 function updateText() {
-  const v = text(this.get()), e = this.el;
+  const v = text(this.get$()), e = this.el$;
   if (v === this.v) return;
   this.v = v;
   const c = e.firstChild;
@@ -320,13 +319,13 @@ const bindText = (e, f) => {
 const bindProp = (e, name, f) => effect(() => {
   e[name] = f();
 });
-function bindStyle(e, name, f, unit) {
+const bindStyle = (e, name, f, unit) => {
   let last;
   effect(() => {
     const v = f(), css = v == null ? "" : v + (unit || "");
     if (css !== last) e.style[name] = last = css;
   });
-}
+};
 // URL rules (docs/web.md, "URLs"): a Link's href is a path of the app,
 // an Image's src a relative, http(s) or data:image URL; none holds a
 // control character, a space or a backslash.
@@ -340,7 +339,7 @@ const imageSource = (v) => plain(v) &&
 // value it refuses leaves the attribute off and is said on the console.
 // Setting an attribute to its value is still a DOM change, so only a
 // changed one is written.
-function bindAttr(e, name, f, rule) {
+const bindAttr = (e, name, f, rule) => {
   let last;
   effect(() => {
     let v = f();
@@ -353,20 +352,21 @@ function bindAttr(e, name, f, rule) {
     last = v;
     v == null ? e.removeAttribute(name) : e.setAttribute(name, v);
   });
-}
+};
 
-function act(f, x) {
+const act = (f, x) => {
   try {
     f(x);
   } catch (x) {
     console.error(x);
   }
-}
+};
 
 // confirmed: an element whose action declares confirmation_required
 // asks before it runs, so the page does what its AXAG facts promise
-// runtime agents and people.
-const confirmed = (e) => !CONFIRM || e.getAttribute("axag-confirmation-required") != "true" ||
+// runtime agents and people. Its callers test CONFIRM first, so that an
+// app without the feature keeps no call of it.
+const confirmed = (e) => e.getAttribute("axag-confirmation-required") != "true" ||
   confirm(((e.textContent || e.getAttribute("aria-label") || "").trim() || "Continue") + ": are you sure?");
 
 const flex = {start: "flex-start", end: "flex-end", center: "center", stretch: "stretch",
@@ -377,7 +377,7 @@ const flex = {start: "flex-start", end: "flex-end", center: "center", stretch: "
 const onKey = (e, f, key = "Enter", mod) => e.addEventListener("keydown", (x) => {
   if (x.key == key && !x.isComposing && (!mod || x.ctrlKey || x.metaKey)) {
     x.preventDefault();
-    if (confirmed(e)) act(f);
+    if (!CONFIRM || confirmed(e)) act(f);
   }
 });
 
@@ -386,13 +386,13 @@ const onKey = (e, f, key = "Enter", mod) => e.addEventListener("keydown", (x) =>
 // classList, never written as markup, and one that e has of its own is
 // neither added nor taken away.
 function updateClass() {
-  const e = this.el, given = this.v || [];
+  const e = this.el$, given = this.v || [];
   // The first run finds the element's own names, before any is given.
-  if (!this.v) this.own = e.className ? new Set(e.classList) : null;
-  const own = this.own;
+  if (!this.v) this.own$ = e.className ? new Set(e.classList) : null;
+  const own = this.own$;
   // classList.add of a name e has still rewrites the attribute, so only
   // the names that come and go are touched.
-  const next = text(this.get()).split(/\s+/).filter((c) => c && !(own && own.has(c)));
+  const next = text(this.get$()).split(/\s+/).filter((c) => c && !(own && own.has(c)));
   for (const c of given) if (!next.includes(c)) e.classList.remove(c);
   for (const c of next) if (!given.includes(c)) e.classList.add(c);
   this.v = next.length ? next : none;
@@ -416,41 +416,39 @@ const autofocus = (e, f) => effect(() => {
 // own: rowEvent, set to rowDispatch by the first such list, runs theirs.
 const bubbling = new Set(["click", "dblclick", "submit"]), listening = new Set();
 let rowEvent = null;
-function dispatch(x) {
+const dispatch = (x) => {
   const k = "$" + x.type, path = [];
   for (let n = x.target; n && !x.cancelBubble; n = n.parentNode) {
-    if (rowEvent) rowEvent(x, n, path);
+    rowEvent?.(x, n, path);
     const f = n[k];
     if (!f) continue;
     if (x.type == "submit") x.preventDefault();
-    if (confirmed(n)) act(f);
+    if (!CONFIRM || confirmed(n)) act(f);
   }
-}
-function listen(name) {
+};
+const listen = (name) => {
   if (!listening.has(name)) {
     listening.add(name);
     doc.addEventListener(name, dispatch);
   }
-}
-function on(e, name, f) {
+};
+const on = (e, name, f) => {
   if (!bubbling.has(name)) {
-    e.addEventListener(name, () => confirmed(e) && act(f));
+    e.addEventListener(name, () => (!CONFIRM || confirmed(e)) && act(f));
     return;
   }
   e["$" + name] = f;
   listen(name);
-}
+};
 
 // action sets the attributes of AXAG action i on e.
-function action(e, i) {
-  if (i == null) return;
-  const a = AX[i];
-  for (let j = 0; j < a.length; j += 2) e.setAttribute(a[j], a[j + 1]);
-}
+const action = (e, i) => {
+  if (i != null) setAttrs(e, AX[i]);
+};
 
 // Two-way bindings: state is the state named by value/checked/on (or
 // null), f reads the value, change is on_change's handler (or null).
-function bindValue(e, f, state, change) {
+const bindValue = (e, f, state, change) => {
   effect(() => {
     const v = text(f());
     if (e.value !== v) e.value = v;
@@ -459,9 +457,9 @@ function bindValue(e, f, state, change) {
     if (state) state.set(e.value);
     if (change) act(change);
   });
-}
+};
 
-function bindChecked(e, f, state, change) {
+const bindChecked = (e, f, state, change) => {
   effect(() => {
     e.checked = !!f();
   });
@@ -472,20 +470,20 @@ function bindChecked(e, f, state, change) {
     else e.checked = !!untracked(f);
     if (change) act(change);
   });
-}
+};
 
-function options(e, f) {
+const options = (e, f) => {
   effect(() => {
     const v = e.value;
     e.textContent = "";
     for (const o of f() || []) element("option", ["value", o], e).textContent = o;
     e.value = v;
   });
-}
+};
 
 // conditional shows the first branch whose condition holds; branches
 // is [cond, render, ...].
-function conditional(w, branches) {
+const conditional = (w, branches) => {
   const parent = owner;
   let shown = -2, s = null;
   effect(() => {
@@ -505,11 +503,11 @@ function conditional(w, branches) {
       if (k >= 0) s = scope(parent, () => branches[k + 1](w));
     });
   });
-}
+};
 
 // move moves node before ref in parent and keeps the focus and the
 // selection inside it.
-function move(parent, node, ref) {
+const move = (parent, node, ref) => {
   const a = doc.activeElement, focused = a && node.contains(a);
   if (parent.moveBefore && node.parentNode === parent && node.isConnected) {
     try {
@@ -531,7 +529,7 @@ function move(parent, node, ref) {
       if (start != null) a.setSelectionRange(start, end);
     } catch {}
   }
-}
+};
 
 // keep marks the positions of a that are in its longest increasing
 // subsequence, skipping -1 (the new items): the nodes that stay. m is the
@@ -540,7 +538,7 @@ function move(parent, node, ref) {
 // the two ends moves both; the longest increasing subsequence is looked
 // for only in what is left (a swap of rows 2 and 999 of 1,000 leaves
 // nothing).
-function keep(a, m) {
+const keep = (a, m) => {
   const n = a.length, kept = new Uint8Array(n), taken = new Uint8Array(m);
   let s = 0, e = n - 1, os = 0, oe = m - 1, left = 0;
   for (const v of a) if (v >= 0) taken[v] = 1, left++;
@@ -572,14 +570,14 @@ function keep(a, m) {
   }
   for (let i = tails.length ? tails[tails.length - 1] : -1; i >= 0; i = prev[i]) kept[i] = 1;
   return kept;
-}
+};
 
 // dropAll kills the scopes of rows and takes them from parent's kids in
 // one pass (one indexOf per row is quadratic when a long list goes).
-function dropAll(parent, rows) {
+const dropAll = (parent, rows) => {
   for (const r of rows) kill(r);
-  if (parent && parent.kids) parent.kids = parent.kids.filter((k) => !k.dead);
-}
+  if (parent && parent.kids$) parent.kids$ = parent.kids$.filter((k) => !k.dead$);
+};
 
 // list renders a keyed list into ul: an item keeps its <li> and its
 // focus while the list changes, and its row takes the new value of a key
@@ -587,9 +585,9 @@ function dropAll(parent, rows) {
 // longest run that kept its order move, so a swap moves two. kind makes
 // and updates the rows (general or plainRows); empty gives the text shown
 // when there are none; end runs when the end of the list comes into view.
-function list(ul, items, key, kind, empty, end) {
+const list = (ul, items, key, kind, empty, end) => {
   let rows = new Map(), shown = [], emptyRow = null, sentinel = null;
-  const node = kind.node;
+  const node = kind.node$;
   if (LIST_END && end) {
     sentinel = element("li", ["class", "ac-end", "aria-hidden", "true"], ul);
     const io = new IntersectionObserver((x) => {
@@ -598,26 +596,26 @@ function list(ul, items, key, kind, empty, end) {
     io.observe(sentinel);
     onCleanup(() => io.disconnect());
   }
-  if (kind.at) kind.at(ul);
+  kind.at$?.(ul);
   effect(() => {
     const xs = items() || [], emptyText = LIST_EMPTY && empty && empty();
     untracked(() => {
-      const next = new Map(), order = new Array(xs.length), old = new Int32Array(xs.length);
+      const total = xs.length, next = new Map(), order = new Array(total), old = new Int32Array(total);
       let sorted = true, last = -1, kept = 0;
-      for (let i = 0; i < xs.length; i++) {
+      for (let i = 0; i < total; i++) {
         const x = xs[i];
         let k = key(x);
         if (next.has(k)) k = k + "\0" + i;
         // Keys are unique in next, so each old row is taken once.
         let r = rows.get(k);
         if (r) {
-          kind.set(r, x);
-          old[i] = r.$i;
-          if (r.$i < last) sorted = false;
-          last = r.$i;
+          kind.set$(r, x);
+          old[i] = r.i$;
+          if (r.i$ < last) sorted = false;
+          last = r.i$;
           kept++;
         } else {
-          r = kind.add(x);
+          r = kind.add$(x);
           old[i] = -1;
         }
         next.set(k, r);
@@ -640,11 +638,11 @@ function list(ul, items, key, kind, empty, end) {
             }
           }
         }
-        if (kind.drop) kind.drop(gone);
+        kind.drop$?.(gone);
       }
       rows = next;
-      const added = order.length - kept;
-      if (!kept && order.length) {
+      const added = total - kept;
+      if (!kept && total) {
         // All new: one insertion of a fragment.
         const f = doc.createDocumentFragment();
         for (const r of order) f.append(node(r));
@@ -655,7 +653,7 @@ function list(ul, items, key, kind, empty, end) {
         // order, the walk ends with the last new row.
         const stay = sorted ? null : keep(old, shown.length);
         let after = sentinel, fresh = null, freshAt = null, left = added;
-        for (let i = order.length - 1; i >= 0 && (left || stay || fresh); i--) {
+        for (let i = total - 1; i >= 0 && (left || stay || fresh); i--) {
           const n = node(order[i]);
           if (old[i] < 0) {
             if (!fresh) fresh = doc.createDocumentFragment(), freshAt = after;
@@ -669,67 +667,70 @@ function list(ul, items, key, kind, empty, end) {
         }
         if (fresh) ul.insertBefore(fresh, freshAt);
       }
-      for (let i = 0; i < order.length; i++) if (order[i].$i !== i) order[i].$i = i;
+      for (let i = 0; i < total; i++) if (order[i].i$ !== i) order[i].i$ = i;
       shown = order;
-      if (kind.changed) kind.changed(order);
-      if (LIST_EMPTY && empty && !order.length) {
+      kind.changed$?.(order);
+      if (LIST_EMPTY && empty && !total) {
         if (!emptyRow) {
           emptyRow = element("li", ["class", "ac-empty"]);
           ul.insertBefore(emptyRow, sentinel);
         }
         emptyRow.textContent = text(emptyText);
-      } else if (emptyRow) {
+      } else if (LIST_EMPTY && emptyRow) {
         emptyRow.remove();
         emptyRow = null;
       }
     });
   });
-}
+};
 
 // general rows: render(li, item) draws an item whose signal is item into
 // a row that is its own scope, owned by the list's owner.
-function general(render) {
+const general = (render) => {
   const parent = owner;
   return {
-    add(x) {
+    add$(x) {
       // A row is its own scope: one object per row, not two.
       const li = doc.createElement("li"), item = signal(x);
-      const r = {kids: null, cleanups: null, parent, node: li, item, $i: -1, fx: null};
+      const r = {kids$: null, cleanups$: null, parent$: parent, node$: li, item$: item, i$: -1, fx$: null};
       scope(parent, () => render(li, item), r);
       return r;
     },
-    set: (r, x) => r.item.set(x),
-    node: (r) => r.node,
-    drop: (rs) => dropAll(parent, rs),
+    set$: (r, x) => r.item$.set(x),
+    node$: (r) => r.node$,
+    drop$: (rs) => dropAll(parent, rs),
   };
-}
+};
 
 // plainRows are rows without effects (the compiler's rows.go): each is
-// its <li> alone, a clone of the prototype p that holds its item ($x) and
-// position ($i), and u(li, x) writes into it what item x shows, only
+// its <li> alone, a clone of the prototype p that holds its item (x$) and
+// position (i$), and u(li, x) writes into it what item x shows, only
 // where it differs. h holds the handlers of its elements by event and
 // node id, which are given the row's item; s the selectors its rows
 // read, each with its argument as a function of the item: a change of
 // the selection rewrites the rows of its old and new value, found in an
 // index by the argument that is made on the first change after the list
 // changed.
-function plainRows(p, u, h, s) {
+const plainRows = (p, u, h, s) => {
   let picked = [], shown = [];
   rowEvent = rowDispatch;
   return {
-    add(x) {
+    add$(x) {
       const li = p.cloneNode(true);
-      u(li, li.$x = x);
+      u(li, li.x$ = x);
       return li;
     },
-    set(li, x) {
+    set$(li, x) {
       // A refreshed query's items are new objects, mostly with the same
       // fields: those rows need no update, which reads the DOM.
-      if (!shallow(li.$x, x)) u(li, x);
-      li.$x = x;
+      if (!shallow(li.x$, x)) u(li, x);
+      li.x$ = x;
     },
-    node: (li) => li,
-    at(e) {
+    node$: (li) => li,
+    at$(e) {
+      // $R keeps its name (it does not end in $): the document's listener
+      // reads it on every ancestor of a target, and a form or the document
+      // would answer a short name with an element of that name.
       e.$R = h;
       for (const ev in h) listen(ev);
       s.forEach(([sel, arg], j) => {
@@ -738,41 +739,41 @@ function plainRows(p, u, h, s) {
           if (!ix) {
             ix = picked[j] = new Map();
             for (const r of shown) {
-              const k = arg(r.$x) ?? null, t = ix.get(k);
+              const k = arg(r.x$) ?? null, t = ix.get(k);
               t ? t.push(r) : ix.set(k, [r]);
             }
           }
-          for (const k of a === b ? [a] : [a, b]) for (const r of ix.get(k) || none) u(r, r.$x);
+          for (const k of a === b ? [a] : [a, b]) for (const r of ix.get(k) || none) u(r, r.x$);
         });
         sel.l = grow(sel.l, l);
         onCleanup(() => sel.l = sel.l.filter((x) => x !== l));
       });
     },
-    changed(rows) {
+    changed$(rows) {
       shown = rows;
       picked = [];
     },
   };
-}
+};
 
 // rowDispatch runs, for the document's listener at node n with path the
 // nodes below it, the handlers that a plain row's list (its $R) holds for
 // the elements of the row on the path, inner first.
-function rowDispatch(x, n, path) {
+const rowDispatch = (x, n, path) => {
   const t = n.$R && n.$R[x.type], li = path[path.length - 1];
   path.push(n);
-  if (!t || !li || !("$x" in li)) return;
+  if (!t || !li || !("x$" in li)) return;
   for (const m of path) {
     const f = t[m.getAttribute("data-acore-id")];
     if (!f || x.cancelBubble) continue;
     if (x.type == "submit") x.preventDefault();
-    if (confirmed(m)) act(f, li.$x);
+    if (!CONFIRM || confirmed(m)) act(f, li.x$);
   }
-}
+};
 
 // shallow reports whether a and b are one value or records with the
 // same fields, each one value.
-function shallow(a, b) {
+const shallow = (a, b) => {
   if (a === b) return true;
   if (!a || !b || typeof a != "object" || typeof b != "object") return false;
   let n = 0;
@@ -782,23 +783,23 @@ function shallow(a, b) {
   }
   for (const k in b) n--;
   return !n;
-}
+};
 
 // writeText and writeClass are the bindings of a row without effects:
 // each writes only what differs from what the row shows. A bound text's
 // element holds one text node (the prototype's).
-function writeText(e, v) {
+const writeText = (e, v) => {
   v = text(v);
   const c = e.firstChild;
   if (c && c.nodeType == 3 && !c.nextSibling) {
     if (c.data !== v) c.data = v;
   } else e.textContent = v;
-}
-function writeClass(e, own, v) {
+};
+const writeClass = (e, own, v) => {
   v = text(v).trim();
   v = own && v ? own + " " + v : own || v;
   if (e.className !== v) e.className = v;
-}
+};
 
 // selector makes "is k the value of s" cost O(1) per change of s: an
 // effect that asks subscribes to k alone, and a change of s reruns only
@@ -807,34 +808,34 @@ function writeClass(e, own, v) {
 // view. Keys are scalars (Int, String, Bool), so === is Acore's ==.
 // Lists of rows without effects listen to it instead (its l): each is
 // told the old value and the new one.
-function selector(s) {
+const selector = (s) => {
   const keys = new Map();
   let prev;
   const sel = (k) => {
     k = k ?? null;
     if (current) {
       let t = keys.get(k);
-      if (!t) keys.set(k, t = {subscribers: null, m: keys, k});
+      if (!t) keys.set(k, t = {subscribers$: null, m: keys, k});
       track(t);
     }
-    return (s.value ?? null) === k;
+    return (s.value$ ?? null) === k;
   };
   sel.l = null;
   effect(() => {
     const v = s() ?? null;
     for (const k of [prev, v]) {
       const t = keys.get(k);
-      if (t) for (const e of t.subscribers) schedule(e);
+      if (t) for (const e of t.subscribers$) schedule(e);
     }
     if (sel.l) for (const l of sel.l) l(prev, v);
     prev = v;
   });
   return sel;
-}
+};
 
 // call posts a contract call (docs/web.md, "Backend wire format"):
 // {ok, value} or {message}.
-async function call(contract, op, args) {
+const call = async (contract, op, args) => {
   let r, body, raw;
   try {
     r = await fetch(B + "/" + encodeURIComponent(contract) + "/" + encodeURIComponent(op),
@@ -850,57 +851,52 @@ async function call(contract, op, args) {
   }
   if (r.ok) return body === undefined ? {message: "invalid response (HTTP " + r.status + ")"} : {ok: true, value: body};
   return {message: body && body.error && typeof body.error.message == "string" ? body.error.message : "HTTP " + r.status};
-}
+};
 
 const live = new Map(); // contract → its live queries
 
 const signals = (data) => ({pending: signal(false), error: signal(false), error_message: signal(""), data: signal(data)});
 
-function settle(q, r) {
+const settle = (q, r) => {
   q.pending.set(false);
-  if (r.ok) {
-    q.error.set(false);
-    q.error_message.set("");
-    q.data.set(r.value);
-  } else {
-    q.error.set(true);
-    q.error_message.set(r.message);
-  }
-}
+  q.error.set(!r.ok);
+  q.error_message.set(r.ok ? "" : r.message);
+  if (r.ok) q.data.set(r.value);
+};
 
 // query is fetched now and whenever its arguments change. It is pending
 // until its first answer; later requests keep the data on the page
 // until they answer (a keyed list keeps its nodes).
-function query(contract, op, args, data) {
+const query = (contract, op, args, data) => {
   const q = signals(data);
   let n = 0, a;
-  q.pending.value = true;
-  q.go = async () => {
+  q.pending.value$ = true;
+  q.go$ = async () => {
     const k = ++n;
     const r = await call(contract, op, a);
-    if (k === n && !q.dead) settle(q, r);
+    if (k === n && !q.dead$) settle(q, r);
   };
   q.refresh = () => {
-    q.go();
+    q.go$();
   };
   effect(() => {
     a = args();
-    untracked(q.go);
+    untracked(q.go$);
   });
   let l = live.get(contract);
   if (!l) live.set(contract, l = new Set());
   l.add(q);
   onCleanup(() => {
     l.delete(q);
-    q.dead = true;
+    q.dead$ = true;
   });
   return q;
-}
+};
 
 // mutation: run(given) reads its arguments now, those given at the run
 // over the declaration's, and returns at once; success refreshes the
 // contract's live queries.
-function mutation(contract, op, args) {
+const mutation = (contract, op, args) => {
   const m = signals(null);
   m.run = (given) => {
     const a = Object.assign(untracked(args), given);
@@ -911,16 +907,16 @@ function mutation(contract, op, args) {
     });
   };
   return m;
-}
+};
 
-function extern(name, args) {
+const extern = (name, args) => {
   try {
     const f = XS[name];
     Promise.resolve(f(args)).catch((x) => console.error(x));
   } catch (x) {
     console.error(x);
   }
-}
+};
 
 // The router: routes on the History API, or in the URL's fragment
 // (#/path) when HASH is set. R is [[path, page, args, ints], ...]: a
@@ -929,26 +925,29 @@ let page = null, shown = null, params = null, focusNext = false;
 const root = doc.getElementById("app");
 
 // routeURL fills the :name segments of a route path with args.
-function routeURL(path, args) {
+const routeURL = (path, args) => {
   const i = path.search(/[?#]/), tail = i < 0 ? "" : path.slice(i);
   return (i < 0 ? path : path.slice(0, i)).split("/")
     .map((s) => s[0] == ":" ? encodeURIComponent(text(args[s.slice(1)])) : s).join("/") + tail;
-}
+};
 
-function navigate(path) {
+// here is a URL's path, query and fragment.
+const here = (u) => u.pathname + u.search + u.hash;
+
+const navigate = (path) => {
   if (HASH) {
     if (location.hash.slice(1) !== path) {
       focusNext = true;
       location.hash = path;
     }
-  } else if (location.pathname + location.search + location.hash !== path) {
+  } else if (here(location) !== path) {
     history.pushState(null, "", path);
     showRoute(true);
   }
-}
+};
 
 // match returns the page parameters route r gives path, or null.
-function match(r, path) {
+const match = (r, path) => {
   if (!PARAMS) return r[0] === path ? {} : null;
   const want = r[0].split("/"), got = path.split("/"), v = {...r[2]};
   if (want.length != got.length) return null;
@@ -973,12 +972,12 @@ function match(r, path) {
     v[n] = x;
   }
   return v;
-}
+};
 
 // showRoute renders the page of the current path; focus moves to it
 // after a navigation. A route of the page already shown keeps it and
 // sets its parameters.
-function showRoute(focus) {
+const showRoute = (focus) => {
   let path = HASH ? location.hash.slice(1).split("?")[0] || "/" : location.pathname;
   if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);
   let render = null, v = null;
@@ -1014,19 +1013,19 @@ function showRoute(focus) {
       w.focus();
     }
   });
-}
+};
 
 // link makes a plain click on a link navigate in the app: its href is
 // a path of the app (routePath).
-function link(a) {
+const link = (a) => {
   a.addEventListener("click", (x) => {
     if (x.button || x.metaKey || x.ctrlKey || x.shiftKey || x.altKey || a.target) return;
     const u = new URL(a.href, location.href);
     x.preventDefault();
-    navigate(HASH ? u.hash.slice(1) : u.pathname + u.search + u.hash);
+    navigate(HASH ? u.hash.slice(1) : here(u));
   });
   return a;
-}
+};
 
 if (HASH) {
   addEventListener("hashchange", () => {
@@ -1042,11 +1041,11 @@ if (HASH) {
 // changes. The compiler creates them in dependency order, so one is
 // recomputed before the effects that read it (flush runs the oldest
 // first).
-function derived(f) {
+const derived = (f) => {
   const s = signal(undefined);
   effect(() => s.set(f()));
   return s;
-}
+};
 
 // The values of Acore 1.1's expressions (docs/language.md 4.11). Lists
 // are never changed in place: each gives a new list.
