@@ -150,7 +150,9 @@ func minify(src string, keep func(string) bool, f Features) (string, error) {
 // constants, written to memory. The runtime's own properties, whose
 // names end in $, get short names: an app's names are ASCII letters,
 // digits and _ after an optional leading $ (a field, a prop's $name),
-// so none of them ends in $, and neither does a DOM property.
+// so none of them ends in $, and neither does a DOM property. The
+// properties the runtime sets on DOM nodes do not end in $: a short name
+// given to one could be the node's own.
 func minified(f Features) esbuild.BuildOptions {
 	return esbuild.BuildOptions{
 		Write:             false,

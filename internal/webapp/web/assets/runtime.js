@@ -610,9 +610,9 @@ const list = (ul, items, key, kind, empty, end) => {
         let r = rows.get(k);
         if (r) {
           kind.set$(r, x);
-          old[i] = r.i$;
-          if (r.i$ < last) sorted = false;
-          last = r.i$;
+          old[i] = r.$i;
+          if (r.$i < last) sorted = false;
+          last = r.$i;
           kept++;
         } else {
           r = kind.add$(x);
@@ -667,7 +667,7 @@ const list = (ul, items, key, kind, empty, end) => {
         }
         if (fresh) ul.insertBefore(fresh, freshAt);
       }
-      for (let i = 0; i < total; i++) if (order[i].i$ !== i) order[i].i$ = i;
+      for (let i = 0; i < total; i++) if (order[i].$i !== i) order[i].$i = i;
       shown = order;
       kind.changed$?.(order);
       if (LIST_EMPTY && empty && !total) {
@@ -692,7 +692,7 @@ const general = (render) => {
     add$(x) {
       // A row is its own scope: one object per row, not two.
       const li = doc.createElement("li"), item = signal(x);
-      const r = {kids$: null, cleanups$: null, parent$: parent, node$: li, item$: item, i$: -1, fx$: null};
+      const r = {kids$: null, cleanups$: null, parent$: parent, node$: li, item$: item, $i: -1, fx$: null};
       scope(parent, () => render(li, item), r);
       return r;
     },
@@ -703,8 +703,8 @@ const general = (render) => {
 };
 
 // plainRows are rows without effects (the compiler's rows.go): each is
-// its <li> alone, a clone of the prototype p that holds its item (x$) and
-// position (i$), and u(li, x) writes into it what item x shows, only
+// its <li> alone, a clone of the prototype p that holds its item ($x) and
+// position ($i), and u(li, x) writes into it what item x shows, only
 // where it differs. h holds the handlers of its elements by event and
 // node id, which are given the row's item; s the selectors its rows
 // read, each with its argument as a function of the item: a change of
@@ -717,20 +717,22 @@ const plainRows = (p, u, h, s) => {
   return {
     add$(x) {
       const li = p.cloneNode(true);
-      u(li, li.x$ = x);
+      u(li, li.$x = x);
       return li;
     },
     set$(li, x) {
       // A refreshed query's items are new objects, mostly with the same
       // fields: those rows need no update, which reads the DOM.
-      if (!shallow(li.x$, x)) u(li, x);
-      li.x$ = x;
+      if (!shallow(li.$x, x)) u(li, x);
+      li.$x = x;
     },
     node$: (li) => li,
     at$(e) {
-      // $R keeps its name (it does not end in $): the document's listener
-      // reads it on every ancestor of a target, and a form or the document
-      // would answer a short name with an element of that name.
+      // The properties a DOM node holds ($R here, a row's $x and $i) keep
+      // their names (they do not end in $): a short name could be an
+      // element's own property, and the document's listener reads $R on
+      // every ancestor of a target, where a form or the document would
+      // answer a short name with an element of that name.
       e.$R = h;
       for (const ev in h) listen(ev);
       s.forEach(([sel, arg], j) => {
@@ -739,11 +741,11 @@ const plainRows = (p, u, h, s) => {
           if (!ix) {
             ix = picked[j] = new Map();
             for (const r of shown) {
-              const k = arg(r.x$) ?? null, t = ix.get(k);
+              const k = arg(r.$x) ?? null, t = ix.get(k);
               t ? t.push(r) : ix.set(k, [r]);
             }
           }
-          for (const k of a === b ? [a] : [a, b]) for (const r of ix.get(k) || none) u(r, r.x$);
+          for (const k of a === b ? [a] : [a, b]) for (const r of ix.get(k) || none) u(r, r.$x);
         });
         sel.l = grow(sel.l, l);
         onCleanup(() => sel.l = sel.l.filter((x) => x !== l));
@@ -762,12 +764,12 @@ const plainRows = (p, u, h, s) => {
 const rowDispatch = (x, n, path) => {
   const t = n.$R && n.$R[x.type], li = path[path.length - 1];
   path.push(n);
-  if (!t || !li || !("x$" in li)) return;
+  if (!t || !li || !("$x" in li)) return;
   for (const m of path) {
     const f = t[m.getAttribute("data-acore-id")];
     if (!f || x.cancelBubble) continue;
     if (x.type == "submit") x.preventDefault();
-    if (!CONFIRM || confirmed(m)) act(f, li.x$);
+    if (!CONFIRM || confirmed(m)) act(f, li.$x);
   }
 };
 
