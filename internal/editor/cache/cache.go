@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/axiomcore/acore/internal/axag"
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/lang/lock"
@@ -198,6 +199,9 @@ type Snapshot struct {
 
 	indexOnce sync.Once
 	index     *refs.Index
+
+	actionsOnce sync.Once
+	actions     map[string]axag.Action
 }
 
 // Index returns the index of the snapshot's identifiers (see refs.Index),
@@ -205,6 +209,18 @@ type Snapshot struct {
 func (s *Snapshot) Index() *refs.Index {
 	s.indexOnce.Do(func() { s.index = refs.Build(s.Project()) })
 	return s.index
+}
+
+// MemberActions returns the AXAG action of each query and mutation member
+// by its node id (axag.MemberActions), made on first use: a hover asks on
+// every move of the pointer.
+func (s *Snapshot) MemberActions() map[string]axag.Action {
+	s.actionsOnce.Do(func() {
+		if ix := s.Index(); ix.Recorded != nil {
+			s.actions = axag.MemberActions(ix.Recorded)
+		}
+	})
+	return s.actions
 }
 
 // Project returns the compile of the snapshot, made on first use when its

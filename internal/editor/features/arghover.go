@@ -20,10 +20,10 @@ func nameHover(fs *Files, rel string, p protocol.Position) *protocol.Hover {
 	}
 	off, _ := fs.Offset(rel, p)
 	start, end := off, off
-	for start > 0 && isNameByte(text[start-1]) {
+	for start > 0 && identByte(text[start-1]) {
 		start--
 	}
-	for end < len(text) && isNameByte(text[end]) {
+	for end < len(text) && identByte(text[end]) {
 		end++
 	}
 	if start == end || text[start] >= '0' && text[start] <= '9' {
@@ -38,6 +38,7 @@ func nameHover(fs *Files, rel string, p protocol.Position) *protocol.Hover {
 	if s.inString {
 		return nil
 	}
+	c := &completer{fs: fs, ix: fs.Snap.Index(), rel: rel, text: text, off: start, start: start}
 	var value string
 	switch {
 	case next < len(text) && text[next] == ':' && (next+1 >= len(text) || text[next+1] != ':'):
@@ -45,7 +46,6 @@ func nameHover(fs *Files, rel string, p protocol.Position) *protocol.Hover {
 		if t == nil || t.open != '(' || t.callee == "" && !t.app {
 			return nil
 		}
-		c := &completer{fs: fs, ix: fs.Snap.Index(), rel: rel, text: text, off: start, start: start}
 		for _, pr := range c.frameParams(t) {
 			if pr.name == word {
 				what := t.callee + "." + word
@@ -63,7 +63,6 @@ func nameHover(fs *Files, rel string, p protocol.Position) *protocol.Hover {
 		if !ok || start > 0 && text[start-1] == '.' {
 			return nil
 		}
-		c := &completer{fs: fs, ix: fs.Snap.Index(), rel: rel, text: text, off: start, start: start}
 		var ps []string
 		for _, pr := range c.params(word) {
 			ps = append(ps, pr.name+": "+pr.detail)
@@ -78,8 +77,4 @@ func nameHover(fs *Files, rel string, p protocol.Position) *protocol.Hover {
 	}
 	r := fs.Range(rel, start, end)
 	return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: value}, Range: &r}
-}
-
-func isNameByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }

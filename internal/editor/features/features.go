@@ -206,7 +206,7 @@ func Hover(fs *Files, rel string, p protocol.Position) *protocol.Hover {
 	if n := node(ix, o); n != nil {
 		fmt.Fprintf(&b, "\nnode `%s`\n", n.ID)
 		if o.Kind == check.ObjQuery || o.Kind == check.ObjMutation {
-			if a, ok := axag.MemberActions(ix.Recorded)[n.ID]; ok {
+			if a, ok := fs.Snap.MemberActions()[n.ID]; ok {
 				b.WriteString("\n" + axagLine(a) + "\n")
 			}
 		}
@@ -218,26 +218,22 @@ func Hover(fs *Files, rel string, p protocol.Position) *protocol.Hover {
 // axagLine is what the AXAG manifest tells runtime agents of a member's
 // action: its intent, type and risk, and what it asks of them.
 func axagLine(a axag.Action) string {
-	parts := []string{}
-	for _, p := range [][2]string{{"", a.ActionType}, {"risk ", a.RiskLevel}, {"scope ", a.Scope}, {"tenant boundary ", a.TenantBoundary}} {
-		if p[1] != "" {
-			parts = append(parts, p[0]+p[1])
+	var parts []string
+	add := func(ok bool, s string) {
+		if ok {
+			parts = append(parts, s)
 		}
 	}
-	for _, p := range []struct {
-		v       *bool
-		yes, no string
-	}{
-		{a.Idempotent, "idempotent", "not idempotent"},
-		{a.ConfirmationRequired, "asks for confirmation", ""},
-		{a.ApprovalRequired, "needs approval", ""},
-	} {
-		if p.v != nil && *p.v && p.yes != "" {
-			parts = append(parts, p.yes)
-		} else if p.v != nil && !*p.v && p.no != "" {
-			parts = append(parts, p.no)
-		}
+	add(a.ActionType != "", a.ActionType)
+	add(a.RiskLevel != "", "risk "+a.RiskLevel)
+	add(a.Scope != "", "scope "+a.Scope)
+	add(a.TenantBoundary != "", "tenant boundary "+a.TenantBoundary)
+	if a.Idempotent != nil {
+		add(*a.Idempotent, "idempotent")
+		add(!*a.Idempotent, "not idempotent")
 	}
+	add(a.ConfirmationRequired != nil && *a.ConfirmationRequired, "asks for confirmation")
+	add(a.ApprovalRequired != nil && *a.ApprovalRequired, "needs approval")
 	return "AXAG action `" + a.Intent + "`: " + strings.Join(parts, ", ")
 }
 

@@ -131,9 +131,8 @@ func minify(src string, keep func(string) bool, f Features) (string, error) {
 	o := minified(f)
 	o.Stdin = &esbuild.StdinOptions{Contents: body, Sourcefile: "runtime.js", Loader: esbuild.LoaderJS}
 	r := esbuild.Build(o)
-	if len(r.Errors) > 0 {
-		msgs := esbuild.FormatMessages(r.Errors, esbuild.FormatMessagesOptions{Kind: esbuild.ErrorMessage})
-		return "", fmt.Errorf("minifying the runtime: %s", strings.Join(msgs, ""))
+	if err := failed("minifying the runtime", r.Errors); err != nil {
+		return "", err
 	}
 	code := strings.TrimSpace(string(r.OutputFiles[0].Contents))
 	i := strings.LastIndex(code, "globalThis.acoreAPI=")
@@ -208,31 +207,32 @@ func Bundle(head, code string, uses func(name string) bool, f Features) (string,
 	o := minified(f)
 	o.EntryPoints, o.Bundle, o.Outfile, o.Plugins = []string{"acore:main"}, true, "app.js", []esbuild.Plugin{plugin}
 	r := esbuild.Build(o)
-	if len(r.Errors) > 0 {
-		msgs := esbuild.FormatMessages(r.Errors, esbuild.FormatMessagesOptions{Kind: esbuild.ErrorMessage})
-		return "", fmt.Errorf("bundling app.js: %s", strings.Join(msgs, ""))
+	if err := failed("bundling app.js", r.Errors); err != nil {
+		return "", err
 	}
-	return again(string(r.OutputFiles[0].Contents))
+	return again(string(r.OutputFiles[0].Contents), f)
 }
 
-// again minifies a minified module once more: tree shaking leaves the
-// declarations around what it dropped as statements of their own, which
-// a second pass joins.
-func again(code string) (string, error) {
-	r := esbuild.Transform(code, esbuild.TransformOptions{
-		Target:            esbuild.ES2022,
-		Format:            esbuild.FormatESModule,
-		MinifyWhitespace:  true,
-		MinifyIdentifiers: true,
-		MinifySyntax:      true,
-		LegalComments:     esbuild.LegalCommentsNone,
-		Charset:           esbuild.CharsetUTF8,
-	})
-	if len(r.Errors) > 0 {
-		msgs := esbuild.FormatMessages(r.Errors, esbuild.FormatMessagesOptions{Kind: esbuild.ErrorMessage})
-		return "", fmt.Errorf("bundling app.js: %s", strings.Join(msgs, ""))
+// again minifies a minified module once more, with the same options:
+// tree shaking leaves the declarations around what it dropped as
+// statements of their own, which a second pass joins.
+func again(code string, f Features) (string, error) {
+	o := minified(f)
+	o.Stdin = &esbuild.StdinOptions{Contents: code, Sourcefile: "app.js", Loader: esbuild.LoaderJS}
+	r := esbuild.Build(o)
+	if err := failed("bundling app.js", r.Errors); err != nil {
+		return "", err
 	}
-	return string(r.Code), nil
+	return string(r.OutputFiles[0].Contents), nil
+}
+
+// failed is esbuild's errors as one error about what, nil when none.
+func failed(what string, errs []esbuild.Message) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	msgs := esbuild.FormatMessages(errs, esbuild.FormatMessagesOptions{Kind: esbuild.ErrorMessage})
+	return fmt.Errorf("%s: %s", what, strings.Join(msgs, ""))
 }
 
 // swapAs turns "local as Name" into "Name as local", the order of an
