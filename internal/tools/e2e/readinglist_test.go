@@ -86,6 +86,12 @@ func TestReadingListPages(t *testing.T) {
 	if text := p.Text(); strings.Contains(text, "Reading list") || strings.Contains(text, "The list holds") {
 		t.Errorf("an unknown path shows a page of the app: %q", text)
 	}
+	var nf struct{ H1, P, A string }
+	p.Eval(`({H1: document.querySelector("main h1").textContent, P: document.querySelector("main p").textContent,
+		A: document.querySelector("main a").textContent})`, &nf)
+	if want := (struct{ H1, P, A string }{"Page not found", "There is no page at /no/such/page.", "Go to the home page"}); nf != want {
+		t.Errorf("the not-found page says %+v, want %+v", nf, want)
+	}
 	var pwned bool
 	if p.Eval(`window.__pwned === 1`, &pwned); pwned {
 		t.Error("a title written as markup ran its script")

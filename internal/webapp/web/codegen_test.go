@@ -119,8 +119,8 @@ page Done {
 		`$step(2,"x");if(dv($n(),2)>1&&eq($b(),false)){nav("/done");}else if(eq($pick(),null)){X("share",{text:$s(),times:null});}else{$create.run();$tasks.refresh();}`,
 		// Handlers.
 		`on(v7,"click",()=>$go())`,
-		`on(v8,"click",()=>{$step(1,"y");})`,
-		`on(v9,"click",()=>{X("share",{text:"hi",times:2});})`,
+		`on(v8,"click",()=>$step(1,"y"))`,
+		`on(v9,"click",()=>X("share",{text:"hi",times:2}))`,
 		"const R=[[\"/\",P_Home],[\"/done\",P_Done]];\nshow(0);",
 		// The runtime routes on the History API only.
 		`addEventListener("popstate",`,

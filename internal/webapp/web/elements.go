@@ -254,10 +254,6 @@ var elementSpecs = map[string]func(d *describer){
 		s.attrs = append(s.attrs, "class", "ac-icon")
 		if n, ok := d.a["name"].(*syntax.StringLit); ok {
 			s.text = icons[n.Value]
-			if s.text != "" {
-				s.binds = append(s.binds, setText(d.v, s.text))
-				s.fast++
-			}
 		}
 		if _, ok := d.a["label"]; ok {
 			s.attrs = append(s.attrs, "role", "img")
@@ -353,10 +349,6 @@ var elementSpecs = map[string]func(d *describer){
 	},
 }
 
-func setText(v js.Expr, text string) js.Stmt {
-	return &js.ExprStmt{X: js.Bin(js.Assign, js.DotOf(v, "textContent"), js.Str(text))}
-}
-
 func (d *describer) bind(x js.Expr) { d.s.binds = append(d.s.binds, &js.ExprStmt{X: x}) }
 
 func (d *describer) val(name string) (js.Expr, bool) {
@@ -437,8 +429,6 @@ func (d *describer) text(prop string) {
 	}
 	if l, ok := x.(*syntax.StringLit); ok {
 		d.s.text = l.Value
-		d.s.binds = append(d.s.binds, setText(d.v, l.Value))
-		d.s.fast++
 		return
 	}
 	v, _ := d.val(prop)

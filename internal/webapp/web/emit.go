@@ -212,7 +212,7 @@ func (g *gen) owner(o *owner) *js.Function {
 	for _, m := range o.order {
 		if m.kind == mQuery {
 			if i, ok := g.memberAx(m); ok {
-				carrier := g.create("span", []string{"hidden", "", "data-acore-id", g.g.At(m.node).ID}, w)
+				carrier := g.create("span", []string{"hidden", "", "data-acore-id", g.g.At(m.node).ID}, w, "")
 				*body = append(*body, &js.ExprStmt{X: js.CallOf(rtAction, carrier, js.Num(float64(i)))})
 			}
 		}
@@ -227,10 +227,11 @@ func (g *gen) owner(o *owner) *js.Function {
 }
 
 // create is the call of h that makes an element with the attribute
-// pairs attrs under parent. What every element of its kind has is left
-// to h: a node id (the last pair) is its own argument, which starts with
-// I when it is the owner's, and a button's type="button" is implied.
-func (g *gen) create(tag string, attrs []string, parent js.Expr) *js.Call {
+// pairs attrs and the literal text under parent. What every element of
+// its kind has is left to h: a node id (the last pair) is its own
+// argument, which starts with I when it is the owner's, and a button's
+// type="button" is implied.
+func (g *gen) create(tag string, attrs []string, parent js.Expr, text string) *js.Call {
 	var id js.Expr
 	if n := len(attrs); n >= 2 && attrs[n-2] == "data-acore-id" {
 		if rest, ok := strings.CutPrefix(attrs[n-1], g.idPrefix); ok && g.idPrefix != "" {
@@ -244,15 +245,19 @@ func (g *gen) create(tag string, attrs []string, parent js.Expr) *js.Call {
 	if tag == "button" && len(attrs) >= 2 && attrs[0] == "type" && attrs[1] == "button" {
 		attrs = attrs[2:]
 	}
-	args := []js.Expr{js.Str(tag), strArray(attrs)}
-	if parent != nil || id != nil {
-		if parent == nil {
-			parent = &js.Null{}
-		}
-		args = append(args, parent)
+	// Trailing arguments left out are undefined; one given after an
+	// absent one stands as 0, which h reads as none.
+	args := []js.Expr{js.Str(tag), strArray(attrs), parent, id}
+	if text != "" {
+		args = append(args, js.Str(text))
 	}
-	if id != nil {
-		args = append(args, id)
+	for len(args) > 2 && args[len(args)-1] == nil {
+		args = args[:len(args)-1]
+	}
+	for i, a := range args {
+		if a == nil {
+			args[i] = js.Num(0)
+		}
 	}
 	return js.CallOf(rtElement, args...)
 }
@@ -276,7 +281,7 @@ func (g *gen) viewItems(o *owner, items []syntax.ViewItem, parent js.Expr) []js.
 				bs = append(bs, js.Thunk(cond), &js.Arrow{Params: []string{w.Name}, Block: g.viewItems(o, br.Items, w)})
 			}
 			out = append(out, &js.Block{Stmts: []js.Stmt{
-				&js.Const{Name: v.Name, Value: g.create("div", []string{"class", "ac-if", "data-acore-id", g.nodeOf(o, it).ID}, parent)},
+				&js.Const{Name: v.Name, Value: g.create("div", []string{"class", "ac-if", "data-acore-id", g.nodeOf(o, it).ID}, parent, "")},
 				&js.ExprStmt{X: js.CallOf(rtIf, v, &js.Array{Elems: bs})},
 			}})
 		case *syntax.BadDecl:
@@ -343,7 +348,7 @@ func (g *gen) element(o *owner, e *syntax.Element, parent js.Expr) js.Stmt {
 // domOf lowers the static DOM d into statements that create it under
 // parent; the element itself (d.self) is the variable v.
 func (g *gen) domOf(d *dnode, v *js.Ident, parent js.Expr, out *[]js.Stmt) {
-	create := g.create(d.tag, d.attrs, parent)
+	create := g.create(d.tag, d.attrs, parent, d.text)
 	switch {
 	case d.self:
 		*out = append(*out, &js.Const{Name: v.Name, Value: create})
@@ -356,7 +361,7 @@ func (g *gen) domOf(d *dnode, v *js.Ident, parent js.Expr, out *[]js.Stmt) {
 	case d.textExpr != nil:
 		*out = append(*out, &js.ExprStmt{X: js.CallOf(rtBindText, create, js.Thunk(d.textExpr))})
 	default:
-		*out = append(*out, setText(create, d.text))
+		*out = append(*out, &js.ExprStmt{X: create})
 	}
 }
 
@@ -412,7 +417,7 @@ func (g *gen) component(o *owner, e *syntax.Element, n *graph.Node, parent js.Ex
 		props.Props = append(props.Props, p)
 	}
 	return &js.Block{Stmts: []js.Stmt{
-		&js.Const{Name: v.Name, Value: g.create("div", []string{"class", "ac-comp", "data-acore-id", n.ID}, parent)},
+		&js.Const{Name: v.Name, Value: g.create("div", []string{"class", "ac-comp", "data-acore-id", n.ID}, parent, "")},
 		&js.ExprStmt{X: js.CallOf(js.Id(ownerFunc(c)), v, props)},
 	}}
 }

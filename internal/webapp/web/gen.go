@@ -611,11 +611,19 @@ func (g *gen) handler(e syntax.Expr) *js.Arrow {
 			}
 		}
 	case *syntax.LambdaExpr:
+		// The runtime runs a handler for its effects (act) and drops what
+		// it returns, so a handler of one expression is that expression.
 		if c, ok := e.Body.(*syntax.CallExpr); ok {
-			return &js.Arrow{Block: []js.Stmt{&js.ExprStmt{X: g.call(c)}}}
+			return js.Thunk(g.call(c))
 		}
 		if b, ok := e.Body.(*syntax.BlockExpr); ok {
-			return &js.Arrow{Block: g.stmts(b.Block.Stmts)}
+			body := g.stmts(b.Block.Stmts)
+			if len(body) == 1 {
+				if x, ok := body[0].(*js.ExprStmt); ok {
+					return js.Thunk(x.X)
+				}
+			}
+			return &js.Arrow{Block: body}
 		}
 	}
 	g.fail(e, "no case for this handler")

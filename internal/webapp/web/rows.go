@@ -55,7 +55,7 @@ func (g *gen) fastList(o *owner, e *syntax.Element, ls *listSpec, ul js.Expr) []
 		pn = jsName(ls.param)
 	}
 	proto := g.v()
-	build := []js.Stmt{&js.Const{Name: proto.Name, Value: g.create("li", nil, nil)}}
+	build := []js.Stmt{&js.Const{Name: proto.Name, Value: g.create("li", nil, nil, "")}}
 	g.rowProto(nodes, proto, &build)
 
 	li := g.v()
@@ -162,13 +162,12 @@ func (g *gen) rowNodes(o *owner, items []syntax.ViewItem) ([]*rowNode, bool) {
 // where a text is bound.
 func (g *gen) rowProto(nodes []*rowNode, parent js.Expr, out *[]js.Stmt) {
 	for _, k := range nodes {
-		g.domOf(k.s.dom(), k.v, parent, out)
-		switch {
-		case k.s.textExpr != nil:
-			*out = append(*out, setText(k.v, " "))
-		case k.s.text != "":
-			*out = append(*out, setText(k.v, k.s.text))
+		d := k.s.dom()
+		if k.s.textExpr != nil {
+			// The text node the row's update writes.
+			d.text = " "
 		}
+		g.domOf(d, k.v, parent, out)
 		if k.s.ax >= 0 {
 			*out = append(*out, &js.ExprStmt{X: js.CallOf(rtAction, k.v, js.Num(float64(k.s.ax)))})
 		}

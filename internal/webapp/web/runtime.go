@@ -20,7 +20,7 @@ var (
 	rtExtern      = js.Id("X")    // X(name, args): run an extern action
 	rtSelector    = js.Id("SEL")  // SEL(state): sel(k) is state == k, rerunning only the readers of the old and new key
 	rtNavigate    = js.Id("nav")  // nav(path)
-	rtElement     = js.Id("h")    // h(tag, attrs, parent, id): a new element
+	rtElement     = js.Id("h")    // h(tag, attrs, parent, id, text): a new element
 	rtAction      = js.Id("ax")   // ax(el, i): set AXAG action i's attributes
 	rtText        = js.Id("str")  // str(v): Acore text of a value
 	rtDiv         = js.Id("dv")   // dv(a, b): integer division

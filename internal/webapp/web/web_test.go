@@ -280,8 +280,9 @@ func TestTextIsText(t *testing.T) {
 	}
 	out := build(t, dir)
 	js, html := string(out.Files["app.js"]), string(out.Files["index.html"])
-	if want := `.textContent="<img src=x onerror=alert(1)></script><!-- \" & ${x}"`; !strings.Contains(js, want) {
-		t.Errorf("app.js does not set the text as a string: want %s", want)
+	// The text is h's last argument, which h sets as textContent.
+	if want := `,"<img src=x onerror=alert(1)></script><!-- \" & ${x}")`; !strings.Contains(js, want) {
+		t.Errorf("app.js does not pass the text as a string: want %s", want)
 	}
 	if want := `&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;!-- " &amp; ${x}`; !strings.Contains(html, want) {
 		t.Errorf("index.html does not escape the text: want %s", want)

@@ -291,13 +291,14 @@ const setAttrs = (e, a) => {
 };
 
 // element creates an element with attributes given as name, value
-// pairs and the node id, appended to parent when there is one. A button
+// pairs, the node id and its text, appended to parent when there is one. A button
 // never submits a form by itself: its type is "button" unless attrs say.
-const element = (tag, attrs, parent, id) => {
+const element = (tag, attrs, parent, id, text) => {
   const e = doc.createElement(tag);
   if (tag == "button") e.type = "button";
   setAttrs(e, attrs);
   if (id) e.setAttribute("data-acore-id", id);
+  if (text) e.textContent = text;
   if (parent) parent.append(e);
   return e;
 };
@@ -1003,12 +1004,11 @@ const showRoute = (focus) => {
       render(w, params);
     } else {
       w.classList.add("ac-404");
-      element("h1", [], w).textContent = "Page not found";
-      element("p", [], w).textContent = "There is no page at " + path + ".";
-      const home = element("a", ["href", HASH ? "#/" : "/"], w);
+      element("h1", [], w, 0, "Page not found");
+      element("p", [], w, 0, "There is no page at " + path + ".");
+      const home = element("a", ["href", HASH ? "#/" : "/"], w, 0, "Go to the home page");
       // Without navigation in the app, the link loads the home page.
       if (NAV) link(home);
-      home.textContent = "Go to the home page";
     }
     if (focus) {
       scrollTo(0, 0);

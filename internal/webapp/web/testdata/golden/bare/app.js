@@ -5,8 +5,8 @@ const B="";
 const AX=[["axag-intent","count.add","axag-entity","count","axag-action-type","write","axag-description","Element Button of page Home.","axag-operation-id","count_add","axag-risk-level","none"]];
 function P_Home(w){const I="element:Home/view/";
 const $n=S(0);
-{const v1=h("div",["class","ac-view top"],w,I+"0");{const v2=h("h1",[],v1,I+"0/0");v2.textContent="Bare";}
-{const v3=h("button",["class","add"],v1,I+"0/1");v3.textContent="Add";on(v3,"click",()=>{$n.set($n()+1);});ax(v3,0);}
+{const v1=h("div",["class","ac-view top"],w,I+"0");{const v2=h("h1",[],v1,I+"0/0","Bare");}
+{const v3=h("button",["class","add"],v1,I+"0/1","Add");on(v3,"click",()=>$n.set($n()+1));ax(v3,0);}
 {const v4=h("p",["class","count"],v1,I+"0/2");tx(v4,()=>""+str($n()));}
 }
 }

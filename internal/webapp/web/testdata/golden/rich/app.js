@@ -11,8 +11,8 @@ const $selected=S(false);
 const $remove=M("notes","delete_note",()=>({id:$note()?.id}));
 {const v1=h("div",["class","ac-row"],w,I+"0");v1.style.gap="8px";v1.style.alignItems="center";v1.style.justifyContent="space-between";{const v3=h("label",["class","ac-check"],v1);const v2=h("input",["type","checkbox"],v3,I+"0/0");tx(h("span",[],v3),()=>"Select "+str($note()?.title));bc(v2,()=>$selected(),$selected,null);}
 {const v4=h("h2",[],v1,I+"0/1");tx(v4,()=>str($note()?.title)+" ("+str($note()?.priority)+")");v4.classList.add("ac-clamp");v4.style.webkitLineClamp="1";}
-{const v5=h("button",["class","ac-secondary"],v1,I+"0/2");v5.textContent="Open";on(v5,"click",()=>$on_open&&$on_open.f());pr(v5,"hidden",()=>!!$dense());ax(v5,$on_open&&$on_open.a);}
-{const v6=h("div",["class","ac-if"],v1,"conditional:NoteRow/view/0/3");IF(v6,[()=>$selected(),v7=>{{const v8=h("button",["class","ac-danger"],v7,I+"0/3/0/0");v8.textContent="Delete";on(v8,"click",()=>{$remove.run();});ax(v8,4);}
+{const v5=h("button",["class","ac-secondary"],v1,I+"0/2","Open");on(v5,"click",()=>$on_open&&$on_open.f());pr(v5,"hidden",()=>!!$dense());ax(v5,$on_open&&$on_open.a);}
+{const v6=h("div",["class","ac-if"],v1,"conditional:NoteRow/view/0/3");IF(v6,[()=>$selected(),v7=>{{const v8=h("button",["class","ac-danger"],v7,I+"0/3/0/0","Delete");on(v8,"click",()=>$remove.run());ax(v8,4);}
 }]);}
 }
 }
@@ -30,33 +30,33 @@ function $reverse(){if(eq($sort(),"title")){$sort.set("-title");}else{$sort.set(
 function $open($id){X("share",{text:$id});}
 ax(h("span",["hidden",""],w,"query:Home.notes"),5);
 {const v1=h("div",["class","ac-column"],w,I+"0");v1.style.gap="16px";{const v2=h("h1",[],v1,I+"0/0");tx(v2,()=>"Notes: "+str($count())+" / "+str(dv($count(),2))+" rest "+str(md(7,3)));}
-{const v3=h("form",["class","ac-form"],v1,I+"0/1");v3.style.gap="8px";on(v3,"submit",()=>$add());ax(v3,1);{const v5=h("label",["class","ac-field"],v3);h("span",[],v5).textContent="Title";const v4=h("input",["type","text","maxlength","80","placeholder","New note"],v5,I+"0/1/0");bv(v4,()=>$title(),$title,null);ky(v4,()=>$add());ax(v4,1);}
+{const v3=h("form",["class","ac-form"],v1,I+"0/1");v3.style.gap="8px";on(v3,"submit",()=>$add());ax(v3,1);{const v5=h("label",["class","ac-field"],v3);h("span",[],v5,0,"Title");const v4=h("input",["type","text","maxlength","80","placeholder","New note"],v5,I+"0/1/0");bv(v4,()=>$title(),$title,null);ky(v4,()=>$add());ax(v4,1);}
 {const v6=h("textarea",["rows","3","placeholder","Body","aria-label","Body"],v3,I+"0/1/1");bv(v6,()=>$body(),$body,null);}
-{const v7=h("div",["class","ac-row"],v3,I+"0/1/2");v7.style.gap="8px";{const v9=h("label",["class","ac-check"],v7);const v8=h("input",["type","checkbox","role","switch"],v9,I+"0/1/2/0");h("span",[],v9).textContent="Pinned";bc(v8,()=>$pinned(),$pinned,null);}
-{const v11=h("label",["class","ac-field"],v7);h("span",[],v11).textContent="Kind";const v10=h("select",[],v11,I+"0/1/2/1");opts(v10,()=>["note","todo"]);bv(v10,()=>$kind(),$kind,null);}
+{const v7=h("div",["class","ac-row"],v3,I+"0/1/2");v7.style.gap="8px";{const v9=h("label",["class","ac-check"],v7);const v8=h("input",["type","checkbox","role","switch"],v9,I+"0/1/2/0");h("span",[],v9,0,"Pinned");bc(v8,()=>$pinned(),$pinned,null);}
+{const v11=h("label",["class","ac-field"],v7);h("span",[],v11,0,"Kind");const v10=h("select",[],v11,I+"0/1/2/1");opts(v10,()=>["note","todo"]);bv(v10,()=>$kind(),$kind,null);}
 {const v12=h("div",["class","ac-spacer","aria-hidden","true"],v7,I+"0/1/2/2");}
-{const v13=h("button",[],v7,I+"0/1/2/3");v13.textContent="Add";pr(v13,"disabled",()=>emp($title()));on(v13,"click",()=>$add());ax(v13,1);}
+{const v13=h("button",[],v7,I+"0/1/2/3","Add");pr(v13,"disabled",()=>emp($title()));on(v13,"click",()=>$add());ax(v13,1);}
 }
 }
 {const v14=h("hr",[],v1,I+"0/2");}
-{const v15=h("button",["class","ac-linkbtn"],v1,I+"0/3");v15.textContent="Reverse";on(v15,"click",()=>$reverse());}
+{const v15=h("button",["class","ac-linkbtn"],v1,I+"0/3","Reverse");on(v15,"click",()=>$reverse());}
 {const v16=h("div",["class","ac-if"],v1,"conditional:Home/view/0/4");IF(v16,[()=>$notes.pending(),v17=>{{const v18=h("span",["class","ac-spinner","role","status","aria-label","Loading notes"],v17,I+"0/4/0/0");}
 },()=>$notes.error(),v19=>{{const v20=h("p",[],v19,I+"0/4/1/0");tx(v20,()=>"Error: "+str($notes.error_message()));v20.style.color="crimson";}
-},()=>true,v21=>{{const v22=h("ul",["class","ac-list"],v21,I+"0/4/2/0");L(v22,()=>$notes.data(),$n=>$n?.id,G((v23,$n)=>{{const v24=h("div",["class","ac-comp"],v23,I+"0/4/2/0/0");C_NoteRow(v24,{note:()=>$n(),on_open:{f:()=>{$open($n()?.id);},a:0}});}
+},()=>true,v21=>{{const v22=h("ul",["class","ac-list"],v21,I+"0/4/2/0");L(v22,()=>$notes.data(),$n=>$n?.id,G((v23,$n)=>{{const v24=h("div",["class","ac-comp"],v23,I+"0/4/2/0/0");C_NoteRow(v24,{note:()=>$n(),on_open:{f:()=>$open($n()?.id),a:0}});}
 }),()=>"No notes yet",null);}
 }]);}
-{const v25=h("div",["class","ac-row"],v1,I+"0/5");{const v26=h("a",["href","/about"],v25,I+"0/5/0");v26.textContent="About";lk(v26);}
-{const v27=h("span",["class","ac-icon","role","img","aria-label","Info"],v25,I+"0/5/1");v27.textContent="ℹ";}
+{const v25=h("div",["class","ac-row"],v1,I+"0/5");{const v26=h("a",["href","/about"],v25,I+"0/5/0","About");lk(v26);}
+{const v27=h("span",["class","ac-icon","role","img","aria-label","Info"],v25,I+"0/5/1","ℹ");}
 {const v28=h("img",["src","/logo.png","alt","Logo","width","24","height","24"],v25,I+"0/5/2");}
 }
 }
 }
 function P_About(w){const I="element:About/view/";
-{const v1=h("div",["class","ac-scroll"],w,I+"0");v1.style.padding="8px";{const v2=h("h1",[],v1,I+"0/0");v2.textContent="About";}
-{const v3=h("p",["class","ac-caption"],v1,I+"0/1");v3.textContent="Made with acore";}
-{const v4=h("pre",["class","ac-code"],v1,I+"0/2");v4.textContent="let x = 1";}
-{const v5=h("button",[],v1,I+"0/3");v5.textContent="Home";on(v5,"click",()=>{nav("/");});ax(v5,2);}
-{const v6=h("a",["href","/"],v1,I+"0/4");v6.textContent="Home";lk(v6);}
+{const v1=h("div",["class","ac-scroll"],w,I+"0");v1.style.padding="8px";{const v2=h("h1",[],v1,I+"0/0","About");}
+{const v3=h("p",["class","ac-caption"],v1,I+"0/1","Made with acore");}
+{const v4=h("pre",["class","ac-code"],v1,I+"0/2","let x = 1");}
+{const v5=h("button",[],v1,I+"0/3","Home");on(v5,"click",()=>nav("/"));ax(v5,2);}
+{const v6=h("a",["href","/"],v1,I+"0/4","Home");lk(v6);}
 }
 }
 const R=[["/",P_Home],["/about",P_About]];

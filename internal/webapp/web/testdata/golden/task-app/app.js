@@ -10,10 +10,10 @@ const $create=M("tasks","create_task",()=>({title:$draft()}));
 function $submit(){$create.run();$draft.set("");}
 ax(h("span",["hidden",""],w,"query:Home.tasks"),1);
 {const v1=h("div",["class","ac-view"],w,I+"0");{const v2=h("input",["type","text","placeholder","Add a task","aria-label","Add a task"],v1,I+"0/0");bv(v2,()=>$draft(),$draft,null);}
-{const v3=h("button",[],v1,I+"0/1");v3.textContent="Add";on(v3,"click",()=>$submit());ax(v3,0);}
-{const v4=h("div",["class","ac-if"],v1,"conditional:Home/view/0/2");IF(v4,[()=>$tasks.pending(),v5=>{{const v6=h("p",[],v5,I+"0/2/0/0");v6.textContent="Loading...";}
-},()=>$tasks.error(),v7=>{{const v8=h("p",[],v7,I+"0/2/1/0");v8.textContent="Could not load tasks";}
-},()=>true,v9=>{{const v10=h("ul",["class","ac-list"],v9,I+"0/2/2/0");const v12=h("li",[]);const v11=h("p",[],v12,I+"0/2/2/0/0");v11.textContent=" ";L(v10,()=>$tasks.data(),$task=>$task?.id,PL(v12,(v13,$task)=>{const v14=v13.firstChild;wt(v14,$task?.title);},{},[]),null,null);}
+{const v3=h("button",[],v1,I+"0/1","Add");on(v3,"click",()=>$submit());ax(v3,0);}
+{const v4=h("div",["class","ac-if"],v1,"conditional:Home/view/0/2");IF(v4,[()=>$tasks.pending(),v5=>{{const v6=h("p",[],v5,I+"0/2/0/0","Loading...");}
+},()=>$tasks.error(),v7=>{{const v8=h("p",[],v7,I+"0/2/1/0","Could not load tasks");}
+},()=>true,v9=>{{const v10=h("ul",["class","ac-list"],v9,I+"0/2/2/0");const v12=h("li",[]);const v11=h("p",[],v12,I+"0/2/2/0/0"," ");L(v10,()=>$tasks.data(),$task=>$task?.id,PL(v12,(v13,$task)=>{const v14=v13.firstChild;wt(v14,$task?.title);},{},[]),null,null);}
 }]);}
 }
 }

@@ -6,7 +6,7 @@ const AX=[["axag-intent","tag.add","axag-entity","tag","axag-action-type","write
 function C_Card(w,P){const I="element:Card/view/";
 const $title=P.title||(()=>null);
 {const v1=h("section",["class","ac-view card"],w,I+"0");{const v2=h("h2",[],v1,I+"0/0");tx(v2,()=>$title());}
-P.$c&&P.$c(v1);{const v3=h("p",["class","card-end"],v1,I+"0/2");v3.textContent="end of card";}
+P.$c&&P.$c(v1);{const v3=h("p",["class","card-end"],v1,I+"0/2","end of card");}
 }
 }
 function P_Home(w){const I="element:Home/view/";
@@ -35,28 +35,28 @@ function $changed(){$changes.set($changes()+1);}
 function $edit(){$editing.set(true);}
 function $loud(){$mode.set("loud strong");}
 function $take(){$left.set($left()-1);}
-{const v1=h("header",["class","ac-view top"],w,I+"0");{const v2=h("h1",[],v1,I+"0/0");v2.textContent="Demo";}
+{const v1=h("header",["class","ac-view top"],w,I+"0");{const v2=h("h1",[],v1,I+"0/0","Demo");}
 {const v3=h("p",["class","todo-count"],v1,I+"0/1");{const v4=h("strong",[],v3,I+"0/1/0");tx(v4,()=>""+str($left()));}
-{const v5=h("span",[],v3,I+"0/1/1");v5.textContent=" items left";}
-{const v6=h("em",[],v3,I+"0/1/2");v6.textContent="!";}
+{const v5=h("span",[],v3,I+"0/1/1"," items left");}
+{const v6=h("em",[],v3,I+"0/1/2","!");}
 }
 }
 {const v7=h("input",["type","text","placeholder","Draft","aria-label","Draft","class","new-todo"],w,I+"1");bv(v7,()=>$draft(),$draft,null);ky(v7,()=>$submit());on(v7,"focus",()=>$focused());on(v7,"blur",()=>$blurred());ky(v7,()=>$cancel(),"Escape");}
 {const v8=h("textarea",["placeholder","Memo","aria-label","Memo","class","memo"],w,I+"2");bv(v8,()=>$memo(),$memo,null);ky(v8,()=>$note(),"Enter",true);}
-{const v9=h("p",["class","dbl"],w,I+"3");v9.textContent="double me";on(v9,"dblclick",()=>$double());}
+{const v9=h("p",["class","dbl"],w,I+"3","double me");on(v9,"dblclick",()=>$double());}
 {const v10=h("div",["class","ac-row row"],w,I+"4");on(v10,"dblclick",()=>$double());{const v11=h("input",["type","checkbox","class","unbound"],v10,I+"4/0");bc(v11,()=>!$fixed(),null,()=>$changed());}
-{const v12=h("label",["class","row-label"],v10,I+"4/1");v12.textContent="in a row";}
+{const v12=h("label",["class","row-label"],v10,I+"4/1","in a row");}
 }
-{const v13=h("button",["class","edit-button"],w,I+"5");v13.textContent="Edit";on(v13,"click",()=>$edit());}
+{const v13=h("button",["class","edit-button"],w,I+"5","Edit");on(v13,"click",()=>$edit());}
 {const v14=h("div",["class","ac-if"],w,"conditional:Home/view/6");IF(v14,[()=>$editing(),v15=>{{const v16=h("input",["type","text","placeholder","Edit","aria-label","Edit","class","edit"],v15,I+"6/0/0");bv(v16,()=>$draft(),$draft,null);af(v16,()=>true);}
 }]);}
-{const v17=h("p",[],w,I+"7");v17.textContent="mode";cl(v17,()=>$mode());}
-{const v18=h("button",[],w,I+"8");v18.textContent="Loud";on(v18,"click",()=>$loud());}
-{const v19=h("button",[],w,I+"9");v19.textContent="Take";on(v19,"click",()=>$take());}
+{const v17=h("p",[],w,I+"7","mode");cl(v17,()=>$mode());}
+{const v18=h("button",[],w,I+"8","Loud");on(v18,"click",()=>$loud());}
+{const v19=h("button",[],w,I+"9","Take");on(v19,"click",()=>$take());}
 {const v20=h("div",["class","ac-comp"],w,I+"10");C_Card(v20,{title:()=>"A card",$c:v21=>{{const v22=h("p",["class","inside"],v21,I+"10/0");tx(v22,()=>"Inside "+str($draft()));}
 }});}
-{const v23=h("ul",["class","ac-list"],w,I+"11");const v25=h("li",[]);const v24=h("p",[],v25,I+"11/0");v24.textContent=" ";const v27=$t=>"tag-"+str($t);L(v23,()=>$tags(),$t=>$t,PL(v25,(v26,$t)=>{wc(v26,"",v27($t));const v28=v26.firstChild;wt(v28,$t);},{},[]),null,null);}
-{const v29=h("p",["class","tag-it"],w,I+"12");v29.textContent="tag it";on(v29,"dblclick",()=>{$tag.run();});ax(v29,0);}
+{const v23=h("ul",["class","ac-list"],w,I+"11");const v25=h("li",[]);const v24=h("p",[],v25,I+"11/0"," ");const v27=$t=>"tag-"+str($t);L(v23,()=>$tags(),$t=>$t,PL(v25,(v26,$t)=>{wc(v26,"",v27($t));const v28=v26.firstChild;wt(v28,$t);},{},[]),null,null);}
+{const v29=h("p",["class","tag-it"],w,I+"12","tag it");on(v29,"dblclick",()=>$tag.run());ax(v29,0);}
 {const v30=h("footer",["class","ac-view foot"],w,I+"13");{const v31=h("p",["class","counts"],v30,I+"13/0");tx(v31,()=>"counts "+str($cancels())+" "+str($submits())+" "+str($notes())+" "+str($focuses())+" "+str($blurs())+" "+str($doubles())+" "+str($changes()));}
 }
 }
