@@ -29,7 +29,9 @@ server that answers unknown paths with index.html; docs/web.md describes it.
 
 A project that is not validated prints its diagnostics as
 path:line:col: severity: message [code], exits with status 1 and writes
-nothing: the previous build stays as it was.
+nothing: the previous build stays as it was. What the AXAG rules find in the
+manifest is printed too (as axag validate prints it); the app is built all
+the same, and axiom check fails on its errors.
 
 flags:
   --out DIR      the output directory (default <dir>/dist); it is replaced
@@ -116,7 +118,11 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 			size += len(b)
 		}
 	}
-	fmt.Fprintf(stdout, "%s: built %s (%d files, page %d bytes), %s\n", filepath.Base(absRoot(dir)), dest, len(res.Files), size, plural(nwarn, "warning"))
+	for _, f := range res.Findings {
+		printFinding(stdout, f)
+	}
+	more, _ := axagSummary(res.Findings)
+	fmt.Fprintf(stdout, "%s: built %s (%d files, page %d bytes), %s%s\n", filepath.Base(absRoot(dir)), dest, len(res.Files), size, plural(nwarn, "warning"), more)
 	return exitOK
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/axiomcore/acore/internal/axag"
 	"github.com/axiomcore/acore/internal/lang/check"
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/project"
@@ -16,13 +17,16 @@ import (
 const checkUsage = `usage: axiom check [dir] [--json]
 
 Compile the project in dir and print its diagnostics as
-path:line:col: severity: message [code], then a summary line. dir defaults
-to the current directory. The exit status is 1 when the project has errors,
-including when it needs "axiom prepare", and 0 otherwise.
+path:line:col: severity: message [code], then, when it compiles, what the
+AXAG rules find in its manifest (as axag validate prints them, each with its
+fix), then a summary line. dir defaults to the current directory. The exit
+status is 1 when the project has errors, including when it needs
+"axiom prepare", or its manifest has AXAG errors, and 0 otherwise.
 
 flags:
   --json  print one JSON object instead: project, root, semantic_state,
-          status, preparation, errors, warnings, diagnostics
+          status, preparation, errors, warnings, diagnostics, axag (the
+          findings: rule, severity, file, line, column, message, fix)
 `
 
 // checkReport is the --json output. It is a struct, not a map, so that
@@ -36,6 +40,7 @@ type checkReport struct {
 	Errors        int               `json:"errors"`
 	Warnings      int               `json:"warnings"`
 	Diagnostics   []diag.Diagnostic `json:"diagnostics"`
+	Axag          []axag.Finding    `json:"axag"`
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
@@ -66,6 +71,15 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	nerr, nwarn := diag.Count(res.Diagnostics)
 	failed := nerr > 0 || res.Status != check.StatusReady || res.State == check.StateUnavailable
 	name := filepath.Base(root)
+	// The manifest's findings need a compile without errors: with them
+	// it would miss what they hide.
+	var findings []axag.Finding
+	if !failed {
+		_, fs := axag.ManifestFor(p.Recorded(), axag.Options{})
+		findings = axag.RuleFindings(fs)
+	}
+	more, axErrs := axagSummary(findings)
+	failed = failed || axErrs > 0
 
 	if *asJSON {
 		rep := checkReport{
@@ -77,6 +91,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			Errors:        nerr,
 			Warnings:      nwarn,
 			Diagnostics:   res.Diagnostics,
+			Axag:          findings,
 		}
 		// Empty lists are [] rather than null, so consumers need not
 		// special-case a clean project.
@@ -85,6 +100,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		if rep.Diagnostics == nil {
 			rep.Diagnostics = []diag.Diagnostic{}
+		}
+		if rep.Axag == nil {
+			rep.Axag = []axag.Finding{}
 		}
 		out, err := json.MarshalIndent(rep, "", "  ")
 		if err != nil {
@@ -96,12 +114,15 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		for _, d := range res.Diagnostics {
 			printDiagnostic(stdout, d)
 		}
+		for _, f := range findings {
+			printFinding(stdout, f)
+		}
 		state := res.State
 		if res.Status == check.StatusNeedsPreparation {
 			// The lock diagnostic above names the command to run.
 			state += " (needs preparation)"
 		}
-		fmt.Fprintf(stdout, "%s: %s, %s, %s\n", name, state, plural(nerr, "error"), plural(nwarn, "warning"))
+		fmt.Fprintf(stdout, "%s: %s, %s, %s%s\n", name, state, plural(nerr, "error"), plural(nwarn, "warning"), more)
 	}
 	if failed {
 		return exitFail

@@ -24,7 +24,7 @@ func runLSP(args []string, stdout, stderr io.Writer) int {
 	if _, code, ok := parseArgs(flag.NewFlagSet("lsp", flag.ContinueOnError), args, lspUsage, stdout, stderr); !ok {
 		return code
 	}
-	if err := server.Serve(context.Background(), stdio{}, server.Options{Debounce: 30 * time.Millisecond, Version: version()}); err != nil {
+	if err := server.Serve(context.Background(), stdio{}, server.Options{Debounce: 30 * time.Millisecond, AxagPause: 300 * time.Millisecond, Version: version()}); err != nil {
 		fmt.Fprintf(stderr, "axiom lsp: %v\n", err)
 		return exitFail
 	}

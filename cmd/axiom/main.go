@@ -25,6 +25,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/axiomcore/acore/internal/axag"
 	"github.com/axiomcore/acore/internal/lang/catalog"
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/platform/gcpolicy"
@@ -208,6 +209,34 @@ func usageError(stderr io.Writer, name, msg, cmdUsage string) int {
 // terminals recognise.
 func printDiagnostic(w io.Writer, d diag.Diagnostic) {
 	fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", d.Path, d.Line, d.Column, d.Severity, d.Message, d.Code)
+}
+
+// printFinding prints an AXAG finding as axag validate does, its fix on
+// the next line; through axag.Printable, since findings quote sources.
+func printFinding(w io.Writer, f axag.Finding) {
+	p := axag.Printable
+	fmt.Fprintf(w, "%s: %s: %s [%s]\n", p(axag.Where(f.File, f.Line, f.Column)), p(f.Severity), p(f.Message), p(f.Rule))
+	if f.Fix != "" {
+		fmt.Fprintf(w, "    fix: %s\n", p(f.Fix))
+	}
+}
+
+// axagSummary is the summary of AXAG findings, "" for none, else
+// "; AXAG: 1 error, 2 warnings", and the number of errors among them.
+func axagSummary(fs []axag.Finding) (string, int) {
+	nerr, nwarn := 0, 0
+	for _, f := range fs {
+		switch f.Severity {
+		case axag.SeverityError:
+			nerr++
+		case axag.SeverityWarning:
+			nwarn++
+		}
+	}
+	if len(fs) == 0 {
+		return "", 0
+	}
+	return fmt.Sprintf("; AXAG: %s, %s", plural(nerr, "error"), plural(nwarn, "warning")), nerr
 }
 
 // plural returns "1 error", "2 errors", "0 errors".

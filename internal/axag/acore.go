@@ -60,6 +60,20 @@ func ManifestFor(p *project.Project, opt Options) (*Manifest, []Finding) {
 	return m, findings
 }
 
+// RuleFindings returns the findings of ManifestFor without the checker's
+// own diagnostics about @axag annotations (AC4xx), which the compile
+// reports already: what a tool that shows the compile's diagnostics adds
+// to them. It reuses the array of fs.
+func RuleFindings(fs []Finding) []Finding {
+	out := fs[:0]
+	for _, f := range fs {
+		if !strings.HasPrefix(f.Rule, "AC") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // acoreFixes are the fix hints of the per-action rules in the terms of
 // @axag annotations.
 var acoreFixes = map[string]string{

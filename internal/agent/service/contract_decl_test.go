@@ -29,7 +29,7 @@ func TestContractDeclarationBatch(t *testing.T) {
 
 	const op = `mutation mark_read(id: String, read: Bool)`
 	contractOp := `{"kind": "declaration", "op": "create", "anchor": "contract_operation:Books.delete_book", "position": "after", "old_text": "mutation delete_book(id: String)", "declaration": "` + op + `"}`
-	pageOp := `{"kind": "declaration", "op": "create", "anchor": "query:BookPage.books", "position": "after", "old_text": "query books = Books.list_books(id: id)", "declaration": "mutation mark = Books.mark_read(id: id, read: true)"}`
+	pageOp := `{"kind": "declaration", "op": "create", "anchor": "query:BookPage.books", "position": "after", "old_text": "query books = Books.list_books(id: id)", "declaration": "@axag(risk_level: \"low\", idempotent: true)\n  mutation mark = Books.mark_read(id: id, read: true)"}`
 	// The page mutation alone names an operation the contract lacks.
 	o = do(t, s, propose(ws, snap, "mark-page-alone", pageOp))
 	expect(t, o, "error.code", "compile_failed")
@@ -76,7 +76,9 @@ func TestContractDeclarationBatch(t *testing.T) {
 		t.Errorf("pages/book.acore on disk (%v):\n%s", err, page)
 	}
 
-	// The command line sees the applied project as the service does.
+	// The command line sees the applied project as the service does; the
+	// page's @axag gives the new operation the facts that axiom check's
+	// AXAG rules ask of a write.
 	bin := filepath.Join(t.TempDir(), "axiom")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/axiomcore/acore/cmd/axiom").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

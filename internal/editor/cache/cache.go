@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/axiomcore/acore/internal/axag"
 	"github.com/axiomcore/acore/internal/lang/diag"
@@ -202,6 +203,10 @@ type Snapshot struct {
 
 	actionsOnce sync.Once
 	actions     map[string]axag.Action
+
+	findingsOnce sync.Once
+	findings     []axag.Finding
+	findingsMade atomic.Bool
 }
 
 // Index returns the index of the snapshot's identifiers (see refs.Index),
@@ -222,6 +227,33 @@ func (s *Snapshot) MemberActions() map[string]axag.Action {
 	})
 	return s.actions
 }
+
+// HasErrors reports whether the snapshot's inputs could not be read or
+// its compile has errors.
+func (s *Snapshot) HasErrors() bool { return s.Err != nil || hasErrors(s.Diagnostics) }
+
+// AxagFindings returns what the AXAG rules find in the manifest of the
+// snapshot's compile (axag.ManifestFor), made on first use: it needs the
+// recorded compile. None while the snapshot has errors, when the manifest
+// would miss what they hide. The @axag diagnostics of the compile itself
+// (AC4xx) are in Diagnostics, not here.
+func (s *Snapshot) AxagFindings() []axag.Finding {
+	s.findingsOnce.Do(func() {
+		defer s.findingsMade.Store(true)
+		if s.HasErrors() {
+			return
+		}
+		if p := s.Project(); p != nil && p.Result != nil {
+			_, fs := axag.ManifestFor(p.Recorded(), axag.Options{})
+			s.findings = axag.RuleFindings(fs)
+		}
+	})
+	return s.findings
+}
+
+// AxagMade reports whether AxagFindings has been made, so that asking it
+// costs nothing.
+func (s *Snapshot) AxagMade() bool { return s.findingsMade.Load() }
 
 // Project returns the compile of the snapshot, made on first use when its
 // diagnostics came from a recheck; nil when the inputs could not be read.

@@ -118,6 +118,59 @@ func Diagnostics(fs *Files) map[string][]protocol.Diagnostic {
 	return out
 }
 
+// AxagDiagnostics returns the AXAG findings of the snapshot
+// (cache.Snapshot.AxagFindings) as diagnostics, by project-relative path.
+// It makes them when they are not made yet, which takes a recorded
+// compile.
+func AxagDiagnostics(fs *Files) map[string][]protocol.Diagnostic {
+	out := map[string][]protocol.Diagnostic{}
+	for _, f := range fs.Snap.AxagFindings() {
+		if pd, ok := axagDiagnostic(fs, f); ok {
+			out[f.File] = append(out[f.File], pd)
+		}
+	}
+	return out
+}
+
+// axagDiagnostic is the diagnostic of an AXAG finding, on the name at its
+// place (a member's, an element's) and with its fix: a runtime agent reads
+// the manifest these facts make, so an understated risk is shown where it
+// is written.
+func axagDiagnostic(fs *Files, f axag.Finding) (protocol.Diagnostic, bool) {
+	m := fs.Mapper(f.File)
+	if m == nil || f.Line < 1 || f.Column < 1 {
+		return protocol.Diagnostic{}, false
+	}
+	// Columns count Unicode scalars, as UTF-32 does.
+	pos, ok := m.Offset(position.Position{Line: uint32(f.Line - 1), Character: uint32(f.Column - 1)}, position.UTF32)
+	if !ok {
+		return protocol.Diagnostic{}, false
+	}
+	text := m.Text()
+	end := pos
+	for end < len(text) && identByte(text[end]) {
+		end++
+	}
+	msg := f.Message
+	if f.Fix != "" {
+		msg += "\nfix: " + f.Fix
+	}
+	sev := protocol.DiagnosticSeverityWarning
+	switch f.Severity {
+	case axag.SeverityError:
+		sev = protocol.DiagnosticSeverityError
+	case axag.SeverityInfo:
+		sev = protocol.DiagnosticSeverityInformation
+	}
+	return protocol.Diagnostic{
+		Range:    fs.Range(f.File, pos, end),
+		Severity: sev,
+		Code:     protocol.String(f.Rule),
+		Source:   protocol.NewOptional("axag"),
+		Message:  protocol.String(msg),
+	}, true
+}
+
 func severity(s diag.Severity) protocol.DiagnosticSeverity {
 	switch s {
 	case diag.Error:

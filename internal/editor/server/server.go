@@ -27,6 +27,10 @@ type Options struct {
 	// Debounce is how long diagnostics wait for typing to pause before
 	// the project is compiled again.
 	Debounce time.Duration
+	// AxagPause is how long typing must pause before the AXAG findings of
+	// what was typed are made (a recorded compile, slower than the
+	// recheck the diagnostics wait for).
+	AxagPause time.Duration
 	// Version is the server's version, sent in initialize's serverInfo.
 	Version string
 }
@@ -36,7 +40,7 @@ type Options struct {
 // after shutdown and exit, an error otherwise.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	s := &Server{opts: opts, session: cache.NewSession(project.ServiceOptions()), enc: position.UTF16,
-		published: map[uri.URI]string{}, exited: make(chan struct{}), ready: make(chan struct{})}
+		published: map[uri.URI]string{}, axagLast: map[*cache.View]map[string][]protocol.Diagnostic{}, axagTimer: map[*cache.View]*time.Timer{}, axagBusy: map[*cache.View]bool{}, exited: make(chan struct{}), ready: make(chan struct{})}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	conn := jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(rwc), jsonrpc2.WithCodec(codec{}))
@@ -85,6 +89,13 @@ type Server struct {
 	dirty        map[*cache.View]bool
 	published    map[uri.URI]string // the last diagnostics sent, as JSON
 	pubMu        sync.Mutex
+	// axagLast holds each view's AXAG diagnostics as last made, shown
+	// while those of a newer snapshot wait (under pubMu); axagTimer waits
+	// for the pause in typing and axagBusy marks the views whose findings
+	// are being made (under mu).
+	axagLast  map[*cache.View]map[string][]protocol.Diagnostic
+	axagTimer map[*cache.View]*time.Timer
+	axagBusy  map[*cache.View]bool
 }
 
 func (s *Server) isShutdown() bool {
@@ -173,6 +184,9 @@ func (s *Server) Shutdown(context.Context) error {
 	s.shutdown = true
 	if s.timer != nil {
 		s.timer.Stop()
+	}
+	for _, t := range s.axagTimer {
+		t.Stop()
 	}
 	return nil
 }
@@ -293,6 +307,9 @@ func (s *Server) publish() {
 		snap := v.Snapshot()
 		fs := features.NewFiles(snap, enc)
 		now := features.Diagnostics(fs)
+		for rel, ds := range s.axagDiagnostics(v, fs) {
+			now[rel] = append(now[rel], ds...)
+		}
 		// A file that had diagnostics and is gone from the project is
 		// cleared too.
 		for u := range s.published {
@@ -316,6 +333,62 @@ func (s *Server) publish() {
 			s.client.PublishDiagnostics(s.ctx, params)
 		}
 	}
+}
+
+// axagDiagnostics are the AXAG diagnostics to publish with the compile's.
+// They take a recorded compile, which on a large project is much slower
+// than the recheck of what was typed, so a snapshot's own are made in the
+// background once typing pauses (findAxag) and until then the view's last
+// stand, as an editor keeps a marker in place while its text moves; the
+// first are made at once, so that a project is shown whole when opened.
+// A snapshot with errors has none.
+func (s *Server) axagDiagnostics(v *cache.View, fs *features.Files) map[string][]protocol.Diagnostic {
+	snap := fs.Snap
+	if snap.HasErrors() {
+		return nil
+	}
+	last, made := s.axagLast[v]
+	if snap.AxagMade() || !made {
+		last = features.AxagDiagnostics(fs)
+		s.axagLast[v] = last
+		return last
+	}
+	s.findAxag(v)
+	return last
+}
+
+// findAxag makes the AXAG findings of the view's current snapshot once
+// typing has paused for AxagPause, then publishes again: one at a time per
+// view, and a snapshot that a newer replaced before the pause ended costs
+// nothing.
+func (s *Server) findAxag(v *cache.View) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.shutdown {
+		return
+	}
+	if t := s.axagTimer[v]; t != nil {
+		t.Reset(s.opts.AxagPause)
+		return
+	}
+	s.axagTimer[v] = time.AfterFunc(s.opts.AxagPause, func() { s.makeAxag(v) })
+}
+
+func (s *Server) makeAxag(v *cache.View) {
+	s.mu.Lock()
+	if s.shutdown || s.axagBusy[v] {
+		// The one running publishes, which asks again if the snapshot
+		// moved on.
+		s.mu.Unlock()
+		return
+	}
+	s.axagBusy[v] = true
+	s.mu.Unlock()
+	v.Snapshot().AxagFindings()
+	s.mu.Lock()
+	delete(s.axagBusy, v)
+	s.mu.Unlock()
+	s.changed(v)
 }
 
 // logError tells the client of a message it sent that the server could

@@ -407,3 +407,90 @@ func TestRobustness(t *testing.T) {
 		t.Errorf("after a request outside the workspace, symbols %v %v", res, err)
 	}
 }
+
+// shelf is a project whose delete is rated below high: AXAG011 on the
+// member, with AXAG004 (no idempotent).
+var shelf = map[string]string{
+	"main.acore": `module shelf
+
+use contract Books from "books" audience "web"
+
+app Shelf { route "/" => Home }
+
+page Home {
+  query books = Books.list_books()
+  @axag(risk_level: "low")
+  mutation remove = Books.delete_book(id: "b1")
+
+  view {
+    Button("Delete", on_press: || remove.run())
+    List(items: books.data, key: |b| b.id) { b => Text(b.title) }
+  }
+}
+`,
+	"contracts/books.axiom": `contract Books audience "web" {
+  model Book {
+    id: String
+    title: String
+  }
+
+  query list_books(): [Book]
+  mutation delete_book(id: String)
+}
+`,
+}
+
+func axagCodes(ds []protocol.Diagnostic) string {
+	var out []string
+	for _, d := range ds {
+		if src, _ := d.Source.Get(); src == "axag" {
+			code, _ := d.Code.(protocol.String)
+			out = append(out, string(code))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// The AXAG findings of the manifest are diagnostics where they are
+// written, from the first publication on; they follow the edits that
+// mend or cause them, and a project with errors has none (its manifest
+// would miss what the errors hide).
+func TestAxagDiagnostics(t *testing.T) {
+	c, _ := start(t, writeProject(t, shelf), protocol.ClientCapabilities{})
+	c.open("main.acore")
+	ds := c.waitDiags("main.acore", func([]protocol.Diagnostic) bool { return true })
+	var low *protocol.Diagnostic
+	for i, d := range ds {
+		if code, _ := d.Code.(protocol.String); code == "AXAG011" {
+			low = &ds[i]
+		}
+	}
+	if low == nil || axagCodes(ds) != "AXAG004 AXAG011" {
+		t.Fatalf("first diagnostics %v, want AXAG004 and AXAG011 from axag", ds)
+	}
+	// On the member's name, line 10 `  mutation remove = ...`.
+	if want := rng(9, 11, 9, 17); low.Range != want {
+		t.Errorf("AXAG011 at %+v, want %+v (the name remove)", low.Range, want)
+	}
+	msg, _ := low.Message.(protocol.String)
+	if low.Severity != protocol.DiagnosticSeverityWarning || !strings.Contains(string(msg), "delete rated low, below high") ||
+		!strings.Contains(string(msg), "\nfix: use risk_level: \"high\"") {
+		t.Errorf("AXAG011 is %+v", low)
+	}
+
+	fixed := strings.Replace(shelf["main.acore"], `@axag(risk_level: "low")`, `@axag(risk_level: "high", idempotent: true, confirmation_required: true)`, 1)
+	change(c, "main.acore", 2, &protocol.TextDocumentContentChangeWholeDocument{Text: fixed})
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return axagCodes(ds) == "" })
+
+	broken := strings.Replace(shelf["main.acore"], "remove.run()", "remove.runn()", 1)
+	change(c, "main.acore", 3, &protocol.TextDocumentContentChangeWholeDocument{Text: broken})
+	ds = c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return errorCount(ds) > 0 })
+	if axagCodes(ds) != "" {
+		t.Errorf("with a compile error: %v", ds)
+	}
+
+	change(c, "main.acore", 4, &protocol.TextDocumentContentChangeWholeDocument{Text: shelf["main.acore"]})
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool {
+		return errorCount(ds) == 0 && axagCodes(ds) == "AXAG004 AXAG011"
+	})
+}

@@ -54,6 +54,9 @@ type Output struct {
 	// Diagnostics are the compile's (warnings too), then the build's
 	// errors.
 	Diagnostics []diag.Diagnostic
+	// Findings are what the AXAG rules find in the manifest written
+	// (axag.RuleFindings): the build writes it all the same.
+	Findings []axag.Finding
 	// Failed is set when the project is not validated or the build found
 	// an error; Files is then nil.
 	Failed bool
@@ -127,7 +130,8 @@ func Build(root string, opts Options) (*Output, error) {
 	if at.IsZero() {
 		at = DefaultGeneratedAt
 	}
-	m, _ := axag.ManifestFor(p, axag.Options{GeneratedAt: at})
+	m, fs := axag.ManifestFor(p, axag.Options{GeneratedAt: at})
+	out.Findings = axag.RuleFindings(fs)
 	manifest, err := m.JSON(axag.Version110)
 	if err != nil {
 		return nil, fmt.Errorf("axag manifest: %w", err)
