@@ -9,8 +9,10 @@ import (
 
 // CodeActions are the quick fixes the compiler suggests for the
 // diagnostics of rel that overlap r: a misspelled name with a
-// Suggestion is replaced by it.
-func CodeActions(fs *Files, rel string, r protocol.Range) []protocol.CommandOrCodeAction {
+// Suggestion is replaced by it; an AXAG finding gets the facts that mend
+// it (axagFixes), when the snapshot's findings are made or make says to
+// make them.
+func CodeActions(fs *Files, rel string, r protocol.Range, make bool) []protocol.CommandOrCodeAction {
 	text, ok := fs.Snap.Text(rel)
 	if !ok {
 		return nil
@@ -25,7 +27,7 @@ func CodeActions(fs *Files, rel string, r protocol.Range) []protocol.CommandOrCo
 			continue
 		}
 		dr := fs.Range(rel, d.Pos, d.End)
-		if !overlaps(dr, r) {
+		if !Overlaps(dr, r) {
 			continue
 		}
 		pd := protocol.Diagnostic{Range: dr, Severity: severity(d.Severity), Code: protocol.String(d.Code),
@@ -41,6 +43,9 @@ func CodeActions(fs *Files, rel string, r protocol.Range) []protocol.CommandOrCo
 			}},
 		})
 	}
+	if make || fs.Snap.AxagMade() {
+		out = append(out, axagFixes(fs, rel, r)...)
+	}
 	return out
 }
 
@@ -48,6 +53,7 @@ func before(a, b protocol.Position) bool {
 	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
 }
 
-func overlaps(a, b protocol.Range) bool {
+// Overlaps reports whether the ranges a and b share a position.
+func Overlaps(a, b protocol.Range) bool {
 	return !before(a.End, b.Start) && !before(b.End, a.Start)
 }

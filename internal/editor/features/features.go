@@ -132,24 +132,36 @@ func AxagDiagnostics(fs *Files) map[string][]protocol.Diagnostic {
 	return out
 }
 
+// findingSpan is the bytes of the name at the finding's place.
+func findingSpan(m *position.Mapper, f axag.Finding) (pos, end int, ok bool) {
+	if f.Line < 1 || f.Column < 1 {
+		return 0, 0, false
+	}
+	// Columns count Unicode scalars, as UTF-32 does.
+	pos, ok = m.Offset(position.Position{Line: uint32(f.Line - 1), Character: uint32(f.Column - 1)}, position.UTF32)
+	if !ok {
+		return 0, 0, false
+	}
+	text := m.Text()
+	end = pos
+	for end < len(text) && identByte(text[end]) {
+		end++
+	}
+	return pos, end, true
+}
+
 // axagDiagnostic is the diagnostic of an AXAG finding, on the name at its
 // place (a member's, an element's) and with its fix: a runtime agent reads
 // the manifest these facts make, so an understated risk is shown where it
 // is written.
 func axagDiagnostic(fs *Files, f axag.Finding) (protocol.Diagnostic, bool) {
 	m := fs.Mapper(f.File)
-	if m == nil || f.Line < 1 || f.Column < 1 {
+	if m == nil {
 		return protocol.Diagnostic{}, false
 	}
-	// Columns count Unicode scalars, as UTF-32 does.
-	pos, ok := m.Offset(position.Position{Line: uint32(f.Line - 1), Character: uint32(f.Column - 1)}, position.UTF32)
+	pos, end, ok := findingSpan(m, f)
 	if !ok {
 		return protocol.Diagnostic{}, false
-	}
-	text := m.Text()
-	end := pos
-	for end < len(text) && identByte(text[end]) {
-		end++
 	}
 	msg := f.Message
 	if f.Fix != "" {

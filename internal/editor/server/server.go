@@ -357,6 +357,18 @@ func (s *Server) axagDiagnostics(v *cache.View, fs *features.Files) map[string][
 	return last
 }
 
+// onAxag reports whether r overlaps an AXAG diagnostic last made for rel.
+func (s *Server) onAxag(v *cache.View, rel string, r protocol.Range) bool {
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	for _, d := range s.axagLast[v][rel] {
+		if features.Overlaps(d.Range, r) {
+			return true
+		}
+	}
+	return false
+}
+
 // findAxag makes the AXAG findings of the view's current snapshot once
 // typing has paused for AxagPause, then publishes again: one at a time per
 // view, and a snapshot that a newer replaced before the pause ended costs
@@ -510,7 +522,10 @@ func (s *Server) CodeAction(ctx context.Context, p *protocol.CodeActionParams) (
 	if err != nil {
 		return nil, err
 	}
-	return features.CodeActions(fs, rel, p.Range), nil
+	// The AXAG findings of a snapshot wait for a pause in typing; a
+	// request for the fixes of one shown makes them, but a request sent
+	// as the cursor moves elsewhere does not.
+	return features.CodeActions(fs, rel, p.Range, s.onAxag(fs.Snap.View, rel, p.Range)), nil
 }
 
 func (s *Server) Completion(ctx context.Context, p *protocol.CompletionParams) (protocol.CompletionResult, error) {

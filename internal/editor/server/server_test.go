@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/axiomcore/acore/internal/editor/position"
 	"github.com/axiomcore/acore/internal/lang/format"
 	"github.com/axiomcore/acore/internal/lang/syntax"
 )
@@ -493,4 +495,109 @@ func TestAxagDiagnostics(t *testing.T) {
 	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool {
 		return errorCount(ds) == 0 && axagCodes(ds) == "AXAG004 AXAG011"
 	})
+}
+
+// applyFix applies the quick fix titled title among the code actions of
+// the selected line of rel (zero-based) to text, sends the result as the document's
+// next version and returns it.
+func applyFix(t *testing.T, c *client, rel string, version int32, text string, line uint32, title string) string {
+	t.Helper()
+	acts, err := c.server.CodeAction(c.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(rel)},
+		Range: rng(line, 0, line+1, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	for _, a := range acts {
+		ca, ok := a.(*protocol.CodeAction)
+		if !ok {
+			continue
+		}
+		titles = append(titles, ca.Title)
+		if ca.Title != title {
+			continue
+		}
+		edits := ca.Edit.Changes[c.uri(rel)]
+		if len(edits) != 1 {
+			t.Fatalf("%s: edits %v", title, edits)
+		}
+		m := position.New([]byte(text))
+		start, _ := m.Offset(position.Position{Line: edits[0].Range.Start.Line, Character: edits[0].Range.Start.Character}, position.UTF16)
+		end, _ := m.Offset(position.Position{Line: edits[0].Range.End.Line, Character: edits[0].Range.End.Character}, position.UTF16)
+		text = text[:start] + edits[0].NewText + text[end:]
+		change(c, rel, version, &protocol.TextDocumentContentChangeWholeDocument{Text: text})
+		return text
+	}
+	t.Fatalf("no quick fix %q on line %d; there are %q", title, line+1, titles)
+	return ""
+}
+
+// The AXAG findings have quick fixes that set the fact in the member's
+// @axag, or add the annotation: applied one after the other, as a person
+// would, they leave the member with complete facts and no finding.
+func TestAxagQuickFixes(t *testing.T) {
+	c, _ := start(t, writeProject(t, shelf), protocol.ClientCapabilities{})
+	c.open("main.acore")
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return axagCodes(ds) == "AXAG004 AXAG011" })
+	acts, err := c.server.CodeAction(c.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("main.acore")},
+		Range: rng(9, 13, 9, 13)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range acts {
+		ca := a.(*protocol.CodeAction)
+		code, _ := ca.Diagnostics[0].Code.(protocol.String)
+		got = append(got, fmt.Sprintf("%s %s %v", code, ca.Title, *ca.IsPreferred))
+	}
+	want := []string{
+		"AXAG004 Declare idempotent: true in @axag false",
+		"AXAG004 Declare idempotent: false in @axag false",
+		`AXAG011 Declare risk_level: "high" in @axag true`,
+		`AXAG011 Declare risk_level: "critical" in @axag false`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("quick fixes on the member\n%q\nwant\n%q", got, want)
+	}
+
+	text := applyFix(t, c, "main.acore", 2, shelf["main.acore"], 9, `Declare risk_level: "high" in @axag`)
+	// High risk: now it should ask for confirmation.
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return axagCodes(ds) == "AXAG003 AXAG004" })
+	text = applyFix(t, c, "main.acore", 3, text, 9, "Declare confirmation_required: true in @axag")
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return axagCodes(ds) == "AXAG004" })
+	text = applyFix(t, c, "main.acore", 4, text, 9, "Declare idempotent: true in @axag")
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return axagCodes(ds) == "" && errorCount(ds) == 0 })
+	if want := "  @axag(risk_level: \"high\", confirmation_required: true, idempotent: true)\n  mutation remove = Books.delete_book(id: \"b1\")\n"; !strings.Contains(text, want) {
+		t.Errorf("after the fixes:\n%s", text)
+	}
+
+	// A member without @axag gets one on its own line.
+	bare := strings.Replace(shelf["main.acore"], "  @axag(risk_level: \"low\")\n", "", 1)
+	change(c, "main.acore", 5, &protocol.TextDocumentContentChangeWholeDocument{Text: bare})
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return axagCodes(ds) == "AXAG004 AXAG010" })
+	text = applyFix(t, c, "main.acore", 6, bare, 8, `Declare risk_level: "high" in @axag`)
+	if want := "  query books = Books.list_books()\n  @axag(risk_level: \"high\")\n  mutation remove = "; !strings.Contains(text, want) {
+		t.Errorf("the annotation added:\n%s", text)
+	}
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return axagCodes(ds) == "AXAG003 AXAG004" && errorCount(ds) == 0 })
+}
+
+// An element's own action is mended in the element's @axag.
+func TestAxagQuickFixOnElement(t *testing.T) {
+	src := maps.Clone(shelf)
+	src["main.acore"] = strings.Replace(strings.Replace(shelf["main.acore"], `@axag(risk_level: "low")`, `@axag(risk_level: "high", idempotent: true, confirmation_required: true)`, 1),
+		`    Button("Delete", on_press: || remove.run())`,
+		"    Button(\"Delete\", on_press: || remove.run())\n    @axag(intent: \"book.share\", action_type: \"write\", idempotent: true)\n    Button(\"Share\", on_press: || { shared = true })", 1)
+	src["main.acore"] = strings.Replace(src["main.acore"], "page Home {\n", "page Home {\n  state shared: Bool = false\n", 1)
+	c, _ := start(t, writeProject(t, src), protocol.ClientCapabilities{})
+	c.open("main.acore")
+	ds := c.waitDiags("main.acore", func([]protocol.Diagnostic) bool { return true })
+	if axagCodes(ds) != "AXAG010" || ds[len(ds)-1].Range.Start.Line != 15 {
+		t.Fatalf("diagnostics %v, want AXAG010 on line 16", ds)
+	}
+	text := applyFix(t, c, "main.acore", 2, src["main.acore"], 15, `Declare risk_level: "medium" in @axag`)
+	if want := "    @axag(intent: \"book.share\", action_type: \"write\", idempotent: true, risk_level: \"medium\")\n    Button(\"Share\""; !strings.Contains(text, want) {
+		t.Errorf("after the fix:\n%s", text)
+	}
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return axagCodes(ds) == "" && errorCount(ds) == 0 })
 }
