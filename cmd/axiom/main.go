@@ -211,15 +211,8 @@ func printDiagnostic(w io.Writer, d diag.Diagnostic) {
 	fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", d.Path, d.Line, d.Column, d.Severity, d.Message, d.Code)
 }
 
-// printFinding prints an AXAG finding as axag validate does, its fix on
-// the next line; through axag.Printable, since findings quote sources.
-func printFinding(w io.Writer, f axag.Finding) {
-	p := axag.Printable
-	fmt.Fprintf(w, "%s: %s: %s [%s]\n", p(axag.Where(f.File, f.Line, f.Column)), p(f.Severity), p(f.Message), p(f.Rule))
-	if f.Fix != "" {
-		fmt.Fprintf(w, "    fix: %s\n", p(f.Fix))
-	}
-}
+// printFinding prints an AXAG finding as axag validate does.
+func printFinding(w io.Writer, f axag.Finding) { fmt.Fprintln(w, f) }
 
 // axagSummary is the summary of AXAG findings, "" for none, else
 // "; AXAG: 1 error, 2 warnings", and the number of errors among them.

@@ -148,6 +148,18 @@ func Where(file string, line, col int) string {
 	return s
 }
 
+// String is the finding as axag validate prints it: where, severity,
+// message and rule on one line, then its fix on the next when it has one;
+// through Printable, since findings quote sources.
+func (f Finding) String() string {
+	p := Printable
+	s := fmt.Sprintf("%s: %s: %s [%s]", Where(f.File, f.Line, f.Column), p(f.Severity), p(f.Message), p(f.Rule))
+	if f.Fix != "" {
+		s += "\n    fix: " + p(f.Fix)
+	}
+	return s
+}
+
 // Build turns actions into a manifest: the entity defaults to the part of
 // the intent before the dot and the operation id to the intent with "."
 // replaced by "_"; one action per intent (a later duplicate is dropped with

@@ -24,6 +24,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axiomcore/acore/internal/axag"
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/lang/lock"
@@ -326,6 +327,7 @@ type server struct {
 	backend  *devbackend.Backend
 	contract string // digest of the contract artifacts the backend last read
 	digest   string // digest of the contract artifacts the latest build saw
+	findings string // the AXAG findings of the last good build, as logged
 }
 
 // failure is the payload of an `error` event: the diagnostics of a build
@@ -533,6 +535,7 @@ func (s *server) currentBackend() *devbackend.Backend {
 // it serves the same files as before and nothing was failing (a save
 // without changes, or the echo of preparation's own writes).
 func (s *server) succeed(out *web.Output, took time.Duration) {
+	s.logFindings(out.Findings)
 	s.mu.Lock()
 	unchanged := s.good != nil && s.failure == nil && sameFiles(s.good.Files, out.Files)
 	if !unchanged {
@@ -547,6 +550,28 @@ func (s *server) succeed(out *web.Output, took time.Duration) {
 	}
 	fmt.Fprintf(s.log, "axiom dev: built in %d ms\n", took.Milliseconds())
 	s.broadcast(event{name: "reload", data: mustJSON(map[string]string{"build": id})})
+}
+
+// logFindings prints what the AXAG rules find in a good build's manifest
+// when it is not what they found in the last: a save that leaves the
+// facts as they were says nothing again.
+func (s *server) logFindings(fs []axag.Finding) {
+	lines := make([]string, len(fs))
+	for i, f := range fs {
+		lines[i] = f.String()
+	}
+	text := strings.Join(lines, "\n")
+	s.mu.Lock()
+	same := s.findings == text
+	s.findings = text
+	s.mu.Unlock()
+	switch {
+	case same:
+	case len(fs) == 0:
+		fmt.Fprintf(s.log, "axiom dev: AXAG: no findings\n")
+	default:
+		fmt.Fprintf(s.log, "axiom dev: AXAG: %d %s in the manifest:\n%s\n", len(fs), plural(len(fs), "finding"), text)
+	}
 }
 
 // fail records f as the latest build's outcome, keeps the last good build

@@ -886,3 +886,31 @@ func TestInject(t *testing.T) {
 		}
 	}
 }
+
+// TestAxagFindingsLogged: a good build whose manifest has AXAG findings
+// logs them, once: a later save that leaves them as they were says
+// nothing, and one that mends them says so.
+func TestAxagFindingsLogged(t *testing.T) {
+	root := newApp(t)
+	d := start(t, root)
+	s := subscribe(t, d.url)
+	main := filepath.Join(root, "main.acore")
+	orig := readFile(t, main)
+	high := bytes.Replace(orig, []byte("  mutation create ="), []byte("  @axag(risk_level: \"high\")\n  mutation create ="), 1)
+	writeFile(t, main, high)
+	s.expectReload(t)
+	const logged = "axiom dev: AXAG: 1 finding in the manifest:\nmain.acore:11:12: warning: intent task.create: high risk without confirmation_required true (the spec says MUST) [AXAG003]\n    fix: add confirmation_required: true to its @axag\n"
+	if !strings.Contains(d.stderr.String(), logged) {
+		t.Fatalf("the log lacks\n%s\nit is\n%s", logged, d.stderr)
+	}
+	writeFile(t, main, bytes.Replace(high, []byte(`"Loading..."`), []byte(`"Loading tasks..."`), 1))
+	s.expectReload(t)
+	if n := strings.Count(d.stderr.String(), "[AXAG003]"); n != 1 {
+		t.Errorf("the finding is logged %d times after a save that left it:\n%s", n, d.stderr)
+	}
+	writeFile(t, main, orig)
+	s.expectReload(t)
+	if !strings.Contains(d.stderr.String(), "axiom dev: AXAG: no findings\naxiom dev: built in") {
+		t.Errorf("the log does not say the findings are mended:\n%s", d.stderr)
+	}
+}
