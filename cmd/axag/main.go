@@ -302,10 +302,7 @@ func report(s *summary, format string, stdout, stderr io.Writer) int {
 	// reach the terminal as control characters.
 	p := axag.Printable
 	for _, f := range s.Findings {
-		fmt.Fprintf(w, "%s: %s: %s [%s]\n", orNone(axag.Where(f.File, f.Line, f.Column)), p(f.Severity), p(f.Message), p(f.Rule))
-		if f.Fix != "" {
-			fmt.Fprintf(w, "    fix: %s\n", p(f.Fix))
-		}
+		fmt.Fprintln(w, f)
 	}
 	if s.Validation != nil && !s.Validation.Valid {
 		for _, pr := range s.Validation.Problems {

@@ -148,12 +148,16 @@ func Where(file string, line, col int) string {
 	return s
 }
 
-// String is the finding as axag validate prints it: where, severity,
-// message and rule on one line, then its fix on the next when it has one;
-// through Printable, since findings quote sources.
+// String is the finding as axag validate prints it: where ("-" for no
+// file), severity, message and rule on one line, then its fix on the next
+// when it has one; through Printable, since findings quote sources.
 func (f Finding) String() string {
 	p := Printable
-	s := fmt.Sprintf("%s: %s: %s [%s]", Where(f.File, f.Line, f.Column), p(f.Severity), p(f.Message), p(f.Rule))
+	where := Where(f.File, f.Line, f.Column)
+	if where == "" {
+		where = "-"
+	}
+	s := fmt.Sprintf("%s: %s: %s [%s]", where, p(f.Severity), p(f.Message), p(f.Rule))
 	if f.Fix != "" {
 		s += "\n    fix: " + p(f.Fix)
 	}
