@@ -125,6 +125,11 @@ func Diagnostics(fs *Files) map[string][]protocol.Diagnostic {
 func AxagDiagnostics(fs *Files) map[string][]protocol.Diagnostic {
 	out := map[string][]protocol.Diagnostic{}
 	for _, f := range fs.Snap.AxagFindings() {
+		// A local contract's artifact is its source byte for byte: the
+		// finding is shown in the file people edit.
+		if src := fs.sourceOf(f.File); src != "" {
+			f.File = src
+		}
 		if pd, ok := axagDiagnostic(fs, f); ok {
 			out[f.File] = append(out[f.File], pd)
 		}
