@@ -40,7 +40,8 @@ type Options struct {
 // after shutdown and exit, an error otherwise.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) error {
 	s := &Server{opts: opts, session: cache.NewSession(project.ServiceOptions()), enc: position.UTF16,
-		published: map[uri.URI]string{}, axagLast: map[*cache.View]map[string][]protocol.Diagnostic{}, axagTimer: map[*cache.View]*time.Timer{}, axagBusy: map[*cache.View]bool{}, exited: make(chan struct{}), ready: make(chan struct{})}
+		published: map[uri.URI]string{}, exited: make(chan struct{}), ready: make(chan struct{}),
+		axagLast: map[*cache.View]map[string][]protocol.Diagnostic{}, axagTimer: map[*cache.View]*time.Timer{}, axagBusy: map[*cache.View]bool{}}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	conn := jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(rwc), jsonrpc2.WithCodec(codec{}))
