@@ -3,10 +3,13 @@ package edit
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/axiomcore/acore/internal/lang/annotate"
 	"github.com/axiomcore/acore/internal/lang/catalog"
+	"github.com/axiomcore/acore/internal/lang/check"
 	"github.com/axiomcore/acore/internal/lang/graph"
 	"github.com/axiomcore/acore/internal/lang/lock"
 	"github.com/axiomcore/acore/internal/lang/project"
@@ -76,17 +79,51 @@ func literalType(typ string) bool {
 }
 
 // unwritten lists the literal scalar properties n accepts and does not
-// write.
+// write: an element's, then the @axag facts of a node that describes an
+// action (axagAccepted).
 func unwritten(p *project.Project, n *graph.Node) []accepted {
-	if n.Kind != graph.KindElement {
-		return nil
-	}
-	all, _ := acceptedProps(p, n)
 	var out []accepted
-	for _, p := range all {
-		if literalType(p.typ) && !hasProp(n, p.name) {
+	if n.Kind == graph.KindElement {
+		all, _ := acceptedProps(p, n)
+		for _, p := range all {
+			if literalType(p.typ) && !hasProp(n, p.name) {
+				out = append(out, p)
+			}
+		}
+	}
+	for _, p := range axagAccepted(n) {
+		if !hasProp(n, p.name) {
 			out = append(out, p)
 		}
+	}
+	return out
+}
+
+// axagOffered are the @axag facts set_property adds: the scalar ones an
+// action is described by (operation_id follows from the operation, and
+// skip, which leaves the action out, is written by hand).
+var axagOffered = []string{"intent", "entity", "action_type", "description", "risk_level", "confirmation_required",
+	"approval_required", "idempotent", "async", "scope", "tenant_boundary"}
+
+// axagAccepted are the axag.<key> properties n accepts: a query or
+// mutation member's, each an action of the manifest, and an action
+// member's or element's that has an @axag already (either may carry one,
+// but offering the facts on every action and element would bury their
+// other edits; declaration and replace_region write a first @axag there).
+func axagAccepted(n *graph.Node) []accepted {
+	switch n.Kind {
+	case graph.KindQuery, graph.KindMutation:
+	case graph.KindAction, graph.KindElement:
+		if !slices.ContainsFunc(n.Props, func(p graph.Property) bool { return strings.HasPrefix(p.Name, check.AxagPropPrefix) }) {
+			return nil
+		}
+	default:
+		return nil
+	}
+	out := make([]accepted, 0, len(axagOffered))
+	for _, name := range axagOffered {
+		k := slices.IndexFunc(check.AxagKeys, func(k check.AxagKey) bool { return k.Name == name })
+		out = append(out, accepted{check.AxagPropPrefix + name, check.AxagPropType(check.AxagKeys[k].Kind)})
 	}
 	return out
 }
@@ -120,8 +157,22 @@ func currentValue(v any) json.RawMessage {
 	return b
 }
 
-// addProperty is set_property of a property n does not write yet.
+// addProperty is set_property of a property n does not write yet. It
+// inserts text, so the literal changes pending before it are compiled
+// first: its splice is in the coordinates of the current bytes.
 func (a *applier) addProperty(o *SetProperty, n *graph.Node, i int32) (*change, *Error) {
+	if len(a.pending) > 0 {
+		if e := a.compile(); e != nil {
+			return nil, e
+		}
+		var e *Error
+		if n, i, e = a.node(o.Node, "node"); e != nil {
+			return nil, e
+		}
+	}
+	if key, ok := strings.CutPrefix(o.Property, check.AxagPropPrefix); ok {
+		return a.addAxag(o, n, i, key)
+	}
 	all, known := acceptedProps(a.proj, n)
 	var acc *accepted
 	var names []string
@@ -143,28 +194,69 @@ func (a *applier) addProperty(o *SetProperty, n *graph.Node, i int32) (*change, 
 		return nil, notOffered("set_property", n.ID,
 			fmt.Sprintf("%s is of type %s; set_property adds only literal String, Int, Float or Bool properties", o.Property, acc.typ)).withProperty(o.Property)
 	}
-	opts, _ := a.options(n, i, "set_property")
-	opt := findOption(opts, func(x *EditOption) bool { return x.Property == o.Property && x.Unwritten })
-	if opt == nil {
-		return nil, notOffered("set_property", n.ID, o.Property+" is not offered as a property to add").withProperty(o.Property)
-	}
-	if e := a.preconditions(&o.Common, n, opt); e != nil {
+	text, e := a.unwrittenValue(o, n, i, acc)
+	if e != nil {
 		return nil, e
-	}
-	if !o.OldAbsent && o.OldValue.Kind != ValueNull {
-		return nil, errorf(reason.OldValueMismatch, "%s of %s is not written, expected %s; send old_value null or leave it out", o.Property, n.ID, o.OldValue.show()).
-			withNode(n.ID).withProperty(o.Property).next(Reread, n.ID)
-	}
-	text, _, ok := literal(o.NewValue, acc.typ)
-	if !ok || o.NewValue.Kind == ValueNull {
-		return nil, errorf(reason.IncompatibleValue, "new_value %s does not fit %s of %s, of type %s", o.NewValue.show(), o.Property, n.ID, acc.typ).
-			withNode(n.ID).withProperty(o.Property)
 	}
 	sp, e := a.argInsertion(n, o.Property+": "+text)
 	if e != nil {
 		return nil, e
 	}
 	return &change{path: n.Path, sp: sp, createdAt: -1, node: n.ID, owner: ownerOf(n), property: o.Property}, nil
+}
+
+// addAxag is set_property of an @axag fact n does not write yet: the
+// argument added to its @axag, or a new @axag before it (annotate.SetAxag).
+// The compile of the candidate then checks the value (AC403 for one not
+// allowed).
+func (a *applier) addAxag(o *SetProperty, n *graph.Node, i int32, key string) (*change, *Error) {
+	var acc *accepted
+	all := axagAccepted(n)
+	for k := range all {
+		if all[k].name == o.Property {
+			acc = &all[k]
+		}
+	}
+	if acc == nil {
+		why := n.ID + " describes no action that @axag could describe"
+		if len(all) > 0 {
+			why = fmt.Sprintf("%s is not an @axag fact set_property adds; it adds %s", key, strings.Join(axagOffered, ", "))
+		}
+		return nil, notOffered("set_property", n.ID, why).withProperty(o.Property)
+	}
+	text, e := a.unwrittenValue(o, n, i, acc)
+	if e != nil {
+		return nil, e
+	}
+	at, found := annotate.At(a.proj.File(n.Path), n.Pos)
+	if !found {
+		return nil, notOffered("set_property", n.ID, "its declaration is not in the source").withProperty(o.Property)
+	}
+	sp := annotate.SetAxag(a.data(n.Path), at, key, text)
+	return &change{path: n.Path, sp: splice{pos: sp.Pos, end: sp.End, text: sp.Text}, createdAt: -1, node: n.ID, owner: ownerOf(n), property: o.Property}, nil
+}
+
+// unwrittenValue checks set_property o of the unwritten property acc of n
+// against its option and preconditions, and returns the literal to write.
+func (a *applier) unwrittenValue(o *SetProperty, n *graph.Node, i int32, acc *accepted) (string, *Error) {
+	opts, _ := a.options(n, i, "set_property")
+	opt := findOption(opts, func(x *EditOption) bool { return x.Property == o.Property && x.Unwritten })
+	if opt == nil {
+		return "", notOffered("set_property", n.ID, o.Property+" is not offered as a property to add").withProperty(o.Property)
+	}
+	if e := a.preconditions(&o.Common, n, opt); e != nil {
+		return "", e
+	}
+	if !o.OldAbsent && o.OldValue.Kind != ValueNull {
+		return "", errorf(reason.OldValueMismatch, "%s of %s is not written, expected %s; send old_value null or leave it out", o.Property, n.ID, o.OldValue.show()).
+			withNode(n.ID).withProperty(o.Property).next(Reread, n.ID)
+	}
+	text, _, ok := literal(o.NewValue, acc.typ)
+	if !ok || o.NewValue.Kind == ValueNull {
+		return "", errorf(reason.IncompatibleValue, "new_value %s does not fit %s of %s, of type %s", o.NewValue.show(), o.Property, n.ID, acc.typ).
+			withNode(n.ID).withProperty(o.Property)
+	}
+	return text, nil
 }
 
 // argInsertion appends argument arg to the argument list of element n:

@@ -202,7 +202,7 @@ func (a *applier) setProperty(o *SetProperty) (*change, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	if n.Kind == graph.KindElement && !hasProp(n, o.Property) {
+	if !hasProp(n, o.Property) && (n.Kind == graph.KindElement || strings.HasPrefix(o.Property, check.AxagPropPrefix)) {
 		return a.addProperty(o, n, i)
 	}
 	if o.OldAbsent {

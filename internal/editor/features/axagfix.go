@@ -1,12 +1,11 @@
 package features
 
 import (
-	"bytes"
-
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/axiomcore/acore/internal/axag"
+	"github.com/axiomcore/acore/internal/lang/annotate"
 	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
@@ -63,12 +62,12 @@ func axagFixes(fs *Files, rel string, r protocol.Range) []protocol.CommandOrCode
 			tree = syntax.Parse(rel, text)
 		}
 		pos, _, _ := findingSpan(m, f)
-		anns, start, ok := annotationsAt(tree, text, int32(pos))
+		at, ok := annotate.At(tree, int32(pos))
 		if !ok {
 			continue
 		}
 		for _, fact := range facts {
-			edit := setFact(text, anns, start, fact)
+			edit := annotate.SetAxag(text, at, fact.key, fact.value)
 			kind := protocol.CodeActionKindQuickFix
 			preferred := fact.preferred
 			out = append(out, &protocol.CodeAction{
@@ -77,7 +76,7 @@ func axagFixes(fs *Files, rel string, r protocol.Range) []protocol.CommandOrCode
 				Diagnostics: []protocol.Diagnostic{pd},
 				IsPreferred: &preferred,
 				Edit: &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{
-					fs.URI(rel): {{Range: fs.Range(rel, edit.pos, edit.end), NewText: edit.text}},
+					fs.URI(rel): {{Range: fs.Range(rel, edit.Pos, edit.End), NewText: edit.Text}},
 				}},
 			})
 		}
@@ -94,102 +93,4 @@ func actionTypeAt(fs *Files, f axag.Finding) string {
 		}
 	}
 	return ""
-}
-
-// annotationsAt finds the member or element whose name starts at pos: its
-// annotations and where its declaration starts (after them).
-func annotationsAt(f *syntax.File, src []byte, pos int32) ([]*syntax.Annotation, int32, bool) {
-	var inView func(items []syntax.ViewItem) ([]*syntax.Annotation, int32, bool)
-	inView = func(items []syntax.ViewItem) ([]*syntax.Annotation, int32, bool) {
-		for _, it := range items {
-			switch it := it.(type) {
-			case *syntax.Element:
-				if it.Name != nil && it.Name.Pos == pos {
-					return it.Annotations, it.Name.Pos, true
-				}
-				if it.Children != nil {
-					if a, s, ok := inView(it.Children.Items); ok {
-						return a, s, true
-					}
-				}
-			case *syntax.IfView:
-				for _, b := range it.Branches {
-					if a, s, ok := inView(b.Items); ok {
-						return a, s, true
-					}
-				}
-			}
-		}
-		return nil, 0, false
-	}
-	for _, d := range f.Decls {
-		o, ok := d.(*syntax.OwnerDecl)
-		if !ok {
-			continue
-		}
-		for _, mem := range o.Members {
-			var name *syntax.Ident
-			var anns []*syntax.Annotation
-			var start int32
-			switch mem := mem.(type) {
-			case *syntax.DataDecl:
-				name, anns, start = mem.Name, mem.Annotations, mem.Pos
-			case *syntax.ActionDecl:
-				name, anns, start = mem.Name, mem.Annotations, mem.Pos
-			case *syntax.ViewDecl:
-				if a, s, ok := inView(mem.Items); ok {
-					return a, s, true
-				}
-				continue
-			default:
-				continue
-			}
-			if name != nil && name.Pos == pos {
-				for _, a := range anns {
-					start = max(start, a.End)
-				}
-				for start < name.Pos && (src[start] == ' ' || src[start] == '\t' || src[start] == '\n' || src[start] == '\r') {
-					start++
-				}
-				return anns, start, true
-			}
-		}
-	}
-	return nil, 0, false
-}
-
-// textEdit replaces the bytes [pos, end) by text.
-type textEdit struct {
-	pos, end int
-	text     string
-}
-
-// setFact is the edit that sets fact in the @axag of anns: the value of
-// its argument replaced, or the argument added before the closing
-// parenthesis; without an @axag, one on its own line before the
-// declaration at start (or before it on the line when something precedes
-// it there).
-func setFact(src []byte, anns []*syntax.Annotation, start int32, fact axagFact) textEdit {
-	arg := fact.key + ": " + fact.value
-	for _, a := range anns {
-		if a.Name == nil || a.Name.Name != "axag" || a.End < 1 || src[a.End-1] != ')' {
-			continue
-		}
-		for _, x := range a.Args {
-			if x.Name != nil && x.Name.Name == fact.key && x.Value != nil {
-				v := x.Value.Bounds()
-				return textEdit{int(v.Pos), int(v.End), fact.value}
-			}
-		}
-		if len(a.Args) == 0 {
-			return textEdit{int(a.End - 1), int(a.End - 1), arg}
-		}
-		return textEdit{int(a.End - 1), int(a.End - 1), ", " + arg}
-	}
-	lineStart := bytes.LastIndexByte(src[:start], '\n') + 1
-	indent := src[lineStart:start]
-	if len(bytes.Trim(indent, " \t")) > 0 {
-		return textEdit{int(start), int(start), "@axag(" + arg + ") "}
-	}
-	return textEdit{int(start), int(start), "@axag(" + arg + ")\n" + string(indent)}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/graph"
 	"github.com/axiomcore/acore/internal/lang/syntax"
 )
 
@@ -48,6 +49,50 @@ func ValidEntity(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// AxagPropPrefix starts the names of the properties that hold a node's
+// @axag facts: axag.risk_level is the risk_level its @axag writes.
+const AxagPropPrefix = "axag."
+
+// axagProps appends to props one axag.<key> property for each argument
+// of the action's @axag in as that the checker accepts (a parameter's
+// @axag describes a parameter, not the action, and is left out), with the
+// span of its value, editable when editable and a literal: what node.get
+// shows of the facts and set_property changes.
+func (c *checker) axagProps(f *syntax.File, as []*syntax.Annotation, props []graph.Property, editable bool) []graph.Property {
+	for _, a := range as {
+		if a.Name == nil || a.Name.Name != AxagAnnotation || IsParamAnnotation(a) {
+			continue
+		}
+		for _, arg := range a.Args {
+			if arg.Name == nil {
+				continue
+			}
+			k := axagKey(arg.Name.Name)
+			if k == nil || slices.ContainsFunc(props, func(p graph.Property) bool { return p.Name == AxagPropPrefix+k.Name }) {
+				continue
+			}
+			if _, ok := axagValue(k, arg.Value); !ok {
+				continue
+			}
+			p := c.literalProp(f, AxagPropPrefix+k.Name, AxagPropType(k.Kind), arg.Value)
+			p.Editable = p.Editable && editable
+			props = append(props, p)
+		}
+	}
+	return props
+}
+
+// AxagPropType is the property type of an @axag argument of kind k.
+func AxagPropType(k string) string {
+	switch k {
+	case AxagBool:
+		return "Bool"
+	case AxagStrings:
+		return "[String]"
+	}
+	return "String"
 }
 
 // AxagKeys are the arguments of @axag, named after the fields of an AXAG
@@ -104,9 +149,9 @@ func findKey(keys []AxagKey, name string) *AxagKey {
 	return nil
 }
 
-// isParamAnnotation reports whether a describes a parameter: it has a
+// IsParamAnnotation reports whether a describes a parameter: it has a
 // parameter argument.
-func isParamAnnotation(a *syntax.Annotation) bool {
+func IsParamAnnotation(a *syntax.Annotation) bool {
 	for _, arg := range a.Args {
 		if arg.Name != nil && arg.Name.Name == AxagParameter {
 			return true
@@ -122,7 +167,7 @@ func isParamAnnotation(a *syntax.Annotation) bool {
 func ReadAxagParams(as []*syntax.Annotation) map[string]map[string]any {
 	var out map[string]map[string]any
 	for _, a := range as {
-		if a.Name == nil || a.Name.Name != AxagAnnotation || !isParamAnnotation(a) {
+		if a.Name == nil || a.Name.Name != AxagAnnotation || !IsParamAnnotation(a) {
 			continue
 		}
 		v := map[string]any{}
@@ -163,7 +208,7 @@ func ReadAxag(as []*syntax.Annotation) map[string]any {
 		if out == nil {
 			out = map[string]any{}
 		}
-		if !isParamAnnotation(a) {
+		if !IsParamAnnotation(a) {
 			readAxag(a, AxagKeys, out)
 		}
 	}
@@ -400,7 +445,7 @@ func (c *checker) axagArgs(f *syntax.File, as []*syntax.Annotation) {
 			continue
 		}
 		keys := AxagKeys
-		if isParamAnnotation(a) {
+		if IsParamAnnotation(a) {
 			keys = AxagParamKeys
 			for _, arg := range a.Args {
 				if arg.Name != nil && arg.Name.Name == AxagParameter {

@@ -378,6 +378,9 @@ func (c *checker) importContract(k *contract) {
 		for _, p := range op.params {
 			on.Props = append(on.Props, graph.Property{Name: "param." + p.name, Type: "Type", Value: p.typ.String(), ValuePos: -1, ValueEnd: -1})
 		}
+		// The backend team's facts: shown, not edited through the UI's
+		// graph.
+		on.Props = c.axagProps(f, od.Annotations, on.Props, false)
 		c.edge(op.node, k.node, graph.EdgeDeclaredIn, graph.Declared)
 		c.modelEdges(op.node, op.result)
 	}

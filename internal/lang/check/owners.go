@@ -291,6 +291,8 @@ func (c *checker) checkOwner(o *owner) {
 				x = c.with(x, p.Name, p, s.params[i].typ)
 			}
 			c.block(x, mem.Body)
+			n := c.g.At(s.node)
+			n.Props = c.axagProps(f, mem.Annotations, n.Props, true)
 		}
 	}
 	c.valueCycles(o)
@@ -512,6 +514,8 @@ func (c *checker) checkData(base ctx, s *symbol, d *syntax.DataDecl) {
 	if len(missing) > 0 {
 		c.errorf(f, call, diag.BadArgument, "%s.%s needs argument %s", k.name, op.decl.Name.Name, strings.Join(missing, ", "))
 	}
+	n = c.g.At(s.node)
+	n.Props = c.axagProps(f, d.Annotations, n.Props, true)
 }
 
 func opParamNames(op *operation) []string {

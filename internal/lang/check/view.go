@@ -168,6 +168,7 @@ func (c *checker) element(x ctx, e *syntax.Element, parent int32, id, path strin
 	if isLink {
 		c.link(y, e, n, linkTo, linkArgs)
 	}
+	c.g.At(n).Props = c.axagProps(f, e.Annotations, c.g.At(n).Props, true)
 	if known {
 		var missing []string
 		for i, p := range props {
