@@ -38,7 +38,15 @@ type AxagSummary struct {
 	BaseLevel string         `json:"base_level"`
 	Actions   int            `json:"actions"`
 	Levels    []AxagLevel    `json:"action_levels"`
-	Findings  []axag.Finding `json:"findings"`
+	Findings  []AxagFinding  `json:"findings"`
+}
+
+// AxagFinding is a finding with the node it is on, when it is on one (a
+// query or mutation member, an action member, an element): the node whose
+// axag.<key> property set_property changes to mend it.
+type AxagFinding struct {
+	axag.Finding
+	Node string `json:"node,omitempty"`
 }
 
 // AxagLevel is one action's conformance level and the fields it misses
@@ -96,12 +104,27 @@ func AllPassed(rs []CheckResult) bool {
 	return true
 }
 
+// nodeAt is the id of the node of p named at line and column of path, or
+// "".
+func nodeAt(p *project.Project, path string, line, col int) string {
+	g := p.Result.Graph
+	if g == nil || path == "" {
+		return ""
+	}
+	for _, i := range g.NodesIn(path) {
+		if n := g.At(i); int(n.Line) == line && int(n.Column) == col {
+			return n.ID
+		}
+	}
+	return ""
+}
+
 // axagCheck runs the axag check on cand, a change of base.
 func axagCheck(base, cand *project.Project) CheckResult {
 	m, fs := axag.ManifestFor(cand, axag.Options{})
-	sum := &AxagSummary{Level: m.Conformance, BaseLevel: m.Conformance, Actions: len(m.Actions), Levels: []AxagLevel{}, Findings: fs}
-	if fs == nil {
-		sum.Findings = []axag.Finding{}
+	sum := &AxagSummary{Level: m.Conformance, BaseLevel: m.Conformance, Actions: len(m.Actions), Levels: []AxagLevel{}, Findings: []AxagFinding{}}
+	for _, f := range fs {
+		sum.Findings = append(sum.Findings, AxagFinding{Finding: f, Node: nodeAt(cand, f.File, f.Line, f.Column)})
 	}
 	if base != cand {
 		bm, _ := axag.ManifestFor(base, axag.Options{})

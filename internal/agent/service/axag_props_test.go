@@ -49,6 +49,19 @@ func TestAxagFactsAsProperties(t *testing.T) {
 		t.Errorf("node.edits offers a written fact as unwritten, or a list: %v", offered)
 	}
 
+	// The axag check names the node a finding is on: the one to set.
+	o = do(t, s, propose(ws, snap, "axag-low",
+		`{"kind": "set_property", "node": "mutation:Home.remove", "property": "axag.risk_level", "old_value": "high", "new_value": "low"}`))
+	o = do(t, s, v1+`"operation": "check.run", "workspace": "`+ws+`", "params": {"candidate": "`+o.str("result.candidate.id")+`", "checks": ["axag"]}}`)
+	found := false
+	for _, f := range o.list("result.checks.0.axag.findings") {
+		m := f.(map[string]any)
+		found = found || m["rule"] == "AXAG011" && m["node"] == "mutation:Home.remove"
+	}
+	if !found {
+		t.Errorf("the axag check's findings do not name mutation:Home.remove for AXAG011: %s", jsonOf(o.get("result.checks.0.axag.findings")))
+	}
+
 	o = do(t, s, propose(ws, snap, "axag-1",
 		`{"kind": "set_property", "node": "mutation:Home.remove", "property": "axag.risk_level", "old_value": "high", "new_value": "critical"}`,
 		`{"kind": "set_property", "node": "mutation:Home.remove", "property": "axag.async", "new_value": true}`,
