@@ -34,11 +34,11 @@ const (
 // agent sees an edit that lowers it, each action's level and what keeps it
 // from the next, and the findings.
 type AxagSummary struct {
-	Level     string         `json:"level"`
-	BaseLevel string         `json:"base_level"`
-	Actions   int            `json:"actions"`
-	Levels    []AxagLevel    `json:"action_levels"`
-	Findings  []AxagFinding  `json:"findings"`
+	Level     string        `json:"level"`
+	BaseLevel string        `json:"base_level"`
+	Actions   int           `json:"actions"`
+	Levels    []AxagLevel   `json:"action_levels"`
+	Findings  []AxagFinding `json:"findings"`
 }
 
 // AxagFinding is a finding with the node it is on, when it is on one (a
