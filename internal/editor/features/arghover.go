@@ -9,8 +9,8 @@ import (
 )
 
 // nameHover describes a name that declares no object: an argument's name
-// (of the app, a catalog element, a component, an action or a contract
-// operation), with its type or values and its doc, and the name of a
+// (of the app, a catalog element, a component, an action, a contract
+// operation or an @axag), with its type or values and its doc, and the name of a
 // catalog element, with its properties. Like completion it reads the text,
 // so half-written code has hovers too.
 func nameHover(fs *Files, rel string, p protocol.Position) *protocol.Hover {
@@ -49,8 +49,11 @@ func nameHover(fs *Files, rel string, p protocol.Position) *protocol.Hover {
 		for _, pr := range c.frameParams(t) {
 			if pr.name == word {
 				what := t.callee + "." + word
-				if t.app {
+				switch {
+				case t.app:
 					what = "app argument " + word
+				case t.annot:
+					what = "@" + t.callee + " " + word
 				}
 				value = "```acore\n" + what + ": " + pr.detail + "\n```\n"
 				if pr.doc != "" {

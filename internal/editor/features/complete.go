@@ -20,6 +20,7 @@ type frame struct {
 	pos    int
 	callee string   // for `(`, the dotted name before it: "Button", "Books.add_book"
 	app    bool     // the `(` of `app Name(`: the app's arguments
+	annot  bool     // the `(` of an annotation, `@axag(`
 	named  []string // the argument names given so far
 	commas int
 	last   string // the name of the argument being written, if named
@@ -66,6 +67,7 @@ func scan(text []byte, off int) site {
 			if c == '(' {
 				f.callee = chainBefore(text, i)
 				f.app = appBefore(text, i, f.callee)
+				f.annot = annotationBefore(text, i, f.callee)
 			}
 			s.frames = append(s.frames, f)
 		case c == ')' || c == '}' || c == ']':
@@ -108,6 +110,17 @@ func appBefore(text []byte, i int, callee string) bool {
 
 func identByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// annotationBefore reports whether the name callee before the `(` at i
+// follows an @.
+func annotationBefore(text []byte, i int, callee string) bool {
+	j := i
+	for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+		j--
+	}
+	j -= len(callee)
+	return callee != "" && j > 0 && text[j-1] == '@'
 }
 
 // chainBefore is the dotted name that ends just before i, spaces between
@@ -217,6 +230,16 @@ func (c *completer) inString(s *site) {
 			if a.Name == t.last {
 				for _, v := range a.Values {
 					c.add(v, protocol.CompletionItemKindEnumMember, "app."+a.Name, a.Doc, "")
+				}
+			}
+		}
+		return
+	}
+	if t.annot {
+		for _, k := range axagKeys(t) {
+			if k.Name == t.last {
+				for _, v := range k.Values {
+					c.add(v, protocol.CompletionItemKindEnumMember, "@axag "+k.Name, k.Doc, "")
 				}
 			}
 		}
@@ -359,12 +382,44 @@ func (c *completer) arguments(t *frame) {
 // frameParams are the parameters of the call t is the argument list of,
 // or the app's arguments.
 func (c *completer) frameParams(t *frame) []param {
+	if t.annot {
+		return axagParams(t)
+	}
 	if !t.app {
 		return c.params(t.callee)
 	}
 	var out []param
 	for _, a := range check.AppArgs {
 		out = append(out, param{a.Name, `"` + strings.Join(a.Values, `" | "`) + `"`, a.Doc})
+	}
+	return out
+}
+
+// axagKeys are the arguments of the @axag whose argument list t is: a
+// parameter's once it names one, else the action's; none for another
+// annotation.
+func axagKeys(t *frame) []check.AxagKey {
+	if t.callee != check.AxagAnnotation {
+		return nil
+	}
+	for _, n := range t.named {
+		if n == check.AxagParameter {
+			return check.AxagParamKeys
+		}
+	}
+	return check.AxagKeys
+}
+
+// axagParams are axagKeys as the parameters of t.
+func axagParams(t *frame) []param {
+	keys := axagKeys(t)
+	out := make([]param, 0, len(keys))
+	for _, k := range keys {
+		d := check.AxagKindWords[k.Kind]
+		if len(k.Values) > 0 {
+			d = `"` + strings.Join(k.Values, `" | "`) + `"`
+		}
+		out = append(out, param{k.Name, d, k.Doc})
 	}
 	return out
 }

@@ -31,6 +31,8 @@ type AxagKey struct {
 	Values []string
 	// Valid, when set, says whether a string value has the key's form.
 	Valid func(string) bool
+	// Doc is what the fact tells a runtime agent, for editors.
+	Doc string
 }
 
 // ValidIntent reports whether s matches ^[a-z_]+\.[a-z_]+$, the form of
@@ -98,25 +100,25 @@ func AxagPropType(k string) string {
 // AxagKeys are the arguments of @axag, named after the fields of an AXAG
 // manifest action (docs/language.md, section 11).
 var AxagKeys = []AxagKey{
-	{Name: "intent", Kind: AxagString, Valid: ValidIntent},
-	{Name: "entity", Kind: AxagString, Valid: ValidEntity},
-	{Name: "action_type", Kind: AxagString, Values: []string{"read", "write", "delete", "navigate"}},
-	{Name: "description", Kind: AxagString},
-	{Name: "operation_id", Kind: AxagString},
-	{Name: "risk_level", Kind: AxagString, Values: []string{"none", "low", "medium", "high", "critical"}},
-	{Name: "confirmation_required", Kind: AxagBool},
-	{Name: "approval_required", Kind: AxagBool},
-	{Name: "approval_roles", Kind: AxagStrings},
-	{Name: "required_roles", Kind: AxagStrings},
-	{Name: "idempotent", Kind: AxagBool},
-	{Name: "async", Kind: AxagBool},
-	{Name: "scope", Kind: AxagString, Values: []string{"public", "user", "tenant", "global"}},
-	{Name: "tenant_boundary", Kind: AxagString, Values: []string{"strict", "relaxed"}},
-	{Name: "preconditions", Kind: AxagStrings},
-	{Name: "postconditions", Kind: AxagStrings},
-	{Name: "side_effects", Kind: AxagStrings},
-	{Name: "errors", Kind: AxagStrings},
-	{Name: "skip", Kind: AxagBool},
+	{Name: "intent", Kind: AxagString, Valid: ValidIntent, Doc: "The action's name, entity.verb in lowercase and _, as task.create."},
+	{Name: "entity", Kind: AxagString, Valid: ValidEntity, Doc: "What the action acts on, in lowercase and _; the part of the intent before the dot when left out."},
+	{Name: "action_type", Kind: AxagString, Values: []string{"read", "write", "delete", "navigate"}, Doc: "What the action does; inferred from the contract, which a mutation may refine to write or delete."},
+	{Name: "description", Kind: AxagString, Doc: "What the action does, for an agent choosing it."},
+	{Name: "operation_id", Kind: AxagString, Doc: "The backend operation's id; the contract operation's name when left out."},
+	{Name: "risk_level", Kind: AxagString, Values: []string{"none", "low", "medium", "high", "critical"}, Doc: "How much harm a mistaken run does: a delete is high or critical, and a high or critical action asks for confirmation."},
+	{Name: "confirmation_required", Kind: AxagBool, Doc: "An agent asks the user before running the action."},
+	{Name: "approval_required", Kind: AxagBool, Doc: "Someone in approval_roles approves the action before it runs."},
+	{Name: "approval_roles", Kind: AxagStrings, Doc: "The roles that may approve the action."},
+	{Name: "required_roles", Kind: AxagStrings, Doc: "The roles a user needs to run the action."},
+	{Name: "idempotent", Kind: AxagBool, Doc: "Running the action twice has the effect of running it once, so an agent may retry it."},
+	{Name: "async", Kind: AxagBool, Doc: "The action completes after it answers."},
+	{Name: "scope", Kind: AxagString, Values: []string{"public", "user", "tenant", "global"}, Doc: "Whose data the action reaches."},
+	{Name: "tenant_boundary", Kind: AxagString, Values: []string{"strict", "relaxed"}, Doc: "Whether the action may cross tenants."},
+	{Name: "preconditions", Kind: AxagStrings, Doc: "What must hold before the action runs."},
+	{Name: "postconditions", Kind: AxagStrings, Doc: "What holds after it ran."},
+	{Name: "side_effects", Kind: AxagStrings, Doc: "What else it changes: emails sent, charges made."},
+	{Name: "errors", Kind: AxagStrings, Doc: "The errors it may answer, by name."},
+	{Name: "skip", Kind: AxagBool, Doc: "Leave the action out of the manifest."},
 }
 
 // AxagParameter is the argument that makes an @axag describe one
@@ -127,15 +129,15 @@ const AxagParameter = "parameter"
 // AxagParamKeys are the arguments of a parameter's @axag, named after the
 // fields of a parameter of an AXAG 1.1.0 manifest.
 var AxagParamKeys = []AxagKey{
-	{Name: AxagParameter, Kind: AxagString},
-	{Name: "description", Kind: AxagString},
-	{Name: "enum", Kind: AxagValues},
-	{Name: "min", Kind: AxagNumber},
-	{Name: "max", Kind: AxagNumber},
-	{Name: "minLength", Kind: AxagCount},
-	{Name: "maxLength", Kind: AxagCount},
-	{Name: "pattern", Kind: AxagString},
-	{Name: "format", Kind: AxagString, Values: []string{"email", "url", "date", "datetime", "uuid"}},
+	{Name: AxagParameter, Kind: AxagString, Doc: "The operation parameter this @axag describes."},
+	{Name: "description", Kind: AxagString, Doc: "What the parameter is, for an agent filling it."},
+	{Name: "enum", Kind: AxagValues, Doc: "The values it may take."},
+	{Name: "min", Kind: AxagNumber, Doc: "Its least value."},
+	{Name: "max", Kind: AxagNumber, Doc: "Its greatest value."},
+	{Name: "minLength", Kind: AxagCount, Doc: "Its least length."},
+	{Name: "maxLength", Kind: AxagCount, Doc: "Its greatest length."},
+	{Name: "pattern", Kind: AxagString, Doc: "A regular expression it matches."},
+	{Name: "format", Kind: AxagString, Values: []string{"email", "url", "date", "datetime", "uuid"}, Doc: "Its format."},
 }
 
 func axagKey(name string) *AxagKey { return findKey(AxagKeys, name) }
@@ -344,7 +346,8 @@ func (k *AxagKey) allowed(v any) string {
 	return ""
 }
 
-var axagKindWords = map[string]string{AxagString: "a string", AxagBool: "true or false", AxagStrings: `a list of strings, as ["a", "b"]`,
+// AxagKindWords describe the values of each kind of @axag argument.
+var AxagKindWords = map[string]string{AxagString: "a string", AxagBool: "true or false", AxagStrings: `a list of strings, as ["a", "b"]`,
 	AxagNumber: "a number", AxagCount: "a whole number, 0 or more", AxagValues: `a list of strings, numbers or booleans, as ["low", "high"]`}
 
 // checkAnnotations validates the @axag annotations of module m: their
@@ -504,7 +507,7 @@ func (c *checker) axagAnnotation(f *syntax.File, a *syntax.Annotation, keys []Ax
 		seen[k.Name] = true
 		v, ok := axagValue(k, arg.Value)
 		if !ok {
-			c.errorf(f, arg.Value, diag.AxagBadType, "%s of @axag takes %s, written as a literal", k.Name, axagKindWords[k.Kind])
+			c.errorf(f, arg.Value, diag.AxagBadType, "%s of @axag takes %s, written as a literal", k.Name, AxagKindWords[k.Kind])
 			continue
 		}
 		if why := k.allowed(v); why != "" {
