@@ -221,8 +221,8 @@ func (s *Snapshot) Index() *refs.Index {
 // every move of the pointer.
 func (s *Snapshot) MemberActions() map[string]axag.Action {
 	s.actionsOnce.Do(func() {
-		if ix := s.Index(); ix.Recorded != nil {
-			s.actions = axag.MemberActions(ix.Recorded)
+		if p := s.Project(); p != nil && p.Result != nil && p.Result.Graph != nil {
+			s.actions = axag.MemberActions(p.Recorded())
 		}
 	})
 	return s.actions

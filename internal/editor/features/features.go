@@ -288,6 +288,12 @@ func Hover(fs *Files, rel string, p protocol.Position) *protocol.Hover {
 // axagLine is what the AXAG manifest tells runtime agents of a member's
 // action: its intent, type and risk, and what it asks of them.
 func axagLine(a axag.Action) string {
+	return "AXAG action `" + a.Intent + "`: " + actionFacts(a)
+}
+
+// actionFacts are the facts of a that an agent weighs before running it:
+// its type, risk, scope, idempotency, confirmation and approval.
+func actionFacts(a axag.Action) string {
 	var parts []string
 	add := func(ok bool, s string) {
 		if ok {
@@ -304,7 +310,7 @@ func axagLine(a axag.Action) string {
 	}
 	add(a.ConfirmationRequired != nil && *a.ConfirmationRequired, "asks for confirmation")
 	add(a.ApprovalRequired != nil && *a.ApprovalRequired, "needs approval")
-	return "AXAG action `" + a.Intent + "`: " + strings.Join(parts, ", ")
+	return strings.Join(parts, ", ")
 }
 
 func node(ix *refs.Index, o *check.Object) *graph.Node {

@@ -31,6 +31,15 @@ type client struct {
 	seq           int
 	cond          *sync.Cond
 	registrations []protocol.Registration
+	refreshes     int // workspace/inlayHint/refresh requests
+}
+
+func (c *client) InlayHintRefresh(context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refreshes++
+	c.cond.Broadcast()
+	return nil
 }
 
 func (c *client) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagnosticsParams) error {

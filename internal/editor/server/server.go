@@ -83,6 +83,7 @@ type Server struct {
 	mu           sync.Mutex
 	enc          position.Encoding
 	watchDynamic bool
+	inlayRefresh bool // the client takes workspace/inlayHint/refresh
 	shutdown     bool
 	exited       chan struct{}
 	exitOnce     sync.Once
@@ -115,8 +116,13 @@ func (s *Server) Initialize(_ context.Context, p *protocol.InitializeParams) (*p
 	if w := p.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration != nil {
 		s.watchDynamic = *w.DidChangeWatchedFiles.DynamicRegistration
 	}
+	refresh := false
+	if w := p.Capabilities.Workspace; w != nil && w.InlayHint != nil && w.InlayHint.RefreshSupport != nil {
+		refresh = *w.InlayHint.RefreshSupport
+	}
 	s.mu.Lock()
 	s.enc = position.Negotiate(offered)
+	s.inlayRefresh = refresh
 	s.mu.Unlock()
 	if folders, ok := p.WorkspaceFolders.Get(); ok {
 		for _, f := range folders {
@@ -141,6 +147,7 @@ func (s *Server) Initialize(_ context.Context, p *protocol.InitializeParams) (*p
 			DocumentFormattingProvider: protocol.Boolean(true),
 			WorkspaceSymbolProvider:    protocol.Boolean(true),
 			FoldingRangeProvider:       protocol.Boolean(true),
+			InlayHintProvider:          protocol.Boolean(true),
 			RenameProvider:             &protocol.RenameOptions{PrepareProvider: &yes},
 			CodeActionProvider:         &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}},
 			CompletionProvider:         &protocol.CompletionOptions{TriggerCharacters: []string{".", "(", ",", "\""}},
@@ -400,8 +407,14 @@ func (s *Server) makeAxag(v *cache.View) {
 	v.Snapshot().AxagFindings()
 	s.mu.Lock()
 	delete(s.axagBusy, v)
+	refresh := s.inlayRefresh && !s.shutdown
 	s.mu.Unlock()
 	s.changed(v)
+	// The inlay hints of AXAG actions wait for the findings' compile.
+	if refresh {
+		<-s.ready
+		go s.client.InlayHintRefresh(s.ctx)
+	}
 }
 
 // logError tells the client of a message it sent that the server could
@@ -486,6 +499,14 @@ func (s *Server) FoldingRanges(ctx context.Context, p *protocol.FoldingRangePara
 		return nil, err
 	}
 	return features.FoldingRanges(fs, rel), nil
+}
+
+func (s *Server) InlayHint(ctx context.Context, p *protocol.InlayHintParams) ([]protocol.InlayHint, error) {
+	fs, rel, err := s.files(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	return features.InlayHints(fs, rel, p.Range, fs.Snap.AxagMade()), nil
 }
 
 func (s *Server) PrepareRename(ctx context.Context, p *protocol.PrepareRenameParams) (protocol.PrepareRenameResult, error) {

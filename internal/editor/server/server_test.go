@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -600,4 +601,70 @@ func TestAxagQuickFixOnElement(t *testing.T) {
 		t.Errorf("after the fix:\n%s", text)
 	}
 	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return axagCodes(ds) == "" && errorCount(ds) == 0 })
+}
+
+// Inlay hints show what the text does not: a let's inferred type after its
+// name, and each query's and mutation's AXAG action after it, as the
+// manifest tells runtime agents. The actions wait for the findings'
+// compile after an edit, and the server asks the client to refresh the
+// hints once it is made.
+func TestInlayHints(t *testing.T) {
+	src := maps.Clone(shelf)
+	src["main.acore"] = strings.Replace(shelf["main.acore"], "  query books", "  let none = books.data.is_empty\n  query books", 1)
+	yes := true
+	c, _ := start(t, writeProject(t, src), protocol.ClientCapabilities{Workspace: &protocol.WorkspaceClientCapabilities{
+		InlayHint: &protocol.InlayHintWorkspaceClientCapabilities{RefreshSupport: &yes}}})
+	c.open("main.acore")
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return axagCodes(ds) == "AXAG004 AXAG011" })
+	// hints waits for the hints to be want: asked again after each refresh
+	// the server sends, as an editor does.
+	hints := func(want []string) {
+		t.Helper()
+		deadline := time.AfterFunc(20*time.Second, func() {
+			c.mu.Lock()
+			c.refreshes = -1
+			c.cond.Broadcast()
+			c.mu.Unlock()
+		})
+		defer deadline.Stop()
+		for {
+			c.mu.Lock()
+			before := c.refreshes
+			c.mu.Unlock()
+			hs, err := c.server.InlayHint(c.ctx, &protocol.InlayHintParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("main.acore")},
+				Range: rng(0, 0, 100, 0)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, h := range hs {
+				got = append(got, fmt.Sprintf("%d:%d %s", h.Position.Line+1, h.Position.Character, h.Label))
+			}
+			if slices.Equal(got, want) {
+				return
+			}
+			c.mu.Lock()
+			for c.refreshes == before {
+				c.cond.Wait()
+			}
+			timedOut := c.refreshes < 0
+			c.mu.Unlock()
+			if timedOut {
+				t.Fatalf("inlay hints\n%q\nwant\n%q", got, want)
+			}
+		}
+	}
+	want := []string{
+		"8:10 : Bool",
+		"9:34 AXAG book.list: read, idempotent",
+		"11:47 AXAG book.delete: delete, risk low",
+	}
+	hints(want)
+
+	// After an edit the let's type is there at once, and the action's
+	// facts once the findings are made, which a refresh tells.
+	edited := strings.Replace(src["main.acore"], `@axag(risk_level: "low")`, `@axag(risk_level: "high", idempotent: true, confirmation_required: true)`, 1)
+	change(c, "main.acore", 2, &protocol.TextDocumentContentChangeWholeDocument{Text: edited})
+	want[2] = "11:47 AXAG book.delete: delete, risk high, idempotent, asks for confirmation"
+	hints(want)
 }
