@@ -24,6 +24,13 @@ conn.onNotification(lsp.PublishDiagnosticsNotification.type, (p) => {
   for (const w of waiters.splice(0)) w();
 });
 conn.onRequest(lsp.RegistrationRequest.type, () => null);
+let refreshes = 0;
+const refreshWaiters = [];
+conn.onRequest(lsp.InlayHintRefreshRequest.type, () => {
+  refreshes++;
+  for (const w of refreshWaiters.splice(0)) w();
+  return null;
+});
 conn.onNotification(lsp.LogMessageNotification.type, () => {});
 conn.listen();
 
@@ -39,6 +46,22 @@ async function waitDiags(rel, ok, what) {
     if (Date.now() > deadline) fail(`${what}: diagnostics of ${rel} are ${JSON.stringify(d)}`);
     await new Promise((resolve) => {
       waiters.push(resolve);
+      setTimeout(resolve, 1000);
+    });
+  }
+}
+// waitHints asks for the inlay hints of rel again after each refresh the
+// server sends, as VS Code does, until ok holds.
+async function waitHints(rel, ok, what) {
+  const deadline = Date.now() + 20000;
+  for (;;) {
+    const before = refreshes;
+    const hs = await conn.sendRequest(lsp.InlayHintRequest.type, { textDocument: { uri: uri(rel) }, range: { start: { line: 0, character: 0 }, end: { line: 10000, character: 0 } } });
+    if (ok(hs || [])) return hs;
+    if (Date.now() > deadline) fail(`${what}: inlay hints of ${rel} are ${JSON.stringify(hs)}`);
+    await new Promise((resolve) => {
+      if (refreshes !== before) return resolve();
+      refreshWaiters.push(resolve);
       setTimeout(resolve, 1000);
     });
   }
@@ -64,7 +87,7 @@ function offset(text, p) {
 
 (async () => {
   const init = await conn.sendRequest(lsp.InitializeRequest.type, {
-    processId: process.pid, rootUri: null, capabilities: {},
+    processId: process.pid, rootUri: null, capabilities: { workspace: { inlayHint: { refreshSupport: true } } },
     workspaceFolders: [{ uri: pathToFileURL(root).href, name: "reading-list" }],
   });
   if (init.capabilities.positionEncoding !== "utf-16") fail("encoding " + init.capabilities.positionEncoding);
@@ -74,6 +97,11 @@ function offset(text, p) {
   await conn.sendNotification(lsp.DidOpenTextDocumentNotification.type, { textDocument: { uri: uri("main.acore"), languageId: "acore", version: 1, text: main } });
   await conn.sendNotification(lsp.DidOpenTextDocumentNotification.type, { textDocument: { uri: uri("pages/add.acore"), languageId: "acore", version: 1, text: add } });
   await waitDiags("main.acore", (d) => !d.some((x) => x.severity === 1), "the example");
+  if (!init.capabilities.inlayHintProvider) fail("no inlay hints");
+  // The AXAG action of a mutation, after it, as the manifest gives it.
+  const hs = await waitHints("main.acore", (h) => h.some((x) => String(x.label).startsWith("AXAG book.delete: delete, risk high")), "the AXAG action of remove");
+  const del = hs.find((x) => String(x.label).startsWith("AXAG book.delete"));
+  if (del.position.line !== pos(main, "mutation remove").line) fail("the AXAG hint of remove is on line " + (del.position.line + 1));
 
   // A type error appears as it is typed and goes when it is undone.
   const at = pos(add, `state title: String = ""`, 0, true);
