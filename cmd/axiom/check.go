@@ -115,7 +115,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			printDiagnostic(stdout, d)
 		}
 		for _, f := range findings {
-			printFinding(stdout, f)
+			printFinding(stdout, dir, f)
 		}
 		state := res.State
 		if res.Status == check.StatusNeedsPreparation {

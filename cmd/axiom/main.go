@@ -16,6 +16,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,6 +29,8 @@ import (
 	"github.com/axiomcore/acore/internal/axag"
 	"github.com/axiomcore/acore/internal/lang/catalog"
 	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/load"
+	"github.com/axiomcore/acore/internal/lang/lock"
 	"github.com/axiomcore/acore/internal/platform/gcpolicy"
 )
 
@@ -211,8 +214,23 @@ func printDiagnostic(w io.Writer, d diag.Diagnostic) {
 	fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", d.Path, d.Line, d.Column, d.Severity, d.Message, d.Code)
 }
 
-// printFinding prints an AXAG finding as axag validate does.
-func printFinding(w io.Writer, f axag.Finding) { fmt.Fprintln(w, f) }
+// printFinding prints an AXAG finding as axag validate does; one in a
+// local contract's development artifact is shown in its source under
+// contracts/, the file people edit, when the artifact is its copy.
+func printFinding(w io.Writer, root string, f axag.Finding) {
+	if id, ok := strings.CutPrefix(f.File, lock.ContractDir+"/"); ok && !strings.Contains(id, "/") {
+		src := load.ContractSourceDir + "/" + id
+		if r, err := os.OpenRoot(root); err == nil {
+			a, aerr := r.ReadFile(f.File)
+			s, serr := r.ReadFile(src)
+			r.Close()
+			if aerr == nil && serr == nil && bytes.Equal(a, s) {
+				f.File = src
+			}
+		}
+	}
+	fmt.Fprintln(w, f)
+}
 
 // axagSummary is the summary of AXAG findings, "" for none, else
 // "; AXAG: 1 error, 2 warnings", and the number of errors among them.
