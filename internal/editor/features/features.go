@@ -541,3 +541,38 @@ func Format(fs *Files, rel string) ([]protocol.TextEdit, error) {
 	}
 	return []protocol.TextEdit{{Range: fs.Range(rel, 0, len(text)), NewText: string(out)}}, nil
 }
+
+// DocumentHighlights are the occurrences in rel of what the name at p
+// names: its declaration and the assignments to it as writes, its other
+// uses as reads.
+func DocumentHighlights(fs *Files, rel string, p protocol.Position) []protocol.DocumentHighlight {
+	ix, id, ok := identAt(fs, rel, p)
+	if !ok || id.Obj == nil {
+		return nil
+	}
+	path := rel
+	if a := fs.artifactOf(rel); a != "" {
+		path = a
+	}
+	var out []protocol.DocumentHighlight
+	for _, r := range ix.Refs[id.Obj] {
+		if r.Path != path {
+			continue
+		}
+		kind := protocol.DocumentHighlightKindRead
+		if r.Def || assigned(r) {
+			kind = protocol.DocumentHighlightKindWrite
+		}
+		out = append(out, protocol.DocumentHighlight{Range: fs.Range(rel, int(r.Ident.Pos), int(r.Ident.End)), Kind: kind})
+	}
+	return out
+}
+
+// assigned reports whether r is the target of an assignment.
+func assigned(r refs.Ref) bool {
+	if len(r.Stack) == 0 {
+		return false
+	}
+	a, ok := r.Stack[len(r.Stack)-1].(*syntax.AssignStmt)
+	return ok && a.Target == syntax.Expr(r.Ident)
+}

@@ -148,6 +148,7 @@ func (s *Server) Initialize(_ context.Context, p *protocol.InitializeParams) (*p
 			WorkspaceSymbolProvider:    protocol.Boolean(true),
 			FoldingRangeProvider:       protocol.Boolean(true),
 			InlayHintProvider:          protocol.Boolean(true),
+			DocumentHighlightProvider:  protocol.Boolean(true),
 			RenameProvider:             &protocol.RenameOptions{PrepareProvider: &yes},
 			CodeActionProvider:         &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}},
 			CompletionProvider:         &protocol.CompletionOptions{TriggerCharacters: []string{".", "(", ",", "\""}},
@@ -499,6 +500,14 @@ func (s *Server) FoldingRanges(ctx context.Context, p *protocol.FoldingRangePara
 		return nil, err
 	}
 	return features.FoldingRanges(fs, rel), nil
+}
+
+func (s *Server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHighlightParams) ([]protocol.DocumentHighlight, error) {
+	fs, rel, err := s.files(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	return features.DocumentHighlights(fs, rel, p.Position), nil
 }
 
 func (s *Server) InlayHint(ctx context.Context, p *protocol.InlayHintParams) ([]protocol.InlayHint, error) {

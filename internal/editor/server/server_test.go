@@ -668,3 +668,47 @@ func TestInlayHints(t *testing.T) {
 	want[2] = "11:47 AXAG book.delete: delete, risk high, idempotent, asks for confirmation"
 	hints(want)
 }
+
+// The occurrences of a name in its file: the declaration and each
+// assignment are writes, the other uses reads; another page's draft is
+// another declaration.
+func TestDocumentHighlight(t *testing.T) {
+	const main = `module m
+
+app A { route "/" => Home  route "/b" => Other }
+
+page Home {
+  state draft: String = ""
+  action clear() {
+    draft = ""
+  }
+  view {
+    Input(value: draft)
+    Text(draft + "!")
+    Button("Clear", on_press: clear)
+  }
+}
+
+page Other {
+  state draft: Int = 0
+  view { Text("" + draft) }
+}
+`
+	c, _ := start(t, writeProject(t, map[string]string{"main.acore": main}), protocol.ClientCapabilities{})
+	c.open("main.acore")
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return errorCount(ds) == 0 })
+	hs, err := c.server.DocumentHighlight(c.ctx, &protocol.DocumentHighlightParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("main.acore")}, Position: protocol.Position{Line: 5, Character: 9}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range hs {
+		got = append(got, fmt.Sprintf("%d:%d-%d %v", h.Range.Start.Line+1, h.Range.Start.Character, h.Range.End.Character, h.Kind))
+	}
+	w, r := protocol.DocumentHighlightKindWrite, protocol.DocumentHighlightKindRead
+	want := []string{fmt.Sprintf("6:8-13 %v", w), fmt.Sprintf("8:4-9 %v", w), fmt.Sprintf("11:17-22 %v", r), fmt.Sprintf("12:9-14 %v", r)}
+	if !slices.Equal(got, want) {
+		t.Errorf("highlights of draft\n%q\nwant\n%q", got, want)
+	}
+}
