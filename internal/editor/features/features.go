@@ -576,3 +576,34 @@ func assigned(r refs.Ref) bool {
 	a, ok := r.Stack[len(r.Stack)-1].(*syntax.AssignStmt)
 	return ok && a.Target == syntax.Expr(r.Ident)
 }
+
+// DocumentLinks are the paths of rel's use lines, each a link to the
+// file it names: a module's or component's source, a contract's source
+// under contracts/ (its development artifact when it has none).
+func DocumentLinks(fs *Files, rel string) []protocol.DocumentLink {
+	text, ok := fs.Snap.Text(rel)
+	if !ok || !strings.HasSuffix(rel, ".acore") {
+		return nil
+	}
+	var out []protocol.DocumentLink
+	for _, u := range syntax.Parse(rel, text).Uses {
+		if u.From == nil || u.From.End-u.From.Pos < 2 {
+			continue
+		}
+		var target string
+		if u.Kind == syntax.UseContract {
+			target = load.ContractSourceDir + "/" + u.From.Value + ".axiom"
+			if _, ok := fs.Snap.Text(target); !ok || strings.Contains(u.From.Value, "/") {
+				target = lock.ArtifactPath(u.From.Value)
+			}
+		} else if p, ok := check.ResolveImportPath(rel, u.From.Value); ok {
+			target = p
+		}
+		if _, ok := fs.Snap.Text(target); target == "" || !ok {
+			continue
+		}
+		to := fs.URI(target)
+		out = append(out, protocol.DocumentLink{Range: fs.Range(rel, int(u.From.Pos)+1, int(u.From.End)-1), Target: &to})
+	}
+	return out
+}

@@ -149,6 +149,7 @@ func (s *Server) Initialize(_ context.Context, p *protocol.InitializeParams) (*p
 			FoldingRangeProvider:       protocol.Boolean(true),
 			InlayHintProvider:          protocol.Boolean(true),
 			DocumentHighlightProvider:  protocol.Boolean(true),
+			DocumentLinkProvider:       &protocol.DocumentLinkOptions{},
 			RenameProvider:             &protocol.RenameOptions{PrepareProvider: &yes},
 			CodeActionProvider:         &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}},
 			CompletionProvider:         &protocol.CompletionOptions{TriggerCharacters: []string{".", "(", ",", "\""}},
@@ -508,6 +509,14 @@ func (s *Server) DocumentHighlight(ctx context.Context, p *protocol.DocumentHigh
 		return nil, err
 	}
 	return features.DocumentHighlights(fs, rel, p.Position), nil
+}
+
+func (s *Server) DocumentLink(ctx context.Context, p *protocol.DocumentLinkParams) ([]protocol.DocumentLink, error) {
+	fs, rel, err := s.files(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	return features.DocumentLinks(fs, rel), nil
 }
 
 func (s *Server) InlayHint(ctx context.Context, p *protocol.InlayHintParams) ([]protocol.InlayHint, error) {

@@ -712,3 +712,25 @@ page Other {
 		t.Errorf("highlights of draft\n%q\nwant\n%q", got, want)
 	}
 }
+
+// The paths of use lines are links to the files they name: a component's
+// source, a local contract's source.
+func TestDocumentLinks(t *testing.T) {
+	src := maps.Clone(twoFiles)
+	src["main.acore"] = strings.Replace(twoFiles["main.acore"], "use component Card", "use contract Books from \"books\" audience \"web\"\nuse component Card", 1)
+	src["contracts/books.axiom"] = shelf["contracts/books.axiom"]
+	c, _ := start(t, writeProject(t, src), protocol.ClientCapabilities{})
+	c.open("main.acore")
+	links, err := c.server.DocumentLink(c.ctx, &protocol.DocumentLinkParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri("main.acore")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range links {
+		rel, _ := filepath.Rel(c.root, l.Target.FsPath())
+		got = append(got, fmt.Sprintf("%d:%d-%d %s", l.Range.Start.Line+1, l.Range.Start.Character, l.Range.End.Character, filepath.ToSlash(rel)))
+	}
+	if want := []string{"3:25-30 contracts/books.axiom", "4:25-31 card.acore"}; !slices.Equal(got, want) {
+		t.Errorf("links %q, want %q", got, want)
+	}
+}

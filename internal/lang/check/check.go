@@ -1056,9 +1056,9 @@ func (c *checker) modelModule(mod *Model) string {
 	return ""
 }
 
-// resolveImportPath resolves a use line's path, relative to the importing
+// ResolveImportPath resolves a use line's path, relative to the importing
 // file's directory; ".acore" is implied.
-func resolveImportPath(from, rel string) (string, bool) {
+func ResolveImportPath(from, rel string) (string, bool) {
 	if rel == "" || strings.HasPrefix(rel, "/") || strings.Contains(rel, "\\") {
 		return "", false
 	}

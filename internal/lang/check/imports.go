@@ -82,7 +82,7 @@ func (c *checker) useModule(m *module, u *syntax.UseDecl, sym *useSym) {
 	if u.Audience != nil {
 		return // reported by the parser
 	}
-	target, ok := resolveImportPath(f.Path, u.From.Value)
+	target, ok := ResolveImportPath(f.Path, u.From.Value)
 	if !ok {
 		c.errorf(f, u.From, diag.ImportNotFound, "import path %s must be relative to this file and stay inside the project, as \"./components/row.acore\"", syntax.Quote(u.From.Value))
 		return
