@@ -62,7 +62,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	root := absRoot(dir)
-	p, err := project.Open(dir)
+	// One compile with the record the AXAG manifest reads, instead of a
+	// plain one and then a recorded one.
+	p, err := project.Options{Record: true}.Open(dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "axiom check: %v\n", err)
 		return exitFail
