@@ -298,7 +298,7 @@ func inherit(g *graph.Graph, anns func(int32) []*syntax.Annotation, n *graph.Nod
 			}
 		default:
 			if why := lessRestrictive(k, cv, mine); why != "" {
-				fs = append(fs, Finding{Rule: RuleContextLessRestrictive, Severity: SeverityError, File: n.Path, Line: int(n.Line), Column: int(n.Column),
+				fs = append(fs, Finding{Rule: RuleContextLessRestrictive, Severity: SeverityError, File: n.Path, Line: int(n.Line), Column: int(n.Column), Key: k,
 					Message: fmt.Sprintf("@axag gives %s as %s, less restrictive than %s declared by %s %s at %s: %s", k, show(mine), show(cv), on.Kind, on.Name, Where(on.Path, int(on.Line), int(on.Column)), why),
 					Fix:     fmt.Sprintf("leave %s out to inherit it, or make it more restrictive", k)})
 				out[k] = cv
@@ -640,7 +640,7 @@ func apply(x *acoreAction, v map[string]any, n *graph.Node, fs []Finding) []Find
 				if x.mutation {
 					kind = "mutation"
 				}
-				fs = append(fs, Finding{Rule: RuleAcoreContradiction, Severity: SeverityError, File: n.Path, Line: int(n.Line), Column: int(n.Column),
+				fs = append(fs, Finding{Rule: RuleAcoreContradiction, Severity: SeverityError, File: n.Path, Line: int(n.Line), Column: int(n.Column), Key: k,
 					Message: fmt.Sprintf("@axag says action_type %q, but %s runs a contract %s (%s)", t, Printable(x.a.Intent), kind, x.a.ActionType),
 					Fix:     fmt.Sprintf("remove action_type, or use %q", allowedTypes(x.mutation))})
 				continue
@@ -648,7 +648,7 @@ func apply(x *acoreAction, v map[string]any, n *graph.Node, fs []Finding) []Find
 		}
 		if from, ok := x.baseAt[k]; ok {
 			if why := lessRestrictive(k, x.base[k], val); why != "" {
-				fs = append(fs, Finding{Rule: RuleContextLessRestrictive, Severity: SeverityError, File: n.Path, Line: int(n.Line), Column: int(n.Column),
+				fs = append(fs, Finding{Rule: RuleContextLessRestrictive, Severity: SeverityError, File: n.Path, Line: int(n.Line), Column: int(n.Column), Key: k,
 					Message: fmt.Sprintf("@axag gives %s of %s as %s, less restrictive than %s declared by the contract at %s: %s", k, Printable(x.a.Intent), show(val), show(x.base[k]), from, why),
 					Fix:     fmt.Sprintf("leave %s out to inherit the contract's value, or make it more restrictive", k)})
 				continue

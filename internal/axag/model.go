@@ -113,6 +113,9 @@ type Finding struct {
 	Column   int    `json:"column,omitempty"`
 	Message  string `json:"message"`
 	Fix      string `json:"fix,omitempty"`
+	// Key is the @axag argument of an Acore UI source that the finding is
+	// about, when the fix is to leave it out (AXAG102, AXAG151).
+	Key string `json:"key,omitempty"`
 }
 
 // Severities.

@@ -37,7 +37,8 @@ func axagFacts(rule, actionType string) []axagFact {
 
 // axagFixes are the quick fixes of the AXAG findings of rel that overlap
 // r: each sets one fact in the @axag of the member or element the finding
-// is on, adding the annotation when there is none.
+// is on, adding the annotation when there is none, or leaves out the fact
+// the finding is about (Finding.Key).
 func axagFixes(fs *Files, rel string, r protocol.Range) []protocol.CommandOrCodeAction {
 	m := fs.Mapper(rel)
 	if m == nil {
@@ -55,7 +56,7 @@ func axagFixes(fs *Files, rel string, r protocol.Range) []protocol.CommandOrCode
 			continue
 		}
 		facts := axagFacts(f.Rule, actionTypeAt(fs, f))
-		if len(facts) == 0 {
+		if len(facts) == 0 && f.Key == "" {
 			continue
 		}
 		if tree == nil {
@@ -66,19 +67,25 @@ func axagFixes(fs *Files, rel string, r protocol.Range) []protocol.CommandOrCode
 		if !ok {
 			continue
 		}
-		for _, fact := range facts {
-			edit := annotate.SetAxag(text, at, fact.key, fact.value)
+		fix := func(title string, sp annotate.Splice, preferred bool) {
 			kind := protocol.CodeActionKindQuickFix
-			preferred := fact.preferred
 			out = append(out, &protocol.CodeAction{
-				Title:       "Declare " + fact.key + ": " + fact.value + " in @axag",
+				Title:       title,
 				Kind:        &kind,
 				Diagnostics: []protocol.Diagnostic{pd},
 				IsPreferred: &preferred,
 				Edit: &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{
-					fs.URI(rel): {{Range: fs.Range(rel, edit.Pos, edit.End), NewText: edit.Text}},
+					fs.URI(rel): {{Range: fs.Range(rel, sp.Pos, sp.End), NewText: sp.Text}},
 				}},
 			})
+		}
+		for _, fact := range facts {
+			fix("Declare "+fact.key+": "+fact.value+" in @axag", annotate.SetAxag(text, at, fact.key, fact.value), fact.preferred)
+		}
+		// A value less restrictive than the contract's, or contradicting
+		// it: left out, the contract's stands.
+		if sp, ok := annotate.RemoveAxag(text, at, f.Key); f.Key != "" && ok {
+			fix("Leave "+f.Key+" out of @axag", sp, true)
 		}
 	}
 	return out

@@ -734,3 +734,22 @@ func TestDocumentLinks(t *testing.T) {
 		t.Errorf("links %q, want %q", got, want)
 	}
 }
+
+// A binding's fact less restrictive than its contract's (AXAG102), or one
+// that contradicts the contract (AXAG151), has the quick fix that leaves
+// it out: the contract's stands.
+func TestAxagLeaveOutFix(t *testing.T) {
+	src := maps.Clone(shelf)
+	src["contracts/books.axiom"] = strings.Replace(shelf["contracts/books.axiom"], "  mutation delete_book", "  @axag(risk_level: \"high\", idempotent: true, confirmation_required: true)\n  mutation delete_book", 1)
+	src["main.acore"] = strings.Replace(shelf["main.acore"], `@axag(risk_level: "low")`, `@axag(action_type: "read", risk_level: "low")`, 1)
+	c, _ := start(t, writeProject(t, src), protocol.ClientCapabilities{})
+	c.open("main.acore")
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return axagCodes(ds) == "AXAG102 AXAG151" })
+	text := applyFix(t, c, "main.acore", 2, src["main.acore"], 9, "Leave action_type out of @axag")
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return axagCodes(ds) == "AXAG102" })
+	text = applyFix(t, c, "main.acore", 3, text, 9, "Leave risk_level out of @axag")
+	c.waitDiags("main.acore", func(ds []protocol.Diagnostic) bool { return axagCodes(ds) == "" && errorCount(ds) == 0 })
+	if want := "  query books = Books.list_books()\n  mutation remove = Books.delete_book(id: \"b1\")\n"; !strings.Contains(text, want) {
+		t.Errorf("after the fixes:\n%s", text)
+	}
+}

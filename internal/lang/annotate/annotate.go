@@ -123,3 +123,33 @@ func SetAxag(src []byte, t Target, key, value string) Splice {
 	}
 	return Splice{int(t.Start), int(t.Start), "@axag(" + arg + ")\n" + string(indent)}
 }
+
+// RemoveAxag is the splice that leaves key out of t's @axag: the
+// argument and its comma, or the whole annotation and the blanks after it
+// when key was its only argument. ok is false when no @axag of t that
+// describes the action gives key.
+func RemoveAxag(src []byte, t Target, key string) (Splice, bool) {
+	for _, a := range t.Annotations {
+		if a.Name == nil || a.Name.Name != check.AxagAnnotation || check.IsParamAnnotation(a) {
+			continue
+		}
+		for i, x := range a.Args {
+			if x.Name == nil || x.Name.Name != key {
+				continue
+			}
+			switch {
+			case len(a.Args) == 1:
+				end := int(a.End)
+				for end < len(src) && (src[end] == ' ' || src[end] == '\t' || src[end] == '\n' || src[end] == '\r') && end < int(t.Start) {
+					end++
+				}
+				return Splice{int(a.Pos), end, ""}, true
+			case i == 0:
+				return Splice{int(x.Pos), int(a.Args[1].Pos), ""}, true
+			default:
+				return Splice{int(a.Args[i-1].End), int(x.End), ""}, true
+			}
+		}
+	}
+	return Splice{}, false
+}

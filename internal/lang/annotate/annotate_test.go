@@ -59,3 +59,32 @@ func TestSetAxag(t *testing.T) {
 		})
 	}
 }
+
+// TestRemoveAxag: leaving a fact out removes its argument and comma, or
+// the annotation when it was the only one.
+func TestRemoveAxag(t *testing.T) {
+	for _, tc := range []struct{ name, src, key, want string }{
+		{"first", "page P {\n  @axag(risk_level: \"low\", idempotent: true)\n  mutation m = C.delete_x()\n}\n", "risk_level",
+			"page P {\n  @axag(idempotent: true)\n  mutation m = C.delete_x()\n}\n"},
+		{"later", "page P {\n  @axag(idempotent: true, risk_level: \"low\")\n  mutation m = C.delete_x()\n}\n", "risk_level",
+			"page P {\n  @axag(idempotent: true)\n  mutation m = C.delete_x()\n}\n"},
+		{"only", "page P {\n  query q = C.list_x()\n  @axag(action_type: \"read\")\n  mutation m = C.delete_x()\n}\n", "action_type",
+			"page P {\n  query q = C.list_x()\n  mutation m = C.delete_x()\n}\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := []byte("module m\n\n" + tc.src)
+			f := syntax.Parse("main.acore", src)
+			at, ok := At(f, int32(strings.Index(string(src), "mutation m")+len("mutation ")))
+			if !ok {
+				t.Fatal("no target")
+			}
+			sp, ok := RemoveAxag(src, at, tc.key)
+			if !ok {
+				t.Fatalf("%s not found", tc.key)
+			}
+			if got, want := string(src[:sp.Pos])+sp.Text+string(src[sp.End:]), "module m\n\n"+tc.want; got != want {
+				t.Errorf("got\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
