@@ -607,3 +607,35 @@ func DocumentLinks(fs *Files, rel string) []protocol.DocumentLink {
 	}
 	return out
 }
+
+// TypeDefinition is where the model of the type of what the name at p
+// names is declared: a state of type [Todo] or Todo?, a query whose data
+// is [Book], a field or parameter of a model type.
+func TypeDefinition(fs *Files, rel string, p protocol.Position) []protocol.Location {
+	ix, id, ok := identAt(fs, rel, p)
+	if !ok || id.Obj == nil {
+		return nil
+	}
+	t := id.Obj.Type
+	for t != nil && t.Model == nil && t.Elem != nil {
+		t = t.Elem
+	}
+	if t == nil || t.Model == nil {
+		return nil
+	}
+	for o := range ix.Refs {
+		if o.Kind == check.ObjModel && o.Model == t.Model {
+			if loc, ok := declLocation(fs, ix, o); ok {
+				return []protocol.Location{loc}
+			}
+		}
+	}
+	if ix.Recorded != nil && ix.Recorded.Result.Graph != nil {
+		g := ix.Recorded.Result.Graph
+		if i, ok := g.Lookup(t.Model.NodeID); ok {
+			n := g.At(i)
+			return []protocol.Location{fs.location(n.Path, int(n.Pos), int(n.End))}
+		}
+	}
+	return nil
+}

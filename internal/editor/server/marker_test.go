@@ -33,6 +33,7 @@ func keys(m map[string]bool) []string {
 //
 //	@hover("name", "text")         the hover contains text
 //	@def("name", "file", "line")   the definition is in file, on a line containing line, its range the name
+//	@typedef("name", "file", "line") the type definition (its model) is in file, on a line containing line
 //	@refs("name", n)               n references, the declaration included
 //	@diag("AC201")                 a diagnostic with the code starts on this line
 //	@complete("text", "label"...)  completion after text offers each label
@@ -135,6 +136,15 @@ func runMarkers(t *testing.T, c *client, rel, text string) {
 				continue
 			}
 			checkLocation(t, c, where, locs[0], args[1].(string), args[2].(string), args[0].(string))
+		case "typedef":
+			res, err := c.server.TypeDefinition(c.ctx, &protocol.TypeDefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: td, Position: at()}})
+			locs, _ := res.(protocol.LocationSlice)
+			if err != nil || len(locs) != 1 {
+				t.Errorf("%s: type definition %v, %v", where, locs, err)
+				continue
+			}
+			words := strings.Fields(args[2].(string))
+			checkLocation(t, c, where, locs[0], args[1].(string), args[2].(string), words[len(words)-1])
 		case "refs":
 			locs, err := c.server.References(c.ctx, &protocol.ReferenceParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: td, Position: at()},
 				Context: protocol.ReferenceContext{IncludeDeclaration: true}})

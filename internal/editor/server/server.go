@@ -142,6 +142,7 @@ func (s *Server) Initialize(_ context.Context, p *protocol.InitializeParams) (*p
 				Save: &protocol.SaveOptions{}},
 			HoverProvider:              protocol.Boolean(true),
 			DefinitionProvider:         protocol.Boolean(true),
+			TypeDefinitionProvider:     protocol.Boolean(true),
 			ReferencesProvider:         protocol.Boolean(true),
 			DocumentSymbolProvider:     protocol.Boolean(true),
 			DocumentFormattingProvider: protocol.Boolean(true),
@@ -457,6 +458,14 @@ func (s *Server) Definition(ctx context.Context, p *protocol.DefinitionParams) (
 		return nil, err
 	}
 	return protocol.LocationSlice(features.Definition(fs, rel, p.Position)), nil
+}
+
+func (s *Server) TypeDefinition(ctx context.Context, p *protocol.TypeDefinitionParams) (protocol.DefinitionResult, error) {
+	fs, rel, err := s.files(ctx, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	return protocol.LocationSlice(features.TypeDefinition(fs, rel, p.Position)), nil
 }
 
 func (s *Server) References(ctx context.Context, p *protocol.ReferenceParams) ([]protocol.Location, error) {
