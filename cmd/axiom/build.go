@@ -119,7 +119,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	for _, f := range res.Findings {
-		printFinding(stdout, dir, f)
+		printFinding(stdout, res.Inputs, f)
 	}
 	more, _ := axagSummary(res.Findings)
 	fmt.Fprintf(stdout, "%s: built %s (%d files, page %d bytes), %s%s\n", filepath.Base(absRoot(dir)), dest, len(res.Files), size, plural(nwarn, "warning"), more)

@@ -117,7 +117,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			printDiagnostic(stdout, d)
 		}
 		for _, f := range findings {
-			printFinding(stdout, dir, f)
+			printFinding(stdout, p.Inputs, f)
 		}
 		state := res.State
 		if res.Status == check.StatusNeedsPreparation {

@@ -16,7 +16,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -30,7 +29,6 @@ import (
 	"github.com/axiomcore/acore/internal/lang/catalog"
 	"github.com/axiomcore/acore/internal/lang/diag"
 	"github.com/axiomcore/acore/internal/lang/load"
-	"github.com/axiomcore/acore/internal/lang/lock"
 	"github.com/axiomcore/acore/internal/platform/gcpolicy"
 )
 
@@ -217,16 +215,10 @@ func printDiagnostic(w io.Writer, d diag.Diagnostic) {
 // printFinding prints an AXAG finding as axag validate does; one in a
 // local contract's development artifact is shown in its source under
 // contracts/, the file people edit, when the artifact is its copy.
-func printFinding(w io.Writer, root string, f axag.Finding) {
-	if id, ok := strings.CutPrefix(f.File, lock.ContractDir+"/"); ok && !strings.Contains(id, "/") {
-		src := load.ContractSourceDir + "/" + id
-		if r, err := os.OpenRoot(root); err == nil {
-			a, aerr := r.ReadFile(f.File)
-			s, serr := r.ReadFile(src)
-			r.Close()
-			if aerr == nil && serr == nil && bytes.Equal(a, s) {
-				f.File = src
-			}
+func printFinding(w io.Writer, in *load.Inputs, f axag.Finding) {
+	if in != nil {
+		if src := in.ContractSource(f.File); src != nil {
+			f.File = src.Path
 		}
 	}
 	fmt.Fprintln(w, f)

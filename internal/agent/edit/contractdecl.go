@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/axiomcore/acore/internal/lang/graph"
-	"github.com/axiomcore/acore/internal/lang/load"
-	"github.com/axiomcore/acore/internal/lang/lock"
 	"github.com/axiomcore/acore/internal/lang/reason"
 	"github.com/axiomcore/acore/internal/lang/syntax"
 )
@@ -25,21 +23,6 @@ const placeContract = "contract"
 // contractMemberKinds are the kinds of the contract members a
 // declaration edit creates, updates and removes.
 var contractMemberKinds = map[string]bool{graph.KindOperation: true, graph.KindModel: true}
-
-// contractSource returns the local source contracts/<id>.axiom of the
-// artifact at p when the artifact is its prepared copy, nil otherwise (a
-// contract without a local source, or an artifact not yet re-prepared).
-func contractSource(in *load.Inputs, p string) *load.File {
-	if path.Dir(p) != lock.ContractDir {
-		return nil
-	}
-	src := inputFile(in, load.ContractSourceDir+"/"+path.Base(p))
-	art := inputBytes(in, p)
-	if src == nil || art == nil || string(src.Data) != string(art.Data) {
-		return nil
-	}
-	return src
-}
 
 // contractSpan is the span of contract member n in f, its annotations
 // included: the text the declaration option offers and an update or
@@ -78,7 +61,7 @@ func contractSpan(f *syntax.File, n *graph.Node) (int, int, bool) {
 // a local contract itself (its contract_import node): a member created
 // first in it, which is how a contract with no members gets one.
 func (r *editRules) contractOption() ([]EditOption, string) {
-	if contractSource(r.p.Inputs, r.n.Path) == nil {
+	if r.p.Inputs.ContractSource(r.n.Path) == nil {
 		return nil, "declaration edits change a contract in its local source contracts/<id>.axiom; " + r.n.Path + " has none (a published contract is read-only)"
 	}
 	if r.n.Kind == graph.KindContractImport {
@@ -193,7 +176,7 @@ func (a *applier) contractDecl(i int, o Op) (done bool, _ *Error) {
 	if !contractMemberKinds[n.Kind] && !first || isSource(a.proj.Inputs, n.Path) {
 		return false, nil
 	}
-	src := contractSource(a.proj.Inputs, n.Path)
+	src := a.proj.Inputs.ContractSource(n.Path)
 	if src == nil {
 		return true, readOnly("%s is declared in %s, a contract with no local source contracts/%s; a published contract is read-only", n.ID, n.Path, path.Base(n.Path)).withNode(n.ID)
 	}

@@ -40,7 +40,7 @@ func (r *editRules) rename() ([]EditOption, string) {
 	if !renameKinds[n.Kind] {
 		return nil, "rename renames pages, components, props, models, model fields, states, lets, queries, mutations, actions, extern actions and route paths; this is " + article(n.Kind) + " " + n.Kind
 	}
-	if n.Kind == graph.KindField && contractSource(r.p.Inputs, n.Path) != nil {
+	if n.Kind == graph.KindField && r.p.Inputs.ContractSource(n.Path) != nil {
 		// A local contract's field is renamed in its source, and the
 		// artifact and lock re-prepared.
 		name := n.Name
@@ -163,7 +163,7 @@ func (a *applier) rename(i int, o *Rename) *Error {
 		a.touchSpan(post, ed.Path, pos, pos+len(plan.New))
 	}
 	path := n.Path
-	if src := contractSource(before.Inputs, n.Path); src != nil {
+	if src := before.Inputs.ContractSource(n.Path); src != nil {
 		path = src.Path // a local contract's field: its source is renamed
 	}
 	out := Outcome{Index: i, Kind: "rename", Path: path, Node: n.ID, IDMap: entries}
@@ -183,7 +183,7 @@ func (a *applier) renameTarget(r NodeRef) (*graph.Node, int32, *Error) {
 		return nil, 0, e
 	}
 	g := a.proj.Result.Graph
-	if i, ok := g.Lookup(id); ok && g.At(i).Kind == graph.KindField && contractSource(a.proj.Inputs, g.At(i).Path) != nil {
+	if i, ok := g.Lookup(id); ok && g.At(i).Kind == graph.KindField && a.proj.Inputs.ContractSource(g.At(i).Path) != nil {
 		return g.At(i), i, nil
 	}
 	return a.node(r, "node")

@@ -229,11 +229,8 @@ func (fs *Files) artifactOf(rel string) string {
 // copy, "" otherwise: where a location in the artifact is shown, since the
 // source is the file its author edits and prepare overwrites the artifact.
 func (fs *Files) sourceOf(a string) string {
-	if path.Dir(a) != lock.ContractDir {
-		return ""
-	}
-	src := load.ContractSourceDir + "/" + path.Base(a)
-	if !fs.samePrepared(src, a) {
+	src := load.ContractSourcePath(a)
+	if src == "" || !fs.samePrepared(src, a) {
 		return ""
 	}
 	return src
@@ -592,9 +589,11 @@ func DocumentLinks(fs *Files, rel string) []protocol.DocumentLink {
 		}
 		var target string
 		if u.Kind == syntax.UseContract {
-			target = load.ContractSourceDir + "/" + u.From.Value + ".axiom"
-			if _, ok := fs.Snap.Text(target); !ok || strings.Contains(u.From.Value, "/") {
-				target = lock.ArtifactPath(u.From.Value)
+			target = lock.ArtifactPath(u.From.Value)
+			if src := load.ContractSourcePath(target); src != "" {
+				if _, ok := fs.Snap.Text(src); ok {
+					target = src
+				}
 			}
 		} else if p, ok := check.ResolveImportPath(rel, u.From.Value); ok {
 			target = p

@@ -1,9 +1,11 @@
 package load
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -105,6 +107,38 @@ func (in *Inputs) Digests() map[string]string {
 		m[in.Lock.Path] = in.Lock.SHA256
 	}
 	return m
+}
+
+// ContractSourcePath is the published source contracts/<id>.axiom of
+// the development artifact at the project-relative path a, or "" when a
+// is not in lock.ContractDir.
+func ContractSourcePath(a string) string {
+	if path.Dir(a) != lock.ContractDir {
+		return ""
+	}
+	return ContractSourceDir + "/" + path.Base(a)
+}
+
+// ContractSource returns the published source of the development
+// artifact at p when the artifact is its prepared copy, byte for byte (a
+// local contract), or nil: the file people edit for what the compile read.
+func (in *Inputs) ContractSource(p string) *File {
+	src := ContractSourcePath(p)
+	if src == "" {
+		return nil
+	}
+	var art *File
+	for i := range in.Contracts {
+		if in.Contracts[i].Path == p {
+			art = &in.Contracts[i]
+		}
+	}
+	for i := range in.ContractSources {
+		if f := &in.ContractSources[i]; f.Path == src && art != nil && bytes.Equal(f.Data, art.Data) {
+			return f
+		}
+	}
+	return nil
 }
 
 // Data is the content of the input at path, or nil.

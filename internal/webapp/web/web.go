@@ -17,6 +17,7 @@ import (
 	"github.com/axiomcore/acore/internal/axag"
 	"github.com/axiomcore/acore/internal/lang/check"
 	"github.com/axiomcore/acore/internal/lang/diag"
+	"github.com/axiomcore/acore/internal/lang/load"
 	"github.com/axiomcore/acore/internal/lang/project"
 	"github.com/axiomcore/acore/internal/webapp/web/assets"
 )
@@ -57,6 +58,9 @@ type Output struct {
 	// Findings are what the AXAG rules find in the manifest written
 	// (axag.RuleFindings): the build writes it all the same.
 	Findings []axag.Finding
+	// Inputs are the files compiled, for showing a finding in the file
+	// people edit (load.Inputs.ContractSource).
+	Inputs *load.Inputs
 	// Failed is set when the project is not validated or the build found
 	// an error; Files is then nil.
 	Failed bool
@@ -109,7 +113,7 @@ func Build(root string, opts Options) (*Output, error) {
 		return nil, err
 	}
 	res := p.Result
-	out := &Output{Diagnostics: slices.Clone(res.Diagnostics)}
+	out := &Output{Diagnostics: slices.Clone(res.Diagnostics), Inputs: p.Inputs}
 	if res.State != check.StateValidated || res.Status != check.StatusReady || res.Graph == nil {
 		// Such a compile always has an error diagnostic, which says why.
 		out.Failed = true
