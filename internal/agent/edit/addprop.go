@@ -101,9 +101,20 @@ func unwritten(p *project.Project, n *graph.Node) []accepted {
 
 // axagOffered are the @axag facts set_property adds: the scalar ones an
 // action is described by (operation_id follows from the operation, and
-// skip, which leaves the action out, is written by hand).
-var axagOffered = []string{"intent", "entity", "action_type", "description", "risk_level", "confirmation_required",
-	"approval_required", "idempotent", "async", "scope", "tenant_boundary"}
+// skip, which leaves the action out, is written by hand); axagProps are
+// them as properties, made once.
+var (
+	axagOffered = []string{"intent", "entity", "action_type", "description", "risk_level", "confirmation_required",
+		"approval_required", "idempotent", "async", "scope", "tenant_boundary"}
+	axagProps = func() []accepted {
+		out := make([]accepted, len(axagOffered))
+		for i, name := range axagOffered {
+			k := slices.IndexFunc(check.AxagKeys, func(k check.AxagKey) bool { return k.Name == name })
+			out[i] = accepted{check.AxagPropPrefix + name, check.AxagPropType(check.AxagKeys[k].Kind)}
+		}
+		return out
+	}()
+)
 
 // axagAccepted are the axag.<key> properties n accepts: a query or
 // mutation member's, each an action of the manifest, and an action
@@ -120,12 +131,7 @@ func axagAccepted(n *graph.Node) []accepted {
 	default:
 		return nil
 	}
-	out := make([]accepted, 0, len(axagOffered))
-	for _, name := range axagOffered {
-		k := slices.IndexFunc(check.AxagKeys, func(k check.AxagKey) bool { return k.Name == name })
-		out = append(out, accepted{check.AxagPropPrefix + name, check.AxagPropType(check.AxagKeys[k].Kind)})
-	}
-	return out
+	return axagProps
 }
 
 func hasProp(n *graph.Node, name string) bool {

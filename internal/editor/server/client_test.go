@@ -28,7 +28,6 @@ type client struct {
 
 	mu            sync.Mutex
 	diags         map[uri.URI]*protocol.PublishDiagnosticsParams
-	seq           int
 	cond          *sync.Cond
 	registrations []protocol.Registration
 	refreshes     int // workspace/inlayHint/refresh requests
@@ -46,7 +45,6 @@ func (c *client) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagno
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.diags[p.URI] = p
-	c.seq++
 	c.cond.Broadcast()
 	return nil
 }
@@ -122,28 +120,46 @@ func (c *client) uri(rel string) uri.URI {
 	return uri.File(filepath.Join(c.root, filepath.FromSlash(rel)))
 }
 
-// waitDiags waits until the diagnostics published for rel satisfy ok.
-func (c *client) waitDiags(rel string, ok func([]protocol.Diagnostic) bool) []protocol.Diagnostic {
-	c.t.Helper()
-	u := c.uri(rel)
+// await waits until ok, called with c.mu held, holds after what the
+// server sent; false when 20 seconds pass first.
+func (c *client) await(ok func() bool) bool {
+	expired := false
 	deadline := time.AfterFunc(20*time.Second, func() {
 		c.mu.Lock()
-		c.seq = -1
+		expired = true
 		c.cond.Broadcast()
 		c.mu.Unlock()
 	})
 	defer deadline.Stop()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for {
-		if p := c.diags[u]; p != nil && ok(p.Diagnostics) {
-			return p.Diagnostics
-		}
-		if c.seq < 0 {
-			c.t.Fatalf("no diagnostics as wanted for %s; last: %+v", rel, c.diags[u])
+	for !ok() {
+		if expired {
+			return false
 		}
 		c.cond.Wait()
 	}
+	return true
+}
+
+// waitDiags waits until the diagnostics published for rel satisfy ok.
+func (c *client) waitDiags(rel string, ok func([]protocol.Diagnostic) bool) []protocol.Diagnostic {
+	c.t.Helper()
+	u := c.uri(rel)
+	var got []protocol.Diagnostic
+	if !c.await(func() bool {
+		p := c.diags[u]
+		if p == nil {
+			return false
+		}
+		got = p.Diagnostics
+		return ok(got)
+	}) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.t.Fatalf("no diagnostics as wanted for %s; last: %+v", rel, c.diags[u])
+	}
+	return got
 }
 
 func (c *client) open(rel string) string {

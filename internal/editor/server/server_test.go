@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -620,13 +619,6 @@ func TestInlayHints(t *testing.T) {
 	// the server sends, as an editor does.
 	hints := func(want []string) {
 		t.Helper()
-		deadline := time.AfterFunc(20*time.Second, func() {
-			c.mu.Lock()
-			c.refreshes = -1
-			c.cond.Broadcast()
-			c.mu.Unlock()
-		})
-		defer deadline.Stop()
 		for {
 			c.mu.Lock()
 			before := c.refreshes
@@ -643,13 +635,7 @@ func TestInlayHints(t *testing.T) {
 			if slices.Equal(got, want) {
 				return
 			}
-			c.mu.Lock()
-			for c.refreshes == before {
-				c.cond.Wait()
-			}
-			timedOut := c.refreshes < 0
-			c.mu.Unlock()
-			if timedOut {
+			if !c.await(func() bool { return c.refreshes != before }) {
 				t.Fatalf("inlay hints\n%q\nwant\n%q", got, want)
 			}
 		}
