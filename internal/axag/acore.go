@@ -51,13 +51,20 @@ func ScanAcore(root string) ([]Action, []Finding, error) {
 // ManifestFor builds the manifest of an already compiled project, with the
 // findings of its sources and of Build, sorted.
 func ManifestFor(p *project.Project, opt Options) (*Manifest, []Finding) {
-	actions, findings := AcoreActions(p)
+	m, fs, _ := Describe(p, opt)
+	return m, fs
+}
+
+// Describe is ManifestFor and MemberActions of p from one pass over its
+// actions, for a consumer that shows both (an editor).
+func Describe(p *project.Project, opt Options) (*Manifest, []Finding, map[string]Action) {
+	actions, findings, byNode := acoreActions(p)
 	m, more := Build(actions, opt)
 	for _, f := range more {
 		findings = append(findings, AcoreFix(f))
 	}
 	SortFindings(findings)
-	return m, findings
+	return m, findings, memberActions(p, byNode)
 }
 
 // RuleFindings returns the findings of ManifestFor without the checker's
@@ -129,6 +136,10 @@ func AcoreActions(p *project.Project) ([]Action, []Finding) {
 // about what the member runs (an editor shows it on the member).
 func MemberActions(p *project.Project) map[string]Action {
 	_, _, byNode := acoreActions(p)
+	return memberActions(p, byNode)
+}
+
+func memberActions(p *project.Project, byNode map[int32]*acoreAction) map[string]Action {
 	if byNode == nil {
 		return nil
 	}

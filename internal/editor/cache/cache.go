@@ -201,12 +201,12 @@ type Snapshot struct {
 	indexOnce sync.Once
 	index     *refs.Index
 
-	actionsOnce sync.Once
-	actions     map[string]axag.Action
-
-	findingsOnce sync.Once
-	findings     []axag.Finding
-	findingsMade atomic.Bool
+	// The AXAG facts of the compile: its members' actions and the
+	// findings (none while it has errors), made together by axag.Describe.
+	axagOnce  sync.Once
+	actions   map[string]axag.Action
+	findings  []axag.Finding
+	axagReady atomic.Bool
 }
 
 // Index returns the index of the snapshot's identifiers (see refs.Index),
@@ -220,12 +220,22 @@ func (s *Snapshot) Index() *refs.Index {
 // by its node id (axag.MemberActions), made on first use: a hover asks on
 // every move of the pointer.
 func (s *Snapshot) MemberActions() map[string]axag.Action {
-	s.actionsOnce.Do(func() {
-		if p := s.Project(); p != nil && p.Result != nil && p.Result.Graph != nil {
-			s.actions = axag.MemberActions(p.Recorded())
-		}
-	})
+	s.describe()
 	return s.actions
+}
+
+// describe makes the snapshot's AXAG facts once; they need the recorded
+// compile.
+func (s *Snapshot) describe() {
+	s.axagOnce.Do(func() {
+		defer s.axagReady.Store(true)
+		p := s.Project()
+		if p == nil || p.Result == nil || p.Result.Graph == nil {
+			return
+		}
+		_, fs, actions := axag.Describe(p.Recorded(), axag.Options{})
+		s.actions, s.findings = actions, axag.RuleFindings(fs)
+	})
 }
 
 // HasErrors reports whether the snapshot's inputs could not be read or
@@ -233,27 +243,21 @@ func (s *Snapshot) MemberActions() map[string]axag.Action {
 func (s *Snapshot) HasErrors() bool { return s.Err != nil || hasErrors(s.Diagnostics) }
 
 // AxagFindings returns what the AXAG rules find in the manifest of the
-// snapshot's compile (axag.ManifestFor), made on first use: it needs the
-// recorded compile. None while the snapshot has errors, when the manifest
+// snapshot's compile (axag.ManifestFor), made on first use with the
+// members' actions. None while the snapshot has errors, when the manifest
 // would miss what they hide. The @axag diagnostics of the compile itself
 // (AC4xx) are in Diagnostics, not here.
 func (s *Snapshot) AxagFindings() []axag.Finding {
-	s.findingsOnce.Do(func() {
-		defer s.findingsMade.Store(true)
-		if s.HasErrors() {
-			return
-		}
-		if p := s.Project(); p != nil && p.Result != nil {
-			_, fs := axag.ManifestFor(p.Recorded(), axag.Options{})
-			s.findings = axag.RuleFindings(fs)
-		}
-	})
+	if s.HasErrors() {
+		return nil
+	}
+	s.describe()
 	return s.findings
 }
 
-// AxagMade reports whether AxagFindings has been made, so that asking it
-// costs nothing.
-func (s *Snapshot) AxagMade() bool { return s.findingsMade.Load() }
+// AxagMade reports whether the snapshot's AXAG facts are made, so that
+// asking for them costs nothing.
+func (s *Snapshot) AxagMade() bool { return s.axagReady.Load() }
 
 // Project returns the compile of the snapshot, made on first use when its
 // diagnostics came from a recheck; nil when the inputs could not be read.
